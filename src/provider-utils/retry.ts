@@ -1,0 +1,87 @@
+import { InvalidArgumentError, RetryError, StrataError } from '../errors/index.js';
+
+/**
+ * The one retry policy in Strata: exponential backoff, honours `retry-after-ms` / `retry-after`,
+ * never retries an abort or a non-retryable error. Adapters never retry on their own.
+ */
+export interface RetryOptions {
+  /** Retries after the first attempt. Default 2. */
+  maxRetries?: number;
+  /** Default 1000 ms. */
+  initialDelayMs?: number;
+  /** Default 2. */
+  backoffFactor?: number;
+  /** Cap on any single wait, including a server's retry-after. Default 60 s. */
+  maxDelayMs?: number;
+  abortSignal?: AbortSignal;
+  /** Label used in the RetryError message. */
+  operation?: string;
+}
+
+export function isAbortError(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error.name === 'AbortError' || (StrataError.isInstance(error) && error.code === 'ABORTED'))
+  );
+}
+
+function headerDelayMs(error: unknown): number | undefined {
+  const headers = (error as { responseHeaders?: Record<string, string> } | null)?.responseHeaders;
+  if (!headers) return undefined;
+  const ms = headers['retry-after-ms'];
+  if (ms !== undefined && Number.isFinite(Number(ms))) return Number(ms); // more precise than retry-after
+  const after = headers['retry-after'];
+  if (after === undefined) return undefined;
+  const seconds = Number(after);
+  if (Number.isFinite(seconds)) return seconds * 1000;
+  const date = Date.parse(after);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new DOMException('Aborted', 'AbortError'));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export async function retryWithBackoff<T>(fn: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
+  const maxRetries = options.maxRetries ?? 2;
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+    throw new InvalidArgumentError({ argument: 'maxRetries', message: 'maxRetries must be a non-negative integer.' });
+  }
+  const initial = options.initialDelayMs ?? 1000;
+  const factor = options.backoffFactor ?? 2;
+  const maxDelay = options.maxDelayMs ?? 60_000;
+  const errors: unknown[] = [];
+  let delay = initial;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (isAbortError(error) || options.abortSignal?.aborted) throw error;
+      const retryable = StrataError.isInstance(error) && error.isRetryable;
+      if (!retryable || maxRetries === 0) {
+        if (errors.length === 0) throw error;
+        errors.push(error);
+        throw new RetryError({ message: `${options.operation ?? 'Call'} failed after ${errors.length} attempts: ${(error as Error).message}`, errors });
+      }
+      errors.push(error);
+      if (attempt >= maxRetries) {
+        throw new RetryError({ message: `${options.operation ?? 'Call'} failed after ${errors.length} attempts: ${(error as Error).message}`, errors });
+      }
+      const fromHeader = headerDelayMs(error);
+      const wait = Math.min(maxDelay, fromHeader !== undefined && fromHeader >= 0 ? fromHeader : delay);
+      await sleep(wait, options.abortSignal);
+      delay *= factor;
+    }
+  }
+}

@@ -1,0 +1,4 @@
+export * from './memory-record.js';
+export type * from './embedder.js';
+export type * from './reranker.js';
+export type * from './memory-store.js';
