@@ -25,6 +25,16 @@ export function isAbortError(error: unknown): boolean {
   );
 }
 
+/**
+ * The error to throw for a caller's abort: the signal's reason when it already reads as an abort,
+ * otherwise an ABORTED StrataError carrying it, so callers can always tell an abort apart.
+ */
+export function abortErrorFrom(signal: AbortSignal): unknown {
+  const reason: unknown = signal.reason;
+  if (isAbortError(reason)) return reason;
+  return new StrataError({ code: 'ABORTED', message: 'The call was aborted by the caller.', cause: reason });
+}
+
 function headerDelayMs(error: unknown): number | undefined {
   const headers = (error as { responseHeaders?: Record<string, string> } | null)?.responseHeaders;
   if (!headers) return undefined;
@@ -40,14 +50,14 @@ function headerDelayMs(error: unknown): number | undefined {
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason ?? new DOMException('Aborted', 'AbortError'));
+    if (signal?.aborted) return reject(abortErrorFrom(signal));
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'));
+      reject(signal ? abortErrorFrom(signal) : new DOMException('Aborted', 'AbortError'));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
@@ -67,7 +77,9 @@ export async function retryWithBackoff<T>(fn: () => Promise<T>, options: RetryOp
     try {
       return await fn();
     } catch (error) {
-      if (isAbortError(error) || options.abortSignal?.aborted) throw error;
+      if (isAbortError(error)) throw error;
+      // Aborted while the attempt failed for another reason: the caller asked to stop, so say so.
+      if (options.abortSignal?.aborted) throw abortErrorFrom(options.abortSignal);
       const retryable = StrataError.isInstance(error) && error.isRetryable;
       if (!retryable || maxRetries === 0) {
         if (errors.length === 0) throw error;

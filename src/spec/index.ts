@@ -2,3 +2,4 @@ export * from './memory-record.js';
 export type * from './embedder.js';
 export type * from './reranker.js';
 export type * from './memory-store.js';
+export type * from './llm.js';

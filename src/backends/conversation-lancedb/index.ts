@@ -1,0 +1,1 @@
+export { openLanceConversationIndex, type LanceConversationIndexOptions } from './index-store.js';

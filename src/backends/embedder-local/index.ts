@@ -1,0 +1,1 @@
+export { createLocalEmbedder, type LocalEmbedder, type LocalEmbedderSettings, type LocalEmbedderState } from './local-embedder.js';

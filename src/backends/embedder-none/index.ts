@@ -1,0 +1,1 @@
+export { createNoneEmbedder } from './none-embedder.js';

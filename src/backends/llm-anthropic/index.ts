@@ -1,0 +1,1 @@
+export { createAnthropic, type AnthropicSettings } from './anthropic-messages.js';

@@ -1,0 +1,1 @@
+export { createOpenAIChat, type OpenAIChatSettings } from './openai-chat.js';

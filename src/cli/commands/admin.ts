@@ -1,0 +1,117 @@
+import type { Command } from 'commander';
+import { globals, withStrata } from '../context.js';
+import { printJson, printTable } from '../output.js';
+import { loadConfig, resolveHome, writeDefaultConfig } from '../../config/load.js';
+import { createEmbedderFromConfig, createRerankerFromConfig, createStoreFromConfig } from '../../strata.js';
+import { StrataError } from '../../errors/index.js';
+
+interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+async function runChecks(home: string | undefined): Promise<Check[]> {
+  const checks: Check[] = [];
+  const check = async (name: string, fn: () => Promise<string>) => {
+    try {
+      checks.push({ name, ok: true, detail: await fn() });
+      return true;
+    } catch (error) {
+      checks.push({ name, ok: false, detail: StrataError.isInstance(error) ? `${error.code}: ${error.message}` : (error as Error).message });
+      return false;
+    }
+  };
+  let loaded: Awaited<ReturnType<typeof loadConfig>> | undefined;
+  await check('config', async () => {
+    loaded = await loadConfig({ home });
+    return `${loaded.configPath}${loaded.fromFile ? '' : ' (not present: defaults)'}`;
+  });
+  if (!loaded) return checks;
+  const cfg = loaded;
+  const embedder = createEmbedderFromConfig(cfg.config);
+  await check('store', async () => {
+    const store = createStoreFromConfig(cfg);
+    try {
+      const meta = await store.getMeta();
+      const stats = await store.stats();
+      if (meta && (meta.embedderId !== embedder.id || meta.dimensions !== embedder.dimensions)) {
+        throw new Error(`built with ${meta.embedderId} (${meta.dimensions}-d), configured ${embedder.id}: run \`strata reembed\``);
+      }
+      const idx = stats.indexes.map((i) => `${i.name}(${i.type})`).join(', ') || 'none yet';
+      return `${store.provider}: ${stats.rows} rows, ${stats.fragments ?? '?'} fragments, indexes: ${idx}`;
+    } finally {
+      await store.close();
+    }
+  });
+  await check('embedder', async () => {
+    if (embedder.dimensions === 0) return `${embedder.id}: lexical only`;
+    const started = Date.now();
+    const { embeddings } = await embedder.doEmbed({ texts: ['strata doctor probe'], kind: 'query' });
+    const len = embeddings[0]?.length ?? 0;
+    if (len !== embedder.dimensions) throw new Error(`returned ${len}-d vectors, expected ${embedder.dimensions}`);
+    await embedder.close?.();
+    return `${embedder.id}: ${len}-d, answered in ${Date.now() - started} ms`;
+  });
+  const reranker = createRerankerFromConfig(cfg.config);
+  if (reranker) {
+    await check('reranker', async () => {
+      const { results } = await reranker.doRerank({ query: 'probe', documents: ['probe document'] });
+      return `${reranker.id}: ${results.length} result(s)`;
+    });
+  }
+  return checks;
+}
+
+export function registerAdminCommands(program: Command): void {
+  program
+    .command('init')
+    .description('create the Strata home and a default config.json')
+    .option('--force', 'overwrite an existing config.json')
+    .action(async (opts: { force?: boolean }, cmd: Command) => {
+      const g = globals(cmd);
+      const home = resolveHome({ home: g.home });
+      const result = await writeDefaultConfig({ home, force: opts.force });
+      if (g.json) return printJson(result);
+      process.stdout.write(result.written ? `wrote ${result.path}\n` : `${result.path} exists (use --force to overwrite)\n`);
+    });
+
+  program
+    .command('stats')
+    .description('counts by scope and category, store health and embedder')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const g = globals(cmd);
+      await withStrata(cmd, async (strata) => {
+        const stats = await strata.stats();
+        if (g.json) return printJson(stats);
+        process.stdout.write(`home      ${strata.home}\nstore     ${stats.store.provider}, ${stats.rows} rows (${stats.current} current), ${stats.fragments ?? '?'} fragments\n`);
+        process.stdout.write(`embedder  ${stats.embedder.id} (${stats.embedder.dimensions}-d)\n\n`);
+        printTable(['scope', 'memories'], Object.entries(stats.byScope).map(([k, v]) => [k, v]));
+        process.stdout.write('\n');
+        printTable(['category', 'memories'], Object.entries(stats.byCategory).map(([k, v]) => [k, v]));
+      });
+    });
+
+  program
+    .command('optimize')
+    .description('compact the store, prune old versions and build indexes')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const g = globals(cmd);
+      await withStrata(cmd, async (strata) => {
+        const out = await strata.optimize({ force: true });
+        if (g.json) return printJson(out);
+        process.stdout.write(`optimized: fragments ${out.fragmentsBefore ?? '?'} -> ${out.fragmentsAfter ?? '?'}; indexes: ${out.indexes.join(', ') || 'none'}\n`);
+      });
+    });
+
+  program
+    .command('doctor')
+    .description('check config, store, indexes and embedder reachability')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const g = globals(cmd);
+      const checks = await runChecks(g.home);
+      if (g.json) printJson({ ok: checks.every((c) => c.ok), checks });
+      else for (const c of checks) process.stdout.write(`${c.ok ? 'ok  ' : 'FAIL'}  ${c.name.padEnd(9)} ${c.detail}\n`);
+      if (!checks.every((c) => c.ok)) process.exitCode = 1;
+    });
+}

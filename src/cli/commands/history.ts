@@ -1,0 +1,48 @@
+import type { Command } from 'commander';
+import { HistoryLog, revertLast, type HistoryEntry } from '../../core/history/index.js';
+import { globals, withStrata } from '../context.js';
+import { printJson, printTable } from '../output.js';
+import { engineContextOf } from './distill.js';
+
+/** `strata history <id>` and `strata revert <id>` over the history log (`<home>/history/`). */
+function describe(entry: HistoryEntry): string {
+  const related = (entry.related ?? []).map((r) => `${r.id}${r.next?.validTo ? ' (now history)' : ''}`).join(', ');
+  const text = entry.next?.text ?? (entry.previous ? `(removed) ${entry.previous.text}` : '');
+  return [entry.reason, text && `-> ${text}`, related && `[also ${related}]`].filter(Boolean).join(' ');
+}
+
+export function registerHistoryCommands(program: Command): void {
+  program
+    .command('history')
+    .description('show every change to a memory: who, when, why, and the previous text')
+    .argument('<id>')
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const g = globals(cmd);
+      await withStrata(cmd, async (strata) => {
+        const entries = await new HistoryLog({ home: strata.home }).historyOf({ id });
+        if (g.json) return printJson({ id: id.toUpperCase(), entries });
+        if (entries.length === 0) return void process.stdout.write(`no history for ${id}\n`);
+        printTable(
+          ['at', 'actor', 'action', 'memory', 'change'],
+          entries.map((e) => [e.at.slice(0, 19).replace('T', ' '), e.actor, e.action, e.id, describe(e)]),
+        );
+      });
+    });
+
+  program
+    .command('revert')
+    .description('undo the last change to a memory (restores related memories of a supersede or merge)')
+    .argument('<id>')
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const g = globals(cmd);
+      await withStrata(cmd, async (strata) => {
+        const result = await revertLast({ ctx: engineContextOf(strata), history: new HistoryLog({ home: strata.home }), id, actor: 'cli' });
+        if (g.json) return printJson(result);
+        const parts = [
+          result.restored.length > 0 ? `restored ${result.restored.join(', ')}` : '',
+          result.deleted.length > 0 ? `removed ${result.deleted.join(', ')}` : '',
+        ].filter(Boolean);
+        process.stdout.write(`reverted ${result.reverted.action} of ${result.reverted.at}: ${parts.join('; ') || 'nothing to change'}\n`);
+      });
+    });
+}

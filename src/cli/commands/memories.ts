@@ -1,0 +1,150 @@
+import type { Command } from 'commander';
+import { InvalidArgumentError } from '../../errors/index.js';
+import { createInterface } from 'node:readline/promises';
+import type { MemoryRecord } from '../../spec/memory-record.js';
+import { collect, globals, readScopes, withStrata, writeScope } from '../context.js';
+import { printJson, printTable, shortDate } from '../output.js';
+import { collectCategory, parseCategory, parsePositiveInt, parseUnit } from '../parse.js';
+
+function printRecords(records: MemoryRecord[]): void {
+  printTable(
+    ['id', 'scope', 'category', 'imp', 'created', 'text'],
+    records.map((r) => [r.id, r.scope, r.category, r.importance.toFixed(2), shortDate(r.createdAt), (r.validTo ? '[history] ' : '') + r.text]),
+  );
+}
+
+export function registerMemoryCommands(program: Command): void {
+  program
+    .command('add')
+    .description('store a memory (exact and near duplicates are reported, not added)')
+    .argument('<text>', 'the memory text')
+    .option('--category <category>', 'preference | fact | decision | entity | event | rule | lesson | other', parseCategory)
+    .option('--importance <n>', 'importance 0..1', parseUnit)
+    .option('--confidence <n>', 'confidence 0..1', parseUnit)
+    .option('--tag <tag>', 'a tag (repeatable)', collect)
+    .action(async (text: string, opts: { category?: never; importance?: number; confidence?: number; tag?: string[] }, cmd: Command) => {
+      const g = globals(cmd);
+      await withStrata(cmd, async (strata) => {
+        const result = await strata.remember({
+          text,
+          scope: writeScope(g),
+          category: opts.category,
+          importance: opts.importance,
+          confidence: opts.confidence,
+          tags: opts.tag,
+          source: { kind: 'manual', agentId: g.agent },
+        });
+        if (g.json) return printJson(result);
+        if (result.action === 'duplicate') {
+          process.stdout.write(`duplicate of ${result.id} (${result.duplicateOf?.kind}${result.duplicateOf?.similarity ? ` ${result.duplicateOf.similarity.toFixed(3)}` : ''}); nothing added\n`);
+        } else {
+          process.stdout.write(`added ${result.id} to ${result.record?.scope}${result.redactions ? ` (${result.redactions} secret(s) redacted)` : ''}${result.flags.length ? ` [${result.flags.join(', ')}]` : ''}\n`);
+        }
+      });
+    });
+
+  program
+    .command('get')
+    .description('show one memory with every field')
+    .argument('<id>')
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      await withStrata(cmd, async (strata) => {
+        const g = globals(cmd);
+        const record = await strata.getOne({ id, scopes: g.scope || g.agent ? readScopes(strata, g) : undefined });
+        if (g.json) return printJson(record);
+        for (const [k, v] of Object.entries(record)) process.stdout.write(`${k.padEnd(15)} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}\n`);
+      });
+    });
+
+  program
+    .command('update')
+    .description('change a memory in place')
+    .argument('<id>')
+    .option('--text <text>', 'new text')
+    .option('--category <category>', 'new category', parseCategory)
+    .option('--importance <n>', 'importance 0..1', parseUnit)
+    .option('--confidence <n>', 'confidence 0..1', parseUnit)
+    .option('--tag <tag>', 'replace tags (repeatable)', collect)
+    .option('--move-to <scope>', 'move to another scope')
+    .action(async (id: string, opts: { text?: string; category?: never; importance?: number; confidence?: number; tag?: string[]; moveTo?: string }, cmd: Command) => {
+      await withStrata(cmd, async (strata) => {
+        const g = globals(cmd);
+        const record = await strata.update({
+          id,
+          scopes: g.scope || g.agent ? readScopes(strata, g) : undefined,
+          text: opts.text,
+          category: opts.category,
+          importance: opts.importance,
+          confidence: opts.confidence,
+          tags: opts.tag,
+          scope: opts.moveTo,
+        });
+        if (g.json) return printJson(record);
+        process.stdout.write(`updated ${record.id}\n`);
+      });
+    });
+
+  program
+    .command('forget')
+    .description('delete memories by id, or by query (asks for confirmation; --yes to skip)')
+    .argument('[ids...]')
+    .option('--query <query>', 'forget the best matches of a query')
+    .option('--limit <n>', 'matches considered for --query', parsePositiveInt, 5)
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action(async (ids: string[], opts: { query?: string; limit: number; yes?: boolean }, cmd: Command) => {
+      await withStrata(cmd, async (strata) => {
+        const g = globals(cmd);
+        if (ids.length > 0) {
+          const out = await strata.forget({ ids, scopes: g.scope || g.agent ? readScopes(strata, g) : undefined });
+          if (g.json) return printJson({ deleted: out.deleted, ids: out.matches.map((m) => m.id) });
+          process.stdout.write(`forgot ${out.deleted} memor${out.deleted === 1 ? 'y' : 'ies'}\n`);
+          return;
+        }
+        const scopes = readScopes(strata, g);
+        const preview = await strata.forget({ query: opts.query, scopes, limit: opts.limit, confirm: false });
+        if (preview.matches.length === 0) return g.json ? printJson({ deleted: 0, ids: [] }) : void process.stdout.write('no matching memories\n');
+        let confirmed = Boolean(opts.yes);
+        if (!confirmed) {
+          if (!process.stdin.isTTY) {
+            if (!g.json) printRecords(preview.matches);
+            throw new InvalidArgumentError({ argument: '--yes', message: 'Refusing to delete by query without confirmation: re-run with --yes.' });
+          }
+          printRecords(preview.matches);
+          const rl = createInterface({ input: process.stdin, output: process.stderr });
+          confirmed = /^y(es)?$/i.test((await rl.question(`Delete these ${preview.matches.length}? [y/N] `)).trim());
+          rl.close();
+        }
+        if (!confirmed) return void process.stdout.write('nothing deleted\n');
+        const out = await strata.forget({ ids: preview.matches.map((m) => m.id), scopes });
+        if (g.json) return printJson({ deleted: out.deleted, ids: out.matches.map((m) => m.id) });
+        process.stdout.write(`forgot ${out.deleted} memor${out.deleted === 1 ? 'y' : 'ies'}\n`);
+      });
+    });
+
+  program
+    .command('list')
+    .description('list memories (newest first)')
+    .option('--category <category>', 'filter by category (repeatable)', collectCategory)
+    .option('--tag <tag>', 'filter by tag (repeatable)', collect)
+    .option('--history', 'include superseded memories')
+    .option('--limit <n>', 'page size', parsePositiveInt, 50)
+    .option('--offset <n>', 'skip this many', (v) => Number.parseInt(v, 10), 0)
+    .option('--oldest', 'oldest first')
+    .action(async (opts: { category?: never[]; tag?: string[]; history?: boolean; limit: number; offset: number; oldest?: boolean }, cmd: Command) => {
+      await withStrata(cmd, async (strata) => {
+        const g = globals(cmd);
+        const records = await strata.list({
+          scopes: readScopes(strata, g),
+          categories: opts.category,
+          tags: opts.tag,
+          includeHistory: opts.history,
+          limit: opts.limit,
+          offset: opts.offset,
+          order: opts.oldest ? 'oldest' : 'newest',
+        });
+        if (g.json) return printJson({ memories: records, limit: opts.limit, offset: opts.offset });
+        if (records.length === 0) return void process.stdout.write('no memories\n');
+        printRecords(records);
+      });
+    });
+}

@@ -1,0 +1,43 @@
+import type { Command } from 'commander';
+import { InvalidArgumentError as CommanderArgError } from 'commander';
+import { collect, globals, openStrata } from '../context.js';
+import { resolveCaller } from '../../hosts/mcp/caller.js';
+import { TOKEN_ENV } from '../../hosts/http/constants.js';
+
+function parsePort(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new CommanderArgError('must be a port number (0-65535).');
+  return n;
+}
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description(`run the REST API at http://<host>:<port>/api/v1 (loopback by default; any other address needs $${TOKEN_ENV})`)
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 = any free port)', parsePort, 7777)
+    .option('--cors-origin <origin>', 'allow browser calls from this origin (repeatable; CORS is off otherwise)', collect)
+    .action(async (opts: { host: string; port: number; corsOrigin?: string[] }, cmd: Command) => {
+      const g = globals(cmd);
+      // Loaded on demand: other commands should not pay for hono and the HTTP server.
+      const { startHttpServer } = await import('../../hosts/http/server.js');
+      const { waitForShutdown } = await import('../../hosts/http/listen.js');
+      const strata = await openStrata(cmd);
+      try {
+        const caller = resolveCaller({ config: strata.config, agentId: g.agent, extraScopes: g.scope });
+        const server = await startHttpServer({
+          strata,
+          caller,
+          host: opts.host,
+          port: opts.port,
+          token: process.env[TOKEN_ENV] || undefined,
+          cors: opts.corsOrigin ? { origins: opts.corsOrigin } : undefined,
+        });
+        process.stderr.write(`strata API on ${server.url}/api/v1 as ${caller.agentId ?? '(no agent)'} [${caller.scopes.join(', ')}]${process.env[TOKEN_ENV] ? ' (bearer token required)' : ''}\n`);
+        await waitForShutdown();
+        await server.close();
+      } finally {
+        await strata.close();
+      }
+    });
+}

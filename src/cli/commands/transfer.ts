@@ -1,0 +1,82 @@
+import type { Command } from 'commander';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { rename, unlink } from 'node:fs/promises';
+import { globals, readScopes, withStrata } from '../context.js';
+import { printJson } from '../output.js';
+import { createProgress } from '../progress.js';
+
+export function registerTransferCommands(program: Command): void {
+  program
+    .command('export')
+    .description('stream every memory as JSONL (all scopes unless --scope/--agent is given)')
+    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .option('--current-only', 'leave out superseded memories')
+    .action(async (opts: { output?: string; currentOnly?: boolean }, cmd: Command) => {
+      const g = globals(cmd);
+      await withStrata(cmd, async (strata) => {
+        const scopes = g.scope || g.agent ? readScopes(strata, g) : undefined;
+        const total = (await strata.stats()).rows;
+        const tmp = opts.output ? `${opts.output}.tmp-${process.pid}` : undefined;
+        const out = tmp ? createWriteStream(tmp) : process.stdout;
+        const progress = opts.output ? createProgress('export', total) : { update() {}, stop() {} };
+        let n = 0;
+        try {
+          for await (const line of strata.export({ scopes, includeHistory: !opts.currentOnly })) {
+            if (!out.write(line)) await once(out, 'drain');
+            if (++n % 500 === 0) progress.update(n);
+          }
+          progress.update(n);
+          if (tmp && opts.output) {
+            out.end();
+            await once(out, 'finish');
+            await rename(tmp, opts.output);
+          }
+        } catch (error) {
+          if (tmp) await unlink(tmp).catch(() => undefined);
+          throw error;
+        } finally {
+          progress.stop();
+        }
+        if (opts.output) process.stderr.write(`exported ${n} memories to ${opts.output}\n`);
+      });
+    });
+
+  program
+    .command('import')
+    .description('import JSONL (validates every line, reports bad lines, skips ids already present)')
+    .argument('<file>', 'JSONL file, or - for stdin')
+    .option('--batch-size <n>', 'lines per write batch', (v) => Number.parseInt(v, 10), 500)
+    .action(async (file: string, opts: { batchSize: number }, cmd: Command) => {
+      const g = globals(cmd);
+      await withStrata(cmd, async (strata) => {
+        const input = file === '-' ? process.stdin : createReadStream(file);
+        const progress = createProgress('import');
+        const report = await strata.import({ input, batchSize: opts.batchSize, onProgress: (e) => progress.update(e.done) }).finally(() => progress.stop());
+        if (g.json) return printJson(report);
+        process.stdout.write(
+          `lines ${report.lines}, imported ${report.imported}, already present ${report.skippedExisting}, duplicates ${report.skippedDuplicate}, invalid ${report.invalid.length}\n`,
+        );
+        for (const bad of report.invalid.slice(0, 20)) process.stdout.write(`  line ${bad.line}: ${bad.error}\n`);
+        if (report.invalid.length > 20) process.stdout.write(`  … and ${report.invalid.length - 20} more\n`);
+        if (report.invalid.length > 0) process.exitCode = 1;
+      });
+    });
+
+  program
+    .command('reembed')
+    .description('re-embed every memory with the configured embedder into a new table, swapped in atomically')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const g = globals(cmd);
+      await withStrata(
+        cmd,
+        async (strata) => {
+          const progress = createProgress('reembed');
+          const report = await strata.reembed({ onProgress: (e) => progress.update(e.done, e.total) }).finally(() => progress.stop());
+          if (g.json) return printJson(report);
+          process.stdout.write(`re-embedded ${report.rows} memories with ${report.embedderId} (${report.dimensions}-d)\n`);
+        },
+        { allowEmbedderMismatch: true },
+      );
+    });
+}

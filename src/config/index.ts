@@ -1,0 +1,12 @@
+export {
+  loadConfig,
+  resolveHome,
+  writeDefaultConfig,
+  configPathFor,
+  CONFIG_FILE_NAME,
+  type LoadedConfig,
+  type LoadConfigOptions,
+  type ResolvedStrataConfig,
+  type StrataConfigOverrides,
+} from './load.js';
+export { strataConfigSchema, DEFAULT_CONFIG_FILE, type StrataConfig, type StrataConfigInput } from './schema.js';

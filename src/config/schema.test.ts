@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG_FILE, findSecretKeys, knownKeysAt, strataConfigSchema } from './schema.js';
+
+const parse = (raw: unknown) => strataConfigSchema.safeParse(raw);
+
+describe('strataConfigSchema', () => {
+  it('fills every section from {} and accepts the file strata init writes', () => {
+    const empty = parse({});
+    expect(empty.success && empty.data).toMatchObject({
+      embedder: { provider: 'local' },
+      store: { provider: 'lancedb' },
+      rerank: { provider: 'none' },
+      write: { redactSecrets: true, maxChars: 8000, nearDuplicateThreshold: 0.95 },
+      scopes: { agentGrants: {} },
+      lock: {},
+    });
+    const init = parse(DEFAULT_CONFIG_FILE);
+    expect(init.success && empty.success && init.data).toEqual(empty.success && empty.data);
+  });
+
+  it('allows $schema and rejects unknown keys at every level', () => {
+    expect(parse({ $schema: './strata.schema.json' }).success).toBe(true);
+    for (const raw of [{ extra: 1 }, { store: { provider: 'lancedb', foo: 1 } }, { lock: { stale: 1 } }, { recall: { limit: 3 } }]) {
+      expect(parse(raw).success).toBe(false);
+    }
+  });
+
+  it('checks enums, ranges and URLs', () => {
+    expect(parse({ store: { provider: 'sqlite' } }).success).toBe(false);
+    expect(parse({ rerank: { provider: 'siliconflow' } }).success).toBe(true);
+    expect(parse({ rerank: { provider: 'openai' } }).success).toBe(false);
+    expect(parse({ embedder: { taskHints: 'nomic' } }).success).toBe(true);
+    expect(parse({ embedder: { taskHints: 'bert' } }).success).toBe(false);
+    expect(parse({ embedder: { baseURL: 'ftp://x' } }).success).toBe(false);
+    expect(parse({ embedder: { dimensions: 0 } }).success).toBe(false);
+    expect(parse({ write: { nearDuplicateThreshold: 1.5 } }).success).toBe(false);
+    expect(parse({ lock: { staleMs: 500 } }).success).toBe(false);
+  });
+
+  it('defaults apiKeyEnv only for OpenAI itself', () => {
+    const data = (raw: unknown) => {
+      const r = parse(raw);
+      if (!r.success) throw r.error;
+      return r.data.embedder.apiKeyEnv;
+    };
+    expect(data({ embedder: { provider: 'openai' } })).toBe('OPENAI_API_KEY');
+    expect(data({ embedder: { provider: 'openai', baseURL: 'https://api.openai.com/v1' } })).toBe('OPENAI_API_KEY');
+    expect(data({ embedder: { provider: 'openai', baseURL: 'http://localhost:11434/v1' } })).toBeUndefined();
+    expect(data({ embedder: { provider: 'openai', baseURL: 'https://api.jina.ai/v1', apiKeyEnv: 'JINA_API_KEY' } })).toBe('JINA_API_KEY');
+    expect(data({ embedder: { provider: 'local' } })).toBeUndefined();
+  });
+});
+
+describe('findSecretKeys / knownKeysAt', () => {
+  it('finds secret-named keys anywhere except agent ids', () => {
+    expect(findSecretKeys({ embedder: { apiKey: 'x', apiKeyEnv: 'Y' }, rerank: { Token: 'x' }, scopes: { agentGrants: { token: [] } } })).toEqual(['embedder.apiKey', 'rerank.Token']);
+    expect(findSecretKeys({ embedder: { apiKeyEnv: 'OPENAI_API_KEY' } })).toEqual([]);
+  });
+
+  it('lists the keys a section accepts, through defaults and transforms', () => {
+    expect(knownKeysAt([])).toEqual(expect.arrayContaining(['embedder', 'store', 'recall', 'rerank', 'write', 'scopes', 'lock']));
+    expect(knownKeysAt(['embedder'])).toEqual(expect.arrayContaining(['provider', 'baseURL', 'apiKeyEnv', 'dimensions']));
+    expect(knownKeysAt(['recall'])).toContain('defaultLimit');
+    expect(knownKeysAt(['write', 'maxChars'])).toEqual([]);
+  });
+});

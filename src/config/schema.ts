@@ -1,0 +1,168 @@
+/**
+ * Schema of `<home>/config.json`. Every field has a default, so a missing file or `{}` is a valid
+ * configuration. Objects are strict: a misspelt key is an error, not a silently ignored setting.
+ * Secrets never live in this file; remote providers name an environment variable (`apiKeyEnv`).
+ */
+import { z } from 'zod';
+import { DEFAULT_MAX_CHARS } from '../core/write/normalize.js';
+import { isValidScope } from '../core/scope.js';
+import { recallConfigSchema, resolveRecallConfig } from '../core/recall/config.js';
+import { StrataError } from '../errors/index.js';
+
+export const EMBEDDER_PROVIDERS = ['local', 'openai', 'none'] as const;
+export const STORE_PROVIDERS = ['lancedb'] as const;
+export const RERANK_PROVIDERS = ['none', 'jina', 'cohere', 'voyage', 'tei', 'siliconflow', 'generic'] as const;
+export const TASK_HINTS = ['none', 'jina', 'e5', 'nomic', 'prefix'] as const;
+export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY';
+
+const positiveInt = z.number().int().positive();
+const nonEmpty = z.string().trim().min(1);
+const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL such as https://api.openai.com/v1 or http://localhost:11434/v1' });
+const envVarName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected the NAME of an environment variable (e.g. OPENAI_API_KEY), not the key itself');
+
+const embedderSchema = z
+  .strictObject({
+    provider: z.enum(EMBEDDER_PROVIDERS).default('local'),
+    model: nonEmpty.optional(),
+    baseURL: httpUrl.optional(),
+    /** Env var holding the API key. Defaults to OPENAI_API_KEY only for OpenAI's own endpoint, so a
+     *  key is never sent to a self-hosted base URL unless named explicitly. */
+    apiKeyEnv: envVarName.optional(),
+    /** Number, numeric string, or env reference (`$EMBED_DIM`, `${EMBED_DIM:-1024}`). */
+    dimensions: z.union([positiveInt, nonEmpty]).optional(),
+    /** Send `dimensions` in requests (models that can shorten vectors). */
+    sendDimensions: z.boolean().optional(),
+    taskHints: z.enum(TASK_HINTS).optional(),
+    queryPrefix: z.string().optional(),
+    documentPrefix: z.string().optional(),
+    queryTask: z.string().optional(),
+    documentTask: z.string().optional(),
+    batchSize: positiveInt.max(4096).optional(),
+    timeoutMs: positiveInt.optional(),
+  })
+  .transform((e) => ({
+    ...e,
+    apiKeyEnv: e.apiKeyEnv ?? (e.provider === 'openai' && isOpenAIEndpoint(e.baseURL) ? DEFAULT_API_KEY_ENV : undefined),
+  }));
+
+function isOpenAIEndpoint(baseURL: string | undefined): boolean {
+  return baseURL === undefined || new URL(baseURL).hostname === 'api.openai.com';
+}
+
+const storeSchema = z.strictObject({
+  provider: z.enum(STORE_PROVIDERS).default('lancedb'),
+  /** Default `<home>/store`; a relative path is resolved against the home directory. */
+  path: nonEmpty.optional(),
+  /** Row count above which the store builds an ANN index. */
+  annThreshold: z.number().int().nonnegative().optional(),
+});
+
+// Recall settings belong to the recall pipeline; the file holds any subset and the defaults are
+// filled in here so `config.recall` is always complete.
+const recallSchema = recallConfigSchema.prefault({}).transform((input, ctx) => {
+  try {
+    return resolveRecallConfig({ config: input, argument: 'recall' });
+  } catch (error) {
+    if (!StrataError.isInstance(error)) throw error;
+    const argument = typeof error.details?.argument === 'string' ? error.details.argument : 'recall';
+    ctx.issues.push({ code: 'custom', message: error.message, input, path: argument.split('.').slice(1) });
+    return z.NEVER;
+  }
+});
+
+const rerankSchema = z.strictObject({
+  provider: z.enum(RERANK_PROVIDERS).default('none'),
+  model: nonEmpty.optional(),
+  baseURL: httpUrl.optional(),
+  /** Defaults per provider (JINA_API_KEY, COHERE_API_KEY, ...). */
+  apiKeyEnv: envVarName.optional(),
+  timeoutMs: positiveInt.optional(),
+});
+
+const writeSchema = z.strictObject({
+  redactSecrets: z.boolean().default(true),
+  maxChars: positiveInt.max(1_000_000).default(DEFAULT_MAX_CHARS),
+  /** Cosine similarity at or above which a new memory counts as a near-duplicate of an existing one. */
+  nearDuplicateThreshold: z.number().min(0).max(1).default(0.95),
+});
+
+const scopeString = z.string().refine(isValidScope, {
+  message: 'expected a scope: global, agent:<id>, user:<id>, project:<id>, session:<key> or custom:<name>',
+});
+const agentId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._@\-/:]{0,127}$/, 'expected an agent id (letters, digits and . _ @ - / :)');
+
+const scopesSchema = z.strictObject({
+  /** Extra scopes an agent reads besides `global` and `agent:<id>`, e.g. `{ "coder": ["project:strata"] }`. */
+  agentGrants: z.record(agentId, z.array(scopeString)).default({}),
+  defaultAgent: agentId.optional(),
+});
+
+const lockSchema = z.strictObject({
+  staleMs: z.number().int().min(2000).optional(),
+  timeoutMs: z.number().int().nonnegative().optional(),
+});
+
+export const strataConfigSchema = z.strictObject({
+  /** Lets editors validate the file; ignored by Strata. */
+  $schema: z.string().optional(),
+  embedder: embedderSchema.prefault({}),
+  store: storeSchema.prefault({}),
+  recall: recallSchema,
+  rerank: rerankSchema.prefault({}),
+  write: writeSchema.prefault({}),
+  scopes: scopesSchema.prefault({}),
+  lock: lockSchema.prefault({}),
+});
+
+/** The file's shape as written (everything optional). */
+export type StrataConfigInput = z.input<typeof strataConfigSchema>;
+/** The validated configuration with defaults applied. `store.path` is absolute after `loadConfig`. */
+export type StrataConfig = z.output<typeof strataConfigSchema>;
+
+/** What `strata init` writes: the main choices spelt out, everything else left to the defaults. */
+export const DEFAULT_CONFIG_FILE: StrataConfigInput = {
+  embedder: { provider: 'local' },
+  store: { provider: 'lancedb' },
+  recall: {},
+  rerank: { provider: 'none' },
+  write: { redactSecrets: true, maxChars: DEFAULT_MAX_CHARS, nearDuplicateThreshold: 0.95 },
+  scopes: { agentGrants: {} },
+};
+
+const SECRET_KEY = /^(?:api[_-]?key|apikey|key|token|access[_-]?token|auth[_-]?token|bearer|secret|client[_-]?secret|secret[_-]?key|password|passwd)$/i;
+
+/**
+ * Finds keys that would hold a secret (`apiKey`, `token`, `secret`, ...) anywhere in a raw config
+ * object, as dotted paths. Keys of `scopes.agentGrants` are agent ids and are not checked.
+ */
+export function findSecretKeys(value: unknown, path: string[] = []): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  if (path.join('.') === 'scopes.agentGrants') return [];
+  const found: string[] = [];
+  for (const [key, child] of Object.entries(value)) {
+    if (SECRET_KEY.test(key)) found.push([...path, key].join('.'));
+    found.push(...findSecretKeys(child, [...path, key]));
+  }
+  return found;
+}
+
+interface SchemaDef {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+}
+
+/** The keys a config object accepts at `path` (for "did you mean" hints). */
+export function knownKeysAt(path: readonly PropertyKey[]): string[] {
+  let schema: z.ZodType | undefined = strataConfigSchema;
+  for (let depth = 0; ; depth++) {
+    let def = schema?._zod.def as SchemaDef | undefined;
+    while (def && (def.innerType || def.in)) def = (def.innerType ?? def.in)?._zod.def as SchemaDef | undefined;
+    if (!def?.shape) return [];
+    if (depth === path.length) return Object.keys(def.shape);
+    schema = def.shape[String(path[depth])];
+  }
+}

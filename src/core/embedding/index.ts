@@ -1,0 +1,7 @@
+export {
+  createEmbeddingService,
+  type EmbeddingService,
+  type EmbeddingServiceOptions,
+  type EmbeddingProgress,
+  type EmbeddingServiceStats,
+} from './embedding-service.js';

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { MEMORY_CATEGORIES, SOURCE_KINDS } from '../../spec/memory-record.js';
+import { isValidScope } from '../scope.js';
+
+const iso = z.string().refine((s) => Number.isFinite(Date.parse(s)), 'must be an ISO-8601 date');
+const unit = z.number().min(0).max(1);
+
+/**
+ * One line of a Strata JSONL export. Import accepts full records (idempotent by id) and also
+ * minimal `{text, scope?}` lines from other tools, which get fresh ids and defaults.
+ */
+export const importLineSchema = z
+  .object({
+    id: z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/i, 'must be a ULID').optional(),
+    text: z.string().min(1),
+    category: z.enum(MEMORY_CATEGORIES).optional(),
+    scope: z.string().refine(isValidScope, 'must be global, agent:<id>, user:<id>, project:<id>, session:<key> or custom:<name>').optional(),
+    importance: unit.optional(),
+    confidence: unit.optional(),
+    tags: z.array(z.string()).optional(),
+    source: z
+      .object({
+        kind: z.enum(SOURCE_KINDS),
+        agentId: z.string().optional(),
+        sessionKey: z.string().optional(),
+        messageIds: z.array(z.string()).optional(),
+      })
+      .optional(),
+    createdAt: iso.optional(),
+    updatedAt: iso.optional(),
+    validFrom: iso.optional(),
+    validTo: iso.nullable().optional(),
+    supersedes: z.string().nullable().optional(),
+    supersededBy: z.string().nullable().optional(),
+    accessCount: z.number().int().min(0).optional(),
+    lastAccessedAt: iso.nullable().optional(),
+    contentHash: z.string().optional(),
+    embeddingModel: z.string().optional(),
+  })
+  .passthrough();
+
+export type ImportLine = z.infer<typeof importLineSchema>;

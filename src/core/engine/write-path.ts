@@ -1,0 +1,136 @@
+import type { MemoryRecord, StoredMemory } from '../../spec/memory-record.js';
+import { MEMORY_CATEGORIES } from '../../spec/memory-record.js';
+import { InvalidArgumentError } from '../../errors/index.js';
+import { assertScope } from '../scope.js';
+import { contentHash, normalizeText, validateMemoryText } from '../write/normalize.js';
+import { redactSecrets } from '../write/redact.js';
+import { detectPromptInjection } from '../write/injection.js';
+import { newId } from '../write/ids.js';
+import type { EngineContext } from './context.js';
+import type { RememberInput, RememberOptions, RememberResult } from './types.js';
+
+export const INJECTION_TAG = 'suspected-injection';
+
+interface Prepared {
+  record: MemoryRecord;
+  redactions: number;
+  flags: string[];
+}
+
+function unit(value: number | undefined, fallback: number, argument: string): number {
+  const v = value ?? fallback;
+  if (!Number.isFinite(v) || v < 0 || v > 1) {
+    throw new InvalidArgumentError({ argument, message: `${argument} must be a number between 0 and 1 (got ${String(value)}).` });
+  }
+  return v;
+}
+
+function isoDate(value: string | undefined, fallback: string, argument: string): string {
+  if (value === undefined) return fallback;
+  const ms = Date.parse(value);
+  if (!Number.isFinite(ms)) throw new InvalidArgumentError({ argument, message: `${argument} must be an ISO-8601 date (got ${JSON.stringify(value)}).` });
+  return new Date(ms).toISOString();
+}
+
+/** Validates, redacts, normalises and stamps one input. Throws before anything is written. */
+export function prepareRecord(ctx: EngineContext, input: RememberInput): Prepared {
+  if (typeof input.text !== 'string') throw new InvalidArgumentError({ argument: 'text', message: 'text must be a string.' });
+  const scope = assertScope(input.scope ?? 'global');
+  if (input.category !== undefined && !MEMORY_CATEGORIES.includes(input.category)) {
+    throw new InvalidArgumentError({ argument: 'category', message: `Unknown category ${JSON.stringify(input.category)}: use one of ${MEMORY_CATEGORIES.join(', ')}.` });
+  }
+  validateMemoryText(input.text, { maxChars: ctx.write.maxChars });
+  let text = normalizeText(input.text);
+  let redactions = 0;
+  if (ctx.write.redactSecrets) {
+    const redacted = redactSecrets(text);
+    text = redacted.text;
+    redactions = redacted.count;
+  }
+  const flags: string[] = [];
+  const tags = [...new Set((input.tags ?? []).map((t) => String(t).trim()).filter(Boolean))];
+  if (detectPromptInjection(text).suspicious) {
+    flags.push(INJECTION_TAG);
+    if (!tags.includes(INJECTION_TAG)) tags.push(INJECTION_TAG);
+  }
+  const now = ctx.now().toISOString();
+  const record: MemoryRecord = {
+    id: newId(),
+    text,
+    category: input.category ?? 'other',
+    scope,
+    importance: unit(input.importance, 0.5, 'importance'),
+    confidence: unit(input.confidence, 1, 'confidence'),
+    tags,
+    source: input.source ?? { kind: 'manual' },
+    createdAt: now,
+    updatedAt: now,
+    validFrom: isoDate(input.validFrom, now, 'validFrom'),
+    validTo: null,
+    supersedes: null,
+    supersededBy: null,
+    accessCount: 0,
+    lastAccessedAt: null,
+    contentHash: contentHash(text),
+    embeddingModel: ctx.dimensions > 0 ? ctx.embedderId : 'none',
+  };
+  return { record, redactions, flags };
+}
+
+/**
+ * Stores many memories: embeds outside the lock (slow), then under the store's write lock skips
+ * exact duplicates (same scope + content hash, in the store or earlier in the batch) and, when
+ * `nearDuplicates` is on, memories whose vector is within the threshold of a current one.
+ */
+export async function rememberMany(
+  ctx: EngineContext,
+  options: { items: RememberInput[]; nearDuplicates?: boolean; abortSignal?: AbortSignal },
+): Promise<RememberResult[]> {
+  const prepared = options.items.map((item) => prepareRecord(ctx, item));
+  const vectors = ctx.dimensions > 0
+    ? await ctx.embeddings.embedDocuments({ texts: prepared.map((p) => p.record.text), abortSignal: options.abortSignal })
+    : prepared.map(() => null);
+  await ctx.store.initMeta({ embedderId: ctx.embedderId, dimensions: ctx.dimensions });
+
+  return ctx.store.withWriteLock(async () => {
+    const results: RememberResult[] = new Array(prepared.length);
+    const byScope = new Map<string, number[]>();
+    prepared.forEach((p, i) => {
+      const list = byScope.get(p.record.scope) ?? [];
+      list.push(i);
+      byScope.set(p.record.scope, list);
+    });
+    const toInsert: StoredMemory[] = [];
+    for (const [scope, indexes] of byScope) {
+      const hashes = [...new Set(indexes.map((i) => prepared[i]!.record.contentHash))];
+      const existing = await ctx.store.findByHash({ scope, contentHashes: hashes });
+      const seen = new Map(existing.filter((r) => r.validTo === null).map((r) => [r.contentHash, r.id]));
+      for (const i of indexes) {
+        const p = prepared[i]!;
+        const dupId = seen.get(p.record.contentHash);
+        if (dupId) {
+          results[i] = { action: 'duplicate', id: dupId, duplicateOf: { kind: 'exact' }, redactions: p.redactions, flags: p.flags };
+          continue;
+        }
+        const vector = vectors?.[i] ?? null;
+        if (options.nearDuplicates !== false && vector) {
+          const [hit] = await ctx.store.searchVector({ vector, filter: { scopes: [scope] }, limit: 1 });
+          if (hit && hit.score >= ctx.write.nearDuplicateThreshold) {
+            results[i] = { action: 'duplicate', id: hit.record.id, duplicateOf: { kind: 'near', similarity: hit.score }, redactions: p.redactions, flags: p.flags };
+            continue;
+          }
+        }
+        seen.set(p.record.contentHash, p.record.id);
+        toInsert.push({ ...p.record, vector });
+        results[i] = { action: 'created', id: p.record.id, record: p.record, redactions: p.redactions, flags: p.flags };
+      }
+    }
+    if (toInsert.length > 0) await ctx.store.insert({ records: toInsert });
+    return results;
+  });
+}
+
+export async function remember(ctx: EngineContext, options: RememberOptions): Promise<RememberResult> {
+  const [result] = await rememberMany(ctx, { items: [options], abortSignal: options.abortSignal });
+  return result!;
+}

@@ -1,0 +1,107 @@
+import { appendFile, mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { LlmPricing } from '../../spec/llm.js';
+
+/**
+ * Append-only JSONL log of LLM calls, one file per UTC month: `<home>/usage/llm-YYYY-MM.jsonl`.
+ * One line per logical call (retries folded in), written with a single append so concurrent
+ * processes interleave whole lines; readers skip a torn last line.
+ */
+export interface LlmUsageEntry {
+  /** ISO time the call finished. */
+  at: string;
+  provider: string;
+  model: string;
+  /** What the call was for, e.g. `distill.extract`; `unlabelled` when the caller gave none. */
+  purpose: string;
+  ok: boolean;
+  inputTokens: number;
+  outputTokens: number;
+  /** USD; null when no price is known for the model. */
+  costUsd: number | null;
+  latencyMs: number;
+  attempts: number;
+  errorCode?: string;
+}
+
+export interface UsageTotals {
+  calls: number;
+  failedCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  /** Calls whose model had no price (their cost is not in `costUsd`). */
+  unpricedCalls: number;
+}
+
+export interface UsageSummary extends UsageTotals {
+  byPurpose: Record<string, UsageTotals>;
+  byModel: Record<string, UsageTotals>;
+  byMonth: Record<string, UsageTotals>;
+}
+
+export function usageLogPath(options: { home: string; at: Date }): string {
+  const month = options.at.toISOString().slice(0, 7);
+  return join(options.home, 'usage', `llm-${month}.jsonl`);
+}
+
+export async function appendUsage(options: { home: string; entry: LlmUsageEntry }): Promise<void> {
+  const path = usageLogPath({ home: options.home, at: new Date(options.entry.at) });
+  await mkdir(join(options.home, 'usage'), { recursive: true });
+  await appendFile(path, `${JSON.stringify(options.entry)}\n`, 'utf8');
+}
+
+export function costOf(options: { pricing: LlmPricing | undefined; inputTokens: number; outputTokens: number }): number | null {
+  if (!options.pricing) return null;
+  return (options.inputTokens * options.pricing.inputPerMillion + options.outputTokens * options.pricing.outputPerMillion) / 1_000_000;
+}
+
+function emptyTotals(): UsageTotals {
+  return { calls: 0, failedCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 };
+}
+
+function add(totals: UsageTotals, entry: LlmUsageEntry): void {
+  totals.calls++;
+  if (!entry.ok) totals.failedCalls++;
+  totals.inputTokens += entry.inputTokens;
+  totals.outputTokens += entry.outputTokens;
+  if (entry.costUsd === null) totals.unpricedCalls++;
+  else totals.costUsd += entry.costUsd;
+}
+
+function isEntry(value: unknown): value is LlmUsageEntry {
+  const v = value as Partial<LlmUsageEntry> | null;
+  return typeof v === 'object' && v !== null && typeof v.at === 'string' && typeof v.inputTokens === 'number' && typeof v.outputTokens === 'number';
+}
+
+/** Sums every usage log under `<home>/usage` (optionally only entries at or after `since`). */
+export async function summarizeUsage(options: { home: string; since?: Date }): Promise<UsageSummary> {
+  const dir = join(options.home, 'usage');
+  const summary: UsageSummary = { ...emptyTotals(), byPurpose: {}, byModel: {}, byMonth: {} };
+  let files: string[];
+  try {
+    files = (await readdir(dir)).filter((f) => /^llm-\d{4}-\d{2}\.jsonl$/.test(f)).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return summary;
+    throw error;
+  }
+  const sinceIso = options.since?.toISOString();
+  for (const file of files) {
+    const text = await readFile(join(dir, file), 'utf8');
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      let entry: unknown;
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        continue; // torn line from a crash mid-append
+      }
+      if (!isEntry(entry) || (sinceIso && entry.at < sinceIso)) continue;
+      add(summary, entry);
+      add((summary.byPurpose[entry.purpose] ??= emptyTotals()), entry);
+      add((summary.byModel[`${entry.provider}:${entry.model}`] ??= emptyTotals()), entry);
+      add((summary.byMonth[entry.at.slice(0, 7)] ??= emptyTotals()), entry);
+    }
+  }
+  return summary;
+}

@@ -1,0 +1,172 @@
+/**
+ * The Strata REST API as a Web-standard fetch handler (hono). The server acts as one configured
+ * caller: requests may narrow to some of its scopes, never widen them.
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import type { MemoryEngine } from '../../core/engine/memory-engine.js';
+import type { StrataConfig } from '../../config/schema.js';
+import { allowedScope, narrowScopes, resolveCaller, type Caller } from '../mcp/caller.js';
+import { scopedStats } from '../mcp/format.js';
+import { listLayerFiles, readLayerFile } from '../mcp/layers.js';
+import { errorBody, HttpError, toHttpError } from './errors.js';
+import { bearerMatches } from './listen.js';
+import { registerHistoryRoutes } from './history-routes.js';
+import { jsonBody, parseWith, queryObject, schemas } from './validate.js';
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export interface HttpHandlerOptions {
+  /** An opened `Strata` (or any engine plus its home and config). */
+  strata: MemoryEngine & { home: string; config: StrataConfig };
+  /** Who the server acts as; default: `scopes.defaultAgent` from config, else `global` only. */
+  caller?: Caller;
+  /** When set, every request must send `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Off unless given: the origins allowed to call the API from a browser. */
+  cors?: { origins: string[] };
+  /** Default 1 MB; larger bodies get 413. */
+  maxBodyBytes?: number;
+  /** Accepted Host headers (DNS-rebinding protection on loopback binds); undefined = any. */
+  allowedHosts?: string[];
+}
+
+export function createHttpHandler(options: HttpHandlerOptions): (req: Request) => Promise<Response> {
+  const { strata } = options;
+  const caller = options.caller ?? resolveCaller({ config: strata.config, env: {} });
+  const app = new Hono();
+
+  app.onError((error, c) => {
+    const { status, body } = toHttpError(error);
+    return c.json(body, status);
+  });
+  app.notFound((c) => c.json(errorBody('NOT_FOUND', `No route ${c.req.method} ${new URL(c.req.url).pathname}; the API lives under /api/v1.`), 404));
+
+  if (options.allowedHosts) {
+    const hosts = options.allowedHosts;
+    app.use('*', async (c, next) => {
+      if (!hosts.includes(c.req.header('host') ?? '')) throw new HttpError({ status: 403, code: 'FORBIDDEN_HOST', message: 'Host header not allowed on this loopback server.' });
+      await next();
+    });
+  }
+  if (options.cors) app.use('/api/*', cors({ origin: options.cors.origins, allowHeaders: ['authorization', 'content-type'], allowMethods: ['GET', 'POST', 'PATCH', 'DELETE'] }));
+  if (options.token) {
+    const token = options.token;
+    app.use('/api/*', async (c, next) => {
+      if (c.req.method === 'OPTIONS' && options.cors) return next();
+      if (!bearerMatches(c.req.header('authorization') ?? null, token)) {
+        c.header('www-authenticate', 'Bearer');
+        return c.json(errorBody('UNAUTHORIZED', 'Missing or wrong bearer token: send Authorization: Bearer <token>.'), 401);
+      }
+      await next();
+    });
+  }
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      onError: (c) => {
+        // The unread body makes the connection unusable for a next request: tell the client to drop it.
+        c.header('connection', 'close');
+        return c.json(errorBody('PAYLOAD_TOO_LARGE', `Request body over ${options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES} bytes.`), 413);
+      },
+    }),
+  );
+
+  const api = app.basePath('/api/v1');
+  const source = { kind: 'manual' as const, ...(caller.agentId ? { agentId: caller.agentId } : {}) };
+  const idParam = (raw: string | undefined) => parseWith(schemas.id, raw);
+
+  api.get('/health', (c) => c.json({ ok: true }));
+  api.get('/whoami', (c) => c.json({ agent: caller.agentId, scopes: caller.scopes, writeScope: caller.writeScope }));
+
+  api.get('/memories', async (c) => {
+    const q = parseWith(schemas.listQuery, queryObject(c, ['scope', 'category', 'tag']));
+    const scopes = narrowScopes(caller, q.scope);
+    const limit = q.limit ?? 50;
+    const offset = q.offset ?? 0;
+    const [memories, total] = await Promise.all([
+      strata.list({ scopes, categories: q.category, tags: q.tag, includeHistory: q.history, limit, offset, order: q.order }),
+      strata.count({ scopes, includeHistory: q.history }),
+    ]);
+    return c.json({ memories, limit, offset, total });
+  });
+
+  api.post('/memories', async (c) => {
+    const body = await jsonBody(c, schemas.createMemory);
+    const scope = body.scope === undefined ? caller.writeScope : allowedScope(caller, body.scope);
+    const result = await strata.remember({ ...body, scope, source });
+    return c.json(result, result.action === 'created' ? 201 : 200);
+  });
+
+  api.get('/memories/:id', async (c) => c.json(await strata.getOne({ id: idParam(c.req.param('id')), scopes: caller.scopes })));
+
+  api.patch('/memories/:id', async (c) => {
+    const id = idParam(c.req.param('id'));
+    const body = await jsonBody(c, schemas.updateMemory);
+    const scope = body.scope === undefined ? undefined : allowedScope(caller, body.scope);
+    return c.json(await strata.update({ ...body, id, scope, scopes: caller.scopes }));
+  });
+
+  api.delete('/memories/:id', async (c) => {
+    const id = idParam(c.req.param('id'));
+    const out = await strata.forget({ ids: [id], scopes: caller.scopes });
+    if (out.deleted === 0) throw new HttpError({ status: 404, code: 'NOT_FOUND', message: `No memory with id ${id} in this caller's scopes.` });
+    return c.json({ deleted: out.deleted, id });
+  });
+
+  api.post('/recall', async (c) => {
+    const body = await jsonBody(c, schemas.recall);
+    const { scopes: requested, ...rest } = body;
+    const result = await strata.recall({ ...rest, scopes: narrowScopes(caller, requested), abortSignal: c.req.raw.signal });
+    return c.json(result);
+  });
+
+  api.get('/stats', async (c) => {
+    const [stats, visible] = await Promise.all([strata.stats(), strata.count({ scopes: caller.scopes })]);
+    return c.json({ agent: caller.agentId, scopes: caller.scopes, ...scopedStats(stats, caller.scopes, visible) });
+  });
+
+  api.get('/export', (c) => {
+    const q = parseWith(schemas.exportQuery, queryObject(c, ['scope']));
+    const lines = strata.export({ scopes: narrowScopes(caller, q.scope), includeHistory: q.history ?? true });
+    const encoder = new TextEncoder();
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await lines.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      },
+      async cancel() {
+        await lines.return(undefined);
+      },
+    });
+    return new Response(stream, { headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'content-disposition': 'attachment; filename="strata-export.jsonl"' } });
+  });
+
+  // Scenes and persona: read-only, and only where the L2/L3 layer has written files.
+  const layers = () => listLayerFiles({ home: strata.home, agentId: caller.agentId });
+  api.get('/persona', async (c) => {
+    const file = (await layers()).find((f) => f.kind === 'persona');
+    if (!file) throw new HttpError({ status: 404, code: 'NOT_FOUND', message: 'No persona for this agent yet (it is written by distillation).' });
+    return c.json({ agent: caller.agentId, text: await readLayerFile(file) });
+  });
+  api.get('/scenes', async (c) => {
+    const scenes = (await layers()).filter((f) => f.kind === 'scene');
+    if (scenes.length === 0) throw new HttpError({ status: 404, code: 'NOT_FOUND', message: 'No scenes for this agent yet (they are written by distillation).' });
+    return c.json({ scenes: scenes.map((s) => ({ name: s.name })) });
+  });
+  api.get('/scenes/:name', async (c) => {
+    const file = (await layers()).find((f) => f.kind === 'scene' && f.name === c.req.param('name'));
+    if (!file) throw new HttpError({ status: 404, code: 'NOT_FOUND', message: `No scene named ${JSON.stringify(c.req.param('name'))}.` });
+    return c.json({ name: file.name, text: await readLayerFile(file) });
+  });
+  const notYet = (what: string) => () => {
+    throw new HttpError({ status: 404, code: 'NOT_AVAILABLE', message: `${what} is not available in this Strata build yet.` });
+  };
+  registerHistoryRoutes(api, { home: strata.home, caller });
+  api.post('/conversations/search', notYet('Conversation search (conversation index)'));
+
+  return async (req) => app.fetch(req);
+}

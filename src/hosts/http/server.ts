@@ -1,0 +1,23 @@
+/** Starts the REST API on node:http with the bind rule (loopback, or a token) and Host checks. */
+import { createHttpHandler, type HttpHandlerOptions } from './api.js';
+import { assertBindAllowed, listen, loopbackHostHeaders, type ListeningServer } from './listen.js';
+
+export interface StartHttpServerOptions extends Omit<HttpHandlerOptions, 'allowedHosts'> {
+  host: string;
+  /** 0 picks a free port (tests). */
+  port: number;
+}
+
+export async function startHttpServer(options: StartHttpServerOptions): Promise<ListeningServer> {
+  assertBindAllowed({ host: options.host, token: options.token });
+  // Host allow-list needs the bound port, known only after listening.
+  const ready: { handler?: (req: Request) => Promise<Response> } = {};
+  const server = await listen({
+    host: options.host,
+    port: options.port,
+    fetch: (req) => (ready.handler ? ready.handler(req) : new Response(null, { status: 503 })),
+  });
+  const { host: _h, port: _p, ...rest } = options;
+  ready.handler = createHttpHandler({ ...rest, allowedHosts: loopbackHostHeaders({ host: options.host, port: server.port }) });
+  return server;
+}

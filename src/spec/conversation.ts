@@ -1,0 +1,150 @@
+/**
+ * Conversation (layer L0) model: every transcript source is normalised to `ConversationMessage`;
+ * the daily L0 log stores `L0Record`s; readers and the conversation index are specified here.
+ * Types only: implementations live in src/capture and src/backends/conversation-*.
+ */
+
+export const CONVERSATION_HOSTS = ['openclaw', 'claude-code', 'codex', 'jsonl', 'live'] as const;
+export type ConversationHost = (typeof CONVERSATION_HOSTS)[number];
+
+export const CONVERSATION_ROLES = ['user', 'assistant', 'tool', 'system', 'summary'] as const;
+export type ConversationRole = (typeof CONVERSATION_ROLES)[number];
+
+export interface ToolCallSummary {
+  id: string;
+  name: string;
+  /** Arguments as JSON text, truncated. */
+  args: string;
+}
+
+export interface ToolResultSummary {
+  callId: string;
+  /** Result text, truncated. */
+  text: string;
+  isError: boolean;
+}
+
+export interface MessageFlags {
+  /** Context a host or plugin injected (hook context, runtime context, recalled memories). */
+  injected?: boolean;
+  /** Host bookkeeping, not conversation (Claude Code `isMeta`, Codex environment boilerplate). */
+  meta?: boolean;
+  /** A compaction or branch summary: restates earlier content. */
+  compactionSummary?: boolean;
+  /** A subagent / sidechain turn. */
+  sidechain?: boolean;
+  /** OpenClaw's synthetic copy of a reply delivered to a channel. */
+  deliveryMirror?: boolean;
+}
+
+/** One message, whatever host wrote it. */
+export interface ConversationMessage {
+  host: ConversationHost;
+  agentId: string;
+  /** Stable conversation identity across session ids (e.g. OpenClaw `agent:main:main`). */
+  sessionKey: string;
+  sessionId: string;
+  /** Unique within (host, agentId, sessionId); the dedupe key. */
+  entryId: string;
+  parentId: string | null;
+  /** Epoch milliseconds. */
+  timestamp: number;
+  role: ConversationRole;
+  text: string;
+  toolCalls: ToolCallSummary[];
+  toolResults: ToolResultSummary[];
+  flags: MessageFlags;
+}
+
+/** One line of `<home>/conversations/YYYY-MM-DD.jsonl`. */
+export interface L0Record {
+  sessionKey: string;
+  sessionId: string;
+  agentId: string;
+  host: ConversationHost;
+  /** The message's entry id. */
+  id: string;
+  role: ConversationRole;
+  content: string;
+  /** Epoch milliseconds of the message. */
+  timestamp: number;
+  /** ISO time the record was written. */
+  recordedAt: string;
+}
+
+/** One transcript file a reader found. */
+export interface TranscriptFile {
+  host: ConversationHost;
+  path: string;
+  agentId: string;
+  sessionKey: string;
+  sessionId: string;
+  /** Archived (reset/deleted/backup) or a subagent file. */
+  archived?: boolean;
+  /** A compressed archive: read whole (never resumed mid-file). */
+  compressed?: 'zstd';
+}
+
+export interface DiscoverOptions {
+  /** Root folder (state dir, config dir, codex home or a JSONL folder); default from env/home. */
+  root?: string;
+  includeArchives?: boolean;
+  includeSubagents?: boolean;
+  /** Agent id to record (hosts without agents) or to restrict to (OpenClaw). */
+  agentId?: string;
+  env?: Record<string, string | undefined>;
+}
+
+/** Why a line produced no message. Counted, never thrown. */
+export type LineSkipReason = 'malformed' | 'invalid-utf8' | 'oversized' | 'ignored-type';
+
+export interface LineResult {
+  messages: ConversationMessage[];
+  skipped?: LineSkipReason;
+}
+
+/**
+ * Parses one file's lines in order. Stateful (e.g. Claude Code groups one assistant message's
+ * lines), so a new parser is made per file and per read.
+ */
+export interface TranscriptParser {
+  line(text: string): LineResult;
+  /** End of the read: returns messages still held open. */
+  end(): ConversationMessage[];
+}
+
+/** One source format: finds its files and parses their lines. Byte streaming is shared. */
+export interface TranscriptReader {
+  readonly host: ConversationHost;
+  defaultRoot(env: Record<string, string | undefined>): string[];
+  discover(options: DiscoverOptions): Promise<TranscriptFile[]>;
+  createParser(file: TranscriptFile): TranscriptParser;
+}
+
+export interface ConversationSearchHit {
+  record: L0Record;
+  /** Higher is better; fused rank score when both text and vector search ran. */
+  score: number;
+}
+
+/**
+ * Conversation index, version 1: a searchable copy of the L0 log (full text at once; vectors
+ * filled in later by background batches). Adding a record already present is a no-op.
+ */
+export interface ConversationIndexV1 {
+  add(options: { records: L0Record[]; abortSignal?: AbortSignal }): Promise<{ added: number }>;
+  search(options: {
+    query: string;
+    limit: number;
+    agentId?: string;
+    sessionKey?: string;
+    abortSignal?: AbortSignal;
+  }): Promise<ConversationSearchHit[]>;
+  count(): Promise<number>;
+  /**
+   * Embeds up to `batchSize` messages that have no vector yet (background work: `add` never waits
+   * for an embedder). Indexes without an embedder report nothing to do.
+   */
+  embedPending(options?: { batchSize?: number; abortSignal?: AbortSignal }): Promise<{ embedded: number; remaining: number }>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDistill } from '../../src/core/distill/index.js';
+import { HistoryLog, revertLast } from '../../src/core/history/index.js';
+import { Strata } from '../../src/strata.js';
+import { startScriptedLlmServer, type ScriptedLlmServer } from '../support/scripted-llm-server.js';
+import { ctxOf, llmClient, msg, removeDir, tempDir, themeModel, writeL0 } from './helpers.js';
+
+/** The same flows with real vectors (local embedder): vector similarity feeds reconciliation. */
+let server: ScriptedLlmServer;
+const homes: string[] = [];
+beforeAll(async () => {
+  server = await startScriptedLlmServer({ script: themeModel });
+});
+afterAll(async () => {
+  await server.close();
+  for (const h of homes) await removeDir(h);
+});
+
+async function open(): Promise<{ home: string; strata: Strata }> {
+  const home = await tempDir();
+  homes.push(home);
+  return { home, strata: await Strata.open({ home, overrides: { embedder: { provider: 'local' } } }) };
+}
+
+describe('distill with vectors (local embedder)', () => {
+  it('rule path: a paraphrase is a near duplicate and is skipped', async () => {
+    const { home, strata } = await open();
+    try {
+      await writeL0(home, [msg({ session: 'v1', role: 'user', content: 'I prefer tabs over spaces in Python.', at: '2026-11-01T09:00:00Z' })]);
+      await runDistill({ ctx: ctxOf(strata), home });
+      await writeL0(home, [msg({ session: 'v2', role: 'user', content: 'I prefer tabs instead of spaces in Python!', at: '2026-11-02T09:00:00Z' })]);
+      const second = await runDistill({ ctx: ctxOf(strata), home });
+      expect(second.decisions).toMatchObject({ skip: 1, create: 0 });
+      expect(second.changes).toEqual([]);
+      expect(await strata.count({ scopes: ['agent:main'] })).toBe(1);
+    } finally {
+      await strata.close();
+    }
+  });
+
+  it('LLM path: a changed preference supersedes the vector-similar one; revert brings the old one back to recall', async () => {
+    const { home, strata } = await open();
+    try {
+      const ctx = ctxOf(strata);
+      await writeL0(home, [msg({ session: 'w1', role: 'user', content: 'I prefer dark mode in my editor.', at: '2026-11-01T09:00:00Z' })]);
+      await runDistill({ ctx, home, llm: llmClient(server.baseURL) });
+      await writeL0(home, [msg({ session: 'w2', role: 'user', content: 'I now prefer light mode in the editor.', at: '2026-11-02T09:00:00Z' })]);
+      const r = await runDistill({ ctx, home, llm: llmClient(server.baseURL) });
+      expect(r.decisions.supersede).toBe(1);
+      const recalled = await strata.recall({ query: 'which editor theme does the user like', scopes: ['global'] });
+      expect(recalled.results.map((x) => x.record.text)).toEqual(['The user prefers light mode in the editor.']);
+
+      const sup = r.changes.find((c) => c.kind === 'supersede')!;
+      await revertLast({ ctx, history: new HistoryLog({ home }), id: sup.id! });
+      const after = await strata.recall({ query: 'which editor theme does the user like', scopes: ['global'] });
+      expect(after.results.map((x) => x.record.text)).toEqual(['The user prefers dark mode in the editor.']);
+    } finally {
+      await strata.close();
+    }
+  });
+});
