@@ -16,6 +16,14 @@ import { createOpenAIEmbedder } from './backends/embedder-openai/index.js';
 import { createNoneEmbedder } from './backends/embedder-none/index.js';
 import { createHttpReranker } from './backends/reranker-http/index.js';
 import { join } from 'node:path';
+import { createOpenAIChat } from './backends/llm-openai/index.js';
+import { createAnthropic } from './backends/llm-anthropic/index.js';
+import { createLlmClient, type LlmClient } from './core/llm/index.js';
+import { HistoryLog, revertLast, type HistoryEntry, type RevertResult } from './core/history/index.js';
+import { runDistill, type DistillOptions, type DistillReport } from './core/distill/index.js';
+import { ConfigError } from './errors/index.js';
+import type { ConversationIndexV1, ConversationSearchHit } from './spec/conversation.js';
+import { openLanceConversationIndex } from './backends/conversation-lancedb/index.js';
 
 export interface StrataOpenOptions {
   /** Strata home; default `$STRATA_HOME`, else `~/.strata`. */
@@ -58,6 +66,33 @@ export function createRerankerFromConfig(config: StrataConfig): RerankerV1 | und
   return createHttpReranker({ provider: r.provider, baseURL: r.baseURL, model: r.model, apiKeyEnv: r.apiKeyEnv, timeoutMs: r.timeoutMs });
 }
 
+/**
+ * The configured LLM (config `llm`, overridden by STRATA_LLM_PROVIDER / _BASE_URL / _MODEL /
+ * _API_KEY_ENV), wrapped in the client that retries, limits concurrency and logs usage.
+ * Undefined when none is configured: distillation then falls back to rule-based capture.
+ */
+export function createLlmFromConfig(options: { config: StrataConfig; home: string; env?: NodeJS.ProcessEnv }): LlmClient | undefined {
+  const env = options.env ?? process.env;
+  const cfg = options.config.llm;
+  const provider = (env.STRATA_LLM_PROVIDER?.trim().toLowerCase() || cfg.provider) as string;
+  if (provider === 'none') return undefined;
+  const model = env.STRATA_LLM_MODEL?.trim() || cfg.model;
+  if (!model) {
+    throw new ConfigError({ field: 'llm.model', message: `The LLM provider is ${provider} but no model is set: set llm.model in config.json or STRATA_LLM_MODEL.` });
+  }
+  const common = {
+    baseURL: env.STRATA_LLM_BASE_URL || cfg.baseURL,
+    model,
+    apiKeyEnv: env.STRATA_LLM_API_KEY_ENV || cfg.apiKeyEnv,
+    timeoutMs: cfg.timeoutMs,
+  };
+  let llm;
+  if (provider === 'openai') llm = createOpenAIChat({ ...common, jsonMode: cfg.jsonMode });
+  else if (provider === 'anthropic') llm = createAnthropic(common);
+  else throw new ConfigError({ field: 'llm.provider', message: `Unknown LLM provider ${JSON.stringify(provider)}: use openai (any OpenAI-compatible server), anthropic or none.` });
+  return createLlmClient({ llm, usageLog: { home: options.home }, maxConcurrency: cfg.maxConcurrency, maxRetries: cfg.maxRetries, prices: cfg.prices });
+}
+
 export function createStoreFromConfig(loaded: LoadedConfig): MemoryStoreV1 {
   const s = loaded.config.store;
   return createLanceDbStore({
@@ -71,11 +106,68 @@ export function createStoreFromConfig(loaded: LoadedConfig): MemoryStoreV1 {
 export class Strata extends MemoryEngine {
   readonly home: string;
   readonly config: StrataConfig;
+  private conversationIndexPromise: Promise<ConversationIndexV1> | undefined;
+  private llmClient: LlmClient | undefined | null = null;
 
   private constructor(ctx: EngineContext, loaded: LoadedConfig) {
     super(ctx, loaded.config.recall);
     this.home = loaded.home;
     this.config = loaded.config;
+  }
+
+  /** The configured LLM client, created on first use; undefined when none is configured. */
+  llm(): LlmClient | undefined {
+    if (this.llmClient === null) this.llmClient = createLlmFromConfig({ config: this.config, home: this.home });
+    return this.llmClient;
+  }
+
+  /** One distillation run over the L0 log (LLM extraction, or rule-based capture without an LLM). */
+  distill(options: Omit<DistillOptions, 'ctx' | 'home'> = {}): Promise<DistillReport> {
+    const d = this.config.distill;
+    return runDistill({
+      ctx: this.ctx,
+      home: this.home,
+      history: this.ctx.history,
+      llm: this.llm(),
+      budget: d.budget,
+      caps: d.caps,
+      chunkTokens: d.chunkTokens,
+      minConfidence: d.minConfidence,
+      ruleScope: d.ruleScope,
+      ...options,
+    });
+  }
+
+  /** Every logged change of one memory, oldest first. */
+  history(options: { id: string }): Promise<HistoryEntry[]> {
+    return this.ctx.history!.historyOf(options);
+  }
+
+  /** Undoes the last logged change of a memory (and records the revert). */
+  revert(options: { id: string; actor?: string; reason?: string }): Promise<RevertResult> {
+    return revertLast({ ctx: this.ctx, history: this.ctx.history!, ...options });
+  }
+
+  /** The searchable copy of the L0 conversation log (opened on first use). */
+  conversationIndex(): Promise<ConversationIndexV1> {
+    const embedder = this.ctx.embeddings.embedder;
+    this.conversationIndexPromise ??= openLanceConversationIndex({
+      dir: join(this.home, 'conversations', 'index'),
+      embedder: this.ctx.dimensions > 0 ? embedder : undefined,
+    });
+    return this.conversationIndexPromise;
+  }
+
+  async searchConversations(options: { query: string; limit?: number; agentId?: string; sessionKey?: string; abortSignal?: AbortSignal }): Promise<ConversationSearchHit[]> {
+    const index = await this.conversationIndex();
+    return index.search({ ...options, limit: options.limit ?? 10 });
+  }
+
+  override async close(): Promise<void> {
+    const index = this.conversationIndexPromise;
+    this.conversationIndexPromise = undefined;
+    if (index) await (await index).close();
+    await super.close();
   }
 
   static async open(options: StrataOpenOptions = {}): Promise<Strata> {
@@ -97,6 +189,7 @@ export class Strata extends MemoryEngine {
         maxChars: loaded.config.write.maxChars,
         nearDuplicateThreshold: loaded.config.write.nearDuplicateThreshold,
       },
+      history: new HistoryLog({ home: loaded.home }),
       now: () => new Date(),
     };
     if (!options.allowEmbedderMismatch) {

@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { L0Record } from '../spec/conversation.js';
@@ -51,6 +51,16 @@ describe('L0Log', () => {
     expect(res).toMatchObject({ written: 1, duplicates: 2 });
     const lines = readFileSync(day, 'utf8').split('\n').filter(Boolean);
     expect(lines.map((l) => (JSON.parse(l) as L0Record).id)).toEqual(['id1', 'id2', 'id3']);
+  });
+
+  it('a failed append raises a retryable StorageError and forgets the batch, so a retry writes it', async () => {
+    const log = new L0Log({ home: tmp.dir });
+    const now = new Date('2026-11-21T10:00:00Z');
+    const day = join(tmp.dir, 'conversations', '2026-11-21.jsonl');
+    mkdirSync(day, { recursive: true }); // the day file cannot be opened for append
+    await expect(log.append({ records: [rec(1)], now })).rejects.toMatchObject({ code: 'STORAGE', isRetryable: true });
+    rmSync(day, { recursive: true });
+    expect((await log.append({ records: [rec(1)], now })).written).toBe(1);
   });
 
   it('dry run reports without writing or remembering', async () => {

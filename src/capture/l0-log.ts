@@ -1,5 +1,6 @@
 import { mkdir, open, readFile, readdir, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
+import { StorageError } from '../errors/index.js';
 import type { L0Record } from '../spec/conversation.js';
 import { withFileLock } from '../util/file-lock.js';
 import { FingerprintSet } from './fingerprint-set.js';
@@ -97,18 +98,29 @@ export class L0Log {
       }
       if (fresh.length === 0) return { written: 0, duplicates, records: [] };
       const file = this.dayFile(options.now ?? new Date());
-      await mkdir(this.dir, { recursive: true });
-      const handle = await open(file, 'a');
       try {
-        await handle.writeFile(fresh.map((r) => JSON.stringify(r)).join('\n') + '\n', 'utf8');
-        await handle.sync();
-      } finally {
-        await handle.close();
+        await mkdir(this.dir, { recursive: true });
+        const handle = await open(file, 'a');
+        try {
+          await handle.writeFile(fresh.map((r) => JSON.stringify(r)).join('\n') + '\n', 'utf8');
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        await this.writeIds(newIds);
+        const watermark = await this.readWatermark();
+        watermark[file.slice(this.dir.length + 1)] = (await stat(file)).size;
+        await this.writeWatermark(watermark);
+      } catch (error) {
+        // The cache already counts these records as seen: forget it, so the batch (re-read because
+        // its cursor was not committed) is written next time. Disk state is repaired by recover().
+        for (const key of newIds.keys()) this.seen.delete(key);
+        throw new StorageError({
+          message: `Cannot append to the conversation log ${file}: ${(error as Error).message}. Free disk space or fix permissions; the batch is retried on the next run.`,
+          cause: error,
+          isRetryable: true,
+        });
       }
-      await this.writeIds(newIds);
-      const watermark = await this.readWatermark();
-      watermark[file.slice(this.dir.length + 1)] = (await stat(file)).size;
-      await this.writeWatermark(watermark);
       return { written: fresh.length, duplicates, records: fresh };
     });
   }
@@ -124,7 +136,7 @@ export class L0Log {
   async *records(): AsyncGenerator<L0Record> {
     let names: string[];
     try {
-      names = (await readdir(this.dir)).filter((n) => DAY_FILE.test(n)).sort();
+      names = (await readdir(this.dir, { withFileTypes: true })).filter((e) => e.isFile() && DAY_FILE.test(e.name)).map((e) => e.name).sort();
     } catch (error) {
       if (isNotFound(error)) return;
       throw error;
@@ -160,7 +172,7 @@ export class L0Log {
   private async recover(): Promise<void> {
     let names: string[];
     try {
-      names = (await readdir(this.dir)).filter((n) => DAY_FILE.test(n));
+      names = (await readdir(this.dir, { withFileTypes: true })).filter((e) => e.isFile() && DAY_FILE.test(e.name)).map((e) => e.name);
     } catch (error) {
       if (isNotFound(error)) return;
       throw error;

@@ -104,6 +104,46 @@ const lockSchema = z.strictObject({
   timeoutMs: z.number().int().nonnegative().optional(),
 });
 
+const llmSchema = z
+  .strictObject({
+    provider: z.enum(['none', 'openai', 'anthropic']).default('none'),
+    baseURL: httpUrl.optional(),
+    model: nonEmpty.optional(),
+    apiKeyEnv: envVarName.optional(),
+    jsonMode: z.enum(['json_schema', 'json_object', 'none']).optional(),
+    timeoutMs: positiveInt.optional(),
+    maxConcurrency: positiveInt.optional(),
+    maxRetries: z.number().int().min(0).optional(),
+    /** USD per million tokens, by model id, for cost accounting in `strata stats`. */
+    prices: z.record(z.string(), z.strictObject({ inputPerMillion: z.number().min(0), outputPerMillion: z.number().min(0) })).optional(),
+  })
+  .refine((l) => l.provider === 'none' || l.model !== undefined, { message: 'llm.model is required when llm.provider is set', path: ['model'] });
+
+const distillSchema = z.strictObject({
+  minConfidence: z.number().min(0).max(1).default(0.5),
+  chunkTokens: positiveInt.default(3000),
+  ruleScope: z.enum(['agent', 'global']).default('agent'),
+  caps: z
+    .strictObject({
+      maxMemoriesPerRun: positiveInt.default(50),
+      maxMemoriesPerAgent: positiveInt.default(20),
+      maxMessagesPerRun: positiveInt.default(2000),
+      maxPerTurn: positiveInt.default(3),
+    })
+    .prefault({}),
+  budget: z
+    .strictObject({
+      maxCallsPerRun: positiveInt.default(200),
+      maxTokensPerRun: positiveInt.default(400_000),
+      maxCallsPerHour: positiveInt.default(600),
+      maxTokensPerHour: positiveInt.default(1_200_000),
+    })
+    .prefault({}),
+  scheduler: z
+    .strictObject({ everyMessages: positiveInt.default(20), idleMs: positiveInt.default(300_000), pollMs: positiveInt.default(10_000) })
+    .prefault({}),
+});
+
 export const strataConfigSchema = z.strictObject({
   /** Lets editors validate the file; ignored by Strata. */
   $schema: z.string().optional(),
@@ -114,6 +154,8 @@ export const strataConfigSchema = z.strictObject({
   write: writeSchema.prefault({}),
   scopes: scopesSchema.prefault({}),
   lock: lockSchema.prefault({}),
+  llm: llmSchema.prefault({}),
+  distill: distillSchema.prefault({}),
 });
 
 /** The file's shape as written (everything optional). */

@@ -3,3 +3,4 @@ export type * from './embedder.js';
 export type * from './reranker.js';
 export type * from './memory-store.js';
 export type * from './llm.js';
+export * from './conversation.js';

@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runDistill } from '../../src/core/distill/index.js';
 import { HistoryLog, revertLast } from '../../src/core/history/index.js';
-import { summarizeUsage } from '../../src/core/llm/index.js';
+import { createAnthropic } from '../../src/backends/llm-anthropic/index.js';
+import { createLlmClient, summarizeUsage } from '../../src/core/llm/index.js';
 import type { Strata } from '../../src/strata.js';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../support/scripted-llm-server.js';
-import { ctxOf, llmClient, msg, openStrata, removeDir, schemaNameOf, tempDir, themeModel, writeL0 } from './helpers.js';
+import { asAnthropic, ctxOf, llmClient, msg, openStrata, removeDir, schemaNameOf, tempDir, themeModel, writeL0 } from './helpers.js';
 
 let home: string;
 let server: ScriptedLlmServer;
@@ -104,6 +105,23 @@ describe('distill end to end (scripted LLM)', () => {
     expect(redo.find((r) => r.id === now.id)?.validTo).toBeNull();
     expect(redo.find((r) => r.id === old.id)?.supersededBy).toBe(now.id);
     expect((await history.historyOf({ id: old.id })).map((e) => e.action)).toEqual(['create', 'supersede', 'revert', 'revert']);
+  });
+
+  it('works the same through the Anthropic Messages API (forced tool output)', async () => {
+    const anthropicServer = await startScriptedLlmServer({ script: asAnthropic(themeModel) });
+    try {
+      process.env.STRATA_TEST_DISTILL_KEY = 'k';
+      const llm = createLlmClient({ llm: createAnthropic({ baseURL: anthropicServer.baseURL, model: 'claude-test', apiKeyEnv: 'STRATA_TEST_DISTILL_KEY' }), initialDelayMs: 1 });
+      delete process.env.STRATA_TEST_DISTILL_KEY;
+      await writeL0(home, [...story.s1, ...story.s3]);
+      const r = await runDistill({ ctx: ctxOf(strata), home, llm });
+      expect(r.errors).toEqual([]);
+      expect(r.decisions).toMatchObject({ create: 1, supersede: 1 });
+      expect(anthropicServer.requests.map((q) => [q.api, schemaNameOf(q)])).toEqual([['anthropic', 'memories'], ['anthropic', 'decisions']]);
+      expect((await strata.list({ scopes: ['global'] })).map((m) => m.text)).toEqual(['The user prefers light mode in the editor.']);
+    } finally {
+      await anthropicServer.close();
+    }
   });
 
   it('dry run decides but writes nothing and leaves the cursor', async () => {

@@ -60,13 +60,27 @@ export function llmClient(baseURL: string, options: { home?: string; maxRetries?
 }
 
 export function schemaNameOf(request: RecordedRequest): string | undefined {
+  if (request.api === 'anthropic') return (request.body?.tool_choice as { name?: string } | undefined)?.name;
   const format = request.body?.response_format as { json_schema?: { name?: string } } | undefined;
   return format?.json_schema?.name;
 }
 
+/** The user text of a request in either wire format (Anthropic sends content blocks). */
 export function userContent(request: RecordedRequest): string {
-  const messages = (request.body?.messages ?? []) as Array<{ role: string; content: string }>;
-  return messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
+  const messages = (request.body?.messages ?? []) as Array<{ role: string; content: string | Array<{ type: string; text?: string }> }>;
+  return messages
+    .filter((m) => m.role === 'user')
+    .map((m) => (typeof m.content === 'string' ? m.content : m.content.map((b) => b.text ?? '').join('')))
+    .join('\n');
+}
+
+/** Adapts a text-JSON model to the Anthropic forced-tool path (structured output arrives as a tool call). */
+export function asAnthropic(model: (request: RecordedRequest) => ScriptedReply) {
+  return (request: RecordedRequest): ScriptedReply => {
+    const reply = model(request);
+    if (request.api !== 'anthropic' || reply.kind !== 'text') return reply;
+    return { kind: 'tool-calls', calls: [{ name: schemaNameOf(request) ?? 'output', arguments: JSON.parse(reply.text) as unknown }], usage: reply.usage };
+  };
 }
 
 export interface PromptMessage {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyDecisions, type Candidate } from '../../src/core/distill/index.js';
-import { HistoryLog, recordForget, recordUpdate, revertLast, summarize } from '../../src/core/history/index.js';
+import { HistoryLog, revertLast, summarize } from '../../src/core/history/index.js';
 import { NotFoundError } from '../../src/errors/index.js';
 import type { Strata } from '../../src/strata.js';
 import { ctxOf, openStrata, removeDir, tempDir } from './helpers.js';
@@ -31,7 +31,8 @@ describe('history log and revert', () => {
       decisions: [{ candidate: candidate('The dog is called Rex.'), kind: 'merge', targetId: created.id, text: 'The user has a dog called Rex.', reason: 'adds the name', by: 'llm', vector: null }],
     });
     expect((await strata.getOne({ id: created.id })).text).toBe('The user has a dog called Rex.');
-    const [merge] = await history.historyOf({ id: created.id });
+    const [create, merge] = await history.historyOf({ id: created.id });
+    expect(create).toMatchObject({ action: 'create', actor: 'api' });
     expect(merge).toMatchObject({ action: 'merge', actor: 'distill', reason: 'adds the name', previous: { text: 'The user has a dog.' }, next: { text: 'The user has a dog called Rex.' } });
 
     const undo = await revertLast({ ctx, history, id: created.id });
@@ -41,18 +42,17 @@ describe('history log and revert', () => {
     expect(restored.source.messageIds).toBeUndefined();
   });
 
-  it('re-inserts a forgotten memory (as the engine hook will log it)', async () => {
+  it('re-inserts a forgotten memory (the engine logs the forget itself)', async () => {
     const ctx = ctxOf(strata);
     const history = new HistoryLog({ home });
     const { id } = await strata.remember({ text: 'The user lives in Lisbon.', category: 'fact' });
     const before = await strata.getOne({ id });
-    await strata.forget({ ids: [id] });
-    await recordForget({ history, actor: 'cli', records: [before], reason: 'user asked' });
+    await strata.forget({ ids: [id], actor: 'cli' });
     await expect(strata.getOne({ id })).rejects.toBeInstanceOf(NotFoundError);
 
     await revertLast({ ctx, history, id });
     expect(await strata.getOne({ id })).toMatchObject({ text: 'The user lives in Lisbon.', createdAt: before.createdAt });
-    expect((await history.historyOf({ id })).map((e) => e.action)).toEqual(['forget', 'revert']);
+    expect((await history.historyOf({ id })).map((e) => [e.actor, e.action])).toEqual([['api', 'create'], ['cli', 'forget'], ['cli', 'revert']]);
   });
 
   it('reverts an engine update (re-embedding not needed without vectors) and keeps the audit trail', async () => {
@@ -60,13 +60,14 @@ describe('history log and revert', () => {
     const history = new HistoryLog({ home });
     const { id } = await strata.remember({ text: 'The user works at Acme.', category: 'fact' });
     const before = await strata.getOne({ id });
-    const after = await strata.update({ id, text: 'The user works at Globex.' });
-    await recordUpdate({ history, actor: 'mcp', previous: before, next: after, reason: 'changed job' });
+    await strata.update({ id, text: 'The user works at Globex.', actor: 'mcp', reason: 'changed job' });
+    expect(before.text).toBe('The user works at Acme.');
     await revertLast({ ctx, history, id });
     expect((await strata.getOne({ id })).text).toBe('The user works at Acme.');
     const log = await history.historyOf({ id });
-    expect(log.map((e) => [e.actor, e.action])).toEqual([['mcp', 'update'], ['cli', 'revert']]);
-    expect(log[1]?.previous?.text).toBe('The user works at Globex.');
+    expect(log.map((e) => [e.actor, e.action])).toEqual([['api', 'create'], ['mcp', 'update'], ['cli', 'revert']]);
+    expect(log[1]?.reason).toBe('changed job');
+    expect(log[2]?.previous?.text).toBe('The user works at Globex.');
   });
 
   it('revert without history is a NotFoundError', async () => {

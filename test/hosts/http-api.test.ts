@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempHome } from '../support/run-cli.js';
-import { HistoryLog, summarize } from '../../src/core/history/index.js';
 import { Strata } from '../../src/strata.js';
 import { resolveCaller } from '../../src/hosts/mcp/caller.js';
 import { startHttpServer } from '../../src/hosts/http/server.js';
@@ -75,6 +74,10 @@ describe('HTTP API (real HTTP on 127.0.0.1)', () => {
     expect(stats).toMatchObject({ agent: 'coder', memories: 1 });
     expect(JSON.stringify(stats)).not.toContain('agent:other');
 
+    const usage = await fetch(api('/usage'));
+    expect(await usage.json()).toMatchObject({ calls: 0, costUsd: 0 });
+    expect((await fetch(api('/usage?since=yesterday'))).status).toBe(400);
+
     const exported = await fetch(api('/export'));
     expect(exported.headers.get('content-type')).toMatch(/ndjson/);
     const lines = (await exported.text()).trim().split('\n').map((l) => JSON.parse(l) as Json);
@@ -145,6 +148,21 @@ describe('HTTP API (real HTTP on 127.0.0.1)', () => {
     expect(await strata.count({ scopes: ['agent:other'] })).toBe(1);
   });
 
+  it('searches only the server agent’s conversations', async () => {
+    const index = await strata.conversationIndex();
+    const base = { sessionId: 's1', host: 'jsonl' as const, role: 'user' as const, timestamp: 1_771_996_735_000, recordedAt: new Date().toISOString() };
+    await index.add({
+      records: [
+        { ...base, sessionKey: 'agent:coder:main', agentId: 'coder', id: 'c1', content: 'Rotate the signing keys before the audit' },
+        { ...base, sessionKey: 'agent:other:main', agentId: 'other', id: 'o1', content: 'Rotate the signing keys of the other team' },
+      ],
+    });
+    const res = await post('/conversations/search', { query: 'rotate signing keys' });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Json).results.map((r: Json) => r.record.agentId)).toEqual(['coder']);
+    expect((await post('/conversations/search', { query: 'keys', agentId: 'other' })).status).toBe(400);
+  });
+
   it('sends CORS headers only for configured origins', async () => {
     const withCors = await startHttpServer({ strata, host: '127.0.0.1', port: 0, cors: { origins: ['https://app.example'] } });
     try {
@@ -172,18 +190,18 @@ describe('HTTP API (real HTTP on 127.0.0.1)', () => {
     expect(((await (await fetch(api('/scenes/launch'))).json()) as Json).text).toBe('Launch scene');
     expect((await fetch(api('/scenes/..%2F..%2Fconfig.json'))).status).toBe(404);
 
-    const mine = (await strata.remember({ text: 'History subject', scope: 'agent:coder' })).id;
-    const record = await strata.getOne({ id: mine });
-    const other = await strata.getOne({ id: otherId });
-    await new HistoryLog({ home }).append({
-      entries: [
-        { id: mine, actor: 'test', action: 'create', reason: 'seed', previous: null, next: summarize(record) },
-        { id: otherId, actor: 'test', action: 'create', reason: 'seed', previous: null, next: summarize(other) },
-      ],
-    });
-    const history = (await (await fetch(api(`/memories/${mine}/history`))).json()) as Json;
-    expect(history.entries.map((e: Json) => e.action)).toEqual(['create']);
+    const created = (await (await post('/memories', { text: 'History subject, first wording' })).json()) as Json;
+    expect((await post(`/memories/${created.id}`, { text: 'History subject, second wording' }, 'PATCH')).status).toBe(200);
+    const history = (await (await fetch(api(`/memories/${created.id}/history`))).json()) as Json;
+    expect(history.entries.map((e: Json) => [e.action, e.actor])).toEqual([['create', 'api'], ['update', 'api']]);
+    const reverted = await post(`/memories/${created.id}/revert`, {});
+    expect(reverted.status).toBe(200);
+    expect(((await (await fetch(api(`/memories/${created.id}`))).json()) as Json).text).toBe('History subject, first wording');
+
+    // The other agent's memory has history too, but not for this caller.
+    expect((await strata.history({ id: otherId })).length).toBeGreaterThan(0);
     expect((await fetch(api(`/memories/${otherId}/history`))).status).toBe(404);
-    expect((await post(`/memories/${mine}/revert`, {})).status).toBe(501);
+    expect((await post(`/memories/${otherId}/revert`, {})).status).toBe(404);
+    expect(await strata.count({ scopes: ['agent:other'] })).toBe(1);
   });
 });

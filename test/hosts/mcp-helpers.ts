@@ -40,3 +40,26 @@ export async function countIn(home: string, scopes: string[]): Promise<number> {
     await strata.close();
   }
 }
+
+/** Seeds the conversation (L0) index the way capture does. */
+export async function seedConversations(home: string, messages: Array<{ agentId: string; content: string }>): Promise<void> {
+  const strata = await Strata.open({ home });
+  try {
+    const index = await strata.conversationIndex();
+    await index.add({
+      records: messages.map((m, i) => ({
+        sessionKey: `agent:${m.agentId}:main`,
+        sessionId: 's1',
+        agentId: m.agentId,
+        host: 'jsonl' as const,
+        id: `m${i}`,
+        role: 'user' as const,
+        content: m.content,
+        timestamp: 1_771_996_735_000 + i,
+        recordedAt: new Date().toISOString(),
+      })),
+    });
+  } finally {
+    await strata.close();
+  }
+}

@@ -3,8 +3,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { tempHome, REPO_ROOT } from '../support/run-cli.js';
-import { call, CLI, countIn, newClient, seed, textOf } from './mcp-helpers.js';
+import { runCli, tempHome, REPO_ROOT } from '../support/run-cli.js';
+import { call, CLI, countIn, newClient, seed, seedConversations, textOf } from './mcp-helpers.js';
 
 const TOOLS = ['memory_recall', 'memory_store', 'memory_update', 'memory_forget', 'memory_list', 'memory_stats', 'memory_explain', 'conversation_search', 'context_bootstrap'];
 
@@ -18,6 +18,10 @@ describe('strata mcp (stdio, real child process)', () => {
   beforeAll(async () => {
     home = await tempHome({ embedder: { provider: 'none' }, scopes: { agentGrants: { coder: ['project:strata'] } } });
     [otherId] = (await seed(home, [{ text: 'The other agent keeps its deploy password rotation notes here', scope: 'agent:other' }])) as [string];
+    await seedConversations(home, [
+      { agentId: 'coder', content: 'Can you bump the flaky retry budget in the ingest worker?' },
+      { agentId: 'other', content: 'The flaky retry budget of the billing job is secret' },
+    ]);
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: ['--import', 'tsx', CLI, '--home', home, '--agent', 'coder', 'mcp'],
@@ -88,9 +92,8 @@ describe('strata mcp (stdio, real child process)', () => {
     ];
     for (const r of bad) expect(r.isError, textOf(r)).toBe(true);
     expect(textOf(bad[4]!)).toMatch(/NOT_FOUND/);
-    const search = await call(client, 'conversation_search', { query: 'anything' });
+    const search = await call(client, 'conversation_search', { query: 'x'.repeat(5000) });
     expect(search.isError).toBe(true);
-    expect(textOf(search)).toMatch(/conversation index not available/);
     expect((await client.listTools()).tools.length).toBe(TOOLS.length);
   });
 
@@ -107,6 +110,13 @@ describe('strata mcp (stdio, real child process)', () => {
     expect(forgot.json()).toMatchObject({ deleted: 0 });
     const recall = await call(client, 'memory_recall', { query: 'deploy password rotation notes' });
     expect((recall.json() as { results: unknown[] }).results).toHaveLength(0);
+  });
+
+  it('searches only the calling agent’s conversations', async () => {
+    const search = await call(client, 'conversation_search', { query: 'flaky retry budget' });
+    expect(search.isError, textOf(search)).toBeFalsy();
+    const hits = (search.json() as { results: Array<{ record: { agentId: string; content: string } }> }).results;
+    expect(hits.map((h) => h.record.content)).toEqual(['Can you bump the flaky retry budget in the ingest worker?']);
   });
 
   it('lists persona and scenes as resources only once their files exist', async () => {
@@ -127,5 +137,22 @@ describe('strata mcp (stdio, real child process)', () => {
     await client.close();
     expect(await countIn(home, ['agent:other'])).toBe(1);
     expect(await countIn(home, ['user:someone'])).toBe(0);
+  });
+});
+
+describe('strata mcp (stdio, piped input)', () => {
+  it('answers every request sent before stdin closed, then exits 0 with only JSON-RPC on stdout', async () => {
+    const home = await tempHome();
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'memory_store', arguments: { text: 'Piped input still gets an answer' } } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'memory_stats', arguments: {} } },
+    ];
+    const out = await runCli(['--home', home, 'mcp'], { input: lines.map((l) => JSON.stringify(l)).join('\n') + '\n' });
+    expect(out.code, out.stderr).toBe(0);
+    const messages = out.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number; result?: { isError?: boolean } });
+    expect(messages.map((m) => m.id).sort()).toEqual([1, 2, 3]);
+    expect(messages.every((m) => m.result && !m.result.isError)).toBe(true);
   });
 });

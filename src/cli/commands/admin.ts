@@ -4,6 +4,7 @@ import { printJson, printTable } from '../output.js';
 import { loadConfig, resolveHome, writeDefaultConfig } from '../../config/load.js';
 import { createEmbedderFromConfig, createRerankerFromConfig, createStoreFromConfig } from '../../strata.js';
 import { StrataError } from '../../errors/index.js';
+import { summarizeUsage } from '../../core/llm/index.js';
 
 interface Check {
   name: string;
@@ -83,12 +84,21 @@ export function registerAdminCommands(program: Command): void {
       const g = globals(cmd);
       await withStrata(cmd, async (strata) => {
         const stats = await strata.stats();
-        if (g.json) return printJson(stats);
+        const usage = await summarizeUsage({ home: strata.home });
+        if (g.json) return printJson({ ...stats, llmUsage: usage });
         process.stdout.write(`home      ${strata.home}\nstore     ${stats.store.provider}, ${stats.rows} rows (${stats.current} current), ${stats.fragments ?? '?'} fragments\n`);
         process.stdout.write(`embedder  ${stats.embedder.id} (${stats.embedder.dimensions}-d)\n\n`);
         printTable(['scope', 'memories'], Object.entries(stats.byScope).map(([k, v]) => [k, v]));
         process.stdout.write('\n');
         printTable(['category', 'memories'], Object.entries(stats.byCategory).map(([k, v]) => [k, v]));
+        if (usage.calls > 0) {
+          process.stdout.write('\n');
+          printTable(
+            ['llm usage', 'calls', 'input tokens', 'output tokens', 'cost (USD)'],
+            [['total', usage.calls, usage.inputTokens, usage.outputTokens, usage.costUsd.toFixed(4)],
+              ...Object.entries(usage.byPurpose).map(([k, v]) => [k, v.calls, v.inputTokens, v.outputTokens, v.costUsd.toFixed(4)])],
+          );
+        }
       });
     });
 

@@ -1,42 +1,7 @@
 import type { Command } from 'commander';
-import { createAnthropic } from '../../backends/llm-anthropic/index.js';
-import { createOpenAIChat } from '../../backends/llm-openai/index.js';
-import { runDistill, type DistillReport } from '../../core/distill/index.js';
-import type { EngineContext } from '../../core/engine/context.js';
-import { createLlmClient, type LlmClient } from '../../core/llm/index.js';
-import { ConfigError } from '../../errors/index.js';
-import type { Strata } from '../../strata.js';
+import type { DistillReport } from '../../core/distill/index.js';
 import { globals, withStrata } from '../context.js';
 import { printJson, printTable } from '../output.js';
-
-/**
- * `strata distill`: one distillation run over the L0 conversation log. LLM settings come from the
- * environment until the config schema has an `llm` section: STRATA_LLM_PROVIDER (openai |
- * anthropic | none), STRATA_LLM_BASE_URL, STRATA_LLM_MODEL, STRATA_LLM_API_KEY_ENV.
- */
-export function llmFromEnv(options: { home: string; env?: NodeJS.ProcessEnv }): LlmClient | undefined {
-  const env = options.env ?? process.env;
-  const provider = (env.STRATA_LLM_PROVIDER ?? 'none').trim().toLowerCase();
-  if (provider === 'none' || provider === '') return undefined;
-  const model = env.STRATA_LLM_MODEL?.trim();
-  if (!model) {
-    throw new ConfigError({ field: 'STRATA_LLM_MODEL', message: `STRATA_LLM_PROVIDER is ${provider} but STRATA_LLM_MODEL is not set: set it to the model name (e.g. gpt-4o-mini, qwen2.5:7b).` });
-  }
-  const common = { baseURL: env.STRATA_LLM_BASE_URL || undefined, model, apiKeyEnv: env.STRATA_LLM_API_KEY_ENV || undefined };
-  let llm;
-  if (provider === 'openai') llm = createOpenAIChat(common);
-  else if (provider === 'anthropic') llm = createAnthropic(common);
-  else throw new ConfigError({ field: 'STRATA_LLM_PROVIDER', message: `Unknown STRATA_LLM_PROVIDER ${JSON.stringify(provider)}: use openai (any OpenAI-compatible server), anthropic or none.` });
-  return createLlmClient({ llm, usageLog: { home: options.home } });
-}
-
-/**
- * The engine context of an open Strata. Temporary: `MemoryEngine.ctx` is protected; once the
- * engine exposes `distill` / `history` / `revert` methods, the commands call those instead.
- */
-export function engineContextOf(strata: Strata): EngineContext {
-  return (strata as unknown as { ctx: EngineContext }).ctx;
-}
 
 function printReport(report: DistillReport): void {
   const out = (line: string) => process.stdout.write(line + '\n');
@@ -62,14 +27,7 @@ export function registerDistillCommands(program: Command): void {
     .action(async (opts: { dryRun?: boolean }, cmd: Command) => {
       const g = globals(cmd);
       await withStrata(cmd, async (strata) => {
-        const report = await runDistill({
-          ctx: engineContextOf(strata),
-          home: strata.home,
-          llm: llmFromEnv({ home: strata.home }),
-          agentId: g.agent,
-          dryRun: opts.dryRun,
-          lockTimeoutMs: 30_000,
-        });
+        const report = await strata.distill({ agentId: g.agent, dryRun: opts.dryRun, lockTimeoutMs: 30_000 });
         if (g.json) return printJson(report);
         printReport(report);
         if (report.errors.length > 0) process.exitCode = 1;

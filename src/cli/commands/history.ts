@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { HistoryLog, revertLast, type HistoryEntry } from '../../core/history/index.js';
+import type { HistoryEntry } from '../../core/history/index.js';
 import { globals, withStrata } from '../context.js';
 import { printJson, printTable } from '../output.js';
-import { engineContextOf } from './distill.js';
 
 /** `strata history <id>` and `strata revert <id>` over the history log (`<home>/history/`). */
 function describe(entry: HistoryEntry): string {
@@ -19,7 +18,7 @@ export function registerHistoryCommands(program: Command): void {
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const g = globals(cmd);
       await withStrata(cmd, async (strata) => {
-        const entries = await new HistoryLog({ home: strata.home }).historyOf({ id });
+        const entries = await strata.history({ id });
         if (g.json) return printJson({ id: id.toUpperCase(), entries });
         if (entries.length === 0) return void process.stdout.write(`no history for ${id}\n`);
         printTable(
@@ -36,7 +35,7 @@ export function registerHistoryCommands(program: Command): void {
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const g = globals(cmd);
       await withStrata(cmd, async (strata) => {
-        const result = await revertLast({ ctx: engineContextOf(strata), history: new HistoryLog({ home: strata.home }), id, actor: 'cli' });
+        const result = await strata.revert({ id, actor: 'cli' });
         if (g.json) return printJson(result);
         const parts = [
           result.restored.length > 0 ? `restored ${result.restored.join(', ')}` : '',

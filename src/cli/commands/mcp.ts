@@ -29,7 +29,7 @@ export function registerMcpCommand(program: Command): void {
       const strata = await openStrata(cmd);
       try {
         const caller = resolveCaller({ config: strata.config, agentId: g.agent, extraScopes: g.scope });
-        const base = { engine: strata, home: strata.home, caller };
+        const base = { engine: strata, home: strata.home, caller, conversationSearch: (o: { query: string; limit: number; agentId?: string; sessionKey?: string }) => strata.searchConversations(o) };
         if (!bind) return await runMcpStdio(base);
         const server = await startMcpHttp({ ...base, ...bind, token: process.env[TOKEN_ENV] || undefined });
         process.stderr.write(`strata MCP (streamable HTTP) on ${server.url}/mcp as ${caller.agentId ?? '(no agent)'} [${caller.scopes.join(', ')}]\n`);

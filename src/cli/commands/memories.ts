@@ -33,6 +33,7 @@ export function registerMemoryCommands(program: Command): void {
           confidence: opts.confidence,
           tags: opts.tag,
           source: { kind: 'manual', agentId: g.agent },
+          actor: 'cli',
         });
         if (g.json) return printJson(result);
         if (result.action === 'duplicate') {
@@ -78,6 +79,7 @@ export function registerMemoryCommands(program: Command): void {
           confidence: opts.confidence,
           tags: opts.tag,
           scope: opts.moveTo,
+          actor: 'cli',
         });
         if (g.json) return printJson(record);
         process.stdout.write(`updated ${record.id}\n`);
@@ -95,7 +97,7 @@ export function registerMemoryCommands(program: Command): void {
       await withStrata(cmd, async (strata) => {
         const g = globals(cmd);
         if (ids.length > 0) {
-          const out = await strata.forget({ ids, scopes: g.scope || g.agent ? readScopes(strata, g) : undefined });
+          const out = await strata.forget({ ids, scopes: g.scope || g.agent ? readScopes(strata, g) : undefined, actor: 'cli' });
           if (g.json) return printJson({ deleted: out.deleted, ids: out.matches.map((m) => m.id) });
           process.stdout.write(`forgot ${out.deleted} memor${out.deleted === 1 ? 'y' : 'ies'}\n`);
           return;
@@ -115,7 +117,7 @@ export function registerMemoryCommands(program: Command): void {
           rl.close();
         }
         if (!confirmed) return void process.stdout.write('nothing deleted\n');
-        const out = await strata.forget({ ids: preview.matches.map((m) => m.id), scopes });
+        const out = await strata.forget({ ids: preview.matches.map((m) => m.id), scopes, actor: 'cli' });
         if (g.json) return printJson({ deleted: out.deleted, ids: out.matches.map((m) => m.id) });
         process.stdout.write(`forgot ${out.deleted} memor${out.deleted === 1 ? 'y' : 'ies'}\n`);
       });

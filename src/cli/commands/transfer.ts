@@ -53,13 +53,14 @@ export function registerTransferCommands(program: Command): void {
         const input = file === '-' ? process.stdin : createReadStream(file);
         const progress = createProgress('import');
         const report = await strata.import({ input, batchSize: opts.batchSize, onProgress: (e) => progress.update(e.done) }).finally(() => progress.stop());
+        // Bad lines are reported and the rest imported; the exit code still tells a script something was skipped.
+        if (report.invalid.length > 0) process.exitCode = 1;
         if (g.json) return printJson(report);
         process.stdout.write(
           `lines ${report.lines}, imported ${report.imported}, already present ${report.skippedExisting}, duplicates ${report.skippedDuplicate}, invalid ${report.invalid.length}\n`,
         );
         for (const bad of report.invalid.slice(0, 20)) process.stdout.write(`  line ${bad.line}: ${bad.error}\n`);
         if (report.invalid.length > 20) process.stdout.write(`  … and ${report.invalid.length - 20} more\n`);
-        if (report.invalid.length > 0) process.exitCode = 1;
       });
     });
 

@@ -232,6 +232,8 @@ async function distillLocked(options: DistillOptions): Promise<DistillReport> {
           await spend(extracted.usage, extracted.calls);
           candidates = extracted.candidates.filter((c) => gate.admit({ text: c.text, confidence: c.confidence }).admitted);
         } catch (error) {
+          // Failed calls still count against the budget (their tokens are unknown here; the usage log has them).
+          await spend({ inputTokens: 0, outputTokens: 0 }, error instanceof LlmOutputError ? 2 : 1);
           fail('extract', batch, error);
           continue;
         }

@@ -1,6 +1,7 @@
 import type { MemoryStoreV1 } from '../../spec/memory-store.js';
 import type { RerankerV1 } from '../../spec/reranker.js';
 import type { EmbeddingService } from '../embedding/embedding-service.js';
+import type { HistoryLog } from '../history/history-log.js';
 
 /** Write-path settings the engine needs (a slice of the validated config). */
 export interface WriteSettings {
@@ -18,5 +19,7 @@ export interface EngineContext {
   dimensions: number;
   reranker?: RerankerV1;
   write: WriteSettings;
+  /** Where every change is logged for `strata history` / `strata revert`; absent = not logged. */
+  history?: HistoryLog;
   now: () => Date;
 }

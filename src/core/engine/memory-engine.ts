@@ -11,6 +11,7 @@ import { shouldRecall } from '../recall/gate.js';
 import { formatContextBlock } from '../recall/context-format.js';
 import type { RecallConfig } from '../recall/config.js';
 import { AccessTracker } from './access-tracker.js';
+import { recordForget, recordUpdate } from '../history/engine-hooks.js';
 import type { EngineContext } from './context.js';
 import { exportRecords, importRecords, type ExportOptions, type ImportReport } from './import-export.js';
 import { reembedAll, type ReembedReport } from './reembed.js';
@@ -48,7 +49,7 @@ export class MemoryEngine {
   }
 
   /** Stores many memories with one embedding pass and one batched write. */
-  rememberMany(options: { items: RememberInput[]; nearDuplicates?: boolean; abortSignal?: AbortSignal }): Promise<RememberResult[]> {
+  rememberMany(options: { items: RememberInput[]; nearDuplicates?: boolean; abortSignal?: AbortSignal; actor?: string }): Promise<RememberResult[]> {
     return rememberMany(this.ctx, options);
   }
 
@@ -117,6 +118,7 @@ export class MemoryEngine {
       };
       await this.ctx.store.update({ records: [next] });
       const { vector: _v, ...record } = next;
+      if (this.ctx.history) await recordUpdate({ history: this.ctx.history, actor: options.actor ?? 'api', previous: row, next: record, reason: options.reason });
       return record;
     });
   }
@@ -125,10 +127,10 @@ export class MemoryEngine {
    * Forgets by id, or by query. A query only previews matches unless `confirm` is true, so a
    * vague query can never silently delete.
    */
-  async forget(options: { ids?: string[]; query?: string; scopes?: string[]; limit?: number; confirm?: boolean }): Promise<{ deleted: number; matches: MemoryRecord[] }> {
+  async forget(options: { ids?: string[]; query?: string; scopes?: string[]; limit?: number; confirm?: boolean; actor?: string }): Promise<{ deleted: number; matches: MemoryRecord[] }> {
     if (options.ids && options.ids.length > 0) {
       const matches = await this.get({ ids: options.ids, scopes: options.scopes });
-      const deleted = matches.length === 0 ? 0 : await this.ctx.store.withWriteLock(() => this.ctx.store.delete({ ids: matches.map((m) => m.id) }));
+      const deleted = matches.length === 0 ? 0 : await this.deleteLogged(matches, options.actor);
       return { deleted, matches };
     }
     if (!options.query) throw new InvalidArgumentError({ argument: 'ids', message: 'forget needs ids or a query.' });
@@ -136,11 +138,17 @@ export class MemoryEngine {
     const found = await this.pipeline.recall({ query: options.query, scopes, limit: options.limit ?? 5 });
     const matches = found.results.map((r) => r.record);
     if (!options.confirm || matches.length === 0) return { deleted: 0, matches };
-    const deleted = await this.ctx.store.withWriteLock(() => this.ctx.store.delete({ ids: matches.map((m) => m.id) }));
+    const deleted = await this.deleteLogged(matches, options.actor);
     return { deleted, matches };
   }
 
-  list(options: ListMemoriesOptions): Promise<MemoryRecord[]> {
+  private async deleteLogged(matches: MemoryRecord[], actor = 'api'): Promise<number> {
+    const deleted = await this.ctx.store.withWriteLock(() => this.ctx.store.delete({ ids: matches.map((m) => m.id) }));
+    if (this.ctx.history) await recordForget({ history: this.ctx.history, actor, records: matches });
+    return deleted;
+  }
+
+  async list(options: ListMemoriesOptions): Promise<MemoryRecord[]> {
     const filter: MemoryFilter = {
       scopes: assertScopeSet(options.scopes),
       categories: options.categories,
@@ -154,7 +162,7 @@ export class MemoryEngine {
     return this.ctx.store.list({ filter, limit, offset: options.offset ?? 0, order: options.order });
   }
 
-  count(options: { scopes: string[]; includeHistory?: boolean }): Promise<number> {
+  async count(options: { scopes: string[]; includeHistory?: boolean }): Promise<number> {
     return this.ctx.store.count({ filter: { scopes: assertScopeSet(options.scopes), includeHistory: options.includeHistory } });
   }
 

@@ -16,6 +16,8 @@ export interface RememberInput {
 
 export interface RememberOptions extends RememberInput {
   abortSignal?: AbortSignal;
+  /** Who made the change, for the history log (cli, mcp, distill, ...). Default 'api'. */
+  actor?: string;
 }
 
 export type RememberAction = 'created' | 'duplicate';
@@ -43,6 +45,8 @@ export interface UpdateOptions {
   scope?: string;
   validTo?: string | null;
   abortSignal?: AbortSignal;
+  actor?: string;
+  reason?: string;
 }
 
 export interface ListMemoriesOptions {

@@ -7,6 +7,7 @@ import { redactSecrets } from '../write/redact.js';
 import { detectPromptInjection } from '../write/injection.js';
 import { newId } from '../write/ids.js';
 import type { EngineContext } from './context.js';
+import { recordCreate } from '../history/engine-hooks.js';
 import type { RememberInput, RememberOptions, RememberResult } from './types.js';
 
 export const INJECTION_TAG = 'suspected-injection';
@@ -84,7 +85,7 @@ export function prepareRecord(ctx: EngineContext, input: RememberInput): Prepare
  */
 export async function rememberMany(
   ctx: EngineContext,
-  options: { items: RememberInput[]; nearDuplicates?: boolean; abortSignal?: AbortSignal },
+  options: { items: RememberInput[]; nearDuplicates?: boolean; abortSignal?: AbortSignal; actor?: string },
 ): Promise<RememberResult[]> {
   const prepared = options.items.map((item) => prepareRecord(ctx, item));
   const vectors = ctx.dimensions > 0
@@ -125,12 +126,15 @@ export async function rememberMany(
         results[i] = { action: 'created', id: p.record.id, record: p.record, redactions: p.redactions, flags: p.flags };
       }
     }
-    if (toInsert.length > 0) await ctx.store.insert({ records: toInsert });
+    if (toInsert.length > 0) {
+      await ctx.store.insert({ records: toInsert });
+      if (ctx.history) await recordCreate({ history: ctx.history, actor: options.actor ?? 'api', records: toInsert.map(({ vector: _v, ...r }) => r) });
+    }
     return results;
   });
 }
 
 export async function remember(ctx: EngineContext, options: RememberOptions): Promise<RememberResult> {
-  const [result] = await rememberMany(ctx, { items: [options], abortSignal: options.abortSignal });
+  const [result] = await rememberMany(ctx, { items: [options], abortSignal: options.abortSignal, actor: options.actor });
   return result!;
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FUSION_CONFIG, type FusionConfig } from './config.js';
 import { fuse, normalizeByMax, scaleCosine } from './fusion.js';
@@ -121,5 +122,49 @@ describe('fuse: lexical-first', () => {
     });
     expect(ids(r)).toEqual(['a', 'v1', 'b']);
     expect(r.excluded).toEqual([{ candidate: expect.objectContaining({ id: 'v2' }), reason: expect.stringContaining('vectorOnlyMinSimilarity') }]);
+  });
+});
+
+describe('fuse: properties', () => {
+  const hits = (prefix: string, score: fc.Arbitrary<number>) =>
+    fc.uniqueArray(fc.record({ id: fc.integer({ min: 0, max: 30 }).map((n) => `${prefix}${n}`), score }), { selector: (h) => h.id, maxLength: 25 });
+  // Shared id space so channels overlap.
+  const lexical = hits('m', fc.double({ min: 0.01, max: 30, noNaN: true })).map((l) => [...l].sort((a, b) => b.score - a.score));
+  const vector = hits('m', fc.double({ min: -1, max: 1, noNaN: true })).map((v) => [...v].sort((a, b) => b.score - a.score));
+  const method = fc.constantFrom('weighted' as const, 'rrf' as const, 'lexical-first' as const);
+
+  it('scores stay in [0, 1] and every candidate is kept or excluded exactly once', () => {
+    fc.assert(
+      fc.property(lexical, vector, method, (l, v, m) => {
+        const r = fuse({ lexical: l, vector: v, config: config({ method: m }) });
+        for (const c of r.kept) expect(c.fused >= 0 && c.fused <= 1).toBe(true);
+        const all = [...r.kept.map((c) => c.id), ...r.excluded.map((e) => e.candidate.id)];
+        expect(new Set(all).size).toBe(all.length);
+        expect(new Set(all)).toEqual(new Set([...l, ...v].map((h) => h.id)));
+      }),
+    );
+  });
+
+  it('without a vector channel every method keeps the lexical order', () => {
+    fc.assert(
+      fc.property(lexical, method, (l, m) => {
+        const r = fuse({ lexical: l, vector: null, config: config({ method: m }) });
+        expect(ids(r)).toEqual(l.map((h) => h.id));
+      }),
+    );
+  });
+
+  it('lexical-first never reorders lexical hits whatever the vector channel says', () => {
+    fc.assert(
+      fc.property(lexical, vector, (l, v) => {
+        const r = fuse({ lexical: l, vector: v, config: config({ method: 'lexical-first' }) });
+        const lexicalIds = new Set(l.map((h) => h.id));
+        const order = ids(r).filter((id) => lexicalIds.has(id));
+        const scores = new Map(l.map((h) => [h.id, h.score]));
+        for (let i = 1; i < order.length; i++) {
+          expect(scores.get(order[i - 1]!)! >= scores.get(order[i]!)! - 1e-9 * Math.max(...l.map((h) => h.score))).toBe(true);
+        }
+      }),
+    );
   });
 });

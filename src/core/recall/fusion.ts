@@ -20,6 +20,19 @@
  *   - `lexical-first`: lexical hits keep lexical order exactly (vector only breaks ties);
  *     vector-only hits are admitted only above `vectorOnlyMinSimilarity`, scored wv x vec.
  *     By construction never reorders lexical results: the safest choice for a weak embedder.
+ * Measured on LoCoMo-dev evidence retrieval (760 questions, in-memory BM25 without stemming,
+ * local USE-lite embedder, recency/importance off, minScore 0; R@10 / R@20 / MRR):
+ *   lexical only 0.575 / 0.642 / 0.424            dense only 0.402 / 0.529 / 0.212
+ *   weighted 0.7/0.3 0.602 / 0.667 / 0.430       weighted 0.6/0.4 0.611 / 0.675 / 0.432
+ *   weighted 0.5/0.5 0.614 / 0.684 / 0.434       weighted 0.4/0.6 0.614 / 0.699 / 0.436
+ *   rrf 1:1 (k 60) 0.562 / 0.651 / 0.351         rrf 0.7/0.3 (k 60) 0.580 / 0.657 / 0.385
+ *   lexical-first 0.575 / 0.644 / 0.424
+ * Same task on the real LanceDB store (its FTS, same embeddings), R@10 / R@20 / MRR:
+ *   lexical only 0.611 / 0.679 / 0.463   weighted 0.6/0.4 0.630 / 0.702 / 0.467
+ *   weighted 0.7/0.3 0.634 / 0.695 / 0.467   weighted 0.5/0.5 0.629 / 0.706 / 0.467
+ *   rrf 1:1 0.560 / 0.668 / 0.353   lexical-first 0.612 / 0.680 / 0.463
+ * Without the strong-lexical floor, weighted gains ~+0.005-0.015 R@5 / MRR (the floor pins the
+ * lexical top hit); it is kept as a guard for exact matches (names, ids) that embedders miss.
  * All functions here are pure.
  */
 import type { FusionConfig } from './config.js';
@@ -164,11 +177,12 @@ function applyLexicalFirst(candidates: FusedCandidate[], config: FusionConfig): 
   }
 }
 
-/** Score descending, then lexical, then vector, then id: deterministic across runs. */
+/** Score descending, then lexical score and rank (the store's own tie order), then vector, then id. */
 export function compareFused(a: FusedCandidate, b: FusedCandidate): number {
   return (
     b.fused - a.fused ||
     (b.lexical?.normalized ?? 0) - (a.lexical?.normalized ?? 0) ||
+    (a.lexical?.rank ?? Infinity) - (b.lexical?.rank ?? Infinity) ||
     (b.vector?.score ?? -2) - (a.vector?.score ?? -2) ||
     (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
   );

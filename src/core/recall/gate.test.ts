@@ -65,4 +65,9 @@ describe('shouldRecall', () => {
   it('skips empty input', () => {
     expect(skip('   ')).toEqual({ recall: false, reason: 'empty' });
   });
+
+  it('stays linear on long repetitive input', () => {
+    expect(skip('ok '.repeat(20_000) + '?').recall).toBe(true);
+    expect(skip('k'.repeat(50_000) + 'x').recall).toBe(true);
+  });
 });

@@ -192,6 +192,9 @@ describe('recall pipeline', () => {
       expect(r.results[0]!.scores.rerank).toBe(1);
       expect(r.explain!.rerank).toMatchObject({ applied: true, reranker: 'kw' });
       expect(r.explain!.candidates[0]!.rerank).toMatchObject({ score: 1, rank: 1 });
+      const disabled = { ...options, config: { ...options.config, rerank: { protectKeep: 0, enabled: false } } };
+      expect(ids(await pipeline(disabled).recall(query))[0]).toBe('db');
+      expect(ids(await pipeline(disabled).recall({ ...query, rerank: true }))[0]).toBe('editor');
     });
 
     it('keeps the fused order when the reranker times out', async () => {

@@ -242,7 +242,8 @@ async function runRerankStage(args: {
   timings: Record<string, number>;
 }): Promise<RerankOutcome | undefined> {
   const { reranker, config, options, ranked } = args;
-  if (!reranker || !config.rerank.enabled || options.rerank === false) return undefined;
+  // An explicit per-call `rerank: true` overrides `rerank.enabled: false` in the config.
+  if (!reranker || options.rerank === false || (!config.rerank.enabled && options.rerank !== true)) return undefined;
   const s = performance.now();
   const outcome = await rerankCandidates({
     reranker,

@@ -68,4 +68,11 @@ describe('cleanQuery', () => {
     expect(capped).toEqual({ text: '😀'.repeat(5), removed: [], truncated: true });
     expect(cleanQuery({ text: 'x'.repeat(5000) }).text).toHaveLength(1000);
   });
+
+  it('handles huge and hostile inputs without blowing up', () => {
+    const huge = 'Sender (untrusted metadata): {' + 'a'.repeat(500_000);
+    expect(cleanQuery({ text: huge }).text.length).toBeLessThanOrEqual(1000);
+    const opens = '<relevant-memories>'.repeat(10_000) + 'question';
+    expect(cleanQuery({ text: opens }).text).toBe('');
+  });
 });

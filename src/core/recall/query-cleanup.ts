@@ -6,6 +6,7 @@
  */
 
 export const DEFAULT_QUERY_MAX_CHARS = 1000;
+const MAX_INPUT_CHARS = 200_000;
 
 export interface CleanQueryResult {
   text: string;
@@ -63,7 +64,8 @@ const RULES: Rule[] = [
  */
 export function cleanQuery(options: { text: string; maxChars?: number }): CleanQueryResult {
   const maxChars = options.maxChars ?? DEFAULT_QUERY_MAX_CHARS;
-  let text = options.text;
+  // Bounds regex work on pasted logs; anything past this is far beyond the cap anyway.
+  let text = options.text.length > MAX_INPUT_CHARS ? options.text.slice(0, MAX_INPUT_CHARS) : options.text;
   const removed: string[] = [];
   for (const rule of RULES) {
     const next = text.replace(rule.pattern, '\n');

@@ -17,7 +17,7 @@ export interface RecallOptions {
   minScore?: number;
   /** Attach a per-candidate, per-stage explanation. */
   explain?: boolean;
-  /** `false` skips the reranker for this call; default: rerank when one is configured and enabled. */
+  /** `false` skips the reranker for this call, `true` uses it even if `rerank.enabled` is false; default: rerank when one is configured and enabled. */
   rerank?: boolean;
   abortSignal?: AbortSignal;
   /** Clock used by recency/access scoring; default the current time. */

@@ -5,21 +5,23 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import type { MemoryEngine } from '../../core/engine/memory-engine.js';
-import type { StrataConfig } from '../../config/schema.js';
+import type { Strata } from '../../strata.js';
 import { allowedScope, narrowScopes, resolveCaller, type Caller } from '../mcp/caller.js';
 import { scopedStats } from '../mcp/format.js';
 import { listLayerFiles, readLayerFile } from '../mcp/layers.js';
 import { errorBody, HttpError, toHttpError } from './errors.js';
 import { bearerMatches } from './listen.js';
 import { registerHistoryRoutes } from './history-routes.js';
+import { summarizeUsage } from '../../core/llm/usage-log.js';
 import { jsonBody, parseWith, queryObject, schemas } from './validate.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** The history log's actor for changes made through this API. */
+const ACTOR = 'api';
 
 export interface HttpHandlerOptions {
-  /** An opened `Strata` (or any engine plus its home and config). */
-  strata: MemoryEngine & { home: string; config: StrataConfig };
+  /** An opened `Strata`; the handler never closes it. */
+  strata: Strata;
   /** Who the server acts as; default: `scopes.defaultAgent` from config, else `global` only. */
   caller?: Caller;
   /** When set, every request must send `Authorization: Bearer <token>`. */
@@ -96,7 +98,7 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: Request) =
   api.post('/memories', async (c) => {
     const body = await jsonBody(c, schemas.createMemory);
     const scope = body.scope === undefined ? caller.writeScope : allowedScope(caller, body.scope);
-    const result = await strata.remember({ ...body, scope, source });
+    const result = await strata.remember({ ...body, scope, source, actor: ACTOR });
     return c.json(result, result.action === 'created' ? 201 : 200);
   });
 
@@ -106,12 +108,12 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: Request) =
     const id = idParam(c.req.param('id'));
     const body = await jsonBody(c, schemas.updateMemory);
     const scope = body.scope === undefined ? undefined : allowedScope(caller, body.scope);
-    return c.json(await strata.update({ ...body, id, scope, scopes: caller.scopes }));
+    return c.json(await strata.update({ ...body, id, scope, scopes: caller.scopes, actor: ACTOR }));
   });
 
   api.delete('/memories/:id', async (c) => {
     const id = idParam(c.req.param('id'));
-    const out = await strata.forget({ ids: [id], scopes: caller.scopes });
+    const out = await strata.forget({ ids: [id], scopes: caller.scopes, actor: ACTOR });
     if (out.deleted === 0) throw new HttpError({ status: 404, code: 'NOT_FOUND', message: `No memory with id ${id} in this caller's scopes.` });
     return c.json({ deleted: out.deleted, id });
   });
@@ -126,6 +128,12 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: Request) =
   api.get('/stats', async (c) => {
     const [stats, visible] = await Promise.all([strata.stats(), strata.count({ scopes: caller.scopes })]);
     return c.json({ agent: caller.agentId, scopes: caller.scopes, ...scopedStats(stats, caller.scopes, visible) });
+  });
+
+  // LLM usage and cost (distillation etc.): a property of the install, not of a scope.
+  api.get('/usage', async (c) => {
+    const q = parseWith(schemas.usageQuery, queryObject(c, []));
+    return c.json(await summarizeUsage({ home: strata.home, since: q.since ? new Date(q.since) : undefined }));
   });
 
   api.get('/export', (c) => {
@@ -162,11 +170,7 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: Request) =
     if (!file) throw new HttpError({ status: 404, code: 'NOT_FOUND', message: `No scene named ${JSON.stringify(c.req.param('name'))}.` });
     return c.json({ name: file.name, text: await readLayerFile(file) });
   });
-  const notYet = (what: string) => () => {
-    throw new HttpError({ status: 404, code: 'NOT_AVAILABLE', message: `${what} is not available in this Strata build yet.` });
-  };
-  registerHistoryRoutes(api, { home: strata.home, caller });
-  api.post('/conversations/search', notYet('Conversation search (conversation index)'));
+  registerHistoryRoutes(api, { strata, caller, actor: ACTOR });
 
   return async (req) => app.fetch(req);
 }

@@ -58,6 +58,8 @@ export const schemas = {
     order: z.enum(['newest', 'oldest']).optional(),
     history: boolFlag.optional(),
   }),
+  conversationSearch: z.strictObject({ query: z.string().min(1).max(4000), limit: z.number().int().min(1).max(100).optional(), sessionKey: z.string().min(1).max(200).optional() }),
+  usageQuery: z.strictObject({ since: z.iso.datetime().optional() }),
   exportQuery: z.strictObject({ scope: z.array(scope).max(32).optional(), history: boolFlag.optional() }),
 };
 

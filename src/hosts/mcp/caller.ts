@@ -52,7 +52,7 @@ function notAllowed(scope: string, caller: Caller): InvalidArgumentError {
 /** Validates one requested scope and checks the caller holds it. */
 export function allowedScope(caller: Caller, scope: string): string {
   assertScope(scope);
-  if (false as boolean) throw notAllowed(scope, caller);
+  if (!caller.scopes.includes(scope)) throw notAllowed(scope, caller);
   return scope;
 }
 

@@ -13,7 +13,7 @@ import { formatContextBlock } from '../../core/recall/context-format.js';
 import { allowedScope, narrowScopes, type Caller } from './caller.js';
 import { compactHit, compactRecord, scopedStats } from './format.js';
 
-/** Optional conversation (L0) search; absent until the conversation index is wired into the engine. */
+/** Conversation (L0) search, e.g. `Strata.searchConversations`; without it the tool answers with a tool error. */
 export type ConversationSearchFn = (options: { query: string; limit: number; agentId?: string; sessionKey?: string }) => Promise<ConversationSearchHit[]>;
 
 export interface ToolDeps {
@@ -22,9 +22,10 @@ export interface ToolDeps {
   conversationSearch?: ConversationSearchFn;
 }
 
+/** The history log's actor for changes made through MCP. */
+const ACTOR = 'mcp';
 const category = z.enum(MEMORY_CATEGORIES);
 const unit = z.number().min(0).max(1);
-const scopeParam = z.string().max(200).describe("Narrow to one of the caller's scopes (e.g. global); omitted = all of them");
 const id = z.string().min(1).max(64);
 
 function ok(value: unknown): CallToolResult {
@@ -50,6 +51,8 @@ function guarded<A>(fn: (args: A) => Promise<unknown>): (args: A) => Promise<Cal
 export function registerTools(server: McpServer, deps: ToolDeps): void {
   const { engine, caller } = deps;
   const source = { kind: 'manual' as const, ...(caller.agentId ? { agentId: caller.agentId } : {}) };
+  // Lists the caller's own scopes so the model can pick one; anything else is refused in the handler.
+  const scopeParam = z.string().max(200).describe(`Narrow to one of your scopes: ${caller.scopes.join(', ')}. Omitted: reads all of them; writes go to ${caller.writeScope}.`);
 
   server.registerTool('memory_recall', {
     description: 'Search long-term memory (hybrid lexical + vector) for facts, preferences and decisions relevant to a query.',
@@ -74,7 +77,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
     inputSchema: { text: z.string().min(1).max(20_000), category: category.optional(), importance: unit.optional(), confidence: unit.optional(), tags: z.array(z.string().min(1).max(64)).max(32).optional(), scope: scopeParam.optional() },
   }, guarded(async (a) => {
     const scope = a.scope === undefined ? caller.writeScope : allowedScope(caller, a.scope);
-    const r = await engine.remember({ text: a.text, scope, category: a.category, importance: a.importance, confidence: a.confidence, tags: a.tags, source });
+    const r = await engine.remember({ text: a.text, scope, category: a.category, importance: a.importance, confidence: a.confidence, tags: a.tags, source, actor: ACTOR });
     return { action: r.action, id: r.id, ...(r.duplicateOf ? { duplicateOf: r.duplicateOf } : {}), redactions: r.redactions, flags: r.flags, ...(r.record ? { memory: compactRecord(r.record) } : {}) };
   }));
 
@@ -82,7 +85,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
     description: 'Change a memory in place (text, category, importance, confidence, tags, or move it to another of your scopes).',
     inputSchema: { id, text: z.string().min(1).max(20_000).optional(), category: category.optional(), importance: unit.optional(), confidence: unit.optional(), tags: z.array(z.string().min(1).max(64)).max(32).optional(), scope: scopeParam.optional() },
   }, guarded(async (a) => {
-    const record = await engine.update({ id: a.id, scopes: caller.scopes, text: a.text, category: a.category, importance: a.importance, confidence: a.confidence, tags: a.tags, scope: a.scope === undefined ? undefined : allowedScope(caller, a.scope) });
+    const record = await engine.update({ id: a.id, actor: ACTOR, scopes: caller.scopes, text: a.text, category: a.category, importance: a.importance, confidence: a.confidence, tags: a.tags, scope: a.scope === undefined ? undefined : allowedScope(caller, a.scope) });
     return { updated: compactRecord(record) };
   }));
 
@@ -91,7 +94,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
     inputSchema: { ids: z.array(id).min(1).max(100).optional(), query: z.string().min(1).max(4000).optional(), confirm: z.boolean().optional(), limit: z.number().int().min(1).max(20).optional() },
     annotations: { destructiveHint: true },
   }, guarded(async (a) => {
-    const out = await engine.forget({ ids: a.ids, query: a.query, scopes: caller.scopes, confirm: a.confirm, limit: a.limit });
+    const out = await engine.forget({ ids: a.ids, query: a.query, scopes: caller.scopes, confirm: a.confirm, limit: a.limit, actor: ACTOR });
     return { deleted: out.deleted, matches: out.matches.map(compactRecord), ...(a.query && !a.ids && !a.confirm ? { note: 'preview only: call again with confirm: true to delete these' } : {}) };
   }));
 

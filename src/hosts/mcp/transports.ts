@@ -6,20 +6,47 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { assertBindAllowed, bearerMatches, listen, loopbackHostHeaders, type ListeningServer } from '../http/listen.js';
 import { createMcpServer, type CreateMcpServerOptions } from './server.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
-/** Serves MCP on stdin/stdout; resolves when the client disconnects (stdin closes). */
+/**
+ * Counts JSON-RPC requests received but not yet answered on a transport, so stdio can answer
+ * every request a client sent before it closed stdin (e.g. `printf ... | strata mcp`).
+ */
+function trackPending(transport: Transport): { idle(): Promise<void> } {
+  const pending = new Set<string | number>();
+  let waiters: Array<() => void> = [];
+  const onmessage = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if ('method' in message && 'id' in message) pending.add(message.id);
+    onmessage?.(message, extra);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    await send(message, options);
+    if (!('method' in message) && 'id' in message && message.id !== undefined && pending.delete(message.id) && pending.size === 0) {
+      waiters.forEach((w) => w());
+      waiters = [];
+    }
+  };
+  return { idle: () => (pending.size === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))) };
+}
+
+/** Serves MCP on stdin/stdout; resolves once the client has closed stdin and every request is answered. */
 export async function runMcpStdio(options: CreateMcpServerOptions & { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream }): Promise<void> {
   const server = createMcpServer(options);
+  const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(
-    (options.stdin ?? process.stdin) as ConstructorParameters<typeof StdioServerTransport>[0],
+    stdin as ConstructorParameters<typeof StdioServerTransport>[0],
     (options.stdout ?? process.stdout) as ConstructorParameters<typeof StdioServerTransport>[1],
   );
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
-    (options.stdin ?? process.stdin).once('end', () => resolve());
+    stdin.once('end', () => resolve());
   });
   await server.connect(transport);
+  const pending = trackPending(transport);
   await closed;
+  await pending.idle();
   await server.close().catch(() => undefined);
 }
 
