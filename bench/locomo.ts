@@ -75,7 +75,7 @@ function scoreOne(ranked: string[], evidence: string[], into: Score): void {
 
 export const MODES: Record<string, { embedder: 'none' | 'local'; recall: RecallConfigInput }> = {
   lexical: { embedder: 'none', recall: {} },
-  dense: { embedder: 'local', recall: { fusion: { lexicalWeight: 0, vectorWeight: 1 } } },
+  dense: { embedder: 'local', recall: { mode: 'vector' } },
   hybrid: { embedder: 'local', recall: {} },
 };
 

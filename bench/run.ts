@@ -12,6 +12,16 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   recall: () => runRecallLatency(process.env.STRATA_BENCH_SIZES ? process.env.STRATA_BENCH_SIZES.split(',').map(Number) : undefined),
   locomo: () => runLocomo(),
   admission: async () => (await import('./admission.js')).runAdmissionBench(),
+  distill: async () => (await import('./distill.js')).runDistillBench(),
+  // The capture benchmark measures RSS per case, so it runs in child processes of its own.
+  capture: async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { fileURLToPath } = await import('node:url');
+    const script = fileURLToPath(new URL('./capture.ts', import.meta.url));
+    const out = spawnSync(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit' });
+    if (out.status !== 0) throw new Error(`capture benchmark failed (exit ${out.status})`);
+  },
+  http: async () => (await import('./http-load.js')).runHttpLoadBench(),
 };
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);

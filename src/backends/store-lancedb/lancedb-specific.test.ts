@@ -61,6 +61,8 @@ describe('LanceDB store specifics', () => {
     await store.initMeta({ embedderId: 'test-embedder', dimensions: D });
     const records = Array.from({ length: 400 }, (_, i) => makeRecord({ dimensions: D, text: `vector row ${i}`, scope: i % 2 ? 'global' : 'user:u1' }));
     await store.insert({ records });
+    // Automatic maintenance builds the index once the write crosses the threshold.
+    expect((await store.stats()).indexes.some((i) => i.columns.includes('vector'))).toBe(true);
     const result = await store.optimize();
     const stats = await store.stats();
     expect(stats.indexes.find((i) => i.columns.includes('vector'))?.type).toMatch(/HNSW/i);
@@ -70,6 +72,20 @@ describe('LanceDB store specifics', () => {
       expect(hits[0]?.record.id).toBe(target.id);
       expect(hits[0]?.score).toBeCloseTo(1, 4);
     }
+    // Later writes land as index deltas that block compaction; force consolidates them.
+    const later = [];
+    for (let b = 0; b < 3; b++) {
+      const batch = Array.from({ length: 30 }, (_, i) => makeRecord({ dimensions: D, text: `later ${b} ${i}` }));
+      later.push(...batch);
+      await store.insert({ records: batch });
+      await store.optimize();
+    }
+    expect((await store.stats()).fragments).toBeGreaterThan(1);
+    await store.optimize({ force: true });
+    expect((await store.stats()).fragments).toBe(1);
+    const last = later[later.length - 1]!;
+    const hits = await store.searchVector({ vector: seededVector(last.text, D), filter: { scopes: ['global'] }, limit: 3 });
+    expect(hits[0]?.record.id).toBe(last.id);
   });
 
   it('auto-optimises: many single-row writes do not pile up fragments', async () => {

@@ -41,7 +41,7 @@ export async function startRebuild(options: {
     },
     async commit() {
       assertOpen();
-      await maintenance.optimize(table, dimensions, { force: false });
+      await maintenance.optimize(table, dimensions, { mode: 'explicit' });
       const previous = await registry.withMetaLock(async () => {
         registry.invalidateMeta();
         const old = await registry.meta();

@@ -266,10 +266,11 @@ export class LanceDbStore implements MemoryStoreV1 {
     }
     const table = await this.liveTable();
     if (!table) return [];
-    // Prefiltering is LanceDB's default; ef only matters once an HNSW index exists. No
+    // Prefiltering is LanceDB's default. ef only matters once an HNSW index exists: on random
+    // 512-d data at 20k rows recall@10 was 0.40 at ef 100, 0.73 at 300 (p50 3.9 vs 5.1 ms). No
     // `vector IS NOT NULL` here: it forces reading every vector (10x slower at 100k rows), and
     // rows without a vector get a null distance that is dropped below.
-    const query = table.query().nearestTo(options.vector).distanceType('cosine').ef(Math.max(100, options.limit))
+    const query = table.query().nearestTo(options.vector).distanceType('cosine').ef(Math.max(300, options.limit * 2))
       .where(where).select([...RECORD_COLUMNS, '_distance']).limit(options.limit);
     const result = await wrap('searchVector', () => query.toArrow());
     return rowsFromArrow(result, { withVectors: false, extra: '_distance' })
@@ -286,7 +287,7 @@ export class LanceDbStore implements MemoryStoreV1 {
     const meta = await this.registry.meta();
     const table = meta ? await this.registry.open(meta.table) : null;
     if (!meta || !table) return { indexes: [] };
-    return this.maintenance.optimize(table, meta.dimensions, { force: options?.force === true });
+    return this.maintenance.optimize(table, meta.dimensions, { mode: options?.force === true ? 'force' : 'explicit' });
   }
 
   async stats(): Promise<StoreStats> {

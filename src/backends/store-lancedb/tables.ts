@@ -38,8 +38,12 @@ export class TableRegistry {
   async meta(): Promise<MetaFile | null> {
     const signature = await metaSignature(this.metaPath);
     if (signature !== this.cachedSignature) {
+      const previous = this.cachedMeta?.table;
       this.cachedMeta = await readMetaFile(this.metaPath);
       this.cachedSignature = signature;
+      // The live table was swapped (reembed): forget the old handle. It is not closed here, as a
+      // concurrent call may still be reading through it; the native handle is freed with it.
+      if (previous !== undefined && previous !== this.cachedMeta?.table) this.tables.delete(previous);
     }
     return this.cachedMeta;
   }

@@ -71,6 +71,8 @@ const diversitySchema = z.strictObject({
 });
 
 export const recallConfigSchema = z.strictObject({
+  /** Channels to search: both (default), or one alone (for measurement and lexical-only setups). */
+  mode: z.enum(['hybrid', 'lexical', 'vector']).optional(),
   defaultLimit: positiveInt.max(100).optional(),
   maxLimit: positiveInt.max(1000).optional(),
   /** Each channel returns max(candidatePoolMin, candidatePoolMultiplier x limit), at most candidatePoolMax. */
@@ -91,6 +93,7 @@ export const recallConfigSchema = z.strictObject({
 export type RecallConfigInput = z.input<typeof recallConfigSchema>;
 
 export interface RecallConfig {
+  mode: 'hybrid' | 'lexical' | 'vector';
   defaultLimit: number;
   maxLimit: number;
   candidatePoolMin: number;
@@ -125,6 +128,7 @@ export const DEFAULT_FUSION_CONFIG: Readonly<FusionConfig> = Object.freeze({
 });
 
 export const DEFAULT_RECALL_CONFIG: Readonly<RecallConfig> = Object.freeze({
+  mode: 'hybrid',
   defaultLimit: 5,
   maxLimit: 100,
   candidatePoolMin: 20,
@@ -175,6 +179,7 @@ export function resolveRecallConfig(options: { config?: RecallConfigInput; argum
   const input = parsed.data;
   const d = DEFAULT_RECALL_CONFIG;
   const config: RecallConfig = {
+    mode: input.mode ?? d.mode,
     defaultLimit: input.defaultLimit ?? d.defaultLimit,
     maxLimit: input.maxLimit ?? d.maxLimit,
     candidatePoolMin: input.candidatePoolMin ?? d.candidatePoolMin,

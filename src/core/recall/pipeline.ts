@@ -113,7 +113,7 @@ async function runRecall(args: {
   }
 
   // 1. Retrieval.
-  const retrieved = await retrieveCandidates({ store, embedQuery: args.embedQuery, query: cleaned.text, filter, pool, embedTimeoutMs: config.embedTimeoutMs, abortSignal: signal });
+  const retrieved = await retrieveCandidates({ store, embedQuery: args.embedQuery, query: cleaned.text, filter, pool, embedTimeoutMs: config.embedTimeoutMs, mode: config.mode, abortSignal: signal });
   Object.assign(timings, retrieved.timings);
   explain.channels = { lexical: retrieved.lexical.report, vector: retrieved.vector.report };
   for (const report of [retrieved.lexical.report, retrieved.vector.report]) if (report.note) notes.push(report.note);

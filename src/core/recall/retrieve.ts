@@ -86,6 +86,8 @@ export async function retrieveCandidates(options: {
   filter: MemoryFilter;
   pool: number;
   embedTimeoutMs: number;
+  /** Which channels run; 'hybrid' (default) runs both. */
+  mode?: 'hybrid' | 'lexical' | 'vector';
   abortSignal?: AbortSignal;
 }): Promise<RetrieveOutcome> {
   const { store, filter, pool, abortSignal } = options;
@@ -93,6 +95,7 @@ export async function retrieveCandidates(options: {
   let queryVector: number[] | null = null;
 
   const lexicalPath = async (): Promise<ChannelOutcome> => {
+    if (options.mode === 'vector') return { hits: null, report: { used: false, hits: 0, note: 'lexical channel off (mode vector)' } };
     if (!store.capabilities.fullTextSearch) return { hits: null, report: { used: false, hits: 0, note: `store ${store.provider} has no full-text search` } };
     try {
       const hits = await timed(timings, 'lexical', () => store.searchText({ query: options.query, filter, limit: pool }));
@@ -104,6 +107,7 @@ export async function retrieveCandidates(options: {
   };
 
   const vectorPath = async (): Promise<ChannelOutcome> => {
+    if (options.mode === 'lexical') return { hits: null, report: { used: false, hits: 0, note: 'vector channel off (mode lexical)' } };
     if (!store.capabilities.vectorSearch) return { hits: null, report: { used: false, hits: 0, note: `store ${store.provider} has no vector search (lexical only)` } };
     const embedded = await timed(timings, 'embed', () =>
       embedWithTimeout({ embedQuery: options.embedQuery, text: options.query, timeoutMs: options.embedTimeoutMs, abortSignal }),
