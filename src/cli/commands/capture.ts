@@ -49,14 +49,11 @@ async function embedPending(strata: Strata, budgetMs: number): Promise<{ embedde
   const index = await strata.conversationIndex();
   const deadline = Date.now() + budgetMs;
   let embedded = 0;
-  let remaining = 0;
-  do {
+  for (;;) {
     const out = await index.embedPending({ batchSize: 64 });
     embedded += out.embedded;
-    remaining = out.remaining;
-    if (out.embedded === 0) break;
-  } while (remaining > 0 && Date.now() < deadline);
-  return { embedded, remaining };
+    if (out.embedded === 0 || out.remaining === 0 || Date.now() >= deadline) return { embedded, remaining: out.remaining };
+  }
 }
 
 function printSummary(s: IngestSummary, embedded?: { embedded: number; remaining: number }): void {
