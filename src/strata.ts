@@ -20,7 +20,7 @@ import { createOpenAIChat } from './backends/llm-openai/index.js';
 import { createAnthropic } from './backends/llm-anthropic/index.js';
 import { createLlmClient, type LlmClient } from './core/llm/index.js';
 import { HistoryLog, revertLast, type HistoryEntry, type RevertResult } from './core/history/index.js';
-import { runDistill, type DistillOptions, type DistillReport } from './core/distill/index.js';
+import { DistillScheduler, runDistill, type DistillOptions, type DistillReport } from './core/distill/index.js';
 import { ConfigError } from './errors/index.js';
 import type { ConversationIndexV1, ConversationSearchHit } from './spec/conversation.js';
 import { openLanceConversationIndex } from './backends/conversation-lancedb/index.js';
@@ -134,6 +134,22 @@ export class Strata extends MemoryEngine {
       chunkTokens: d.chunkTokens,
       minConfidence: d.minConfidence,
       ruleScope: d.ruleScope,
+      ...options,
+    });
+  }
+
+  /**
+   * The background distiller used by `strata watch` and the hosts: runs after N new messages or
+   * an idle timeout, under the distill lock (another process already distilling = skip a tick).
+   */
+  createDistillScheduler(options: { onReport?: (r: DistillReport) => void; onError?: (e: unknown) => void } = {}): DistillScheduler {
+    const s = this.config.distill.scheduler;
+    return new DistillScheduler({
+      home: this.home,
+      run: () => this.distill({ lockTimeoutMs: 0 }),
+      everyMessages: s.everyMessages,
+      idleMs: s.idleMs,
+      pollMs: s.pollMs,
       ...options,
     });
   }

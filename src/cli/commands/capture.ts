@@ -100,7 +100,8 @@ export function registerCaptureCommands(program: Command): void {
 
   addIngestFlags(program.command('watch').description('ingest continuously (file events with a polling fallback); Ctrl-C stops cleanly'))
     .option('--interval <ms>', 'polling interval', parsePositiveInt, 5000)
-    .action(async (flags: IngestFlags & { interval: number }, cmd: Command) => {
+    .option('--no-distill', 'only capture; do not run the background distiller')
+    .action(async (flags: IngestFlags & { interval: number; distill: boolean }, cmd: Command) => {
       const g = globals(cmd);
       await withStrata(cmd, async (strata) => {
         const controller = new AbortController();
@@ -108,6 +109,15 @@ export function registerCaptureCommands(program: Command): void {
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
         process.stderr.write(`watching (${flags.source}); Ctrl-C to stop\n`);
+        const scheduler = flags.distill
+          ? strata.createDistillScheduler({
+              onReport: (r) => {
+                if (r.admitted > 0 || r.errors.length > 0) process.stderr.write(`distilled: ${r.admitted} admitted, decisions ${JSON.stringify(r.decisions)}\n`);
+              },
+              onError: (e) => process.stderr.write(`distill failed (will retry): ${(e as Error).message}\n`),
+            })
+          : undefined;
+        scheduler?.start();
         const result = await watch({
           ...ingestOptions(strata, { ...flags, dryRun: false }, g.agent),
           abortSignal: controller.signal,
@@ -119,9 +129,11 @@ export function registerCaptureCommands(program: Command): void {
               else printSummary(s);
             }
             if (flags.embed) void embedPending(strata, 5_000).catch(() => undefined);
+            if (s.messages.new > 0) scheduler?.notify({ messages: s.messages.new });
           },
           onError: (e) => process.stderr.write(`ingest run failed (will retry): ${(e as Error).message}\n`),
         });
+        await scheduler?.stop();
         process.stderr.write(`stopped after ${result.runs} runs; cursors committed\n`);
       });
     });
