@@ -22,7 +22,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bin/**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    files: ['bin/**/*.js', 'scripts/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
 );

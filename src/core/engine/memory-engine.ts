@@ -180,8 +180,11 @@ export class MemoryEngine {
     return exportRecords(this.ctx, options);
   }
 
-  import(options: { input: Readable; batchSize?: number; onProgress?: (e: ProgressEvent) => void; abortSignal?: AbortSignal }): Promise<ImportReport> {
-    return importRecords(this.ctx, options);
+  /** Imports JSONL, then compacts the store so queries stay fast after a bulk load. */
+  async import(options: { input: Readable; batchSize?: number; onProgress?: (e: ProgressEvent) => void; abortSignal?: AbortSignal }): Promise<ImportReport> {
+    const report = await importRecords(this.ctx, options);
+    if (report.imported > 0) await this.ctx.store.optimize();
+    return report;
   }
 
   reembed(options: { onProgress?: (e: ProgressEvent) => void; abortSignal?: AbortSignal } = {}): Promise<ReembedReport> {
