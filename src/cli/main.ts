@@ -11,6 +11,10 @@ import { registerRecallCommand } from './commands/recall.js';
 import { registerTransferCommands } from './commands/transfer.js';
 import { registerMcpCommand } from './commands/mcp.js';
 import { registerServeCommand } from './commands/serve.js';
+import { registerLayerCommands } from './commands/layers.js';
+import { registerHookCommand } from './commands/hook.js';
+import { registerInstallCommands } from './commands/install.js';
+import { registerInstallOpenClawCommand } from './commands/install-openclaw.js';
 
 process.env.LANCEDB_LOG ??= 'error';
 
@@ -35,6 +39,11 @@ export function buildProgram(): Command {
   registerDemoCommand(program);
   registerMcpCommand(program);
   registerServeCommand(program);
+  registerLayerCommands(program);
+  registerHookCommand(program);
+  registerInstallCommands(program);
+  // After registerInstallCommands: mounts `openclaw` under the existing `install` command.
+  registerInstallOpenClawCommand(program);
   return program;
 }
 

@@ -4,6 +4,7 @@
  * and says so. The blend keeps part of the fused score, and strong lexical hits are protected,
  * because cross-encoders misjudge short memories (names, ids) that BM25 matches exactly.
  */
+import { withDeadline } from '../../util/deadline.js';
 import { StrataError } from '../../errors/index.js';
 import type { RerankerV1 } from '../../spec/index.js';
 import type { RerankConfig } from './config.js';
@@ -67,31 +68,18 @@ export async function rerankCandidates(options: {
   const windowed = options.candidates.slice(0, size);
   if (windowed.length < 2) return { applied: false, note: 'fewer than 2 candidates: nothing to rerank', window: 0, scores: new Map() };
 
-  const controller = new AbortController();
-  const signal = abortSignal ? AbortSignal.any([abortSignal, controller.signal]) : controller.signal;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new RerankTimeoutError(config.timeoutMs);
-      controller.abort(error);
-      reject(error);
-    }, config.timeoutMs);
-  });
   let results: Array<{ index: number; score: number }>;
   try {
-    // Raced against the timer too: a provider that ignores its abort signal must not hold recall.
-    const response = await Promise.race([
-      reranker.doRerank({ query: options.query, documents: windowed.map((c) => c.text), abortSignal: signal }),
-      timeout,
-    ]);
+    const response = await withDeadline(
+      { timeoutMs: config.timeoutMs, abortSignal, onTimeout: () => new RerankTimeoutError(config.timeoutMs) },
+      (signal) => reranker.doRerank({ query: options.query, documents: windowed.map((c) => c.text), abortSignal: signal }),
+    );
     results = Array.isArray(response?.results) ? response.results : [];
   } catch (error) {
     // The caller gave up: propagate. Anything else (HTTP error, timeout, bad payload) falls back.
     if (abortSignal?.aborted) throw error;
     const reason = error instanceof RerankTimeoutError ? `timed out after ${config.timeoutMs} ms` : `failed: ${(error as Error)?.message ?? String(error)}`;
     return fallback(windowed, `reranker ${reranker.id} ${reason}; kept fused order`);
-  } finally {
-    clearTimeout(timer);
   }
 
   const valid = results.filter((r) => Number.isInteger(r.index) && r.index >= 0 && r.index < windowed.length && Number.isFinite(r.score));

@@ -3,6 +3,7 @@
  * Either path may be missing (store capabilities) or fail (embedder down, timeout); recall then
  * continues with the other and reports why. Only a caller abort, or both paths failing, throws.
  */
+import { withDeadline } from '../../util/deadline.js';
 import { StrataError } from '../../errors/index.js';
 import type { MemoryFilter, MemoryStoreV1, SearchHit } from '../../spec/index.js';
 import type { ChannelReport } from './types.js';
@@ -54,18 +55,11 @@ export async function embedWithTimeout(options: {
   timeoutMs: number;
   abortSignal?: AbortSignal;
 }): Promise<{ vector: number[] | null; note?: string }> {
-  const controller = new AbortController();
-  const signal = options.abortSignal ? AbortSignal.any([options.abortSignal, controller.signal]) : controller.signal;
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new EmbedTimeoutError(options.timeoutMs);
-      controller.abort(error);
-      reject(error);
-    }, options.timeoutMs);
-  });
   try {
-    const vector = await Promise.race([options.embedQuery({ text: options.text, abortSignal: signal }), deadline]);
+    const vector = await withDeadline(
+      { timeoutMs: options.timeoutMs, abortSignal: options.abortSignal, onTimeout: () => new EmbedTimeoutError(options.timeoutMs) },
+      (signal) => options.embedQuery({ text: options.text, abortSignal: signal }),
+    );
     if (vector === null || vector === undefined) return { vector: null, note: 'embedder returned no query vector' };
     if (!Array.isArray(vector) || vector.length === 0 || !vector.every(Number.isFinite)) {
       return { vector: null, note: 'embedder returned an unusable query vector (empty or non-finite)' };
@@ -74,8 +68,6 @@ export async function embedWithTimeout(options: {
   } catch (error) {
     if (options.abortSignal?.aborted) throw error;
     return { vector: null, note: `query embedding failed: ${message(error)}` };
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -1,0 +1,66 @@
+/**
+ * A bounded tool-calling loop: ask the model, run the tool calls it makes, feed the results back,
+ * until it answers without tools. Bounded by turns and by wall time (one deadline for the whole
+ * loop, threaded into every LLM call as an abort signal).
+ */
+import { StrataError } from '../../errors/index.js';
+import type { LlmClientGenerateOptions } from '../llm/index.js';
+import type { LlmMessage, LlmToolCall, LlmToolDefinition, LlmV1 } from '../../spec/llm.js';
+import type { ToolOutcome } from './sandbox.js';
+
+export interface AgentLoopResult {
+  /** Every text the model produced, joined (the out-of-band signals may appear in any turn). */
+  text: string;
+  turns: number;
+  toolCalls: number;
+}
+
+/** Huge arguments (a refused 50 MB write) are not echoed back in every later request. */
+const MAX_ECHO_CHARS = 100_000;
+function trimEcho(call: LlmToolCall): LlmToolCall {
+  const args: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(call.arguments)) {
+    args[key] = typeof value === 'string' && value.length > MAX_ECHO_CHARS ? `[omitted: ${value.length} characters]` : value;
+  }
+  return { ...call, arguments: args };
+}
+
+export async function runAgentLoop(options: {
+  llm: LlmV1;
+  messages: LlmMessage[];
+  tools: LlmToolDefinition[];
+  execute: (call: LlmToolCall) => Promise<ToolOutcome>;
+  maxTurns: number;
+  timeoutMs: number;
+  purpose: string;
+  abortSignal?: AbortSignal;
+}): Promise<AgentLoopResult> {
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.abortSignal ? AbortSignal.any([options.abortSignal, deadline]) : deadline;
+  const messages = [...options.messages];
+  const texts: string[] = [];
+  let toolCalls = 0;
+  const timedOut = (cause?: unknown) =>
+    new StrataError({ code: 'TIMEOUT', message: `The ${options.purpose} agent did not finish within ${options.timeoutMs} ms; raise its timeout or give it fewer memories per run.`, cause });
+
+  for (let turn = 1; turn <= options.maxTurns; turn++) {
+    if (options.abortSignal?.aborted) throw new StrataError({ code: 'ABORTED', message: `The ${options.purpose} run was aborted.` });
+    if (deadline.aborted) throw timedOut();
+    const request: LlmClientGenerateOptions = { messages, tools: options.tools, temperature: 0.2, abortSignal: signal, purpose: options.purpose };
+    const result = await options.llm.doGenerate(request).catch((error: unknown) => {
+      throw deadline.aborted && !options.abortSignal?.aborted ? timedOut(error) : error;
+    });
+    if (result.text) texts.push(result.text);
+    if (result.toolCalls.length === 0) return { text: texts.join('\n'), turns: turn, toolCalls };
+    messages.push({ role: 'assistant', content: result.text, toolCalls: result.toolCalls.map(trimEcho) });
+    for (const call of result.toolCalls) {
+      toolCalls++;
+      const outcome = await options.execute(call);
+      messages.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content, isError: outcome.isError });
+    }
+  }
+  throw new StrataError({
+    code: 'TIMEOUT',
+    message: `The ${options.purpose} agent was still calling tools after ${options.maxTurns} turns; raise maxTurns or give it fewer memories per run.`,
+  });
+}

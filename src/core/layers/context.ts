@@ -1,0 +1,135 @@
+/**
+ * The context a host injects at session start: the persona, the scene navigation and the most
+ * relevant memories, within one token budget.
+ *
+ *   const { text } = await buildContext({ strata, agentId: 'main', query: 'first user message', budgetTokens: 1500 });
+ *
+ * With a query, memories come from recall; without one, from the agent's most important and most
+ * recent memories. Budget split: persona up to 45%, scene navigation up to 20%, memories the rest
+ * (unused persona/navigation budget goes to memories). Every section is optional: an agent with no
+ * persona or scenes yet still gets its memories. Returns '' text when there is nothing at all.
+ */
+import { readFile } from 'node:fs/promises';
+import type { MemoryRecord } from '../../spec/memory-record.js';
+import type { RecallOptions, RecallResult } from '../recall/types.js';
+import { formatContextBlock } from '../recall/context-format.js';
+import { estimateTokens } from '../recall/tokens.js';
+import { agentScopes } from '../scope.js';
+import type { MemoryLister } from './organiser.js';
+import { layerPaths } from './paths.js';
+import { stripSceneNavigation } from './persona.js';
+import { readSceneIndex } from './scene-index.js';
+
+/** `Strata` fits as is; a bare `MemoryEngine` needs the home next to it. */
+export interface ContextSource extends MemoryLister {
+  home: string;
+  recall(options: RecallOptions): Promise<RecallResult>;
+}
+
+export interface BuildContextOptions {
+  strata: ContextSource;
+  agentId: string;
+  /** E.g. the first user message; enables recall instead of importance + recency. */
+  query?: string;
+  /** Whole output, tags included. Default 1500. */
+  budgetTokens?: number;
+  /** Memory scopes read. Default: global + agent:<id>. */
+  scopes?: string[];
+  now?: Date;
+  abortSignal?: AbortSignal;
+}
+
+export interface ContextResult {
+  text: string;
+  /** Estimated tokens of `text` (never above the budget). */
+  tokens: number;
+  persona: boolean;
+  scenes: number;
+  memories: number;
+}
+
+/** Tag-safe text: a persona or summary can never close or open the wrapper's tags. */
+function neutralise(text: string): string {
+  return text.replace(/</g, '&lt;');
+}
+
+/** Whole lines, in order, while they fit; a cut is marked so the reader knows there is more. */
+function fitLines(lines: string[], maxTokens: number): { lines: string[]; tokens: number } {
+  const out: string[] = [];
+  let used = 0;
+  for (const line of lines) {
+    const cost = estimateTokens(line) + 1;
+    if (used + cost > maxTokens) {
+      if (out.length > 0 && used + 2 <= maxTokens) out.push('…');
+      break;
+    }
+    out.push(line);
+    used += cost;
+  }
+  return { lines: out, tokens: out.reduce((n, l) => n + estimateTokens(l) + 1, 0) };
+}
+
+async function pickMemories(options: BuildContextOptions, scopes: string[]): Promise<Array<{ record: MemoryRecord }>> {
+  if (options.query?.trim()) {
+    const result = await options.strata.recall({ query: options.query, scopes, limit: 20, abortSignal: options.abortSignal, now: options.now });
+    return result.results;
+  }
+  const recent = await options.strata.list({ scopes, order: 'newest', limit: 200 });
+  const important = [...recent].sort((a, b) => b.importance - a.importance || b.createdAt.localeCompare(a.createdAt));
+  // Alternate the most important and the most recent so neither crowds the other out.
+  const seen = new Set<string>();
+  const picked: Array<{ record: MemoryRecord }> = [];
+  for (let i = 0; i < recent.length; i++) {
+    for (const record of [important[i]!, recent[i]!]) {
+      if (!seen.has(record.id)) {
+        seen.add(record.id);
+        picked.push({ record });
+      }
+    }
+  }
+  return picked;
+}
+
+export async function buildContext(options: BuildContextOptions): Promise<ContextResult> {
+  const budget = options.budgetTokens ?? 1500;
+  const paths = layerPaths({ home: options.strata.home, agentId: options.agentId });
+  const scopes = options.scopes ?? agentScopes(options.agentId);
+  const open = `<agent-context agent="${paths.agentId}">`;
+  const close = '</agent-context>';
+  let remaining = budget - estimateTokens(open) - estimateTokens(close) - 2;
+  const parts: string[] = [];
+
+  const personaRaw = await readFile(paths.personaFile, 'utf8').catch(() => '');
+  const personaBody = stripSceneNavigation(personaRaw).trim();
+  let persona = false;
+  if (personaBody) {
+    const fitted = fitLines(neutralise(personaBody).split('\n'), Math.floor(budget * 0.45) - 6);
+    if (fitted.lines.length > 0) {
+      parts.push('<persona>', ...fitted.lines, '</persona>');
+      remaining -= fitted.tokens + 6;
+      persona = true;
+    }
+  }
+
+  const scenes = await readSceneIndex(paths);
+  let sceneCount = 0;
+  if (scenes.length > 0) {
+    const head = `Scene files in ${paths.scenesDir} (read one for details):`;
+    const lines = scenes.map((s) => neutralise(`- ${s.filename} (heat ${s.heat}): ${s.summary}`.replace(/\s+/g, ' ')));
+    const fitted = fitLines(lines, Math.min(Math.floor(budget * 0.2), remaining) - estimateTokens(head) - 8);
+    sceneCount = fitted.lines.filter((l) => l !== '…').length;
+    if (sceneCount > 0) {
+      parts.push('<scenes>', head, ...fitted.lines, '</scenes>');
+      remaining -= fitted.tokens + estimateTokens(head) + 8;
+    }
+  }
+
+  const candidates = await pickMemories(options, scopes);
+  const block = remaining > 0 ? formatContextBlock({ results: candidates, maxTokens: remaining, now: options.now }) : '';
+  const memories = block ? block.split('\n').length - 3 : 0;
+  if (block) parts.push(block);
+
+  if (parts.length === 0) return { text: '', tokens: 0, persona: false, scenes: 0, memories: 0 };
+  const text = [open, ...parts, close].join('\n');
+  return { text, tokens: estimateTokens(text), persona, scenes: sceneCount, memories };
+}

@@ -1,0 +1,110 @@
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOpenClawPlugin, pluginConfigJsonSchema, TOOL_NAMES } from '../../src/hosts/openclaw/index.js';
+import { OpenClawHarness } from '../support/openclaw-harness.js';
+import { REPO_ROOT, tempHome } from '../support/run-cli.js';
+
+interface Details {
+  action?: string;
+  id?: string;
+  count?: number;
+  memories?: Array<{ id: string; text: string; scope: string }>;
+  candidates?: Array<{ id: string }>;
+  error?: { code: string; message: string };
+  scopes?: string[];
+}
+
+const details = (r: { details: unknown }) => r.details as Details;
+
+describe('OpenClaw plugin tools', () => {
+  let home: string;
+  let host: OpenClawHarness;
+  const main = { agentId: 'coder', sessionKey: 's' };
+
+  beforeAll(async () => {
+    home = await tempHome();
+    host = new OpenClawHarness({ pluginConfig: { home, agentGrants: { coder: ['project:strata'] }, distill: { enabled: false } } });
+    host.load(createOpenClawPlugin());
+  });
+
+  afterAll(async () => {
+    await host.stopServices();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('expose JSON-schema parameters and a manifest that matches the runtime schema', async () => {
+    const recall = host.tool('memory_recall', main);
+    expect(recall.parameters).toMatchObject({ type: 'object', required: ['query'], additionalProperties: false });
+    expect(recall.parameters).not.toHaveProperty('$schema');
+    const manifest = JSON.parse(await readFile(join(REPO_ROOT, 'openclaw-plugin/openclaw.plugin.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest).toMatchObject({ id: 'strata', kind: 'memory' });
+    expect(manifest.configSchema).toEqual(pluginConfigJsonSchema());
+    expect((manifest.contracts as { tools: string[] }).tools).toEqual([...TOOL_NAMES].sort());
+    const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'openclaw-plugin/package.json'), 'utf8')) as { openclaw: { extensions: string[] } };
+    expect(pkg.openclaw.extensions).toEqual(['./index.ts']);
+  });
+
+  it('store, recall, update, list, stats and forget within the agent scopes', async () => {
+    const stored = await host.callTool('memory_store', { text: 'The CI runs on two cores, so tests must stay fast.', category: 'fact' }, main);
+    expect(details(stored)).toMatchObject({ action: 'created', scope: 'agent:coder' });
+    const id = details(stored).id!;
+    const dup = await host.callTool('memory_store', { text: 'The CI runs on two cores, so tests must stay fast.' }, main);
+    expect(details(dup).action).toBe('duplicate');
+    const granted = await host.callTool('memory_store', { text: 'Strata uses LanceDB as its store.', scope: 'project:strata' }, main);
+    expect(details(granted)).toMatchObject({ action: 'created', scope: 'project:strata' });
+
+    const found = await host.callTool('memory_recall', { query: 'how many cores does CI have?' }, main);
+    expect(found.content[0]!.text).toMatch(/^Found \d+ memories:/);
+    expect(details(found).memories!.map((m) => m.id)).toContain(id);
+
+    const updated = await host.callTool('memory_update', { id, text: 'The CI runs on two cores; keep each test file under 20 s.' }, main);
+    expect(details(updated).action).toBe('updated');
+
+    const listed = await host.callTool('memory_list', { scope: 'project:strata' }, main);
+    expect(details(listed).memories!.map((m) => m.scope)).toEqual(['project:strata']);
+
+    const stats = await host.callTool('memory_stats', {}, main);
+    expect(details(stats)).toMatchObject({ agent: 'coder', scopes: ['global', 'agent:coder', 'project:strata'], memories: 2 });
+
+    const preview = await host.callTool('memory_forget', { query: 'CI cores' }, main);
+    expect(details(preview).action).toBe('candidates');
+    const forgot = await host.callTool('memory_forget', { memoryId: id }, main);
+    expect(details(forgot)).toMatchObject({ action: 'deleted', deleted: 1 });
+  });
+
+  it('refuse scope widening and keep agents apart', async () => {
+    const stored = await host.callTool('memory_store', { text: 'Coder-only note: the staging key rotates weekly.' }, main);
+    const id = details(stored).id!;
+
+    for (const [tool, params] of [
+      ['memory_store', { text: 'sneaky', scope: 'agent:other' }],
+      ['memory_recall', { query: 'staging key', scope: 'agent:other' }],
+      ['memory_list', { scope: 'global; DROP' }],
+      ['memory_update', { id, scope: 'user:alice' }],
+    ] as const) {
+      const r = await host.callTool(tool, params, main);
+      expect(details(r).error?.code, tool).toBe('INVALID_SCOPE');
+      expect(r.content[0]!.text).toMatch(/^error \[INVALID_SCOPE\]/);
+    }
+
+    // Another agent neither sees nor can change or delete the coder's memory.
+    const other = { agentId: 'other' };
+    const seen = await host.callTool('memory_recall', { query: 'staging key rotates' }, other);
+    expect(details(seen).memories!.map((m) => m.id)).not.toContain(id);
+    expect(details(await host.callTool('memory_update', { id, text: 'hijacked' }, other)).error?.code).toBe('NOT_FOUND');
+    expect(details(await host.callTool('memory_forget', { memoryId: id }, other)).action).toBe('not_found');
+    const still = await host.callTool('memory_list', {}, main);
+    expect(details(still).memories!.find((m) => m.id === id)?.text).toBe('Coder-only note: the staging key rotates weekly.');
+
+    // Bad parameters are a readable tool error, not a crash.
+    const bad = await host.callTool('memory_recall', { query: '', limit: 500 }, main);
+    expect(details(bad).error?.code).toBe('INVALID_ARGUMENT');
+  });
+
+  it('mounts the strata CLI under openclaw with the plugin home', async () => {
+    const out = await host.runCli(['strata', 'list', '--agent', 'coder', '--json']);
+    const parsed = JSON.parse(out) as unknown;
+    expect(JSON.stringify(parsed)).toContain('staging key rotates weekly');
+  });
+});

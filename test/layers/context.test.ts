@@ -1,0 +1,65 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildContext, layerPaths, NAV_CLOSE, NAV_OPEN, serializeScene, syncSceneIndex } from '../../src/core/layers/index.js';
+import { estimateTokens } from '../../src/core/recall/index.js';
+import { layerEnv, type LayerEnv } from './helpers.js';
+import { join } from 'node:path';
+
+let env: LayerEnv | undefined;
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+});
+
+async function seed(e: LayerEnv): Promise<void> {
+  const paths = layerPaths({ home: e.home, agentId: 'main' });
+  await mkdir(paths.scenesDir, { recursive: true });
+  await mkdir(join(e.home, 'persona'), { recursive: true });
+  const T = '2026-01-01T00:00:00.000Z';
+  for (let i = 0; i < 30; i++) {
+    await writeFile(join(paths.scenesDir, `topic-${i}.md`), serializeScene({ summary: `Topic number ${i} about things`, heat: i, created: T, updated: T, body: 'x\n' }));
+  }
+  await syncSceneIndex(paths);
+  const persona = Array.from({ length: 80 }, (_, i) => `- persona line ${i} with some detail </persona>`).join('\n');
+  await writeFile(paths.personaFile, `${persona}\n\n${NAV_OPEN}\n- nav that must not be repeated\n${NAV_CLOSE}\n`);
+  await e.strata.remember({ text: 'The user prefers dark roast coffee', scope: 'agent:main', importance: 0.9 });
+  await e.strata.remember({ text: 'The deploy runs on Fridays', scope: 'global' });
+  await e.strata.remember({ text: 'Another agent secret', scope: 'agent:other' });
+}
+
+describe('context bootstrap', () => {
+  it('assembles persona, scene navigation and memories within the budget', async () => {
+    env = await layerEnv();
+    await seed(env);
+    for (const budget of [120, 400, 2000]) {
+      const result = await buildContext({ strata: env.strata, agentId: 'main', budgetTokens: budget });
+      expect(result.tokens).toBeLessThanOrEqual(budget);
+      expect(estimateTokens(result.text)).toBe(result.tokens);
+      expect(result.text).not.toContain('nav that must not be repeated');
+      expect(result.text).not.toContain('Another agent secret');
+      expect(result.text).not.toMatch(/<\/persona>[\s\S]*<\/persona>/); // the persona cannot close its own tag
+      if (budget === 2000) {
+        expect(result).toMatchObject({ persona: true, memories: 2 });
+        expect(result.scenes).toBeGreaterThan(0);
+        expect(result.text).toContain('topic-29.md (heat 29)'); // hottest first
+        expect(result.text).toContain('dark roast coffee');
+      }
+    }
+  });
+
+  it('uses recall when a query is given, and works without persona or scenes', async () => {
+    env = await layerEnv();
+    await env.strata.remember({ text: 'The user prefers dark roast coffee', scope: 'agent:main' });
+    await env.strata.remember({ text: 'The deploy runs on Fridays', scope: 'agent:main' });
+    const result = await buildContext({ strata: env.strata, agentId: 'main', query: 'coffee', budgetTokens: 500 });
+    expect(result).toMatchObject({ persona: false, scenes: 0, memories: 1 });
+    expect(result.text).toContain('dark roast coffee');
+    expect(result.text).not.toContain('Fridays');
+    expect(await buildContext({ strata: env.strata, agentId: 'nobody', query: 'zzzz' })).toMatchObject({ text: '', tokens: 0 });
+  });
+
+  it('rejects agent ids that could escape the home', async () => {
+    env = await layerEnv();
+    await expect(buildContext({ strata: env.strata, agentId: '../x' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+});
