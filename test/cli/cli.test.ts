@@ -99,4 +99,27 @@ describe('strata CLI', () => {
     const again = await runCli(['--home', other, 'import', file, '--json']);
     expect(JSON.parse(again.stdout)).toMatchObject({ imported: 0, skippedExisting: 3 });
   });
+
+  it('init writes a default config once; doctor reports config, store and embedder', async () => {
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const home = await mkdtemp(join(tmpdir(), 'strata-init-'));
+    const init = await runCli(['--home', home, 'init', '--json']);
+    expect(JSON.parse(init.stdout)).toMatchObject({ written: true });
+    const again = await runCli(['--home', home, 'init', '--json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ written: false });
+    await writeFile(join(home, 'config.json'), JSON.stringify({ embedder: { provider: 'none' } }));
+    await runCli(['--home', home, 'add', 'a memory so the store exists']);
+    const doctor = await runCli(['--home', home, 'doctor', '--json']);
+    expect(doctor.code, doctor.stderr).toBe(0);
+    const report = JSON.parse(doctor.stdout) as { ok: boolean; checks: Array<{ name: string; ok: boolean }> };
+    expect(report.ok).toBe(true);
+    expect(report.checks.map((c) => c.name)).toEqual(['config', 'store', 'embedder']);
+    // An unreachable remote embedder makes doctor fail with exit 1 and say which check failed.
+    await writeFile(join(home, 'config.json'), JSON.stringify({ embedder: { provider: 'openai', baseURL: 'http://127.0.0.1:9/v1', model: 'm', dimensions: 8 } }));
+    const broken = await runCli(['--home', home, 'doctor', '--json']);
+    expect(broken.code).toBe(1);
+    const checks = JSON.parse(broken.stdout).checks as Array<{ name: string; ok: boolean }>;
+    expect(checks.find((c) => c.name === 'embedder')?.ok).toBe(false);
+  });
 });
