@@ -2,12 +2,13 @@
  * `strata hook <event>` through the real CLI (child process) with hook payloads shaped like the
  * Claude Code docs' examples and the shared Claude Code fixture transcript.
  */
-import { cp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listSessions } from '../../src/capture/index.js';
 import { Strata } from '../../src/strata.js';
-import { runCli, tempHome, type CliResult } from '../support/run-cli.js';
+import { REPO_ROOT, runCli, tempHome, type CliResult } from '../support/run-cli.js';
+import { runScript } from './claude-code-helpers.js';
 
 const FIXTURE = '/work/shared/fixtures/transcripts/claude-code';
 const PROJECT = '-home-USER-projects-spotter-worktrees-spotter-dov';
@@ -32,6 +33,8 @@ beforeAll(async () => {
   home = await tempHome();
   await cp(FIXTURE, join(home, 'claude'), { recursive: true });
   transcript = join(home, 'claude', 'projects', PROJECT, `${SESSION}.jsonl`);
+  await mkdir(join(home, 'persona'));
+  await writeFile(join(home, 'persona', 'claude-code.md'), 'Works on the spotter project; likes terse answers.\n');
   const strata = await Strata.open({ home });
   try {
     await strata.remember({ text: 'We decided to use PostgreSQL as the database for the billing service.', scope: 'agent:claude-code', category: 'decision', importance: 0.9 });
@@ -62,6 +65,7 @@ describe('strata hook (Claude Code)', () => {
     ]);
     const context = additionalContext(byDefault, 'SessionStart');
     expect(context).toContain('<relevant-memories>');
+    expect(context).toContain('likes terse answers'); // the persona layer
     expect(context).toContain('PostgreSQL');
     expect(context).toContain('tabs over spaces');
     expect(context).not.toContain('Zanzibar');
@@ -70,6 +74,7 @@ describe('strata hook (Claude Code)', () => {
       const c = additionalContext(other, 'SessionStart');
       expect(c).toContain('Zanzibar');
       expect(c).not.toContain('PostgreSQL');
+      expect(c).not.toContain('terse answers');
     }
   });
 
@@ -87,9 +92,12 @@ describe('strata hook (Claude Code)', () => {
   it('the recursion guard makes a hook a silent no-op', async () => {
     const guarded = join(home, 'claude', 'projects', 'guarded', `${SESSION}.jsonl`);
     await cp(transcript, guarded);
-    const result = await hook('Stop', { ...base('Stop'), transcript_path: guarded, stop_hook_active: false }, { env: { STRATA_HOOK_GUARD: '1' } });
+    // Its own agent id: L0 dedupes per (host, agent, session), so the check cannot pass by dedupe.
+    const result = await runCli(['--home', home, '--agent', 'guarded', 'hook', 'Stop'], {
+      input: JSON.stringify({ ...base('Stop'), transcript_path: guarded, stop_hook_active: false }), env: { ...BASE_ENV, STRATA_HOOK_GUARD: '1' },
+    });
     expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
-    expect((await listSessions({ home })).filter((s) => s.sessionKey === 'claude-code:guarded')).toEqual([]);
+    expect(await listSessions({ home, agentId: 'guarded' })).toEqual([]);
   });
 
   it('bad input never fails the host: exit 0, nothing on stdout, one line on stderr', async () => {
@@ -124,5 +132,21 @@ describe('strata hook (Claude Code)', () => {
     // The background distill writes its report to the hook log when it finishes.
     const log = join(home, 'logs', 'claude-code-hooks.log');
     await expect.poll(() => readFile(log, 'utf8').catch(() => ''), { timeout: 30_000, interval: 250 }).toContain(`messages: ${messages} read`);
+  });
+
+  it('the fast hook entry behaves like `strata hook` (capture, recall, guard)', async () => {
+    const entry = join(REPO_ROOT, 'src', 'hosts', 'claude-code', 'hook-entry.ts');
+    const copy = join(home, 'claude', 'projects', 'fast', `${SESSION}.jsonl`);
+    await cp(transcript, copy);
+    const end = JSON.stringify({ ...base('SessionEnd'), transcript_path: copy, reason: 'prompt_input_exit' });
+    const [captured, guarded, recalled] = await Promise.all([
+      runScript({ script: entry, args: ['--home', home, '--agent', 'fast', 'hook', 'SessionEnd', '--no-distill'], input: end, env: BASE_ENV }),
+      runScript({ script: entry, args: ['--home', home, 'hook', 'UserPromptSubmit'], input: JSON.stringify({ ...base('UserPromptSubmit'), prompt: 'what did I decide about the database?' }), env: { ...BASE_ENV, STRATA_HOOK_GUARD: '1' } }),
+      runScript({ script: entry, args: ['--home', home, 'hook', 'UserPromptSubmit'], input: JSON.stringify({ ...base('UserPromptSubmit'), prompt: 'what did I decide about the database?' }), env: BASE_ENV }),
+    ]);
+    expect(captured).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await listSessions({ home, agentId: 'fast' })).toMatchObject([{ sessionKey: 'claude-code:fast', sessionId: SESSION }]);
+    expect(guarded).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(additionalContext(recalled, 'UserPromptSubmit')).toContain('PostgreSQL');
   });
 });

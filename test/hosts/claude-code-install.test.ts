@@ -63,7 +63,9 @@ describe('strata install claude-code', () => {
       const command = ours[0]!.command;
       // Absolute node + absolute bin/strata.js, identity and home baked in (quoted: the home has a space).
       expect(command.startsWith(process.execPath)).toBe(true);
-      expect(command).toContain(join(REPO_ROOT, 'bin', 'strata.js'));
+      // The fast hook entry when the package is built, else the bin launcher.
+      const script = [join(REPO_ROOT, 'dist', 'hosts', 'claude-code', 'hook-entry.js'), join(REPO_ROOT, 'bin', 'strata.js')].find((p) => command.includes(p));
+      expect(script && existsSync(script)).toBe(true);
       expect(command).toContain(`--home '${home}' --agent coder hook ${event}`);
     }
     expect(settings.hooks.SessionStart?.[1]?.matcher).toBe('startup|resume|clear|compact');

@@ -1,7 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOpenClawPlugin, pluginConfigJsonSchema, TOOL_NAMES } from '../../src/hosts/openclaw/index.js';
+import { buildPluginManifest, createOpenClawPlugin, pluginConfigJsonSchema, TOOL_NAMES } from '../../src/hosts/openclaw/index.js';
 import { OpenClawHarness } from '../support/openclaw-harness.js';
 import { REPO_ROOT, tempHome } from '../support/run-cli.js';
 
@@ -39,7 +39,14 @@ describe('OpenClaw plugin tools', () => {
     expect(recall.parameters).not.toHaveProperty('$schema');
     const manifest = JSON.parse(await readFile(join(REPO_ROOT, 'openclaw-plugin/openclaw.plugin.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest).toMatchObject({ id: 'strata', kind: 'memory' });
+    expect(manifest).toEqual(buildPluginManifest());
     expect(manifest.configSchema).toEqual(pluginConfigJsonSchema());
+    // Every UI hint names a real config field (OpenClaw ignores hints for unknown paths silently).
+    const props = (manifest.configSchema as { properties: Record<string, { properties?: Record<string, unknown> }> }).properties;
+    for (const key of Object.keys(manifest.uiHints as object)) {
+      const [head, sub] = key.split('.');
+      expect(sub ? props[head!]?.properties?.[sub] : props[head!], key).toBeDefined();
+    }
     expect((manifest.contracts as { tools: string[] }).tools).toEqual([...TOOL_NAMES].sort());
     const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'openclaw-plugin/package.json'), 'utf8')) as { openclaw: { extensions: string[] } };
     expect(pkg.openclaw.extensions).toEqual(['./index.ts']);

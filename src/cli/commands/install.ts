@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '../../errors/index.js';
 import { installClaudeCode, uninstallClaudeCode, type FileChange, type InstallScope, type Launcher } from '../../hosts/claude-code/install.js';
@@ -25,18 +26,21 @@ function assertHost(host: string): void {
 }
 
 /**
- * Absolute node + absolute bin/strata.js: hooks run in a non-interactive shell where a version
+ * Absolute node + absolute script paths: hooks run in a non-interactive shell where a version
  * manager's node may not be on PATH, and `npx` resolution costs 0.5-2 s (sometimes network) of
- * SessionEnd's 1.5 s budget. Moving the package or Node means running install again (it replaces
- * its own entries).
+ * SessionEnd's 1.5 s budget. Hooks use the fast entry (dist/hosts/claude-code/hook-entry.js, which
+ * skips loading LanceDB for capture events) when the package is built, else bin/strata.js. Moving
+ * the package or Node means running install again (it replaces its own entries).
  */
-function launcher(cmd: Command): Launcher {
+function launchers(cmd: Command): { launcher: Launcher; hookLauncher: Launcher } {
   const g = globals(cmd);
-  const bin = fileURLToPath(new URL('../../../bin/strata.js', import.meta.url));
-  const args = [bin];
-  if (g.home) args.push('--home', resolve(g.home));
-  if (g.agent) args.push('--agent', g.agent);
-  return { command: process.execPath, args };
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const identity: string[] = [];
+  if (g.home) identity.push('--home', resolve(g.home));
+  if (g.agent) identity.push('--agent', g.agent);
+  const launcher = { command: process.execPath, args: [join(root, 'bin', 'strata.js'), ...identity] };
+  const entry = join(root, 'dist', 'hosts', 'claude-code', 'hook-entry.js');
+  return { launcher, hookLauncher: existsSync(entry) ? { command: process.execPath, args: [entry, ...identity] } : launcher };
 }
 
 function report(changes: FileChange[], dryRun: boolean, json: boolean): void {
@@ -64,7 +68,7 @@ export function registerInstallCommands(program: Command): void {
   ).action(async (host: string, flags: ScopeFlags, cmd: Command) => {
     assertHost(host);
     const changes = await installClaudeCode({
-      scope: scopeOf(flags), projectDir: resolve(flags.dir ?? process.cwd()), launcher: launcher(cmd), dryRun: flags.dryRun,
+      scope: scopeOf(flags), projectDir: resolve(flags.dir ?? process.cwd()), ...launchers(cmd), dryRun: flags.dryRun,
     });
     report(changes, flags.dryRun ?? false, globals(cmd).json ?? false);
   });

@@ -128,18 +128,36 @@ function intOption(value: number | undefined, fallback: number, argument: string
 
 export async function organizeScenes(options: OrganizeOptions): Promise<OrganizeReport> {
   const paths = layerPaths({ home: options.home, agentId: options.agentId });
-  const maxScenes = intOption(options.maxScenes, 15, 'maxScenes');
+  // Validated up front so bad options fail before the lock, the backup or any LLM call.
+  const limits: Limits = {
+    maxScenes: intOption(options.maxScenes, 15, 'maxScenes'),
+    maxMemories: intOption(options.maxMemoriesPerRun, 50, 'maxMemoriesPerRun'),
+    maxTurns: intOption(options.maxTurns, 24, 'maxTurns'),
+    backupKeep: intOption(options.backupKeep, 5, 'backupKeep'),
+    personaEveryN: intOption(options.personaEveryN, 50, 'personaEveryN', 0),
+    personaCore: intOption(options.personaCoreMemories, 30, 'personaCoreMemories', 0),
+  };
   if (!options.llm.capabilities.supportsTools) {
     throw new StrataError({ code: 'UNSUPPORTED', message: `The LLM ${options.llm.provider}:${options.llm.modelId} does not support tool calling, which the scene organiser needs; configure a tool-capable model.` });
   }
-  return withFileLock({ path: paths.lockFile, timeoutMs: options.lockTimeoutMs ?? 600_000 }, () => runLocked(options, paths, maxScenes));
+  return withFileLock({ path: paths.lockFile, timeoutMs: options.lockTimeoutMs ?? 600_000 }, () => runLocked(options, paths, limits));
 }
 
-async function runLocked(options: OrganizeOptions, paths: LayerPaths, maxScenes: number): Promise<OrganizeReport> {
+interface Limits {
+  maxScenes: number;
+  maxMemories: number;
+  maxTurns: number;
+  backupKeep: number;
+  personaEveryN: number;
+  personaCore: number;
+}
+
+async function runLocked(options: OrganizeOptions, paths: LayerPaths, limits: Limits): Promise<OrganizeReport> {
+  const { maxScenes } = limits;
   const now = options.now ?? (() => new Date());
   const scopes = options.scopes ?? agentScopes(options.agentId);
   const checkpoint = await readCheckpoint(paths.checkpointFile);
-  const batch = await newMemories({ memories: options.memories, scopes, checkpoint, limit: intOption(options.maxMemoriesPerRun, 50, 'maxMemoriesPerRun') });
+  const batch = await newMemories({ memories: options.memories, scopes, checkpoint, limit: limits.maxMemories });
   const before = await readSceneIndex(paths);
   const capacity = capacityGuidance({ count: before.length, limit: maxScenes });
   const report: OrganizeReport = {
@@ -158,11 +176,11 @@ async function runLocked(options: OrganizeOptions, paths: LayerPaths, maxScenes:
   };
   if (batch.length === 0) {
     report.skipped = 'no-new-memories';
-    if (checkpoint.personaRequest) report.persona = await maybePersona(options, paths, checkpoint, before);
+    if (checkpoint.personaRequest) report.persona = await maybePersona(options, limits, paths, checkpoint, before);
     return report;
   }
 
-  const backup = await backupFolder({ dir: paths.scenesDir, backupsDir: paths.sceneBackupsDir, keep: intOption(options.backupKeep, 5, 'backupKeep'), now: now() });
+  const backup = await backupFolder({ dir: paths.scenesDir, backupsDir: paths.sceneBackupsDir, keep: limits.backupKeep, now: now() });
   let next: LayerCheckpoint;
   let scenesAfter;
   try {
@@ -176,7 +194,7 @@ async function runLocked(options: OrganizeOptions, paths: LayerPaths, maxScenes:
       ],
       tools: SCENE_TOOLS,
       execute: (call) => sandbox.execute(call),
-      maxTurns: intOption(options.maxTurns, 24, 'maxTurns'),
+      maxTurns: limits.maxTurns,
       timeoutMs: options.timeoutMs ?? 300_000,
       purpose: 'layers.organize',
       abortSignal: options.abortSignal,
@@ -214,13 +232,13 @@ async function runLocked(options: OrganizeOptions, paths: LayerPaths, maxScenes:
     await restoreFolder({ dir: paths.scenesDir, backup });
     throw error;
   }
-  report.persona = await maybePersona(options, paths, next, scenesAfter);
+  report.persona = await maybePersona(options, limits, paths, next, scenesAfter);
   return report;
 }
 
 /** Regenerates the persona when asked, when due, or when there is none yet; failures are reported and retried next run. */
-async function maybePersona(options: OrganizeOptions, paths: LayerPaths, checkpoint: LayerCheckpoint, scenes: Awaited<ReturnType<typeof readSceneIndex>>): Promise<OrganizeReport['persona']> {
-  const everyN = intOption(options.personaEveryN, 50, 'personaEveryN', 0);
+async function maybePersona(options: OrganizeOptions, limits: Limits, paths: LayerPaths, checkpoint: LayerCheckpoint, scenes: Awaited<ReturnType<typeof readSceneIndex>>): Promise<OrganizeReport['persona']> {
+  const everyN = limits.personaEveryN;
   const missing = (await readPersona(paths)) === undefined;
   const due = checkpoint.personaRequest !== null || (everyN > 0 && checkpoint.sincePersona >= everyN) || (missing && scenes.length > 0);
   if (!due) return undefined;
@@ -232,7 +250,7 @@ async function maybePersona(options: OrganizeOptions, paths: LayerPaths, checkpo
       llm: options.llm,
       paths,
       scenes,
-      coreMemories: core.slice(0, intOption(options.personaCoreMemories, 30, 'personaCoreMemories', 0)),
+      coreMemories: core.slice(0, limits.personaCore),
       reason,
       backupKeep: options.personaBackupKeep,
       abortSignal: options.abortSignal,

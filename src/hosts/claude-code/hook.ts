@@ -10,7 +10,7 @@ import { ingest, type IngestSummary } from '../../capture/index.js';
 import { loadConfig } from '../../config/load.js';
 import { agentScopes } from '../../core/scope.js';
 import { InvalidArgumentError } from '../../errors/index.js';
-import { Strata } from '../../strata.js';
+import type { Strata } from '../../strata.js';
 import { buildSessionContext } from './bootstrap.js';
 import type { HookPayload } from './payload.js';
 import type { HookEvent } from './settings.js';
@@ -66,6 +66,8 @@ function contextOutput(event: 'SessionStart' | 'UserPromptSubmit', additionalCon
 }
 
 async function withEngine<T>(options: HookRunOptions, fn: (strata: Strata, scopes: string[]) => Promise<T>): Promise<T> {
+  // Loaded on demand: capture events and the guard must not pay for LanceDB and the embedders.
+  const { Strata } = await import('../../strata.js');
   const strata = await Strata.open({ home: options.home, env: options.env });
   try {
     const scopes = agentScopes(options.agentId, strata.config.scopes.agentGrants[options.agentId] ?? []);
@@ -131,7 +133,7 @@ export async function runClaudeCodeHook(options: HookRunOptions): Promise<HookOu
   switch (options.event) {
     case 'SessionStart':
       return withEngine(options, async (strata, scopes) => ({
-        stdout: contextOutput('SessionStart', await buildSessionContext({ engine: strata, scopes })),
+        stdout: contextOutput('SessionStart', await buildSessionContext({ strata, agentId: options.agentId, scopes })),
       }));
     case 'UserPromptSubmit': {
       const prompt = options.payload.prompt?.trim() ?? '';

@@ -34,7 +34,7 @@ export function claudeCodeTargets(options: { scope: InstallScope; projectDir: st
   return { settingsPath: join(home, '.claude', 'settings.json'), mcpPath: join(home, '.claude.json') };
 }
 
-/** How the host starts Strata: `<node> <bin/strata.js> [--home h] [--agent a]` (absolute paths). */
+/** How the host starts Strata: `<node> <bin/strata.js or hook entry> [--home h] [--agent a]` (absolute paths). */
 export interface Launcher {
   command: string;
   args: string[];
@@ -110,7 +110,10 @@ async function editFile(options: { path: string; edit: (json: Json) => Json; dry
 export interface InstallOptions {
   scope: InstallScope;
   projectDir: string;
+  /** Starts the full CLI (the MCP server; hooks too unless `hookLauncher` is given). */
   launcher: Launcher;
+  /** Starts the fast hook entry (dist/hosts/claude-code/hook-entry.js). */
+  hookLauncher?: Launcher;
   env?: NodeJS.ProcessEnv;
   dryRun?: boolean;
   now?: Date;
@@ -120,7 +123,7 @@ export async function installClaudeCode(options: InstallOptions): Promise<FileCh
   const targets = claudeCodeTargets({ scope: options.scope, projectDir: options.projectDir, env: options.env ?? process.env });
   const common = { dryRun: options.dryRun ?? false, now: options.now ?? new Date() };
   return [
-    await editFile({ ...common, path: targets.settingsPath, deleteIfEmpty: false, edit: (settings) => addStrataHooks({ settings, commandFor: (e) => hookCommand(options.launcher, e) }) }),
+    await editFile({ ...common, path: targets.settingsPath, deleteIfEmpty: false, edit: (settings) => addStrataHooks({ settings, commandFor: (e) => hookCommand(options.hookLauncher ?? options.launcher, e) }) }),
     await editFile({ ...common, path: targets.mcpPath, deleteIfEmpty: false, edit: (config) => addMcpServer({ config, entry: mcpEntry(options.launcher) }) }),
   ];
 }

@@ -36,9 +36,12 @@ const EVENT_SETTINGS: Record<HookEvent, { matcher?: string; timeout: number; asy
   SessionEnd: { timeout: 10 },
 };
 
-/** True for a handler Strata installed: its command runs a `strata` launcher's `hook <Event>`. */
+/** True for a handler Strata installed: its command runs `hook <Event>` of a `strata` launcher or the fast hook entry. */
 export function isStrataHookCommand(command: unknown): boolean {
-  return typeof command === 'string' && /strata(?:-memory)?(?:\.js)?["']?\s(?:.*\s)?hook\s+(?:SessionStart|UserPromptSubmit|PreCompact|Stop|SessionEnd)\b/.test(command);
+  return (
+    typeof command === 'string' &&
+    /(?:strata(?:-memory)?(?:\.js)?|claude-code\/hook-entry\.[jt]s)["']?\s(?:.*\s)?hook\s+(?:SessionStart|UserPromptSubmit|PreCompact|Stop|SessionEnd)\b/.test(command)
+  );
 }
 
 function isObject(value: unknown): value is Json {

@@ -11,3 +11,4 @@ export type * from './types.js';
 /** The default plugin entry (what `definePluginEntry({...})` would return). */
 const plugin = createOpenClawPlugin();
 export default plugin;
+export { buildPluginManifest } from './manifest.js';
