@@ -41,6 +41,15 @@ export interface SearchHit {
   record: MemoryRecord;
   /** Backend-native score: BM25 for text, cosine similarity (1 - distance) for vectors. */
   score: number;
+  /** The stored embedding, when the search was asked for it (`withVectors`). */
+  vector?: number[] | null;
+}
+
+export interface SearchOptions {
+  filter: MemoryFilter;
+  limit: number;
+  /** Return each hit's stored embedding too, saving the caller a second round trip. */
+  withVectors?: boolean;
 }
 
 export interface ListOptions {
@@ -94,8 +103,8 @@ export interface MemoryStoreV1 {
   /** Streams every row (all scopes when `scopes` is null), for export and re-embedding. */
   scan(options: { scopes: string[] | null; batchSize?: number; withVectors?: boolean }): AsyncIterable<StoredMemory[]>;
 
-  searchText(options: { query: string; filter: MemoryFilter; limit: number }): Promise<SearchHit[]>;
-  searchVector(options: { vector: number[]; filter: MemoryFilter; limit: number }): Promise<SearchHit[]>;
+  searchText(options: SearchOptions & { query: string }): Promise<SearchHit[]>;
+  searchVector(options: SearchOptions & { vector: number[] }): Promise<SearchHit[]>;
 
   /**
    * Runs `fn` holding the store's cross-process write lock (read-check-write paths: dedupe then

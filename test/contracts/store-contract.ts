@@ -228,6 +228,18 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(hits.map((h) => h.record.id)).toContain(late.id);
     });
 
+    vectorTest('searches return stored vectors only when asked (withVectors)', async () => {
+      const a = rec({ text: 'quince jam recipe from grandmother' });
+      await store.insert({ records: [a] });
+      const [plain] = await store.searchText({ query: 'quince', filter: scopes('global'), limit: 5 });
+      expect(plain?.vector).toBeUndefined();
+      const [text] = await store.searchText({ query: 'quince', filter: scopes('global'), limit: 5, withVectors: true });
+      expect(expectVectorClose(text?.vector ?? null, a.vector)).toBe(true);
+      const [vec] = await store.searchVector({ vector: a.vector!, filter: scopes('global'), limit: 5, withVectors: true });
+      expect(vec?.record.id).toBe(a.id);
+      expect(expectVectorClose(vec?.vector ?? null, a.vector)).toBe(true);
+    });
+
     vectorTest('searchVector: cosine similarity ordering, scores and filters', async () => {
       const axis = (x: number, y: number) => [x, y, ...new Array<number>(D - 2).fill(0)];
       const near = rec({ vector: axis(1, 0.1) });

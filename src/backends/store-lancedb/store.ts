@@ -2,7 +2,7 @@ import * as arrow from 'apache-arrow';
 import { join } from 'node:path';
 import { InvalidArgumentError, NotFoundError } from '../../errors/index.js';
 import type {
-  ListOptions, MemoryFilter, MemoryRecord, MemoryStoreV1, RebuildHandle, SearchHit, StoreCapabilities, StoreMeta, StoreStats, StoredMemory,
+  ListOptions, MemoryFilter, MemoryRecord, MemoryStoreV1, SearchOptions, RebuildHandle, SearchHit, StoreCapabilities, StoreMeta, StoreStats, StoredMemory,
 } from '../../spec/index.js';
 import { withFileLock } from '../../util/file-lock.js';
 import { assertScopes, filterToWhere, inList, sqlString } from './filter.js';
@@ -239,21 +239,22 @@ export class LanceDbStore implements MemoryStoreV1 {
     if (buffer.length > 0) yield buffer;
   }
 
-  async searchText(options: { query: string; filter: MemoryFilter; limit: number }): Promise<SearchHit[]> {
+  async searchText(options: SearchOptions & { query: string }): Promise<SearchHit[]> {
     const where = filterToWhere(options.filter);
     assertLimit(options.limit);
     const text = options.query.trim();
     const table = await this.liveTable();
     if (!table || text === '') return [];
+    const withVectors = await this.searchWithVectors(options);
     const query = table.query().fullTextSearch(new lancedb.MatchQuery(text, COLUMNS.text)).where(where)
-      .select([...RECORD_COLUMNS, '_score']).limit(options.limit);
+      .select([...RECORD_COLUMNS, ...(withVectors ? [COLUMNS.vector] : []), '_score']).limit(options.limit);
     const result = await wrap('searchText', () => query.toArrow());
-    return rowsFromArrow(result, { withVectors: false, extra: '_score' })
-      .map((r) => ({ record: stripVector(r.record), score: r.extra }))
+    return rowsFromArrow(result, { withVectors, extra: '_score' })
+      .map((r) => hitOf(r.record, r.extra, withVectors))
       .sort((a, b) => b.score - a.score);
   }
 
-  async searchVector(options: { vector: number[]; filter: MemoryFilter; limit: number }): Promise<SearchHit[]> {
+  async searchVector(options: SearchOptions & { vector: number[] }): Promise<SearchHit[]> {
     const where = filterToWhere(options.filter);
     assertLimit(options.limit);
     const meta = await this.registry.meta();
@@ -271,12 +272,16 @@ export class LanceDbStore implements MemoryStoreV1 {
     // `vector IS NOT NULL` here: it forces reading every vector (10x slower at 100k rows), and
     // rows without a vector get a null distance that is dropped below.
     const query = table.query().nearestTo(options.vector).distanceType('cosine').ef(Math.max(300, options.limit * 2))
-      .where(where).select([...RECORD_COLUMNS, '_distance']).limit(options.limit);
+      .where(where).select([...RECORD_COLUMNS, ...(options.withVectors ? [COLUMNS.vector] : []), '_distance']).limit(options.limit);
     const result = await wrap('searchVector', () => query.toArrow());
-    return rowsFromArrow(result, { withVectors: false, extra: '_distance' })
+    return rowsFromArrow(result, { withVectors: options.withVectors === true, extra: '_distance' })
       .filter((r) => Number.isFinite(r.extra))
-      .map((r) => ({ record: stripVector(r.record), score: 1 - r.extra }))
+      .map((r) => hitOf(r.record, 1 - r.extra, options.withVectors === true))
       .sort((a, b) => b.score - a.score);
+  }
+
+  private async searchWithVectors(options: { withVectors?: boolean }): Promise<boolean> {
+    return options.withVectors === true && ((await this.registry.meta())?.dimensions ?? 0) > 0;
   }
 
   withWriteLock<T>(fn: () => Promise<T>): Promise<T> {
@@ -307,4 +312,9 @@ export class LanceDbStore implements MemoryStoreV1 {
     const meta = await this.registry.meta();
     return meta ? this.registry.open(meta.table) : null;
   }
+}
+
+function hitOf(row: StoredMemory, score: number, withVectors: boolean): SearchHit {
+  const record = stripVector(row);
+  return withVectors ? { record, score, vector: row.vector } : { record, score };
 }

@@ -120,7 +120,7 @@ async function runRecall(args: {
 
   const working = new Map<string, Working>();
   const dropped: Working[] = [];
-  const admit = (hits: readonly { record: MemoryRecord; score: number }[] | null): ChannelHit[] | null => {
+  const admit = (hits: readonly { record: MemoryRecord; score: number; vector?: number[] | null }[] | null): ChannelHit[] | null => {
     if (!hits) return null;
     const out: ChannelHit[] = [];
     for (const hit of hits) {
@@ -130,7 +130,7 @@ async function runRecall(args: {
           dropped.push({ record: hit.record, dropped: { stage: 'filter', reason: violation } });
           continue;
         }
-        working.set(hit.record.id, { record: hit.record });
+        working.set(hit.record.id, { record: hit.record, ...(hit.vector !== undefined ? { vector: hit.vector } : {}) });
       }
       if (working.has(hit.record.id)) out.push({ id: hit.record.id, score: hit.score });
     }
@@ -145,9 +145,15 @@ async function runRecall(args: {
   if (queryVector && working.size > 0 && (config.fusion.completeVectorScores || config.diversity.enabled)) {
     const s = performance.now();
     try {
-      const stored = await store.get({ ids: [...working.keys()], withVectors: true });
+      // Searches normally return vectors with their hits; fetch only what is still missing.
+      const missing = [...working].filter(([, w]) => w.vector === undefined).map(([id]) => id);
+      const stored = missing.length > 0 ? await store.get({ ids: missing, withVectors: true }) : [];
       const present = new Set(stored.map((row) => row.id));
       for (const [id, w] of working) {
+        if (w.vector !== undefined) {
+          if (w.vector && w.vector.length === queryVector.length) extraVectorScores.set(id, cosineSimilarity(queryVector, w.vector));
+          continue;
+        }
         if (present.has(id)) continue;
         // A search index can briefly outlive a deleted row; never return a memory that no longer exists.
         working.delete(id);

@@ -90,7 +90,7 @@ export async function retrieveCandidates(options: {
     if (options.mode === 'vector') return { hits: null, report: { used: false, hits: 0, note: 'lexical channel off (mode vector)' } };
     if (!store.capabilities.fullTextSearch) return { hits: null, report: { used: false, hits: 0, note: `store ${store.provider} has no full-text search` } };
     try {
-      const hits = await timed(timings, 'lexical', () => store.searchText({ query: options.query, filter, limit: pool }));
+      const hits = await timed(timings, 'lexical', () => store.searchText({ query: options.query, filter, limit: pool, withVectors: options.mode !== 'lexical' }));
       return { hits, report: { used: true, hits: hits.length } };
     } catch (error) {
       throwIfAborted(abortSignal);
@@ -109,7 +109,7 @@ export async function retrieveCandidates(options: {
     queryVector = embedded.vector;
     try {
       const vector = embedded.vector;
-      const hits = await timed(timings, 'vector', () => store.searchVector({ vector, filter, limit: pool }));
+      const hits = await timed(timings, 'vector', () => store.searchVector({ vector, filter, limit: pool, withVectors: true }));
       return { hits, report: { used: true, hits: hits.length } };
     } catch (error) {
       throwIfAborted(abortSignal);
