@@ -145,7 +145,9 @@ export class TableRegistry {
  * Full-text index: ICU segmentation (Chinese/Japanese words) combined with English stemming
  * ("preferences" matches "prefer"); measured on 0.39 that both work in one index, so a single
  * column suffices. Positions are required for phrase queries. Scope (few values) gets a bitmap,
- * id a btree: both make filtered reads and id lookups index scans.
+ * id a btree: both make filtered reads and id lookups index scans. valid_to gets a btree because
+ * every read filters `valid_to IS NULL` (current memories only): unindexed, that filter cost
+ * ~6 ms per search channel at 100k rows (measured: FTS p50 11.1 -> 5.1 ms, vector 16.7 -> 11.5 ms).
  */
 export async function ensureBaseIndexes(table: Table): Promise<void> {
   const existing = new Set((await table.listIndices()).flatMap((i) => i.columns));
@@ -153,6 +155,7 @@ export async function ensureBaseIndexes(table: Table): Promise<void> {
     [COLUMNS.text, lancedb.Index.fts({ baseTokenizer: 'icu', stem: true, language: 'English', lowercase: true, withPosition: true })],
     [COLUMNS.scope, lancedb.Index.bitmap()],
     [COLUMNS.id, lancedb.Index.btree()],
+    [COLUMNS.validTo, lancedb.Index.btree()],
   ];
   for (const [column, config] of wanted) {
     if (existing.has(column)) continue;
