@@ -61,7 +61,7 @@ describe('kill -9 while ingesting', () => {
     for (let i = 0; i < KILLS; i += 1) {
       // Alternate: kills soon after start hit staging and the first batch; kills after the first
       // L0 append hit later appends, index writes and cursor commits at random points.
-      const kill: Kill = { on: i % 2 === 0 ? 'chunk' : 'ready', afterMs: Math.floor(Math.random() * 300) };
+      const kill: Kill = { on: i % 2 === 0 ? 'chunk' : 'ready', afterMs: Math.floor(Math.random() * 150) };
       delays.push(kill);
       const r = await runChild(home, root, kill);
       if (r.killed) killed += 1;
