@@ -38,16 +38,5 @@ export function fakeRelevance(query: string, document: string): number {
   return hits / q.size;
 }
 
-export function cosine(a: readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] ?? 0;
-    const y = b[i] ?? 0;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
+/** The engine's own cosine, so tests measure with the same function recall uses. */
+export { cosineSimilarity as cosine } from '../../src/core/recall/diversity.js';
