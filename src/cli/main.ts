@@ -12,9 +12,11 @@ import { registerTransferCommands } from './commands/transfer.js';
 import { registerMcpCommand } from './commands/mcp.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerLayerCommands } from './commands/layers.js';
+import { registerJournalCommands } from './commands/journal.js';
+import { registerSummarizeCommand } from './commands/summarize.js';
 import { registerHookCommand } from './commands/hook.js';
 import { registerInstallCommands } from './commands/install.js';
-import { registerInstallOpenClawCommand } from './commands/install-openclaw.js';
+import { registerInstallOpenClawCommand, registerUninstallOpenClawCommand } from './commands/install-openclaw.js';
 
 process.env.LANCEDB_LOG ??= 'error';
 
@@ -40,10 +42,13 @@ export function buildProgram(): Command {
   registerMcpCommand(program);
   registerServeCommand(program);
   registerLayerCommands(program);
+  registerSummarizeCommand(program);
+  registerJournalCommands(program);
   registerHookCommand(program);
   registerInstallCommands(program);
   // After registerInstallCommands: mounts `openclaw` under the existing `install` command.
   registerInstallOpenClawCommand(program);
+  registerUninstallOpenClawCommand(program);
   return program;
 }
 

@@ -2,6 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildContext, layerPaths, NAV_CLOSE, NAV_OPEN, serializeScene, syncSceneIndex } from '../../src/core/layers/index.js';
 import { estimateTokens } from '../../src/core/recall/index.js';
+import { runSummaries } from '../../src/core/summaries/index.js';
+import { session, summaryModel, writeL0 } from '../summaries/helpers.js';
 import { layerEnv, type LayerEnv } from './helpers.js';
 import { join } from 'node:path';
 
@@ -56,6 +58,23 @@ describe('context bootstrap', () => {
     expect(result.text).toContain('dark roast coffee');
     expect(result.text).not.toContain('Fridays');
     expect(await buildContext({ strata: env.strata, agentId: 'nobody', query: 'zzzz' })).toMatchObject({ text: '', tokens: 0 });
+  });
+
+  it("adds the session's hierarchical summaries when given its key, within the budget", async () => {
+    env = await layerEnv({ script: summaryModel });
+    await writeL0(env.home, [...session({ key: 'proj', count: 40 }), ...session({ key: 'other', count: 40 })]);
+    await runSummaries({ home: env.home, llm: env.llm, config: { boundaryTokens: 500, chunkTokens: 500, mergeFanIn: 3 } });
+    await env.strata.remember({ text: 'The deploy runs on Fridays', scope: 'agent:main' });
+    const withKey = await buildContext({ strata: env.strata, agentId: 'main', sessionKey: 'proj', budgetTokens: 1000 });
+    expect(withKey.summaries).toBeGreaterThan(0);
+    expect(withKey.tokens).toBeLessThanOrEqual(1000);
+    expect(withKey.text).toMatch(/<session-history>\n<summary level="\d"[^>]*>(chunk|merge) summary #\d+/);
+    expect(withKey.text).toContain('Fridays');
+    const without = await buildContext({ strata: env.strata, agentId: 'main', budgetTokens: 1000 });
+    expect(without).toMatchObject({ summaries: 0 });
+    expect(without.text).not.toContain('<session-history>');
+    const tight = await buildContext({ strata: env.strata, agentId: 'main', sessionKey: 'proj', budgetTokens: 120 });
+    expect(tight.tokens).toBeLessThanOrEqual(120);
   });
 
   it('rejects agent ids that could escape the home', async () => {

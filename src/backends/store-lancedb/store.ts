@@ -1,4 +1,3 @@
-import * as arrow from 'apache-arrow';
 import { join } from 'node:path';
 import { InvalidArgumentError, NotFoundError } from '../../errors/index.js';
 import type {
@@ -6,6 +5,7 @@ import type {
 } from '../../spec/index.js';
 import { withFileLock } from '../../util/file-lock.js';
 import { assertScopes, filterToWhere, inList, sqlString } from './filter.js';
+import { AccessLog, type AccessEntry } from './access-log.js';
 import { checkEmbedder, publicMeta, writeMetaFile, type MetaFile } from './meta.js';
 import { collectStats } from './stats.js';
 import { Maintenance } from './maintenance.js';
@@ -50,6 +50,7 @@ export class LanceDbStore implements MemoryStoreV1 {
   private readonly maintenance: Maintenance;
   private readonly tableName: string;
   private readonly lockStaleMs: number | undefined;
+  private readonly accessLogs = new Map<string, AccessLog>();
 
   constructor(private readonly options: LanceDbStoreOptions) {
     if (!options.path) throw new InvalidArgumentError({ argument: 'path', message: 'createLanceDbStore needs a store folder path.' });
@@ -113,9 +114,6 @@ export class LanceDbStore implements MemoryStoreV1 {
 
   async touch(options: { accesses: Array<{ id: string; count: number; at: string }> }): Promise<void> {
     if (options.accesses.length === 0) return;
-    const meta = await this.registry.requireMeta();
-    const table = await this.registry.open(meta.table);
-    if (!table) return;
     const byId = new Map<string, { count: number; at: string }>();
     for (const a of options.accesses) {
       if (!Number.isInteger(a.count) || a.count < 0 || typeof a.at !== 'string') {
@@ -124,21 +122,19 @@ export class LanceDbStore implements MemoryStoreV1 {
       const prev = byId.get(a.id);
       byId.set(a.id, { count: (prev?.count ?? 0) + a.count, at: prev && prev.at > a.at ? prev.at : a.at });
     }
-    const current = await this.get({ ids: [...byId.keys()] });
-    if (current.length === 0) return;
-    // One partial merge-insert writes only the two access columns for every touched row.
-    const rows = current.map((r) => {
-      const access = byId.get(r.id) as { count: number; at: string };
-      return {
-        [COLUMNS.id]: r.id,
-        [COLUMNS.accessCount]: r.accessCount + access.count,
-        [COLUMNS.lastAccessedAt]: r.lastAccessedAt && r.lastAccessedAt > access.at ? r.lastAccessedAt : access.at,
-      };
-    });
-    const schema = await table.schema();
-    const partial = new arrow.Schema(schema.fields.filter((f) => f.name in rows[0]!));
-    await wrap('touch', () => table.mergeInsert(COLUMNS.id).whenMatchedUpdateAll().execute(lancedb.makeArrowTable(rows, { schema: partial })));
-    await this.maintenance.afterWrite(table, meta.dimensions, rows.length);
+    const meta = await this.registry.requireMeta();
+    const table = await this.registry.open(meta.table);
+    if (!table) return;
+    // The table's own values are the base the log adds to; ids not found are skipped.
+    const base = new Map<string, AccessEntry>();
+    for (const ids of chunks([...byId.keys()], ID_CHUNK)) {
+      const rows = await wrap('touch', () => table.query().where(inList(COLUMNS.id, ids, 'ids')).select([COLUMNS.id, COLUMNS.accessCount, COLUMNS.lastAccessedAt]).toArray());
+      for (const row of rows) {
+        const at = row[COLUMNS.lastAccessedAt] as string | null | undefined;
+        base.set(String(row[COLUMNS.id]), { count: Number(row[COLUMNS.accessCount]), at: at ?? null });
+      }
+    }
+    await wrap('touch', () => this.accessLog(meta.table).add({ accesses: byId, base }));
   }
 
   async delete(options: { ids: string[] }): Promise<number> {
@@ -164,6 +160,7 @@ export class LanceDbStore implements MemoryStoreV1 {
       const result = await wrap('get', () => table.query().where(inList(COLUMNS.id, ids, 'ids')).select(columns).toArrow());
       for (const { record } of rowsFromArrow(result, { withVectors })) found.set(record.id, record);
     }
+    await this.overlayAccess([...found.values()]);
     return options.ids.flatMap((id) => {
       const record = found.get(id);
       if (!record) return [];
@@ -193,7 +190,7 @@ export class LanceDbStore implements MemoryStoreV1 {
       const result = await wrap('findByHash', () => table.query().where(where).select(RECORD_COLUMNS).toArrow());
       out.push(...rowsFromArrow(result, { withVectors: false }).map((r) => stripVector(r.record)));
     }
-    return out;
+    return this.overlayAccess(out);
   }
 
   async list(options: ListOptions): Promise<MemoryRecord[]> {
@@ -207,7 +204,7 @@ export class LanceDbStore implements MemoryStoreV1 {
     const query = table.query().where(where).select(RECORD_COLUMNS)
       .orderBy([{ columnName: COLUMNS.createdAt, ascending }, { columnName: COLUMNS.id, ascending }]).offset(offset).limit(options.limit);
     const result = await wrap('list', () => query.toArrow());
-    return rowsFromArrow(result, { withVectors: false }).map((r) => stripVector(r.record));
+    return this.overlayAccess(rowsFromArrow(result, { withVectors: false }).map((r) => stripVector(r.record)));
   }
 
   async count(options: { filter: MemoryFilter }): Promise<number> {
@@ -228,7 +225,8 @@ export class LanceDbStore implements MemoryStoreV1 {
     let buffer: StoredMemory[] = [];
     // The query streams Arrow batches with back-pressure, so memory stays flat for any table size.
     for await (const batch of query) {
-      for (const { record } of rowsFromArrow(batch, { withVectors })) {
+      const records = await this.overlayAccess(rowsFromArrow(batch, { withVectors }).map((r) => r.record));
+      for (const record of records) {
         buffer.push(record);
         if (buffer.length >= batchSize) {
           yield buffer;
@@ -249,7 +247,9 @@ export class LanceDbStore implements MemoryStoreV1 {
     const query = table.query().fullTextSearch(new lancedb.MatchQuery(text, COLUMNS.text)).where(where)
       .select([...RECORD_COLUMNS, ...(withVectors ? [COLUMNS.vector] : []), '_score']).limit(options.limit);
     const result = await wrap('searchText', () => query.toArrow());
-    return rowsFromArrow(result, { withVectors, extra: '_score' })
+    const rows = rowsFromArrow(result, { withVectors, extra: '_score' });
+    await this.overlayAccess(rows.map((r) => r.record));
+    return rows
       .map((r) => hitOf(r.record, r.extra, withVectors))
       .sort((a, b) => b.score - a.score);
   }
@@ -274,7 +274,9 @@ export class LanceDbStore implements MemoryStoreV1 {
     const query = table.query().nearestTo(options.vector).distanceType('cosine').ef(Math.max(300, options.limit * 2))
       .where(where).select([...RECORD_COLUMNS, ...(options.withVectors ? [COLUMNS.vector] : []), '_distance']).limit(options.limit);
     const result = await wrap('searchVector', () => query.toArrow());
-    return rowsFromArrow(result, { withVectors: options.withVectors === true, extra: '_distance' })
+    const rows = rowsFromArrow(result, { withVectors: options.withVectors === true, extra: '_distance' });
+    await this.overlayAccess(rows.map((r) => r.record));
+    return rows
       .filter((r) => Number.isFinite(r.extra))
       .map((r) => hitOf(r.record, 1 - r.extra, options.withVectors === true))
       .sort((a, b) => b.score - a.score);
@@ -295,9 +297,9 @@ export class LanceDbStore implements MemoryStoreV1 {
     return this.maintenance.optimize(table, meta.dimensions, { mode: options?.force === true ? 'force' : 'explicit' });
   }
 
-  async stats(): Promise<StoreStats> {
+  async stats(options: { filter?: MemoryFilter } = {}): Promise<StoreStats> {
     const table = await this.liveTable();
-    return table ? collectStats(table) : { rows: 0, current: 0, byScope: {}, byCategory: {}, indexes: [] };
+    return table ? collectStats(table, options) : { rows: 0, current: 0, byScope: {}, byCategory: {}, indexes: [] };
   }
 
   async beginRebuild(options: { embedderId: string; dimensions: number }): Promise<RebuildHandle> {
@@ -306,6 +308,29 @@ export class LanceDbStore implements MemoryStoreV1 {
 
   async close(): Promise<void> {
     await this.registry.close();
+  }
+
+  private accessLog(table: string): AccessLog {
+    let log = this.accessLogs.get(table);
+    if (!log) {
+      log = new AccessLog({ path: join(this.options.path, `access-${table}.jsonl`), lockStaleMs: this.lockStaleMs });
+      this.accessLogs.set(table, log);
+    }
+    return log;
+  }
+
+  /** Applies the access log to records read from the table, in place. */
+  private async overlayAccess<T extends MemoryRecord>(records: T[]): Promise<T[]> {
+    const meta = await this.registry.meta();
+    if (!meta || records.length === 0) return records;
+    const log = this.accessLog(meta.table);
+    await wrap('access log', () => log.refresh());
+    for (const r of records) {
+      const e = log.overlay(r.id, { count: r.accessCount, at: r.lastAccessedAt });
+      r.accessCount = e.count;
+      r.lastAccessedAt = e.at;
+    }
+    return records;
   }
 
   private async liveTable(): Promise<Table | null> {

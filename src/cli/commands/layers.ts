@@ -5,10 +5,10 @@
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConfigError, InvalidArgumentError, StrataError } from '../../errors/index.js';
+import { InvalidArgumentError, StrataError } from '../../errors/index.js';
 import { loadConfig } from '../../config/load.js';
 import { agentScopes } from '../../core/scope.js';
-import { buildContext, layerPaths, organizeScenes, readPersona, readSceneIndex, type OrganizeReport } from '../../core/layers/index.js';
+import { buildContext, layerPaths, readPersona, readSceneIndex, type OrganizeReport } from '../../core/layers/index.js';
 import { globals, withStrata, type GlobalOptions } from '../context.js';
 import { printJson, printTable, shortDate } from '../output.js';
 import { parsePositiveInt } from '../parse.js';
@@ -78,15 +78,14 @@ export function registerLayerCommands(program: Command): void {
   program
     .command('organize')
     .description("one organiser run: fold an agent's new memories into scenes (needs a tool-capable LLM)")
-    .option('--max-scenes <n>', 'scene limit', parsePositiveInt)
-    .option('--max-memories <n>', 'memories per run', parsePositiveInt)
+    .option('--max-scenes <n>', 'scene limit (default: layers.scenes.limit)', parsePositiveInt)
+    .option('--max-memories <n>', 'memories per run (default: layers.scenes.maxMemoriesPerRun)', parsePositiveInt)
     .action(async (opts: { maxScenes?: number; maxMemories?: number }, cmd: Command) => {
       const g = globals(cmd);
-      const { agentId, grants } = await agentAndHome(g);
+      const { agentId } = await agentAndHome(g);
       await withStrata(cmd, async (strata) => {
-        const llm = strata.llm();
-        if (!llm) throw new ConfigError({ field: 'llm.provider', message: 'strata organize needs an LLM: set llm.provider and llm.model in config.json (or STRATA_LLM_PROVIDER / STRATA_LLM_MODEL).' });
-        const report = await organizeScenes({ home: strata.home, agentId, llm, memories: strata, scopes: agentScopes(agentId, grants), maxScenes: opts.maxScenes, maxMemoriesPerRun: opts.maxMemories });
+        // Limits come from config `layers` (scenes, persona); the flags override them for this run.
+        const report = await strata.organize({ agentId, maxScenes: opts.maxScenes, maxMemoriesPerRun: opts.maxMemories });
         if (g.json) printJson(report);
         else printReport(report);
       });
@@ -94,14 +93,15 @@ export function registerLayerCommands(program: Command): void {
 
   program
     .command('context')
-    .description('print the session-start context for an agent: persona, scene navigation, relevant memories')
+    .description('print the session-start context for an agent: persona, scene navigation, session summaries, relevant memories')
     .option('--query <q>', 'recall memories relevant to this text (default: important + recent)')
+    .option('--session <key>', "include this session's hierarchical summaries (strata summarize)")
     .option('--budget <tokens>', 'token budget', parsePositiveInt, 1500)
-    .action(async (opts: { query?: string; budget: number }, cmd: Command) => {
+    .action(async (opts: { query?: string; session?: string; budget: number }, cmd: Command) => {
       const g = globals(cmd);
       const { agentId, grants } = await agentAndHome(g);
       await withStrata(cmd, async (strata) => {
-        const result = await buildContext({ strata, agentId, query: opts.query, budgetTokens: opts.budget, scopes: agentScopes(agentId, grants) });
+        const result = await buildContext({ strata, agentId, query: opts.query, sessionKey: opts.session, budgetTokens: opts.budget, scopes: agentScopes(agentId, grants) });
         if (g.json) printJson(result);
         else if (result.text) process.stdout.write(result.text + '\n');
       });

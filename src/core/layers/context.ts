@@ -7,7 +7,9 @@
  * With a query, memories come from recall; without one, from the agent's most important and most
  * recent memories. Budget split: persona up to 45%, scene navigation up to 20%, memories the rest
  * (unused persona/navigation budget goes to memories). Every section is optional: an agent with no
- * persona or scenes yet still gets its memories. Returns '' text when there is nothing at all.
+ * persona or scenes yet still gets its memories. With a session key, that session's hierarchical
+ * summaries (src/core/summaries) come next, up to 25% of the budget, newest kept when they do not
+ * all fit. Returns '' text when there is nothing at all.
  */
 import { readFile } from 'node:fs/promises';
 import type { MemoryRecord } from '../../spec/memory-record.js';
@@ -19,6 +21,7 @@ import type { MemoryLister } from './organiser.js';
 import { layerPaths } from './paths.js';
 import { stripSceneNavigation } from './persona.js';
 import { readSceneIndex } from './scene-index.js';
+import { readSessionSummaries } from '../summaries/read.js';
 
 /** `Strata` fits as is; a bare `MemoryEngine` needs the home next to it. */
 export interface ContextSource extends MemoryLister {
@@ -33,6 +36,8 @@ export interface BuildContextOptions {
   query?: string;
   /** Whole output, tags included. Default 1500. */
   budgetTokens?: number;
+  /** The session being started or resumed: adds its hierarchical summaries. */
+  sessionKey?: string;
   /** Memory scopes read. Default: global + agent:<id>. */
   scopes?: string[];
   now?: Date;
@@ -46,6 +51,8 @@ export interface ContextResult {
   persona: boolean;
   scenes: number;
   memories: number;
+  /** Hierarchical summaries included. */
+  summaries: number;
 }
 
 /** Tag-safe text: a persona or summary can never close or open the wrapper's tags. */
@@ -124,12 +131,26 @@ export async function buildContext(options: BuildContextOptions): Promise<Contex
     }
   }
 
+  let summaryCount = 0;
+  if (options.sessionKey !== undefined && remaining > 20) {
+    const cap = Math.min(Math.floor(budget * 0.25), remaining) - 10;
+    // Each summary is wrapped in one line of tags: budget the texts a little below the cap.
+    const read = await readSessionSummaries({ home: options.strata.home, agentId: options.agentId, sessionKey: options.sessionKey, budgetTokens: Math.max(0, cap - 12) });
+    const lines = read.summaries.map((s) => `<summary level="${s.level}" from="${new Date(s.from).toISOString()}" to="${new Date(s.to).toISOString()}">${neutralise(s.text).replace(/\s*\n\s*/g, ' ')}</summary>`);
+    const fitted = fitLines(lines, cap);
+    summaryCount = fitted.lines.filter((l) => l !== '…').length;
+    if (summaryCount > 0) {
+      parts.push('<session-history>', ...fitted.lines, '</session-history>');
+      remaining -= fitted.tokens + 10;
+    }
+  }
+
   const candidates = await pickMemories(options, scopes);
   const block = remaining > 0 ? formatContextBlock({ results: candidates, maxTokens: remaining, now: options.now }) : '';
   const memories = block ? block.split('\n').length - 3 : 0;
   if (block) parts.push(block);
 
-  if (parts.length === 0) return { text: '', tokens: 0, persona: false, scenes: 0, memories: 0 };
+  if (parts.length === 0) return { text: '', tokens: 0, persona: false, scenes: 0, memories: 0, summaries: 0 };
   const text = [open, ...parts, close].join('\n');
-  return { text, tokens: estimateTokens(text), persona, scenes: sceneCount, memories };
+  return { text, tokens: estimateTokens(text), persona, scenes: sceneCount, memories, summaries: summaryCount };
 }

@@ -110,6 +110,11 @@ function startBackgroundDistill(options: { home: string; agentId: string; launch
   }
 }
 
+/** Capture keys Claude Code conversations by project folder (readers/claude-code.ts); summaries follow. */
+function summaryKeyOf(transcriptPath: string | undefined): string | undefined {
+  return transcriptPath ? `claude-code:${basename(dirname(resolve(transcriptPath)))}` : undefined;
+}
+
 async function capture(options: HookRunOptions): Promise<HookOutcome> {
   const path = options.payload.transcriptPath;
   if (!path) throw new InvalidArgumentError({ argument: 'transcript_path', message: `${options.event} hook input has no transcript_path: nothing to capture.` });
@@ -133,7 +138,7 @@ export async function runClaudeCodeHook(options: HookRunOptions): Promise<HookOu
   switch (options.event) {
     case 'SessionStart':
       return withEngine(options, async (strata, scopes) => ({
-        stdout: contextOutput('SessionStart', await buildSessionContext({ strata, agentId: options.agentId, scopes })),
+        stdout: contextOutput('SessionStart', await buildSessionContext({ strata, agentId: options.agentId, scopes, sessionKey: summaryKeyOf(options.payload.transcriptPath) })),
       }));
     case 'UserPromptSubmit': {
       const prompt = options.payload.prompt?.trim() ?? '';

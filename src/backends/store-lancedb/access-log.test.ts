@@ -1,0 +1,87 @@
+import { appendFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeRecord } from '../../../test/fixtures/store/records.js';
+import { AccessLog } from './access-log.js';
+import { createLanceDbStore } from './index.js';
+
+const at = (day: number) => `2026-01-${String(day).padStart(2, '0')}T00:00:00.000Z`;
+const one = (id: string, count: number, day: number) => new Map([[id, { count, at: at(day) }]]);
+
+describe('access log (access statistics beside the table)', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'strata-access-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('adds on top of the table values and another reader sees the appends', async () => {
+    const path = join(dir, 'access.jsonl');
+    const a = new AccessLog({ path });
+    const b = new AccessLog({ path });
+    const base = new Map([['m1', { count: 4, at: at(1) }]]);
+    await a.add({ accesses: one('m1', 2, 3), base });
+    await b.add({ accesses: one('m1', 1, 2), base });
+    await a.refresh();
+    expect(a.overlay('m1', { count: 4, at: at(1) })).toEqual({ count: 7, at: at(3) });
+    // An update that wrote the overlaid values back into the table is not counted twice.
+    expect(a.overlay('m1', { count: 7, at: at(3) })).toEqual({ count: 7, at: at(3) });
+    // Ids missing from the base (deleted rows) are not logged.
+    await a.add({ accesses: one('gone', 1, 4), base });
+    expect(a.get('gone')).toBeUndefined();
+  });
+
+  it('keeps a torn last line until it is complete', async () => {
+    const path = join(dir, 'access.jsonl');
+    const log = new AccessLog({ path });
+    await appendFile(path, '{"id":"m1","count":3,"at":null}\n{"id":"m2","cou');
+    await log.refresh();
+    expect(log.get('m1')).toEqual({ count: 3, at: null });
+    expect(log.get('m2')).toBeUndefined();
+    await appendFile(path, 'nt":5,"at":null}\n');
+    await log.refresh();
+    expect(log.get('m2')).toEqual({ count: 5, at: null });
+  });
+
+  it('compacts past the size limit; readers that had read the old file reload', async () => {
+    const path = join(dir, 'access.jsonl');
+    const writer = new AccessLog({ path, compactBytes: 2_000 });
+    const reader = new AccessLog({ path });
+    const base = new Map([['m1', { count: 0, at: null }], ['m2', { count: 10, at: null }]]);
+    for (let i = 1; i <= 60; i++) {
+      await writer.add({ accesses: new Map([['m1', { count: 1, at: at((i % 28) + 1) }], ['m2', { count: 2, at: at(1) }]]), base });
+      if (i === 5) await reader.refresh();
+    }
+    expect((await stat(path)).size).toBeLessThan(2_000);
+    await reader.refresh();
+    expect(reader.get('m1')).toEqual({ count: 60, at: at(28) });
+    expect(reader.get('m2')).toEqual({ count: 130, at: at(1) });
+  });
+
+  it('store: a touch in one store object is seen by another on the same folder, in reads and searches', async () => {
+    const path = join(dir, 'store');
+    const a = createLanceDbStore({ path });
+    const b = createLanceDbStore({ path });
+    try {
+      await a.initMeta({ embedderId: 'none', dimensions: 0 });
+      const rec = makeRecord({ text: 'the user prefers dark roast coffee', dimensions: 0 });
+      await a.insert({ records: [rec] });
+      await a.touch({ accesses: [{ id: rec.id, count: 3, at: at(5) }] });
+      expect((await b.get({ ids: [rec.id] }))[0]).toMatchObject({ accessCount: 3, lastAccessedAt: at(5) });
+      const [hit] = await b.searchText({ query: 'coffee', filter: { scopes: [rec.scope] }, limit: 5 });
+      expect(hit?.record).toMatchObject({ accessCount: 3 });
+      // b updates the record (writing the overlaid count into the table); a later touch adds once.
+      const [current] = await b.get({ ids: [rec.id] });
+      await b.update({ records: [{ ...current!, text: 'the user prefers medium roast coffee', vector: null }] });
+      await a.touch({ accesses: [{ id: rec.id, count: 1, at: at(6) }] });
+      const listed = await b.list({ filter: { scopes: [rec.scope] }, limit: 5 });
+      expect(listed[0]).toMatchObject({ accessCount: 4, lastAccessedAt: at(6), text: 'the user prefers medium roast coffee' });
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});

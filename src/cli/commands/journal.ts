@@ -1,0 +1,88 @@
+/**
+ * `strata journal flush|compile|lint`: the human-readable daily journal and the knowledge
+ * articles compiled from it. Exit codes: flush 1 when generation failed (its input is kept under
+ * journal/pending/ for the next flush); lint 1 when broken links or orphan articles exist.
+ */
+import type { Command } from 'commander';
+import { loadConfig } from '../../config/load.js';
+import { readTranscriptForJournal } from '../../capture/journal-source.js';
+import { SOURCE_KINDS, type SourceKind } from '../../capture/readers/index.js';
+import { compileJournal, flushJournal, lintJournal, type JournalOptions } from '../../core/journal/index.js';
+import type { LlmClient } from '../../core/llm/index.js';
+import { ConfigError, InvalidArgumentError } from '../../errors/index.js';
+import { createLlmFromConfig } from '../../strata.js';
+import { globals } from '../context.js';
+import { printJson } from '../output.js';
+
+async function setup(cmd: Command, command: string): Promise<{ home: string; llm: LlmClient; config: Partial<JournalOptions> }> {
+  const loaded = await loadConfig({ home: globals(cmd).home });
+  const llm = createLlmFromConfig({ config: loaded.config, home: loaded.home });
+  if (!llm) {
+    throw new ConfigError({ field: 'llm.provider', message: `strata journal ${command} needs an LLM: set llm.provider and llm.model in config.json (or STRATA_LLM_PROVIDER / STRATA_LLM_MODEL).` });
+  }
+  return { home: loaded.home, llm, config: (loaded.config as { journal?: Partial<JournalOptions> }).journal ?? {} };
+}
+
+function parseFormat(value: string): SourceKind {
+  if (!(SOURCE_KINDS as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError({ argument: '--format', message: `Unknown transcript format ${JSON.stringify(value)}: use ${SOURCE_KINDS.join(', ')}.` });
+  }
+  return value as SourceKind;
+}
+
+export function registerJournalCommands(program: Command): void {
+  const journal = program.command('journal').description('daily journal: flush a session into today\'s log, compile logs into linked articles, lint them');
+
+  journal
+    .command('flush')
+    .description('write a structured journal entry for what a session said since its last flush (from --transcript, else the L0 log)')
+    .requiredOption('--session <id>', 'session id')
+    .option('--transcript <path>', 'host transcript file (Claude Code, Codex, OpenClaw or generic JSONL); default: the L0 capture log')
+    .option('--format <kind>', `transcript format (${SOURCE_KINDS.join(', ')}); default: detected`, parseFormat)
+    .action(async (opts: { session: string; transcript?: string; format?: SourceKind }, cmd: Command) => {
+      const g = globals(cmd);
+      const { home, llm, config } = await setup(cmd, 'flush');
+      const messages = opts.transcript
+        ? (await readTranscriptForJournal({ path: opts.transcript, sessionId: opts.session, agentId: g.agent, format: opts.format })).messages
+        : undefined;
+      const result = await flushJournal({ home, llm, sessionId: opts.session, agentId: g.agent, messages, config });
+      if (result.status === 'failed') process.exitCode = 1;
+      if (g.json) return printJson(result);
+      const where = result.path ? ` -> ${result.path}` : '';
+      const pending = result.pending.retried > 0 ? ` (pending retried ${result.pending.retried}, written ${result.pending.written}, left ${result.pending.remaining})` : '';
+      if (result.status === 'skipped') process.stdout.write(`skipped: ${result.reason ?? ''}${pending}\n`);
+      else if (result.status === 'failed') process.stderr.write(`flush failed: ${result.reason ?? ''}\n`);
+      else process.stdout.write(`${result.status}: ${result.newMessages} new messages${result.omittedMessages ? ` (${result.omittedMessages} over budget)` : ''}${where}${pending}\n`);
+    });
+
+  journal
+    .command('compile')
+    .description('turn changed day logs into linked knowledge articles (journal/knowledge/, with index.md)')
+    .option('--force', 'ignore the minimum interval between compiles (never the change check)')
+    .action(async (opts: { force?: boolean }, cmd: Command) => {
+      const g = globals(cmd);
+      const { home, llm, config } = await setup(cmd, 'compile');
+      const result = await compileJournal({ home, llm, force: opts.force === true, config });
+      if (g.json) return printJson(result);
+      if (result.status === 'skipped') return void process.stdout.write(`skipped: ${result.reason ?? ''}\n`);
+      process.stdout.write(`compiled ${result.days.join(', ')}: created ${result.created.length}, updated ${result.updated.length} (${result.articles} articles)\n`);
+      for (const [label, list] of [['created', result.created], ['updated', result.updated]] as const) {
+        if (list.length) process.stdout.write(`  ${label}: ${list.join(', ')}\n`);
+      }
+      for (const r of result.rejected) process.stdout.write(`  rejected ${r.slug}: ${r.reason}\n`);
+    });
+
+  journal
+    .command('lint')
+    .description('report broken [[links]] and orphan articles in the compiled knowledge (exit code 1 when any)')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const g = globals(cmd);
+      const loaded = await loadConfig({ home: g.home });
+      const result = await lintJournal({ home: loaded.home });
+      if (!result.ok) process.exitCode = 1;
+      if (g.json) return printJson(result);
+      for (const b of result.brokenLinks) process.stdout.write(`broken link: ${b.from} -> [[${b.target}]]\n`);
+      for (const o of result.orphans) process.stdout.write(`orphan: ${o} (no inbound link, not in the index)\n`);
+      process.stdout.write(result.ok ? `ok: ${result.articles} articles, no problems\n` : `${result.brokenLinks.length} broken links, ${result.orphans.length} orphans\n`);
+    });
+}

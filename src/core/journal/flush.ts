@@ -1,0 +1,177 @@
+/**
+ * `flushJournal`: turns what a session said since its last flush into a day-log entry.
+ * Order: per-session lock -> dedupe window -> retry pending flushes -> gather new messages ->
+ * generate (with attempts) -> append, or keep the input under pending/ when generation fails.
+ */
+import { hash } from 'node:crypto';
+import { join } from 'node:path';
+import { InvalidArgumentError } from '../../errors/index.js';
+import { abortErrorFrom } from '../../provider-utils/retry.js';
+import type { LlmV1 } from '../../spec/llm.js';
+import { withFileLock } from '../../util/file-lock.js';
+import type { LlmClient } from '../llm/llm-client.js';
+import { appendToDayLog, hasContent, renderEntry } from './day-log.js';
+import { flushPrompt, generateEntry, renderConversation, selectNew } from './generate.js';
+import { lookbackDay, readL0Session } from './l0-session.js';
+import { dayOf, journalPaths, resolveJournalOptions, type JournalMessage, type JournalOptions, type JournalPaths } from './options.js';
+import { MAX_PENDING_PER_FLUSH, listPending, savePending, withPending } from './pending.js';
+import { emptyFlushState, readFlushState, updateJsonState, type FlushState, type SessionProgress } from './state.js';
+
+export interface FlushJournalOptions {
+  home: string;
+  llm: LlmV1 | LlmClient;
+  sessionId: string;
+  /** Recorded in the heading; with the L0 source, also restricts the read to this agent. */
+  agentId?: string;
+  /**
+   * Already-cleaned messages of the session (e.g. from `readTranscriptForJournal` in
+   * src/capture/journal-source.ts). Without them the session is read from the L0 capture log.
+   */
+  messages?: JournalMessage[];
+  config?: Partial<JournalOptions>;
+  /** First backoff wait between generation attempts. Default 2000 ms. */
+  retryDelayMs?: number;
+  now?: () => Date;
+  abortSignal?: AbortSignal;
+}
+
+export type FlushStatus = 'written' | 'nothing-worth-keeping' | 'skipped' | 'failed';
+
+export interface FlushPendingReport {
+  retried: number;
+  written: number;
+  /** Pending files left after this flush. */
+  remaining: number;
+}
+
+export interface FlushJournalResult {
+  status: FlushStatus;
+  sessionId: string;
+  source: 'transcript' | 'l0';
+  /** Why the flush was skipped, or the final error when it failed. */
+  reason?: string;
+  /** Day log written (written / nothing-worth-keeping). */
+  path?: string;
+  /** Where the input was kept (failed). */
+  pendingPath?: string;
+  /** New messages since the last flush, and how many of them did not fit the budget. */
+  newMessages: number;
+  omittedMessages: number;
+  pending: FlushPendingReport;
+}
+
+const SESSION_LOCK_BUCKETS = 64;
+const FORGET_SESSION_MS = 90 * 86_400_000;
+
+/** Flushes of one session serialise (the second then sees the dedupe window); others run in parallel. */
+function sessionLockPath(paths: JournalPaths, sessionId: string): string {
+  const bucket = parseInt(hash('sha1', sessionId, 'hex').slice(0, 8), 16) % SESSION_LOCK_BUCKETS;
+  return join(paths.locksDir, `session-${bucket}.lock`);
+}
+
+export async function flushJournal(options: FlushJournalOptions): Promise<FlushJournalResult> {
+  const sessionId = options.sessionId?.trim();
+  if (!sessionId) throw new InvalidArgumentError({ argument: 'sessionId', message: 'flushJournal needs the session id (strata journal flush --session <id>).' });
+  const config = resolveJournalOptions(options.config);
+  const paths = journalPaths(options.home);
+  const now = options.now ?? (() => new Date());
+  const source = options.messages ? 'transcript' : 'l0';
+  const agentId = options.agentId ?? null;
+  const base = { sessionId, source, newMessages: 0, omittedMessages: 0 } as const;
+
+  // Long timeout: the holder may be waiting on the LLM; a dead holder's lock goes stale quickly.
+  return withFileLock({ path: sessionLockPath(paths, sessionId), timeoutMs: 10 * 60_000 }, async () => {
+    const state = await readFlushState(paths.flushState);
+    const progress = state.sessions[sessionId];
+    const started = now();
+    if (progress) {
+      const ago = started.getTime() - Date.parse(progress.lastFlushAt);
+      if (ago >= 0 && ago < config.dedupeWindowMs) {
+        const pending = { retried: 0, written: 0, remaining: (await listPending(paths)).length };
+        return { ...base, status: 'skipped', reason: `session ${sessionId} was flushed ${Math.round(ago / 1000)} s ago (within ${config.dedupeWindowMs / 1000} s)`, pending };
+      }
+    }
+
+    const pendingRun = await retryPending({ ...options, paths, config });
+
+    const all = options.messages ?? (await readL0Session({
+      home: options.home, sessionId, agentId: options.agentId, abortSignal: options.abortSignal,
+      fromDay: progress ? firstUnseenDay(progress) : lookbackDay(started),
+    }));
+    const fresh = selectNew(all, progress);
+    if (fresh.length === 0) {
+      return { ...base, status: 'skipped', reason: `no new messages in session ${sessionId} since the last flush`, pending: pendingRun };
+    }
+    const conversation = renderConversation({ messages: fresh, maxInputTokens: config.maxInputTokens });
+    const prompt = flushPrompt({ sessionId, agentId, conversation: conversation.text });
+    const counts = { newMessages: fresh.length, omittedMessages: conversation.omitted };
+    const last = fresh[fresh.length - 1]!;
+    const nextProgress: SessionProgress = {
+      agentId, lastFlushAt: started.toISOString(), lastMessageId: last.id, lastMessageTimestamp: last.timestamp, count: (progress?.count ?? 0) + fresh.length,
+    };
+
+    let result: FlushJournalResult;
+    try {
+      const entry = await generateEntry({ llm: options.llm, prompt, attempts: config.attempts, retryDelayMs: options.retryDelayMs ?? 2000, abortSignal: options.abortSignal });
+      const text = renderEntry({ entry, at: started, sessionId, agentId, messages: conversation.included });
+      const path = await appendToDayLog({ paths, at: started, text });
+      result = { ...base, ...counts, status: entry.worthKeeping && hasContent(entry) ? 'written' : 'nothing-worth-keeping', path, pending: pendingRun };
+    } catch (error) {
+      if (options.abortSignal?.aborted) throw abortErrorFrom(options.abortSignal);
+      const message = (error as Error).message;
+      const pendingPath = await savePending(paths, {
+        version: 1, sessionId, agentId, flushedAt: started.toISOString(), source, messages: conversation.included, prompt, failures: config.attempts, lastError: message,
+      });
+      result = {
+        ...base, ...counts, status: 'failed', pendingPath, pending: { ...pendingRun, remaining: pendingRun.remaining + 1 },
+        reason: `${message} The input is kept in ${pendingPath} and is retried by the next flush.`,
+      };
+    }
+    // The input is in the day log or in pending/: either way the session's progress moves on.
+    await updateJsonState<FlushState>({
+      path: paths.flushState, lockPath: paths.stateLock, empty: emptyFlushState,
+      change: (s) => {
+        s.sessions ??= {};
+        s.sessions[sessionId] = nextProgress;
+        // Sessions idle this long are forgotten so the state stays small; a late flush of one
+        // then re-reads what the L0 lookback or its transcript still holds.
+        for (const [id, p] of Object.entries(s.sessions)) {
+          if (started.getTime() - Date.parse(p.lastFlushAt) > FORGET_SESSION_MS) delete s.sessions[id];
+        }
+      },
+    });
+    return result;
+  });
+}
+
+/** L0 files are named by recording day, never before the message's own day: nothing new is earlier. */
+function firstUnseenDay(progress: SessionProgress): string {
+  const flushed = Date.parse(progress.lastFlushAt);
+  const last = progress.lastMessageTimestamp > 0 ? progress.lastMessageTimestamp : flushed;
+  return dayOf(new Date(Math.min(last, flushed)));
+}
+
+async function retryPending(options: FlushJournalOptions & { paths: JournalPaths; config: JournalOptions }): Promise<FlushPendingReport> {
+  const files = await listPending(options.paths);
+  let retried = 0;
+  let written = 0;
+  for (const file of files.slice(0, MAX_PENDING_PER_FLUSH)) {
+    if (options.abortSignal?.aborted) throw abortErrorFrom(options.abortSignal);
+    const outcome = await withPending(file, async (pending) => {
+      retried++;
+      try {
+        const entry = await generateEntry({
+          llm: options.llm, prompt: pending.prompt, attempts: options.config.attempts, retryDelayMs: options.retryDelayMs ?? 2000, abortSignal: options.abortSignal,
+        });
+        const at = new Date(pending.flushedAt);
+        await appendToDayLog({ paths: options.paths, at, text: renderEntry({ entry, at, sessionId: pending.sessionId, agentId: pending.agentId, messages: pending.messages }) });
+        return { ok: true };
+      } catch (error) {
+        if (options.abortSignal?.aborted) throw abortErrorFrom(options.abortSignal);
+        return { ok: false, error: (error as Error).message };
+      }
+    });
+    if (outcome === 'done') written++;
+  }
+  return { retried, written, remaining: (await listPending(options.paths)).length };
+}

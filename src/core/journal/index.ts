@@ -1,0 +1,11 @@
+/**
+ * The daily journal: `flushJournal` writes a structured entry per session flush to
+ * `<home>/journal/YYYY-MM-DD.md`, `compileJournal` turns changed day logs into linked knowledge
+ * articles under `<home>/journal/knowledge/`, `lintJournal` checks their links.
+ */
+export { DEFAULT_JOURNAL_OPTIONS, journalPaths, type JournalMessage, type JournalOptions, type JournalPaths } from './options.js';
+export { flushJournal, type FlushJournalOptions, type FlushJournalResult, type FlushPendingReport, type FlushStatus } from './flush.js';
+export { compileJournal, type CompileJournalOptions, type CompileJournalResult } from './compile.js';
+export { lintJournal, type LintJournalOptions, type LintJournalResult } from './lint.js';
+export { slugify, parseArticle, linksIn, type Article, type ArticleKind } from './articles.js';
+export { journalEntrySchema } from './generate.js';

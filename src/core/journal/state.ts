@@ -1,0 +1,59 @@
+/**
+ * Small JSON state files of the journal, updated read-modify-write under a lock so two
+ * processes (a SessionEnd and a PreCompact hook firing together) never lose each other's update.
+ */
+import { readFile } from 'node:fs/promises';
+import { StorageError } from '../../errors/index.js';
+import { writeFileAtomic } from '../../util/atomic-write.js';
+import { withFileLock } from '../../util/file-lock.js';
+
+/** Per-session progress: what the last flush covered, so the next one sends only what is new. */
+export interface SessionProgress {
+  agentId: string | null;
+  /** ISO time of the last flush that gathered content (written, nothing kept, or kept as pending). */
+  lastFlushAt: string;
+  lastMessageId: string;
+  lastMessageTimestamp: number;
+  /** Messages covered so far. */
+  count: number;
+}
+
+export interface FlushState {
+  version: 1;
+  sessions: Record<string, SessionProgress>;
+}
+
+export async function readJson<T>(path: string, empty: () => T): Promise<T> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return empty();
+    throw new StorageError({ message: `Cannot read ${path}: ${(error as Error).message}`, cause: error });
+  }
+  try {
+    return JSON.parse(text) as T;
+  } catch (error) {
+    // Written atomically, so a bad file was edited by hand: say which one rather than guess.
+    throw new StorageError({ message: `${path} is not valid JSON; fix or delete it (the journal rebuilds it).`, cause: error });
+  }
+}
+
+export function emptyFlushState(): FlushState {
+  return { version: 1, sessions: {} };
+}
+
+export async function readFlushState(path: string): Promise<FlushState> {
+  const state = await readJson<FlushState>(path, emptyFlushState);
+  return { version: 1, sessions: state.sessions ?? {} };
+}
+
+/** Applies `change` to the state file under `lockPath`; returns the new state. */
+export async function updateJsonState<T>(options: { path: string; lockPath: string; empty: () => T; change: (state: T) => void }): Promise<T> {
+  return withFileLock({ path: options.lockPath }, async () => {
+    const state = await readJson(options.path, options.empty);
+    options.change(state);
+    await writeFileAtomic({ path: options.path, data: JSON.stringify(state, null, 2) + '\n' });
+    return state;
+  });
+}
