@@ -24,6 +24,8 @@ import { DistillScheduler, runDistill, type DistillOptions, type DistillReport }
 import { ConfigError } from './errors/index.js';
 import type { ConversationIndexV1, ConversationSearchHit } from './spec/conversation.js';
 import { openLanceConversationIndex } from './backends/conversation-lancedb/index.js';
+import { agentScopes } from './core/scope.js';
+import { agentsOfMemories, autoOrganize, organizeScenes, type AutoOrganizeResult, type OrganizeOptions, type OrganizeReport } from './core/layers/index.js';
 
 export interface StrataOpenOptions {
   /** Strata home; default `$STRATA_HOME`, else `~/.strata`. */
@@ -141,17 +143,97 @@ export class Strata extends MemoryEngine {
   /**
    * The background distiller used by `strata watch` and the hosts: runs after N new messages or
    * an idle timeout, under the distill lock (another process already distilling = skip a tick).
+   * With `onOrganize`, each run is followed by `organizeIfDue` (inside the run, so `stop()` also
+   * waits for an organiser run in progress; abort `organizeSignal` first to cut it short) and
+   * every attempt is handed to `onOrganize`.
    */
-  createDistillScheduler(options: { onReport?: (r: DistillReport) => void; onError?: (e: unknown) => void } = {}): DistillScheduler {
+  createDistillScheduler(
+    options: { onReport?: (r: DistillReport) => void; onError?: (e: unknown) => void; onOrganize?: (r: AutoOrganizeResult) => void; organizeSignal?: AbortSignal } = {},
+  ): DistillScheduler {
+    const { onOrganize, organizeSignal, ...callbacks } = options;
     const s = this.config.distill.scheduler;
     return new DistillScheduler({
       home: this.home,
-      run: () => this.distill({ lockTimeoutMs: 0 }),
+      run: async () => {
+        const report = await this.distill({ lockTimeoutMs: 0 });
+        if (onOrganize && !organizeSignal?.aborted) await this.organizeIfDue({ report, onResult: onOrganize, abortSignal: organizeSignal });
+        return report;
+      },
       everyMessages: s.everyMessages,
       idleMs: s.idleMs,
       pollMs: s.pollMs,
-      ...options,
+      ...callbacks,
     });
+  }
+
+  /** Organiser options for one agent from config `layers` (scopes: the agent's, with its grants). */
+  private organizeOptions(agentId: string, llm: LlmClient): OrganizeOptions {
+    const { scenes, persona } = this.config.layers;
+    return {
+      home: this.home,
+      agentId,
+      llm,
+      memories: this,
+      scopes: agentScopes(agentId, this.config.scopes.agentGrants[agentId] ?? []),
+      maxScenes: scenes.limit,
+      backupKeep: scenes.backups,
+      maxTurns: scenes.maxTurns,
+      timeoutMs: scenes.timeoutMs,
+      maxMemoriesPerRun: scenes.maxMemoriesPerRun,
+      personaEveryN: persona.regenerateEveryMemories,
+      personaBackupKeep: persona.backups,
+    };
+  }
+
+  /** One organiser run for an agent with the configured limits (`strata organize`); needs a tool-capable LLM. */
+  organize(options: { agentId: string; maxScenes?: number; maxMemoriesPerRun?: number; lockTimeoutMs?: number; abortSignal?: AbortSignal }): Promise<OrganizeReport> {
+    const llm = this.llm();
+    if (!llm) {
+      throw new ConfigError({ field: 'llm.provider', message: 'Organising scenes needs an LLM: set llm.provider and llm.model in config.json (or STRATA_LLM_PROVIDER / STRATA_LLM_MODEL).' });
+    }
+    const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+    return organizeScenes({ ...this.organizeOptions(options.agentId, llm), ...given });
+  }
+
+  /**
+   * After a distillation: runs the organiser of each agent the run stored memories for (or of
+   * `agentIds`) when it is due by config `layers.organizer`. Does nothing when `auto` is off or no
+   * LLM is configured. Never throws: failures come back as results (and through `onResult`).
+   */
+  async organizeIfDue(options: { report?: DistillReport; agentIds?: string[]; onResult?: (r: AutoOrganizeResult) => void; abortSignal?: AbortSignal } = {}): Promise<AutoOrganizeResult[]> {
+    const auto = this.config.layers.organizer;
+    if (!auto.auto || options.report?.dryRun) return [];
+    const results: AutoOrganizeResult[] = [];
+    const emit = (r: AutoOrganizeResult) => {
+      results.push(r);
+      try {
+        options.onResult?.(r);
+      } catch {
+        // a failing log callback must not stop the background worker
+      }
+    };
+    let agents: string[];
+    let llm: LlmClient | undefined;
+    try {
+      agents = options.agentIds ?? (await this.agentsStoredBy(options.report));
+      llm = agents.length > 0 ? this.llm() : undefined;
+    } catch (error) {
+      emit({ agentId: options.agentIds?.join(',') ?? '*', status: 'failed', error });
+      return results;
+    }
+    if (!llm) return results;
+    for (const agentId of agents) {
+      if (options.abortSignal?.aborted) break;
+      emit(await autoOrganize({ ...this.organizeOptions(agentId, llm), everyMemories: auto.everyMemories, minIntervalMs: auto.minIntervalMs, abortSignal: options.abortSignal }));
+    }
+    return results;
+  }
+
+  /** Agents whose memories a distill run created or changed. */
+  private async agentsStoredBy(report: DistillReport | undefined): Promise<string[]> {
+    const ids = [...new Set((report?.changes ?? []).filter((c) => c.kind !== 'skip' && c.id).map((c) => c.id!))];
+    if (ids.length === 0) return [];
+    return agentsOfMemories(await this.ctx.store.get({ ids }));
   }
 
   /** Every logged change of one memory, oldest first. */

@@ -2,7 +2,7 @@
 import { findNodeAtLocation, parse as parseJsonc, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 import { ConfigError } from '../errors/index.js';
-import { findSecretKeys, knownKeysAt } from './schema.js';
+import { findSecretKeys, knownKeysAt, type StrataConfig } from './schema.js';
 
 type Where = (path: readonly PropertyKey[]) => string;
 
@@ -128,4 +128,38 @@ export function describeIssues(options: { issues: readonly z.core.$ZodIssue[]; w
   const more = lines.length > 5 ? `\n  ... and ${lines.length - 5} more` : '';
   const message = lines.length === 1 ? `Invalid configuration: ${shown[0]}.` : `Invalid configuration (${lines.length} problems):\n  - ${shown.join('\n  - ')}${more}`;
   return { field, message };
+}
+
+function duration(ms: number): string {
+  if (ms === 0) return 'no minimum';
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+/**
+ * One line per background-worker section (`layers`, `summaries`, `journal`) for `strata doctor`,
+ * saying what will happen with these settings, including when nothing will for lack of an LLM.
+ */
+export function describeWorkerSettings(options: { config: Pick<StrataConfig, 'layers' | 'summaries' | 'journal' | 'llm'>; env?: Record<string, string | undefined> }): Array<{ name: string; detail: string }> {
+  const { layers, summaries, journal, llm } = options.config;
+  const provider = options.env?.STRATA_LLM_PROVIDER?.trim().toLowerCase() || llm.provider;
+  const noLlm = provider === 'none' ? ' (inactive: no LLM configured; set llm.provider and llm.model)' : '';
+  const o = layers.organizer;
+  const auto = o.auto ? `automatic after ${o.everyMemories} new memories, at most every ${duration(o.minIntervalMs)}${noLlm}` : 'manual only (strata organize)';
+  const persona = layers.persona.regenerateEveryMemories === 0 ? 'on request' : `every ${layers.persona.regenerateEveryMemories} memories`;
+  return [
+    {
+      name: 'layers',
+      detail: `organiser ${auto}; scenes <= ${layers.scenes.limit} (${layers.scenes.backups} backups, ${layers.scenes.maxTurns} turns, ${duration(layers.scenes.timeoutMs)}); persona ${persona} (${layers.persona.backups} backups)`,
+    },
+    {
+      name: 'summaries',
+      detail: `${summaries.chunkTokens}-token chunks older than ${summaries.boundaryTokens} tokens -> ${summaries.summaryTokens}-token summaries, ${summaries.mergeFanIn} merge per level up to level ${summaries.maxLevel}, every ${duration(summaries.intervalMs)}${noLlm}`,
+    },
+    {
+      name: 'journal',
+      detail: `repeat flushes within ${duration(journal.dedupeWindowMs)} skipped, ${journal.attempts} attempts, compile at most every ${duration(journal.compileMinIntervalMs)}, input <= ${journal.maxInputTokens} tokens${noLlm}`,
+    },
+  ];
 }

@@ -64,3 +64,60 @@ describe('findSecretKeys / knownKeysAt', () => {
     expect(knownKeysAt(['write', 'maxChars'])).toEqual([]);
   });
 });
+
+describe('layers, summaries and journal sections', () => {
+  const data = (raw: unknown) => {
+    const r = parse(raw);
+    if (!r.success) throw r.error;
+    return r.data;
+  };
+
+  it('defaults to the organiser constants and the documented values', () => {
+    const { layers, summaries, journal } = data({});
+    expect(layers).toEqual({
+      scenes: { limit: 15, backups: 5, maxTurns: 24, timeoutMs: 300_000, maxMemoriesPerRun: 50 },
+      persona: { regenerateEveryMemories: 50, backups: 3 },
+      organizer: { auto: true, everyMemories: 20, minIntervalMs: 900_000 },
+    });
+    expect(summaries).toEqual({ boundaryTokens: 30_000, chunkTokens: 6000, summaryTokens: 1000, mergeFanIn: 6, maxLevel: 3, intervalMs: 600_000 });
+    expect(journal).toEqual({ dedupeWindowMs: 60_000, attempts: 3, compileMinIntervalMs: 3_600_000, maxInputTokens: 12_000 });
+  });
+
+  it('fills the rest of a section around the keys given', () => {
+    const { layers, summaries } = data({ layers: { organizer: { auto: false } }, summaries: { mergeFanIn: 4 } });
+    expect(layers.organizer).toEqual({ auto: false, everyMemories: 20, minIntervalMs: 900_000 });
+    expect(layers.scenes.limit).toBe(15);
+    expect(summaries).toMatchObject({ mergeFanIn: 4, maxLevel: 3 });
+  });
+
+  it('rejects unknown keys and out-of-range values', () => {
+    for (const raw of [
+      { layers: { scenes: { limt: 10 } } },
+      { layers: { organiser: {} } },
+      { layers: { scenes: { limit: 0 } } },
+      { layers: { organizer: { everyMemories: 0 } } },
+      { layers: { persona: { regenerateEveryMemories: -1 } } },
+      { summaries: { maxLevel: 4 } },
+      { summaries: { mergeFanIn: 1 } },
+      { summaries: { chunkTokens: 0 } },
+      { summaries: { intervalMs: 2.5 } },
+      { journal: { attempts: 0 } },
+      { journal: { dedupeWindow: 1 } },
+    ]) {
+      expect(parse(raw).success, JSON.stringify(raw)).toBe(false);
+    }
+    expect(parse({ layers: { persona: { regenerateEveryMemories: 0 } } }).success).toBe(true);
+    expect(parse({ summaries: { boundaryTokens: 0, chunkTokens: 50, summaryTokens: 20, mergeFanIn: 2 } }).success).toBe(true);
+  });
+
+  it('names the new sections and their keys for "did you mean" hints', () => {
+    expect(knownKeysAt([])).toEqual(expect.arrayContaining(['layers', 'summaries', 'journal']));
+    expect(knownKeysAt(['layers', 'organizer'])).toEqual(['auto', 'everyMemories', 'minIntervalMs']);
+    expect(knownKeysAt(['summaries'])).toContain('mergeFanIn');
+    expect(knownKeysAt(['journal'])).toContain('dedupeWindowMs');
+  });
+
+  it('the file strata init writes spells the sections out', () => {
+    expect(DEFAULT_CONFIG_FILE).toMatchObject({ layers: { organizer: { auto: true } }, summaries: { maxLevel: 3 }, journal: { attempts: 3 } });
+  });
+});

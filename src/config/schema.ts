@@ -8,6 +8,7 @@ import { DEFAULT_MAX_CHARS } from '../core/write/normalize.js';
 import { isValidScope } from '../core/scope.js';
 import { recallConfigSchema, resolveRecallConfig } from '../core/recall/config.js';
 import { StrataError } from '../errors/index.js';
+import { AUTO_ORGANIZE_DEFAULTS, ORGANIZE_DEFAULTS } from '../core/layers/defaults.js';
 
 export const EMBEDDER_PROVIDERS = ['local', 'openai', 'none'] as const;
 export const STORE_PROVIDERS = ['lancedb'] as const;
@@ -144,6 +145,72 @@ const distillSchema = z.strictObject({
     .prefault({}),
 });
 
+const nonNegativeInt = z.number().int().nonnegative();
+
+// L2 scenes / L3 persona / organiser. Defaults are the organiser's own, so an empty section changes nothing.
+const layersSchema = z.strictObject({
+  scenes: z
+    .strictObject({
+      /** Most scene files per agent; the organiser merges near the limit. */
+      limit: positiveInt.max(200).default(ORGANIZE_DEFAULTS.maxScenes),
+      /** Scene-folder backups kept (one per organiser run). */
+      backups: positiveInt.max(100).default(ORGANIZE_DEFAULTS.backupKeep),
+      /** Model turns per organiser run. */
+      maxTurns: positiveInt.max(500).default(ORGANIZE_DEFAULTS.maxTurns),
+      /** Wall time of one organiser run. */
+      timeoutMs: positiveInt.min(1000).default(ORGANIZE_DEFAULTS.timeoutMs),
+      /** New memories folded in per run (the rest wait for the next run). */
+      maxMemoriesPerRun: positiveInt.max(1000).default(ORGANIZE_DEFAULTS.maxMemoriesPerRun),
+    })
+    .prefault({}),
+  persona: z
+    .strictObject({
+      /** Regenerate the persona after this many organised memories; 0 = only when the organiser asks. */
+      regenerateEveryMemories: nonNegativeInt.default(ORGANIZE_DEFAULTS.personaEveryN),
+      /** Persona backups kept (one per rewrite). */
+      backups: positiveInt.max(100).default(ORGANIZE_DEFAULTS.personaBackupKeep),
+    })
+    .prefault({}),
+  organizer: z
+    .strictObject({
+      /** Run the organiser from the background worker (needs an LLM); false = only `strata organize`. */
+      auto: z.boolean().default(AUTO_ORGANIZE_DEFAULTS.auto),
+      /** New memories since the last run that make an automatic run due. */
+      everyMemories: positiveInt.default(AUTO_ORGANIZE_DEFAULTS.everyMemories),
+      /** Least time between two automatic runs of one agent. */
+      minIntervalMs: nonNegativeInt.default(AUTO_ORGANIZE_DEFAULTS.minIntervalMs),
+    })
+    .prefault({}),
+});
+
+// Hierarchical summaries of long sessions (read by the summaries worker; its resolver has the same minimums).
+const summariesSchema = z.strictObject({
+  /** Messages further than this many tokens behind the latest are summarised (0: all of them). */
+  boundaryTokens: nonNegativeInt.default(30_000),
+  /** Size of one level-1 chunk. */
+  chunkTokens: positiveInt.default(6000),
+  /** Target length of one summary. */
+  summaryTokens: positiveInt.default(1000),
+  /** Unmerged summaries of one level that merge into one at the next level. */
+  mergeFanIn: z.number().int().min(2).max(64).default(6),
+  /** Highest summary level (at most 3). */
+  maxLevel: z.number().int().min(1).max(3).default(3),
+  /** How often the periodic worker looks for work. */
+  intervalMs: positiveInt.default(600_000),
+});
+
+// The daily journal (read by the journal module).
+const journalSchema = z.strictObject({
+  /** A second flush of the same session within this window is skipped. */
+  dedupeWindowMs: nonNegativeInt.default(60_000),
+  /** LLM attempts per flush before its input is kept for a later retry. */
+  attempts: z.number().int().min(1).max(10).default(3),
+  /** Least time between two `journal compile` runs. */
+  compileMinIntervalMs: nonNegativeInt.default(3_600_000),
+  /** Largest input (transcript or logs) handed to the model in one call. */
+  maxInputTokens: positiveInt.min(500).default(12_000),
+});
+
 export const strataConfigSchema = z.strictObject({
   /** Lets editors validate the file; ignored by Strata. */
   $schema: z.string().optional(),
@@ -156,12 +223,18 @@ export const strataConfigSchema = z.strictObject({
   lock: lockSchema.prefault({}),
   llm: llmSchema.prefault({}),
   distill: distillSchema.prefault({}),
+  layers: layersSchema.prefault({}),
+  summaries: summariesSchema.prefault({}),
+  journal: journalSchema.prefault({}),
 });
 
 /** The file's shape as written (everything optional). */
 export type StrataConfigInput = z.input<typeof strataConfigSchema>;
 /** The validated configuration with defaults applied. `store.path` is absolute after `loadConfig`. */
 export type StrataConfig = z.output<typeof strataConfigSchema>;
+export type LayersConfig = StrataConfig['layers'];
+export type SummariesConfig = StrataConfig['summaries'];
+export type JournalConfig = StrataConfig['journal'];
 
 /** What `strata init` writes: the main choices spelt out, everything else left to the defaults. */
 export const DEFAULT_CONFIG_FILE: StrataConfigInput = {
@@ -171,6 +244,10 @@ export const DEFAULT_CONFIG_FILE: StrataConfigInput = {
   rerank: { provider: 'none' },
   write: { redactSecrets: true, maxChars: DEFAULT_MAX_CHARS, nearDuplicateThreshold: 0.95 },
   scopes: { agentGrants: {} },
+  // Spelt out so the knobs of the background workers are visible in the file.
+  layers: layersSchema.parse({}),
+  summaries: summariesSchema.parse({}),
+  journal: journalSchema.parse({}),
 };
 
 const SECRET_KEY = /^(?:api[_-]?key|apikey|key|token|access[_-]?token|auth[_-]?token|bearer|secret|client[_-]?secret|secret[_-]?key|password|passwd)$/i;

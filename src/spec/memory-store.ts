@@ -113,7 +113,12 @@ export interface MemoryStoreV1 {
   withWriteLock<T>(fn: () => Promise<T>): Promise<T>;
   /** Compacts fragments, prunes old versions and (re)builds indexes as the row count requires. */
   optimize(options?: { force?: boolean }): Promise<{ fragmentsBefore?: number; fragmentsAfter?: number; indexes: string[] }>;
-  stats(): Promise<StoreStats>;
+  /**
+   * Row counts, per scope and per category, plus storage health. With a `filter` only matching
+   * rows are counted (`includeHistory` false: current memories only), so a caller limited to some
+   * scopes never sees counts from others; storage figures stay whole-table.
+   */
+  stats(options?: { filter?: MemoryFilter }): Promise<StoreStats>;
   /** Starts writing a replacement table with another embedder (for `reembed`). */
   beginRebuild(options: { embedderId: string; dimensions: number }): Promise<RebuildHandle>;
   close(): Promise<void>;

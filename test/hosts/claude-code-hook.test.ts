@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listSessions } from '../../src/capture/index.js';
 import { Strata } from '../../src/strata.js';
 import { REPO_ROOT, runCli, tempHome, type CliResult } from '../support/run-cli.js';
+import { startScriptedLlmServer } from '../support/scripted-llm-server.js';
+import { entryReply } from '../journal/helpers.js';
 import { runScript } from './claude-code-helpers.js';
 
 const FIXTURE = '/work/shared/fixtures/transcripts/claude-code';
@@ -132,6 +134,24 @@ describe('strata hook (Claude Code)', () => {
     // The background distill writes its report to the hook log when it finishes.
     const log = join(home, 'logs', 'claude-code-hooks.log');
     await expect.poll(() => readFile(log, 'utf8').catch(() => ''), { timeout: 30_000, interval: 250 }).toContain(`messages: ${messages} read`);
+  });
+
+  it('PreCompact and SessionEnd hand a journal flush of the session to a detached process when an LLM is configured', async () => {
+    const server = await startScriptedLlmServer({ script: () => entryReply({ context: 'spotter worktree session', decisions: ['keep the worktree layout'] }) });
+    const llmHome = await tempHome({ embedder: { provider: 'none' }, llm: { provider: 'openai', baseURL: server.baseURL, model: 'scripted', maxRetries: 0 } });
+    try {
+      await cp(FIXTURE, join(llmHome, 'claude'), { recursive: true });
+      const path = join(llmHome, 'claude', 'projects', PROJECT, `${SESSION}.jsonl`);
+      const end = await runCli(['--home', llmHome, 'hook', 'SessionEnd'], { input: JSON.stringify({ ...base('SessionEnd'), transcript_path: path, reason: 'logout' }), env: BASE_ENV });
+      expect(end).toEqual({ code: 0, stdout: '', stderr: '' });
+      const day = new Date().toISOString().slice(0, 10);
+      const journal = join(llmHome, 'journal', `${day}.md`);
+      await expect.poll(() => readFile(journal, 'utf8').catch(() => ''), { timeout: 30_000, interval: 250 }).toContain('keep the worktree layout');
+      expect(await readFile(journal, 'utf8')).toContain(SESSION);
+    } finally {
+      await server.close();
+      await rm(llmHome, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    }
   });
 
   it('the fast hook entry behaves like `strata hook` (capture, recall, guard)', async () => {

@@ -4,11 +4,12 @@ import { withFileLock } from '../../util/file-lock.js';
 /**
  * Access statistics live beside the table, not in it. Every LanceDB write makes a new table
  * version and rewrites the touched columns of whole fragments (measured at 100k rows: recall p95
- * went from ~50 ms to ~350 ms while recalls were being counted). So `touch` appends absolute
- * values to a small JSONL log, and reads overlay them: count = max(table, log), time = latest.
- * "Max" keeps the overlay right when an update writes the overlaid values back into the table.
- * Readers pick up other processes' appends with one stat per read; a rewrite (compaction)
- * changes the inode, which makes readers reload from the start.
+ * went from ~50 ms to ~350 ms while recalls were being counted). So `touch` appends increments
+ * to a small JSONL log, and reads add them to the table's values (count = table + increments,
+ * time = latest). The table's access columns are therefore a base that only inserts set: updates
+ * keep the stored base (store.ts), so an increment is never counted twice. Readers pick up other
+ * processes' appends with one stat per read; a rewrite (compaction) changes the inode, which
+ * makes readers reload from the start.
  */
 export interface AccessEntry {
   count: number;
@@ -68,21 +69,11 @@ export class AccessLog {
     return this.entries.get(id);
   }
 
-  /**
-   * Adds `accesses` on top of the current values (`base` gives the table's values). Serialised
-   * across processes by a lock of its own, so it never waits behind a long import.
-   */
-  async add(options: { accesses: Map<string, { count: number; at: string }>; base: Map<string, AccessEntry> }): Promise<void> {
+  /** Appends increments; serialised across processes by a lock of its own (never behind an import). */
+  async add(options: { accesses: Map<string, { count: number; at: string }> }): Promise<void> {
+    const lines = [...options.accesses].map(([id, a]) => JSON.stringify({ id, count: a.count, at: a.at }));
+    if (lines.length === 0) return;
     await withFileLock({ path: `${this.path}.lock`, staleMs: this.lockStaleMs }, async () => {
-      await this.refresh();
-      const lines: string[] = [];
-      for (const [id, access] of options.accesses) {
-        const base = options.base.get(id);
-        if (!base) continue; // not in the table (deleted, or never existed)
-        const current = merge(base, this.entries.get(id));
-        lines.push(JSON.stringify({ id, count: current.count + access.count, at: latest(current.at, access.at) }));
-      }
-      if (lines.length === 0) return;
       const handle = await open(this.path, 'a');
       try {
         await handle.write(`${lines.join('\n')}\n`);
@@ -94,12 +85,13 @@ export class AccessLog {
     });
   }
 
-  /** Overlays the log on values read from the table. */
+  /** The table's values plus the logged increments. */
   overlay(id: string, table: AccessEntry): AccessEntry {
-    return merge(table, this.entries.get(id));
+    const delta = this.entries.get(id);
+    return delta ? { count: table.count + delta.count, at: latest(table.at, delta.at) } : table;
   }
 
-  /** Rewrites the log with one line per id (caller holds the lock). */
+  /** Rewrites the log with one summed line per id (caller holds the lock). */
   private async compact(): Promise<void> {
     const text = [...this.entries].map(([id, e]) => JSON.stringify({ id, count: e.count, at: e.at })).join('\n');
     const tmp = `${this.path}.${process.pid}.tmp`;
@@ -124,7 +116,8 @@ export class AccessLog {
       try {
         const { id, count, at } = JSON.parse(line) as { id: unknown; count: unknown; at: unknown };
         if (typeof id !== 'string' || typeof count !== 'number' || !Number.isFinite(count)) continue;
-        this.entries.set(id, merge(this.entries.get(id) ?? { count: 0, at: null }, { count, at: typeof at === 'string' ? at : null }));
+        const prev = this.entries.get(id);
+        this.entries.set(id, { count: (prev?.count ?? 0) + count, at: latest(prev?.at ?? null, typeof at === 'string' ? at : null) });
       } catch {
         // A torn line from a crashed writer: skip it, the counts are advisory.
       }
@@ -136,8 +129,4 @@ function latest(a: string | null, b: string | null): string | null {
   if (a === null) return b;
   if (b === null) return a;
   return a > b ? a : b;
-}
-
-function merge(a: AccessEntry, b: AccessEntry | undefined): AccessEntry {
-  return b ? { count: Math.max(a.count, b.count), at: latest(a.at, b.at) } : a;
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, utimes } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -7,6 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MemoryStoreV1 } from '../../spec/index.js';
 import { makeRecord, seededVector } from '../../../test/fixtures/store/records.js';
 import { createLanceDbStore } from './index.js';
+import { recordsToArrow } from './schema.js';
+import { lancedb } from './tables.js';
 
 const run = promisify(execFile);
 const WRITER = join(import.meta.dirname, '../../../test/fixtures/store/locked-writer.ts');
@@ -111,5 +113,34 @@ describe('LanceDB store specifics', () => {
     expect(await reader.getMeta()).toMatchObject({ embedderId: 'other-embedder', dimensions: 2 });
     const hits = await reader.searchVector({ vector: [1, 0], filter: { scopes: ['global'] }, limit: 1 });
     expect(hits.map((h) => h.record.id)).toEqual([record.id]);
+  });
+
+  it('keeps reading and writing a schema-1 table (typed columns only); a rebuild upgrades it to the packed layout', async () => {
+    const store = open();
+    await store.initMeta({ embedderId: 'test-embedder', dimensions: 4 });
+    const old = makeRecord({ dimensions: 4, text: 'written by schema one', tags: ['legacy'], source: { kind: 'distill', agentId: 'a1', sessionKey: 's1', messageIds: ['m1'] } });
+    const db = await lancedb.connect(join(dir, 'store'));
+    await db.createTable('memories', recordsToArrow([old], 4, 'columns'));
+    const columnsOf = async (name: string) => (await (await db.openTable(name)).schema()).fields.map((f) => f.name);
+    expect(await columnsOf('memories')).not.toContain('record_json');
+
+    const { vector: _v, ...oldFields } = old;
+    expect(await store.get({ ids: [old.id] })).toEqual([{ ...oldFields, vector: null }]);
+    const added = makeRecord({ dimensions: 4, text: 'written after the upgrade of the code' });
+    await store.insert({ records: [added] });
+    await store.update({ records: [{ ...old, text: 'schema one, updated', vector: null }] });
+    const hits = await store.searchText({ query: 'schema', filter: { scopes: [old.scope] }, limit: 5 });
+    expect(hits.map((h) => h.record)).toEqual([expect.objectContaining({ id: old.id, text: 'schema one, updated', tags: ['legacy'], source: old.source })]);
+    expect(await columnsOf('memories')).not.toContain('record_json');
+
+    const handle = await store.beginRebuild({ embedderId: 'test-embedder', dimensions: 4 });
+    for await (const batch of store.scan({ scopes: null, withVectors: true })) await handle.insert({ records: batch });
+    await handle.commit();
+    const meta = JSON.parse(await readFile(join(dir, 'store', 'strata-store.json'), 'utf8')) as { table: string; schemaVersion: number };
+    expect(meta.schemaVersion).toBe(2);
+    expect(await columnsOf(meta.table)).toContain('record_json');
+    const [upgraded] = await store.get({ ids: [old.id], withVectors: true });
+    expect(upgraded).toMatchObject({ text: 'schema one, updated', tags: ['legacy'], source: old.source });
+    expect(upgraded?.vector?.map((x) => Math.round(x * 1e5))).toEqual(old.vector?.map((x) => Math.round(x * 1e5)));
   });
 });

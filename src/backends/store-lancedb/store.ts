@@ -5,12 +5,12 @@ import type {
 } from '../../spec/index.js';
 import { withFileLock } from '../../util/file-lock.js';
 import { assertScopes, filterToWhere, inList, sqlString } from './filter.js';
-import { AccessLog, type AccessEntry } from './access-log.js';
+import { AccessLog } from './access-log.js';
 import { checkEmbedder, publicMeta, writeMetaFile, type MetaFile } from './meta.js';
 import { collectStats } from './stats.js';
 import { Maintenance } from './maintenance.js';
 import { startRebuild } from './rebuild.js';
-import { COLUMNS, RECORD_COLUMNS, SCHEMA_VERSION, rowsFromArrow } from './schema.js';
+import { COLUMNS, SCHEMA_VERSION, readColumns, rowsFromArrow, type TableLayout } from './schema.js';
 import { lancedb, TableRegistry, type Table } from './tables.js';
 import { assertLimit, chunks, stripVector, toArrowData, validateRecords, wrap } from './util.js';
 
@@ -51,6 +51,7 @@ export class LanceDbStore implements MemoryStoreV1 {
   private readonly tableName: string;
   private readonly lockStaleMs: number | undefined;
   private readonly accessLogs = new Map<string, AccessLog>();
+  private readonly layouts = new WeakMap<Table, Promise<TableLayout>>();
 
   constructor(private readonly options: LanceDbStoreOptions) {
     if (!options.path) throw new InvalidArgumentError({ argument: 'path', message: 'createLanceDbStore needs a store folder path.' });
@@ -93,7 +94,8 @@ export class LanceDbStore implements MemoryStoreV1 {
     const meta = await this.registry.requireMeta();
     validateRecords(options.records, meta.dimensions);
     const table = await this.registry.openOrCreate(meta.table, meta.dimensions);
-    await wrap('insert', () => table.add(toArrowData(options.records, meta.dimensions)));
+    const layout = await this.layoutOf(table);
+    await wrap('insert', () => table.add(toArrowData(options.records, meta.dimensions, layout)));
     await this.maintenance.afterWrite(table, meta.dimensions, options.records.length);
   }
 
@@ -104,11 +106,18 @@ export class LanceDbStore implements MemoryStoreV1 {
     const table = await this.registry.openOrCreate(meta.table, meta.dimensions);
     // Vectors left null keep the stored one; every id must exist (no half-applied updates).
     const needVectors = meta.dimensions > 0 && options.records.some((r) => r.vector === null);
-    const current = new Map((await this.get({ ids: options.records.map((r) => r.id), withVectors: needVectors })).map((r) => [r.id, r]));
+    const current = await this.readRows({ table, ids: options.records.map((r) => r.id), withVectors: needVectors });
     const missing = options.records.find((r) => !current.has(r.id));
     if (missing) throw new NotFoundError({ what: 'memory', id: missing.id });
-    const records = options.records.map((r) => (r.vector === null && meta.dimensions > 0 ? { ...r, vector: current.get(r.id)?.vector ?? null } : r));
-    await wrap('update', () => table.mergeInsert(COLUMNS.id).whenMatchedUpdateAll().execute(toArrowData(records, meta.dimensions)));
+    // Access statistics are not the caller's to set: the stored base stays and the access log
+    // keeps adding to it (access-log.ts), whatever (overlaid) values the caller read and passed.
+    const records = options.records.map((r) => {
+      const stored = current.get(r.id) as StoredMemory;
+      const vector = r.vector === null && meta.dimensions > 0 ? stored.vector : r.vector;
+      return { ...r, vector, accessCount: stored.accessCount, lastAccessedAt: stored.lastAccessedAt };
+    });
+    const layout = await this.layoutOf(table);
+    await wrap('update', () => table.mergeInsert(COLUMNS.id).whenMatchedUpdateAll().execute(toArrowData(records, meta.dimensions, layout)));
     await this.maintenance.afterWrite(table, meta.dimensions, records.length);
   }
 
@@ -123,18 +132,8 @@ export class LanceDbStore implements MemoryStoreV1 {
       byId.set(a.id, { count: (prev?.count ?? 0) + a.count, at: prev && prev.at > a.at ? prev.at : a.at });
     }
     const meta = await this.registry.requireMeta();
-    const table = await this.registry.open(meta.table);
-    if (!table) return;
-    // The table's own values are the base the log adds to; ids not found are skipped.
-    const base = new Map<string, AccessEntry>();
-    for (const ids of chunks([...byId.keys()], ID_CHUNK)) {
-      const rows = await wrap('touch', () => table.query().where(inList(COLUMNS.id, ids, 'ids')).select([COLUMNS.id, COLUMNS.accessCount, COLUMNS.lastAccessedAt]).toArray());
-      for (const row of rows) {
-        const at = row[COLUMNS.lastAccessedAt] as string | null | undefined;
-        base.set(String(row[COLUMNS.id]), { count: Number(row[COLUMNS.accessCount]), at: at ?? null });
-      }
-    }
-    await wrap('touch', () => this.accessLog(meta.table).add({ accesses: byId, base }));
+    // No table read or write on this path: an append to the access log (see access-log.ts).
+    await wrap('touch', () => this.accessLog(meta.table).add({ accesses: byId }));
   }
 
   async delete(options: { ids: string[] }): Promise<number> {
@@ -153,13 +152,7 @@ export class LanceDbStore implements MemoryStoreV1 {
   async get(options: { ids: string[]; withVectors?: boolean }): Promise<StoredMemory[]> {
     const table = await this.liveTable();
     if (!table || options.ids.length === 0) return [];
-    const withVectors = options.withVectors === true && (await this.registry.requireMeta()).dimensions > 0;
-    const found = new Map<string, StoredMemory>();
-    for (const ids of chunks([...new Set(options.ids)], ID_CHUNK)) {
-      const columns = withVectors ? [...RECORD_COLUMNS, COLUMNS.vector] : RECORD_COLUMNS;
-      const result = await wrap('get', () => table.query().where(inList(COLUMNS.id, ids, 'ids')).select(columns).toArrow());
-      for (const { record } of rowsFromArrow(result, { withVectors })) found.set(record.id, record);
-    }
+    const found = await this.readRows({ table, ids: options.ids, withVectors: options.withVectors === true });
     await this.overlayAccess([...found.values()]);
     return options.ids.flatMap((id) => {
       const record = found.get(id);
@@ -167,6 +160,19 @@ export class LanceDbStore implements MemoryStoreV1 {
       found.delete(id);
       return [record];
     });
+  }
+
+  /** Rows by id as stored (access log not applied). */
+  private async readRows(options: { table: Table; ids: string[]; withVectors: boolean }): Promise<Map<string, StoredMemory>> {
+    const { table } = options;
+    const withVectors = options.withVectors && (await this.registry.requireMeta()).dimensions > 0;
+    const found = new Map<string, StoredMemory>();
+    const columns = readColumns(await this.layoutOf(table), withVectors);
+    for (const ids of chunks([...new Set(options.ids)], ID_CHUNK)) {
+      const result = await wrap('get', () => table.query().where(inList(COLUMNS.id, ids, 'ids')).select(columns).toArrow());
+      for (const { record } of rowsFromArrow(result, { withVectors })) found.set(record.id, record);
+    }
+    return found;
   }
 
   async existingIds(options: { ids: string[] }): Promise<Set<string>> {
@@ -185,9 +191,10 @@ export class LanceDbStore implements MemoryStoreV1 {
     const table = await this.liveTable();
     if (!table || options.contentHashes.length === 0) return [];
     const out: MemoryRecord[] = [];
+    const columns = readColumns(await this.layoutOf(table));
     for (const hashes of chunks([...new Set(options.contentHashes)], ID_CHUNK)) {
       const where = `${COLUMNS.scope} = ${sqlString(options.scope, 'scope')} AND ${inList(COLUMNS.contentHash, hashes, 'contentHashes')}`;
-      const result = await wrap('findByHash', () => table.query().where(where).select(RECORD_COLUMNS).toArrow());
+      const result = await wrap('findByHash', () => table.query().where(where).select(columns).toArrow());
       out.push(...rowsFromArrow(result, { withVectors: false }).map((r) => stripVector(r.record)));
     }
     return this.overlayAccess(out);
@@ -201,7 +208,9 @@ export class LanceDbStore implements MemoryStoreV1 {
     const table = await this.liveTable();
     if (!table) return [];
     const ascending = options.order === 'oldest';
-    const query = table.query().where(where).select(RECORD_COLUMNS)
+    // The sort column must be selected too, or LanceDB's planner fails (TakeExec needs _rowid).
+    const columns = [...new Set([...readColumns(await this.layoutOf(table)), COLUMNS.createdAt])];
+    const query = table.query().where(where).select(columns)
       .orderBy([{ columnName: COLUMNS.createdAt, ascending }, { columnName: COLUMNS.id, ascending }]).offset(offset).limit(options.limit);
     const result = await wrap('list', () => query.toArrow());
     return this.overlayAccess(rowsFromArrow(result, { withVectors: false }).map((r) => stripVector(r.record)));
@@ -220,7 +229,7 @@ export class LanceDbStore implements MemoryStoreV1 {
     const table = await this.liveTable();
     if (!table) return;
     const withVectors = options.withVectors === true && (await this.registry.requireMeta()).dimensions > 0;
-    let query = table.query().select(withVectors ? [...RECORD_COLUMNS, COLUMNS.vector] : RECORD_COLUMNS);
+    let query = table.query().select(readColumns(await this.layoutOf(table), withVectors));
     if (where) query = query.where(where);
     let buffer: StoredMemory[] = [];
     // The query streams Arrow batches with back-pressure, so memory stays flat for any table size.
@@ -245,7 +254,7 @@ export class LanceDbStore implements MemoryStoreV1 {
     if (!table || text === '') return [];
     const withVectors = await this.searchWithVectors(options);
     const query = table.query().fullTextSearch(new lancedb.MatchQuery(text, COLUMNS.text)).where(where)
-      .select([...RECORD_COLUMNS, ...(withVectors ? [COLUMNS.vector] : []), '_score']).limit(options.limit);
+      .select([...readColumns(await this.layoutOf(table), withVectors), '_score']).limit(options.limit);
     const result = await wrap('searchText', () => query.toArrow());
     const rows = rowsFromArrow(result, { withVectors, extra: '_score' });
     await this.overlayAccess(rows.map((r) => r.record));
@@ -272,7 +281,7 @@ export class LanceDbStore implements MemoryStoreV1 {
     // `vector IS NOT NULL` here: it forces reading every vector (10x slower at 100k rows), and
     // rows without a vector get a null distance that is dropped below.
     const query = table.query().nearestTo(options.vector).distanceType('cosine').ef(Math.max(300, options.limit * 2))
-      .where(where).select([...RECORD_COLUMNS, ...(options.withVectors ? [COLUMNS.vector] : []), '_distance']).limit(options.limit);
+      .where(where).select([...readColumns(await this.layoutOf(table), options.withVectors === true), '_distance']).limit(options.limit);
     const result = await wrap('searchVector', () => query.toArrow());
     const rows = rowsFromArrow(result, { withVectors: options.withVectors === true, extra: '_distance' });
     await this.overlayAccess(rows.map((r) => r.record));
@@ -308,6 +317,17 @@ export class LanceDbStore implements MemoryStoreV1 {
 
   async close(): Promise<void> {
     await this.registry.close();
+  }
+
+  /** Schema-1 tables (no record_json) are read and written column by column. */
+  private layoutOf(table: Table): Promise<TableLayout> {
+    let layout = this.layouts.get(table);
+    if (!layout) {
+      layout = table.schema().then((schema) => (schema.fields.some((f) => f.name === COLUMNS.packed) ? 'packed' : 'columns'));
+      layout.catch(() => this.layouts.delete(table));
+      this.layouts.set(table, layout);
+    }
+    return layout;
   }
 
   private accessLog(table: string): AccessLog {

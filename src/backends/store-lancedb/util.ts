@@ -1,6 +1,6 @@
 import { InvalidArgumentError, StorageError, StrataError } from '../../errors/index.js';
 import { MEMORY_CATEGORIES, type MemoryRecord, type StoredMemory } from '../../spec/index.js';
-import { recordsToArrow } from './schema.js';
+import { recordsToArrow, type TableLayout } from './schema.js';
 
 export function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -48,8 +48,8 @@ export function validateRecords(records: readonly StoredMemory[], dimensions: nu
   }
 }
 
-export function toArrowData(records: readonly StoredMemory[], dimensions: number) {
-  return recordsToArrow(records, dimensions);
+export function toArrowData(records: readonly StoredMemory[], dimensions: number, layout: TableLayout = 'packed') {
+  return recordsToArrow(records, dimensions, layout);
 }
 
 /** Wraps LanceDB failures in StorageError; Strata errors pass through unchanged. */

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import { globals, withStrata } from '../context.js';
+import { globals, readScopes, withStrata } from '../context.js';
 import { printJson, printTable } from '../output.js';
 import { loadConfig, resolveHome, writeDefaultConfig } from '../../config/load.js';
+import { describeWorkerSettings } from '../../config/diagnostics.js';
 import { createEmbedderFromConfig, createRerankerFromConfig, createStoreFromConfig } from '../../strata.js';
 import { StrataError } from '../../errors/index.js';
 import { summarizeUsage } from '../../core/llm/index.js';
@@ -79,11 +80,13 @@ export function registerAdminCommands(program: Command): void {
 
   program
     .command('stats')
-    .description('counts by scope and category, store health and embedder')
+    .description('counts by scope and category, store health and embedder (with --agent/--scope: current memories of those scopes only)')
     .action(async (_opts: unknown, cmd: Command) => {
       const g = globals(cmd);
       await withStrata(cmd, async (strata) => {
-        const stats = await strata.stats();
+        // The owner of the home sees everything; a named agent or scope sees only its own counts.
+        const scoped = g.agent !== undefined || (g.scope?.length ?? 0) > 0;
+        const stats = await strata.stats(scoped ? { scopes: readScopes(strata, g) } : {});
         const usage = await summarizeUsage({ home: strata.home });
         if (g.json) return printJson({ ...stats, llmUsage: usage });
         process.stdout.write(`home      ${strata.home}\nstore     ${stats.store.provider}, ${stats.rows} rows (${stats.current} current), ${stats.fragments ?? '?'} fragments\n`);
@@ -120,8 +123,13 @@ export function registerAdminCommands(program: Command): void {
     .action(async (_opts: unknown, cmd: Command) => {
       const g = globals(cmd);
       const checks = await runChecks(g.home);
-      if (g.json) printJson({ ok: checks.every((c) => c.ok), checks });
-      else for (const c of checks) process.stdout.write(`${c.ok ? 'ok  ' : 'FAIL'}  ${c.name.padEnd(9)} ${c.detail}\n`);
+      // What the background workers will do with this config (not checks: nothing here can fail).
+      const settings = await loadConfig({ home: g.home }).then((l) => describeWorkerSettings({ config: l.config, env: process.env }), () => []);
+      if (g.json) printJson({ ok: checks.every((c) => c.ok), checks, settings });
+      else {
+        for (const c of checks) process.stdout.write(`${c.ok ? 'ok  ' : 'FAIL'}  ${c.name.padEnd(9)} ${c.detail}\n`);
+        for (const s of settings) process.stdout.write(`      ${s.name.padEnd(9)} ${s.detail}\n`);
+      }
       if (!checks.every((c) => c.ok)) process.exitCode = 1;
     });
 }

@@ -3,6 +3,7 @@ import { Option } from 'commander';
 import { resolve } from 'node:path';
 import { ingest, listSessions, resetCursors, showCursors, watch, type IngestOptions, type IngestSourceSpec, type IngestSummary } from '../../capture/index.js';
 import type { L0Record } from '../../spec/conversation.js';
+import { describeAutoOrganize } from '../../core/layers/auto-organize.js';
 import type { Strata } from '../../strata.js';
 import { globals, withStrata } from '../context.js';
 import { printJson, printTable } from '../output.js';
@@ -100,7 +101,7 @@ export function registerCaptureCommands(program: Command): void {
 
   addIngestFlags(program.command('watch').description('ingest continuously (file events with a polling fallback); Ctrl-C stops cleanly'))
     .option('--interval <ms>', 'polling interval', parsePositiveInt, 5000)
-    .option('--no-distill', 'only capture; do not run the background distiller')
+    .option('--no-distill', 'only capture; do not run the background distiller (nor the automatic scene organiser, see layers.organizer)')
     .action(async (flags: IngestFlags & { interval: number; distill: boolean }, cmd: Command) => {
       const g = globals(cmd);
       await withStrata(cmd, async (strata) => {
@@ -115,6 +116,10 @@ export function registerCaptureCommands(program: Command): void {
                 if (r.admitted > 0 || r.errors.length > 0) process.stderr.write(`distilled: ${r.admitted} admitted, decisions ${JSON.stringify(r.decisions)}\n`);
               },
               onError: (e) => process.stderr.write(`distill failed (will retry): ${(e as Error).message}\n`),
+              onOrganize: (r) => {
+                if (r.status !== 'not-due') process.stderr.write(`${describeAutoOrganize(r)}\n`);
+              },
+              organizeSignal: controller.signal, // Ctrl-C cuts an organiser run short (its scenes are restored)
             })
           : undefined;
         scheduler?.start();

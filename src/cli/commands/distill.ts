@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { DistillReport } from '../../core/distill/index.js';
+import { describeAutoOrganize } from '../../core/layers/auto-organize.js';
 import { globals, withStrata } from '../context.js';
 import { printJson, printTable } from '../output.js';
 
@@ -24,10 +25,13 @@ export function registerDistillCommands(program: Command): void {
     .command('distill')
     .description('turn new conversation (the L0 log) into memories once; reports decisions, tokens and cost (use the global --agent to limit to one agent)')
     .option('--dry-run', 'decide but write nothing (LLM calls still happen and are counted)')
-    .action(async (opts: { dryRun?: boolean }, cmd: Command) => {
+    .option('--no-organize', 'do not run the scene organiser afterwards, even when layers.organizer says it is due')
+    .action(async (opts: { dryRun?: boolean; organize: boolean }, cmd: Command) => {
       const g = globals(cmd);
       await withStrata(cmd, async (strata) => {
         const report = await strata.distill({ agentId: g.agent, dryRun: opts.dryRun, lockTimeoutMs: 30_000 });
+        // The Claude Code hooks run this command as their background process: organise when due.
+        if (opts.organize) await strata.organizeIfDue({ report, onResult: (r) => r.status !== 'not-due' && process.stderr.write(`${describeAutoOrganize(r)}\n`) });
         if (g.json) return printJson(report);
         printReport(report);
         if (report.errors.length > 0) process.exitCode = 1;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultOpenClawConfigPath, installOpenClaw } from '../../hosts/openclaw/install.js';
+import { defaultOpenClawConfigPath, installOpenClaw, uninstallOpenClaw } from '../../hosts/openclaw/install.js';
 import { globals } from '../context.js';
 import { printJson } from '../output.js';
 
@@ -43,5 +43,43 @@ export function registerInstallOpenClawCommand(program: Command): void {
       }
       if (result.previousMemoryPlugin) out(`note: the memory slot moves from ${result.previousMemoryPlugin} to strata; ${result.previousMemoryPlugin} is disabled while Strata holds the slot.`);
       if (result.applied) out('Restart the OpenClaw gateway to load the plugin.');
+    });
+}
+
+/**
+ * `strata uninstall openclaw [--dry-run] [--config <path>]`: reverses `strata install openclaw`
+ * (mounted under the existing `uninstall` command, like install). Applies unless --dry-run.
+ */
+export function registerUninstallOpenClawCommand(program: Command): void {
+  const uninstall = program.commands.find((c) => c.name() === 'uninstall') ?? program.command('uninstall').description('remove what `strata install <host>` added');
+  uninstall
+    .command('openclaw')
+    .description('remove Strata from the OpenClaw config (slot, load path, entry, hook permissions), restoring what install replaced; the previous file is kept as a backup')
+    .option('--dry-run', 'print the resulting config; write nothing')
+    .option('--config <path>', 'OpenClaw config file (default $OPENCLAW_CONFIG_PATH, else $OPENCLAW_STATE_DIR or ~/.openclaw, /openclaw.json)')
+    .option('--plugin-path <dir>', 'plugin folder to remove from the load paths when install left no record (default: the one shipped with this package)')
+    .action(async (opts: { dryRun?: boolean; config?: string; pluginPath?: string }, cmd: Command) => {
+      const g = globals(cmd);
+      // The parent `uninstall` also declares --dry-run and commander gives it the flag: read both.
+      const dryRun = opts.dryRun === true || cmd.optsWithGlobals<{ dryRun?: boolean }>().dryRun === true;
+      const result = await uninstallOpenClaw({
+        configPath: opts.config ? resolve(opts.config) : defaultOpenClawConfigPath(),
+        pluginPath: opts.pluginPath ? resolve(opts.pluginPath) : bundledOpenClawPluginPath(),
+        apply: !dryRun,
+      });
+      if (g.json) {
+        const { content: _content, ...rest } = result;
+        printJson({ dryRun, ...rest });
+        return;
+      }
+      const out = (line: string) => process.stdout.write(line + '\n');
+      if (result.action === 'unchanged') out(`unchanged: ${result.configPath} has no Strata install to remove`);
+      else if (result.applied) out(`updated: ${result.configPath}${result.backup ? ` (backup: ${result.backup})` : ''}`);
+      else {
+        out(`would update: ${result.configPath} (run again without --dry-run to write it)`);
+        process.stdout.write(result.content);
+      }
+      if (result.action !== 'unchanged' && result.restoredMemoryPlugin) out(`note: the memory slot goes back to ${result.restoredMemoryPlugin}.`);
+      if (result.applied) out('Restart the OpenClaw gateway to unload the plugin.');
     });
 }

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { MemoryRecord } from '../../spec/memory-record.js';
+import type { MemoryCategory, MemoryRecord } from '../../spec/memory-record.js';
 import type { MemoryFilter } from '../../spec/memory-store.js';
 import { InvalidArgumentError, NotFoundError, StorageError } from '../../errors/index.js';
 import { assertScope, assertScopeSet } from '../scope.js';
@@ -162,12 +162,20 @@ export class MemoryEngine {
     return this.ctx.store.list({ filter, limit, offset: options.offset ?? 0, order: options.order });
   }
 
-  async count(options: { scopes: string[]; includeHistory?: boolean }): Promise<number> {
-    return this.ctx.store.count({ filter: { scopes: assertScopeSet(options.scopes), includeHistory: options.includeHistory } });
+  async count(options: { scopes: string[]; includeHistory?: boolean; categories?: MemoryCategory[]; tags?: string[] }): Promise<number> {
+    const { categories, tags } = options;
+    return this.ctx.store.count({ filter: { scopes: assertScopeSet(options.scopes), includeHistory: options.includeHistory, ...(categories?.length ? { categories } : {}), ...(tags?.length ? { tags } : {}) } });
   }
 
-  async stats(): Promise<EngineStats> {
-    const stats = await this.ctx.store.stats();
+  /**
+   * Store statistics. With `scopes`, every count covers only the current memories of those scopes
+   * (each given scope listed, zero included): what a scoped caller may see. Without, the whole
+   * store including superseded versions (admin view).
+   */
+  async stats(options: { scopes?: string[] } = {}): Promise<EngineStats> {
+    const scopes = options.scopes === undefined ? undefined : assertScopeSet(options.scopes);
+    const stats = await this.ctx.store.stats(scopes ? { filter: { scopes } } : undefined);
+    if (scopes) stats.byScope = Object.fromEntries(scopes.map((s) => [s, stats.byScope[s] ?? 0]));
     return {
       ...stats,
       embedder: { id: this.ctx.embedderId, dimensions: this.ctx.dimensions },

@@ -7,3 +7,5 @@ export { readPersona, sceneNavigation, stripSceneNavigation, updatePersonaNaviga
 export { readCheckpoint, type LayerCheckpoint } from './checkpoint.js';
 export { organizeScenes, type OrganizeOptions, type OrganizeReport, type MemoryLister } from './organiser.js';
 export { buildContext, type BuildContextOptions, type ContextResult, type ContextSource } from './context.js';
+export { autoOrganize, agentsOfMemories, describeAutoOrganize, type AutoOrganizeOptions, type AutoOrganizeResult } from './auto-organize.js';
+export { ORGANIZE_DEFAULTS, AUTO_ORGANIZE_DEFAULTS } from './defaults.js';

@@ -16,6 +16,7 @@ import { agentScopes } from '../scope.js';
 import { runAgentLoop } from './agent-loop.js';
 import { backupFolder, restoreFolder } from './backup.js';
 import { isAfterCheckpoint, readCheckpoint, writeCheckpoint, type LayerCheckpoint } from './checkpoint.js';
+import { ORGANIZE_DEFAULTS } from './defaults.js';
 import { layerPaths, type LayerPaths } from './paths.js';
 import { generatePersona, readPersona, updatePersonaNavigation, type PersonaResult } from './persona.js';
 import { capacityGuidance, organiserSystemPrompt, organiserUserPrompt, parsePersonaUpdateRequest, type CapacityTier } from './prompts.js';
@@ -81,7 +82,7 @@ const PAGE = 500;
 const SCAN_CAP = 20_000;
 
 /** Memories after the checkpoint, oldest first (pages newest-first until it reaches the checkpoint). */
-async function newMemories(options: { memories: MemoryLister; scopes: string[]; checkpoint: LayerCheckpoint; limit: number }): Promise<MemoryRecord[]> {
+export async function newMemories(options: { memories: MemoryLister; scopes: string[]; checkpoint: LayerCheckpoint; limit: number }): Promise<MemoryRecord[]> {
   const fresh: MemoryRecord[] = [];
   for (let offset = 0; offset < SCAN_CAP; offset += PAGE) {
     const page = await options.memories.list({ scopes: options.scopes, order: 'newest', limit: PAGE, offset });
@@ -130,17 +131,17 @@ export async function organizeScenes(options: OrganizeOptions): Promise<Organize
   const paths = layerPaths({ home: options.home, agentId: options.agentId });
   // Validated up front so bad options fail before the lock, the backup or any LLM call.
   const limits: Limits = {
-    maxScenes: intOption(options.maxScenes, 15, 'maxScenes'),
-    maxMemories: intOption(options.maxMemoriesPerRun, 50, 'maxMemoriesPerRun'),
-    maxTurns: intOption(options.maxTurns, 24, 'maxTurns'),
-    backupKeep: intOption(options.backupKeep, 5, 'backupKeep'),
-    personaEveryN: intOption(options.personaEveryN, 50, 'personaEveryN', 0),
-    personaCore: intOption(options.personaCoreMemories, 30, 'personaCoreMemories', 0),
+    maxScenes: intOption(options.maxScenes, ORGANIZE_DEFAULTS.maxScenes, 'maxScenes'),
+    maxMemories: intOption(options.maxMemoriesPerRun, ORGANIZE_DEFAULTS.maxMemoriesPerRun, 'maxMemoriesPerRun'),
+    maxTurns: intOption(options.maxTurns, ORGANIZE_DEFAULTS.maxTurns, 'maxTurns'),
+    backupKeep: intOption(options.backupKeep, ORGANIZE_DEFAULTS.backupKeep, 'backupKeep'),
+    personaEveryN: intOption(options.personaEveryN, ORGANIZE_DEFAULTS.personaEveryN, 'personaEveryN', 0),
+    personaCore: intOption(options.personaCoreMemories, ORGANIZE_DEFAULTS.personaCoreMemories, 'personaCoreMemories', 0),
   };
   if (!options.llm.capabilities.supportsTools) {
     throw new StrataError({ code: 'UNSUPPORTED', message: `The LLM ${options.llm.provider}:${options.llm.modelId} does not support tool calling, which the scene organiser needs; configure a tool-capable model.` });
   }
-  return withFileLock({ path: paths.lockFile, timeoutMs: options.lockTimeoutMs ?? 600_000 }, () => runLocked(options, paths, limits));
+  return withFileLock({ path: paths.lockFile, timeoutMs: options.lockTimeoutMs ?? ORGANIZE_DEFAULTS.lockTimeoutMs }, () => runLocked(options, paths, limits));
 }
 
 interface Limits {
@@ -195,7 +196,7 @@ async function runLocked(options: OrganizeOptions, paths: LayerPaths, limits: Li
       tools: SCENE_TOOLS,
       execute: (call) => sandbox.execute(call),
       maxTurns: limits.maxTurns,
-      timeoutMs: options.timeoutMs ?? 300_000,
+      timeoutMs: options.timeoutMs ?? ORGANIZE_DEFAULTS.timeoutMs,
       purpose: 'layers.organize',
       abortSignal: options.abortSignal,
     });
@@ -252,7 +253,7 @@ async function maybePersona(options: OrganizeOptions, limits: Limits, paths: Lay
       scenes,
       coreMemories: core.slice(0, limits.personaCore),
       reason,
-      backupKeep: options.personaBackupKeep,
+      backupKeep: options.personaBackupKeep ?? ORGANIZE_DEFAULTS.personaBackupKeep,
       abortSignal: options.abortSignal,
     });
     if (result.written) await writeCheckpoint(paths.checkpointFile, { ...checkpoint, sincePersona: 0, personaRequest: null });

@@ -9,6 +9,7 @@ import type { LlmV1 } from '../../spec/llm.js';
 import type { MemoryRecord } from '../../spec/memory-record.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { backupFile } from './backup.js';
+import { ORGANIZE_DEFAULTS } from './defaults.js';
 import type { LayerPaths } from './paths.js';
 import { personaPrompt } from './prompts.js';
 import { parseScene } from './scene-file.js';
@@ -99,7 +100,7 @@ export async function generatePersona(options: {
   const result = await options.llm.doGenerate(request);
   const body = cleanPersonaBody(result.text);
   if (body === '') return { written: false, reason: 'the model returned an empty persona; the previous one was kept' };
-  const backup = await backupFile({ file: paths.personaFile, backupsDir: paths.personaBackupsDir, keep: options.backupKeep ?? 3 });
+  const backup = await backupFile({ file: paths.personaFile, backupsDir: paths.personaBackupsDir, keep: options.backupKeep ?? ORGANIZE_DEFAULTS.personaBackupKeep });
   await writeFileAtomic({ path: paths.personaFile, data: compose(body, sceneNavigation({ agentId: paths.agentId, scenes: options.scenes })) });
   return { written: true, backup };
 }

@@ -58,6 +58,8 @@ export interface HookOutcome {
   ingest?: Pick<IngestSummary, 'files' | 'messages' | 'errors'>;
   /** pid of the detached distill process, when one was started. */
   backgroundPid?: number;
+  /** PreCompact / SessionEnd with an LLM configured: the detached `journal flush`. */
+  journalPid?: number;
 }
 
 function contextOutput(event: 'SessionStart' | 'UserPromptSubmit', additionalContext: string): string | undefined {
@@ -90,14 +92,15 @@ export function claudeRootOf(transcriptPath: string): string {
   return dirname(projects);
 }
 
-function startBackgroundDistill(options: { home: string; agentId: string; launcher: CliLauncher; env: NodeJS.ProcessEnv }): number | undefined {
+/** Starts `strata <args>` detached, logging to `<home>/logs`, with the recursion guard set. */
+function startBackground(options: { home: string; agentId: string; launcher: CliLauncher; env: NodeJS.ProcessEnv; args: string[] }): number | undefined {
   // Output goes to a log file, not to the host: the hook's stdout must hold only protocol JSON.
   const logDir = join(options.home, 'logs');
   mkdirSync(logDir, { recursive: true });
   const log = openSync(join(logDir, 'claude-code-hooks.log'), 'a');
   try {
     const { execPath, execArgv, cli } = options.launcher;
-    const child = spawn(execPath, [...execArgv, cli, '--home', options.home, '--agent', options.agentId, 'distill'], {
+    const child = spawn(execPath, [...execArgv, cli, '--home', options.home, '--agent', options.agentId, ...options.args], {
       detached: true,
       stdio: ['ignore', log, log],
       env: { ...options.env, [HOOK_GUARD_ENV]: '1' },
@@ -119,7 +122,7 @@ async function capture(options: HookRunOptions): Promise<HookOutcome> {
   const path = options.payload.transcriptPath;
   if (!path) throw new InvalidArgumentError({ argument: 'transcript_path', message: `${options.event} hook input has no transcript_path: nothing to capture.` });
   // No engine (LanceDB) needed to capture: resolve the home from config and append to the L0 log.
-  const { home } = await loadConfig({ home: options.home, env: options.env });
+  const { home, config } = await loadConfig({ home: options.home, env: options.env });
   const summary = await ingest({
     home,
     sources: [{ kind: 'claude-code', root: claudeRootOf(path), only: [resolve(path)] }],
@@ -128,8 +131,16 @@ async function capture(options: HookRunOptions): Promise<HookOutcome> {
   });
   const outcome: HookOutcome = { ingest: { files: summary.files, messages: summary.messages, errors: summary.errors } };
   // SessionEnd also starts a run with nothing new: it catches up on anything an earlier run deferred.
+  const background = { home, agentId: options.agentId, env: options.env };
   if (options.launcher && (summary.messages.new > 0 || options.event === 'SessionEnd')) {
-    outcome.backgroundPid = startBackgroundDistill({ home, agentId: options.agentId, launcher: options.launcher, env: options.env });
+    outcome.backgroundPid = startBackground({ ...background, launcher: options.launcher, args: ['distill'] });
+  }
+  // Before a compaction and at the end of a session, the journal gets an entry for what happened
+  // (it skips a second flush of the same session within its dedupe window). Only with an LLM.
+  const hasLlm = (options.env.STRATA_LLM_PROVIDER?.trim().toLowerCase() || config.llm.provider) !== 'none';
+  if (options.launcher && hasLlm && options.payload.sessionId && (options.event === 'PreCompact' || options.event === 'SessionEnd')) {
+    const args = ['journal', 'flush', '--session', options.payload.sessionId, '--transcript', resolve(path)];
+    outcome.journalPid = startBackground({ ...background, launcher: options.launcher, args });
   }
   return outcome;
 }

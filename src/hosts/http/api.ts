@@ -8,10 +8,11 @@ import { cors } from 'hono/cors';
 import type { Strata } from '../../strata.js';
 import { allowedScope, narrowScopes, resolveCaller, type Caller } from '../mcp/caller.js';
 import { scopedStats } from '../mcp/format.js';
-import { listLayerFiles, readLayerFile } from '../mcp/layers.js';
 import { errorBody, HttpError, toHttpError } from './errors.js';
 import { bearerMatches } from './listen.js';
 import { registerHistoryRoutes } from './history-routes.js';
+import { registerInspectorAssets } from './inspector-assets.js';
+import { registerInspectorRoutes } from './inspector-routes.js';
 import { summarizeUsage } from '../../core/llm/usage-log.js';
 import { jsonBody, parseWith, queryObject, schemas } from './validate.js';
 
@@ -32,6 +33,8 @@ export interface HttpHandlerOptions {
   maxBodyBytes?: number;
   /** Accepted Host headers (DNS-rebinding protection on loopback binds); undefined = any. */
   allowedHosts?: string[];
+  /** Serve the web inspector at `/` (default true; its API calls follow the same token rule). */
+  inspector?: boolean;
 }
 
 export function createHttpHandler(options: HttpHandlerOptions): (req: Request) => Promise<Response> {
@@ -90,7 +93,7 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: Request) =
     const offset = q.offset ?? 0;
     const [memories, total] = await Promise.all([
       strata.list({ scopes, categories: q.category, tags: q.tag, includeHistory: q.history, limit, offset, order: q.order }),
-      strata.count({ scopes, includeHistory: q.history }),
+      strata.count({ scopes, includeHistory: q.history, categories: q.category, tags: q.tag }),
     ]);
     return c.json({ memories, limit, offset, total });
   });
@@ -126,8 +129,8 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: Request) =
   });
 
   api.get('/stats', async (c) => {
-    const [stats, visible] = await Promise.all([strata.stats(), strata.count({ scopes: caller.scopes })]);
-    return c.json({ agent: caller.agentId, scopes: caller.scopes, ...scopedStats(stats, caller.scopes, visible) });
+    const stats = await strata.stats({ scopes: caller.scopes }); // every count limited to the caller's scopes
+    return c.json({ agent: caller.agentId, scopes: caller.scopes, ...scopedStats(stats, caller.scopes, stats.current), byCategory: stats.byCategory });
   });
 
   // LLM usage and cost (distillation etc.): a property of the install, not of a scope.
@@ -153,24 +156,9 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: Request) =
     return new Response(stream, { headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'content-disposition': 'attachment; filename="strata-export.jsonl"' } });
   });
 
-  // Scenes and persona: read-only, and only where the L2/L3 layer has written files.
-  const layers = () => listLayerFiles({ home: strata.home, agentId: caller.agentId });
-  api.get('/persona', async (c) => {
-    const file = (await layers()).find((f) => f.kind === 'persona');
-    if (!file) throw new HttpError({ status: 404, code: 'NOT_FOUND', message: 'No persona for this agent yet (it is written by distillation).' });
-    return c.json({ agent: caller.agentId, text: await readLayerFile(file) });
-  });
-  api.get('/scenes', async (c) => {
-    const scenes = (await layers()).filter((f) => f.kind === 'scene');
-    if (scenes.length === 0) throw new HttpError({ status: 404, code: 'NOT_FOUND', message: 'No scenes for this agent yet (they are written by distillation).' });
-    return c.json({ scenes: scenes.map((s) => ({ name: s.name })) });
-  });
-  api.get('/scenes/:name', async (c) => {
-    const file = (await layers()).find((f) => f.kind === 'scene' && f.name === c.req.param('name'));
-    if (!file) throw new HttpError({ status: 404, code: 'NOT_FOUND', message: `No scene named ${JSON.stringify(c.req.param('name'))}.` });
-    return c.json({ name: file.name, text: await readLayerFile(file) });
-  });
   registerHistoryRoutes(api, { strata, caller, actor: ACTOR });
+  registerInspectorRoutes(api, { strata, caller });
+  if (options.inspector !== false) registerInspectorAssets(app);
 
   return async (req) => app.fetch(req);
 }

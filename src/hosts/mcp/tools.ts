@@ -113,8 +113,8 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
     inputSchema: {},
     annotations: { readOnlyHint: true },
   }, guarded(async () => {
-    const [stats, visible] = await Promise.all([engine.stats(), engine.count({ scopes: caller.scopes })]);
-    return { agent: caller.agentId, scopes: caller.scopes, ...scopedStats(stats, caller.scopes, visible) };
+    const stats = await engine.stats({ scopes: caller.scopes }); // every count limited to the caller's scopes
+    return { agent: caller.agentId, scopes: caller.scopes, ...scopedStats(stats, caller.scopes, stats.current), byCategory: stats.byCategory };
   }));
 
   server.registerTool('conversation_search', {

@@ -3,6 +3,8 @@
  * plugin's load path, its entry with the hook permissions a non-bundled memory plugin needs
  * (`allowConversationAccess` for agent_end, `allowPromptInjection` for prependContext), and the
  * allowlist when one is in use. Idempotent: a config that already has all of it is not rewritten.
+ * What it changed is recorded next to the config, so `strata uninstall openclaw` (uninstallOpenClaw)
+ * can restore exactly the previous values (install-record.ts).
  */
 import { copyFile, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -11,8 +13,7 @@ import JSON5 from 'json5';
 import { ConfigError } from '../../errors/index.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { PLUGIN_ID } from './config.js';
-
-type Json = Record<string, unknown>;
+import { diffInstall, fallbackRecord, obj, readInstallRecord, removeInstallRecord, reverseInstall, writeInstallRecord, type Json } from './install-record.js';
 
 export interface OpenClawInstallOptions {
   /** openclaw.json; see `defaultOpenClawConfigPath`. */
@@ -41,10 +42,6 @@ export interface OpenClawInstallResult {
 export function defaultOpenClawConfigPath(env: NodeJS.ProcessEnv = process.env): string {
   if (env.OPENCLAW_CONFIG_PATH) return resolve(env.OPENCLAW_CONFIG_PATH);
   return join(env.OPENCLAW_STATE_DIR ? resolve(env.OPENCLAW_STATE_DIR) : join(homedir(), '.openclaw'), 'openclaw.json');
-}
-
-function obj(value: unknown): Json {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
 }
 
 /** The config with Strata installed; keys already present keep their order and values. */
@@ -105,13 +102,73 @@ export async function installOpenClaw(options: OpenClawInstallOptions): Promise<
     content,
   };
   if (!options.apply || result.action === 'unchanged') return result;
-  if (text !== undefined) {
-    // The rewrite is plain JSON (comments are not kept), so the original is kept next to it.
-    const stamp = (options.now ?? new Date()).toISOString().replace(/[:.]/g, '-');
-    result.backup = `${options.configPath}.strata-backup-${stamp}`;
-    await copyFile(options.configPath, result.backup);
-  }
+  const record = diffInstall({ before: config, after: merged, pluginPath: options.pluginPath, home: options.home, previous: await readInstallRecord(options.configPath) });
+  result.backup = await backupConfig(options.configPath, text, options.now);
   await writeFileAtomic({ path: options.configPath, data: content, mode: 0o600 });
+  await writeInstallRecord(options.configPath, record);
   result.applied = true;
+  return result;
+}
+
+/** The rewrite is plain JSON (comments are not kept), so the original is kept next to it. */
+async function backupConfig(configPath: string, text: string | undefined, now: Date | undefined): Promise<string | undefined> {
+  if (text === undefined) return undefined;
+  const stamp = (now ?? new Date()).toISOString().replace(/[:.]/g, '-');
+  const backup = `${configPath}.strata-backup-${stamp}`;
+  await copyFile(configPath, backup);
+  return backup;
+}
+
+export interface OpenClawUninstallOptions {
+  configPath: string;
+  /** The plugin folder install added (used only when no install record exists). */
+  pluginPath: string;
+  /** Write the file (after a backup); otherwise only compute it. */
+  apply?: boolean;
+  now?: Date;
+}
+
+export interface OpenClawUninstallResult {
+  configPath: string;
+  action: 'update' | 'unchanged';
+  applied: boolean;
+  backup?: string;
+  /** Whether the install record was found (exact reversal) or recognisable entries were removed. */
+  basis: 'record' | 'recognised';
+  /** The memory plugin that holds the slot again, when one did before install. */
+  restoredMemoryPlugin?: string;
+  config: Json;
+  content: string;
+}
+
+/**
+ * Reverses `installOpenClaw`: slot, allowlist item, load path and the entry's hook permissions
+ * (the entry itself when install created it) go back to what they were; everything else is left
+ * as it is. Idempotent; a config without Strata in it is not touched.
+ */
+export async function uninstallOpenClaw(options: OpenClawUninstallOptions): Promise<OpenClawUninstallResult> {
+  const { text, config } = await readConfig(options.configPath);
+  const saved = await readInstallRecord(options.configPath);
+  const record = saved ?? fallbackRecord({ config, pluginPath: options.pluginPath });
+  const reverted = reverseInstall({ config, record, removeEntry: saved === undefined });
+  const changed = text !== undefined && JSON.stringify(reverted) !== JSON.stringify(config);
+  const slot = obj(obj(reverted.plugins).slots).memory;
+  const result: OpenClawUninstallResult = {
+    configPath: options.configPath,
+    action: changed ? 'update' : 'unchanged',
+    applied: false,
+    basis: saved ? 'record' : 'recognised',
+    ...(changed && typeof slot === 'string' && slot !== obj(obj(config.plugins).slots).memory ? { restoredMemoryPlugin: slot } : {}),
+    config: reverted,
+    content: JSON.stringify(reverted, null, 2) + '\n',
+  };
+  if (!options.apply) return result;
+  if (changed) {
+    result.backup = await backupConfig(options.configPath, text, options.now);
+    await writeFileAtomic({ path: options.configPath, data: result.content, mode: 0o600 });
+    result.applied = true;
+  }
+  // Reversed (or nothing left to reverse): the record has served its purpose.
+  await removeInstallRecord(options.configPath);
   return result;
 }

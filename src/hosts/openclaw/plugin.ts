@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { capture } from '../../capture/index.js';
 import type { DistillScheduler } from '../../core/distill/index.js';
+import { describeAutoOrganize, type AutoOrganizeResult } from '../../core/layers/auto-organize.js';
 import { StrataError } from '../../errors/index.js';
 import { Strata, type StrataOpenOptions } from '../../strata.js';
 import { resolveCaller } from '../mcp/caller.js';
@@ -83,13 +84,25 @@ export function createOpenClawPlugin(options: CreateOpenClawPluginOptions = {}):
         }
       };
 
+      // Automatic scene organisation after distillation (config layers.organizer); never throws.
+      // Stopping the service aborts an organiser run (its scenes are restored) rather than waiting minutes.
+      let stopping = new AbortController();
+      const logOrganize = (r: AutoOrganizeResult) => {
+        if (r.status === 'failed') log.warn(`strata: ${describeAutoOrganize(r)}`);
+        else if (r.status === 'organized') log.info(`strata: ${describeAutoOrganize(r)}`);
+        else log.debug?.(`strata: ${describeAutoOrganize(r)}`);
+      };
+
       /** Starts one distillation in the background (skipped if one is already running here). */
       const distillSoon = () => {
         if (!config.distill.onSessionEnd || distilling) return;
         distilling = true;
         const run = strata()
-          .then((s) => s.distill({ lockTimeoutMs: 0 }))
-          .then((report) => log.info(`strata: distilled ${report.messages.distilled} messages into ${report.admitted} memories`))
+          .then(async (s) => {
+            const report = await s.distill({ lockTimeoutMs: 0 });
+            log.info(`strata: distilled ${report.messages.distilled} messages into ${report.admitted} memories`);
+            await s.organizeIfDue({ report, onResult: logOrganize, abortSignal: stopping.signal });
+          })
           .catch((error: unknown) => {
             // Another process holds the distill lock: it is doing this work already.
             if (!(StrataError.isInstance(error) && error.code === 'STORE_LOCKED')) log.warn(`strata: distillation failed: ${messageOf(error)}`);
@@ -149,13 +162,17 @@ export function createOpenClawPlugin(options: CreateOpenClawPluginOptions = {}):
           scheduler = s.createDistillScheduler({
             onReport: (r) => log.info(`strata: distilled ${r.messages.distilled} messages into ${r.admitted} memories`),
             onError: (e) => log.warn(`strata: background distillation failed: ${messageOf(e)}`),
+            onOrganize: logOrganize,
+            organizeSignal: stopping.signal,
           });
           scheduler.start();
         },
         async stop() {
+          stopping.abort();
           await scheduler?.stop();
           scheduler = undefined;
           await Promise.allSettled([...pending]);
+          stopping = new AbortController(); // a restarted service organises again
           const open = opening;
           opening = undefined;
           if (open) await (await open.catch(() => undefined))?.close();

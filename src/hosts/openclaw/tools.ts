@@ -93,8 +93,8 @@ export const TOOL_DEFS = [
     description: 'Counts of memories in your scopes, and the embedder and store in use.',
     schema: z.strictObject({}),
     async run(_a, { strata, caller }) {
-      const [stats, visible] = await Promise.all([strata.stats(), strata.count({ scopes: caller.scopes })]);
-      const details = { agent: caller.agentId, scopes: caller.scopes, ...scopedStats(stats, caller.scopes, visible) };
+      const stats = await strata.stats({ scopes: caller.scopes });
+      const details = { agent: caller.agentId, scopes: caller.scopes, ...scopedStats(stats, caller.scopes, stats.current), byCategory: stats.byCategory };
       return { text: json(details), details };
     },
   }),
