@@ -25,6 +25,7 @@ import { ConfigError } from './errors/index.js';
 import type { ConversationIndexV1, ConversationSearchHit } from './spec/conversation.js';
 import { openLanceConversationIndex } from './backends/conversation-lancedb/index.js';
 import { agentScopes } from './core/scope.js';
+import { createSummaryWorker, type SummaryRunReport, type SummaryWorker } from './core/summaries/index.js';
 import { agentsOfMemories, autoOrganize, organizeScenes, type AutoOrganizeResult, type OrganizeOptions, type OrganizeReport } from './core/layers/index.js';
 
 export interface StrataOpenOptions {
@@ -164,6 +165,17 @@ export class Strata extends MemoryEngine {
       pollMs: s.pollMs,
       ...callbacks,
     });
+  }
+
+  /**
+   * The periodic hierarchical-summaries worker (config `summaries`), for long-running hosts
+   * (`strata watch`, the OpenClaw service). Undefined without an LLM. Sessions another process is
+   * summarising are skipped for that tick, never waited for.
+   */
+  createSummaryWorker(options: { onReport?: (r: SummaryRunReport) => void; onError?: (e: unknown) => void } = {}): SummaryWorker | undefined {
+    const llm = this.llm();
+    if (!llm) return undefined;
+    return createSummaryWorker({ home: this.home, llm, config: this.config.summaries, ...options });
   }
 
   /** Organiser options for one agent from config `layers` (scopes: the agent's, with its grants). */

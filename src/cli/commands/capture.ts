@@ -123,6 +123,15 @@ export function registerCaptureCommands(program: Command): void {
             })
           : undefined;
         scheduler?.start();
+        const summaries = flags.distill
+          ? strata.createSummaryWorker({
+              onReport: (r) => {
+                if (r.chunksSummarised > 0 || r.failed > 0) process.stderr.write(`summaries: ${r.chunksSummarised} chunks summarised, merges ${JSON.stringify(r.merges)}, ${r.failed} failed\n`);
+              },
+              onError: (e) => process.stderr.write(`summaries failed (will retry): ${(e as Error).message}\n`),
+            })
+          : undefined;
+        summaries?.start();
         const result = await watch({
           ...ingestOptions(strata, { ...flags, dryRun: false }, g.agent),
           abortSignal: controller.signal,
@@ -138,7 +147,7 @@ export function registerCaptureCommands(program: Command): void {
           },
           onError: (e) => process.stderr.write(`ingest run failed (will retry): ${(e as Error).message}\n`),
         });
-        await scheduler?.stop();
+        await Promise.all([scheduler?.stop(), summaries?.stop()]);
         process.stderr.write(`stopped after ${result.runs} runs; cursors committed\n`);
       });
     });

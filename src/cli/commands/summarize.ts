@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../../errors/index.js';
 import { loadConfig } from '../../config/load.js';
-import { runSummaries, type SummaryOptions, type SummaryRunReport } from '../../core/summaries/index.js';
+import { runSummaries, type SummaryRunReport } from '../../core/summaries/index.js';
 import { createLlmFromConfig } from '../../strata.js';
 import { globals } from '../context.js';
 import { printJson, printTable } from '../output.js';
@@ -38,8 +38,7 @@ export function registerSummarizeCommand(program: Command): void {
     .action(async (opts: { session?: string; dryRun?: boolean }, cmd: Command) => {
       const g = globals(cmd);
       const loaded = await loadConfig({ home: g.home });
-      // The `summaries` section is optional until the config schema carries it.
-      const config = (loaded.config as { summaries?: Partial<SummaryOptions> }).summaries;
+      const config = loaded.config.summaries;
       const llm = opts.dryRun ? undefined : createLlmFromConfig({ config: loaded.config, home: loaded.home });
       if (!opts.dryRun && !llm) {
         throw new ConfigError({

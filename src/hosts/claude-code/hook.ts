@@ -60,6 +60,8 @@ export interface HookOutcome {
   backgroundPid?: number;
   /** PreCompact / SessionEnd with an LLM configured: the detached `journal flush`. */
   journalPid?: number;
+  /** PreCompact / SessionEnd with an LLM configured: the detached `summarize` pass. */
+  summarizePid?: number;
 }
 
 function contextOutput(event: 'SessionStart' | 'UserPromptSubmit', additionalContext: string): string | undefined {
@@ -141,6 +143,8 @@ async function capture(options: HookRunOptions): Promise<HookOutcome> {
   if (options.launcher && hasLlm && options.payload.sessionId && (options.event === 'PreCompact' || options.event === 'SessionEnd')) {
     const args = ['journal', 'flush', '--session', options.payload.sessionId, '--transcript', resolve(path)];
     outcome.journalPid = startBackground({ ...background, launcher: options.launcher, args });
+    // The session's older history is compressed into hierarchical summaries (src/core/summaries).
+    outcome.summarizePid = startBackground({ ...background, launcher: options.launcher, args: ['summarize'] });
   }
   return outcome;
 }

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { capture } from '../../capture/index.js';
 import type { DistillScheduler } from '../../core/distill/index.js';
+import type { SummaryWorker } from '../../core/summaries/index.js';
 import { describeAutoOrganize, type AutoOrganizeResult } from '../../core/layers/auto-organize.js';
 import { StrataError } from '../../errors/index.js';
 import { Strata, type StrataOpenOptions } from '../../strata.js';
@@ -62,6 +63,7 @@ export function createOpenClawPlugin(options: CreateOpenClawPluginOptions = {}):
         return opening;
       };
       let scheduler: DistillScheduler | undefined;
+      let summaries: SummaryWorker | undefined;
       const pending = new Set<Promise<unknown>>();
       let distilling = false;
 
@@ -166,11 +168,17 @@ export function createOpenClawPlugin(options: CreateOpenClawPluginOptions = {}):
             organizeSignal: stopping.signal,
           });
           scheduler.start();
+          summaries = s.createSummaryWorker({
+            onReport: (r) => r.chunksSummarised > 0 && log.info(`strata: summarised ${r.chunksSummarised} conversation chunks`),
+            onError: (e) => log.warn(`strata: hierarchical summaries failed: ${messageOf(e)}`),
+          });
+          summaries?.start();
         },
         async stop() {
           stopping.abort();
-          await scheduler?.stop();
+          await Promise.all([scheduler?.stop(), summaries?.stop()]);
           scheduler = undefined;
+          summaries = undefined;
           await Promise.allSettled([...pending]);
           stopping = new AbortController(); // a restarted service organises again
           const open = opening;
