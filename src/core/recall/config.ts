@@ -132,7 +132,7 @@ export const DEFAULT_RECALL_CONFIG: Readonly<RecallConfig> = Object.freeze({
   defaultLimit: 5,
   maxLimit: 100,
   candidatePoolMin: 20,
-  candidatePoolMultiplier: 3,
+  candidatePoolMultiplier: 2,
   candidatePoolMax: 200,
   minScore: 0.15,
   queryMaxChars: 1000,

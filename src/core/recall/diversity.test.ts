@@ -26,6 +26,22 @@ describe('diversity', () => {
     expect(demoted).toEqual([{ id: 'b', similarTo: 'a', similarity: expect.any(Number), by: 'vector' }]);
   });
 
+  it('stops comparing once `keep` items are kept: the first `keep` of the order are the same', () => {
+    const items = [
+      { id: 'a', text: 'User prefers dark mode', vector: [1, 0, 0] },
+      { id: 'b', text: 'The user likes a dark theme', vector: [0.99, 0.05, 0] },
+      { id: 'c', text: 'Deploys go through GitHub Actions', vector: [0, 1, 0] },
+      { id: 'd', text: 'Deploys run via GitHub Actions', vector: [0.01, 0.99, 0] },
+      { id: 'e', text: 'Lunch is at noon', vector: [0, 0, 1] },
+    ];
+    const full = demoteNearDuplicates({ items, config });
+    const cut = demoteNearDuplicates({ items, config, keep: 2 });
+    expect(full.order).toEqual(['a', 'c', 'e', 'b', 'd']);
+    expect(cut.order.slice(0, 2)).toEqual(full.order.slice(0, 2));
+    expect(cut.order).toEqual(['a', 'c', 'd', 'e', 'b']); // d and e never compared
+    expect(cut.demoted.map((d) => d.id)).toEqual(['b']);
+  });
+
   it('falls back to token overlap without vectors', () => {
     const { order, demoted } = demoteNearDuplicates({
       items: [

@@ -46,20 +46,45 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
  * Near-duplicate: cosine above `vectorThreshold` (when both have vectors) or token-set Jaccard above `tokenThreshold`.
  * Returns the new order (kept items, then demoted ones in their original order).
  */
-export function demoteNearDuplicates(options: { items: readonly DiversityItem[]; config: DiversityConfig }): {
+function norm(v: readonly number[] | null | undefined): number {
+  if (!v) return 0;
+  let n = 0;
+  for (let i = 0; i < v.length; i++) n += (v[i] ?? 0) ** 2;
+  return Math.sqrt(n);
+}
+
+function dot(a: readonly number[], b: readonly number[]): number {
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d += (a[i] ?? 0) * (b[i] ?? 0);
+  return d;
+}
+
+/**
+ * `keep`: once this many items are kept, the rest keep their order unchecked. Only the first
+ * `limit` of the result are returned, so comparing further items cannot change the answer.
+ */
+export function demoteNearDuplicates(options: { items: readonly DiversityItem[]; config: DiversityConfig; keep?: number }): {
   order: string[];
   demoted: Demotion[];
 } {
   const { items, config } = options;
   if (!config.enabled) return { order: items.map((i) => i.id), demoted: [] };
-  const kept: Array<DiversityItem & { tokens: Set<string> }> = [];
+  const kept: Array<DiversityItem & { tokens: Set<string>; norm: number }> = [];
   const demoted: Demotion[] = [];
-  for (const item of items) {
+  const keep = options.keep ?? Number.POSITIVE_INFINITY;
+  let unchecked: string[] = [];
+  for (const [index, item] of items.entries()) {
+    if (kept.length >= keep) {
+      unchecked = items.slice(index).map((i) => i.id);
+      break;
+    }
     const tokens = new Set(tokenize(item.text));
+    const itemNorm = norm(item.vector);
     let match: Demotion | undefined;
     for (const k of kept) {
-      const useVectors = item.vector && k.vector && item.vector.length > 0 && item.vector.length === k.vector.length;
-      const cosine = useVectors ? cosineSimilarity(item.vector!, k.vector!) : undefined;
+      const useVectors = itemNorm > 0 && k.norm > 0 && item.vector!.length === k.vector!.length;
+      // Norms computed once per item: the pairwise loop is one dot product each.
+      const cosine = useVectors ? dot(item.vector!, k.vector!) / (itemNorm * k.norm) : undefined;
       if (cosine !== undefined && cosine > config.vectorThreshold) {
         match = { id: item.id, similarTo: k.id, similarity: cosine, by: 'vector' };
         break;
@@ -71,7 +96,7 @@ export function demoteNearDuplicates(options: { items: readonly DiversityItem[];
       }
     }
     if (match) demoted.push(match);
-    else kept.push({ ...item, tokens });
+    else kept.push({ ...item, tokens, norm: itemNorm });
   }
-  return { order: [...kept.map((k) => k.id), ...demoted.map((d) => d.id)], demoted };
+  return { order: [...kept.map((k) => k.id), ...unchecked, ...demoted.map((d) => d.id)], demoted };
 }

@@ -218,6 +218,7 @@ async function runRecall(args: {
     const { order, demoted } = demoteNearDuplicates({
       items: ranked.map((w) => ({ id: w.record.id, text: w.record.text, vector: w.vector ?? null })),
       config: config.diversity,
+      keep: options.explain ? undefined : limit, // explain reports every demotion
     });
     for (const d of demoted) {
       const w = working.get(d.id);
