@@ -1,9 +1,8 @@
-import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createOpenAIChat } from '../../src/backends/llm-openai/index.js';
 import { createLlmClient, type LlmClient } from '../../src/core/llm/index.js';
-import type { L0Record } from '../../src/spec/conversation.js';
 import { startScriptedLlmServer, type RecordedRequest, type ScriptedLlmServer, type ScriptedReply, type ScriptFunction } from '../support/scripted-llm-server.js';
 
 export const CLAUDE_FIXTURE = resolve(
@@ -70,28 +69,8 @@ export function allTextOf(request: RecordedRequest | undefined): string {
   return request?.rawBody ?? '';
 }
 
-let seq = 0;
-export function l0(options: { session: string; role: 'user' | 'assistant'; content: string; at: string; agent?: string }): L0Record {
-  seq++;
-  return {
-    sessionKey: `agent:${options.agent ?? 'main'}:${options.session}`,
-    sessionId: options.session,
-    agentId: options.agent ?? 'main',
-    host: 'live',
-    id: `${options.session}-m${seq}`,
-    role: options.role,
-    content: options.content,
-    timestamp: Date.parse(options.at),
-    recordedAt: options.at,
-  };
-}
-
-/** Appends records to the L0 day file of their recording time, in the capture file format. */
-export async function writeL0(home: string, records: L0Record[]): Promise<void> {
-  const dir = join(home, 'conversations');
-  await mkdir(dir, { recursive: true });
-  for (const r of records) await appendFile(join(dir, `${r.recordedAt.slice(0, 10)}.jsonl`), JSON.stringify(r) + '\n');
-}
+/** L0 messages and the log writer are the distillation tests' own. */
+export { msg as l0, writeL0 } from '../distill/helpers.js';
 
 /**
  * A copy of the real Claude Code fixture with one more user turn at the end: a recalled

@@ -207,6 +207,21 @@ describe('automatic organising in the Claude Code background process (`strata --
   });
 });
 
+/** An OpenClaw host whose one-turn session has ended (distillation, then the organiser, start in the background). */
+async function openClawSessionEnded(options: { baseURL: string; sessionKey: string }): Promise<{ home: string; host: OpenClawHarness }> {
+  const home = await tempHome({
+    embedder: { provider: 'none' },
+    llm: { provider: 'openai', baseURL: options.baseURL, model: 'scripted', jsonMode: 'json_schema', maxRetries: 0 },
+    layers: { organizer: { everyMemories: 2, minIntervalMs: 0 } },
+  });
+  cleanups.push(() => removeDir(home));
+  const host = new OpenClawHarness({ pluginConfig: { home, autoRecall: false, distill: { enabled: false } } }).load(createOpenClawPlugin());
+  const session = host.session({ agentId: 'main', sessionKey: options.sessionKey });
+  await session.turn('Every morning I have an oat-milk flat white before my run.', { reply: 'Noted.' });
+  await session.end('idle');
+  return { home, host };
+}
+
 describe('automatic organising in the OpenClaw plugin (distillation at session end)', () => {
   it('stopping the service aborts an organiser run in progress and leaves the scenes as they were', async () => {
     let release: () => void = () => undefined;
@@ -221,16 +236,7 @@ describe('automatic organising in the OpenClaw plugin (distillation at session e
       release();
       await server.close();
     });
-    const home = await tempHome({
-      embedder: { provider: 'none' },
-      llm: { provider: 'openai', baseURL: server.baseURL, model: 'scripted', jsonMode: 'json_schema', maxRetries: 0 },
-      layers: { organizer: { everyMemories: 2, minIntervalMs: 0 } },
-    });
-    cleanups.push(() => removeDir(home));
-    const host = new OpenClawHarness({ pluginConfig: { home, autoRecall: false, distill: { enabled: false } } }).load(createOpenClawPlugin());
-    const session = host.session({ agentId: 'main', sessionKey: 's-abort' });
-    await session.turn('Every morning I have an oat-milk flat white before my run.', { reply: 'Noted.' });
-    await session.end('idle');
+    const { home, host } = await openClawSessionEnded({ baseURL: server.baseURL, sessionKey: 's-abort' });
     await vi.waitFor(() => expect(server.requests.some((r) => r.body?.tools)).toBe(true), { timeout: 20_000, interval: 50 });
     await host.stopServices();
     expect(host.logs.some((l) => l.level === 'warn' && /organiser for main failed/.test(l.message))).toBe(true);
@@ -241,16 +247,7 @@ describe('automatic organising in the OpenClaw plugin (distillation at session e
   it('organises the agent after session_end distils enough memories, and logs it', async () => {
     const server = await startScriptedLlmServer({ script: backgroundModel() });
     cleanups.push(() => server.close());
-    const home = await tempHome({
-      embedder: { provider: 'none' },
-      llm: { provider: 'openai', baseURL: server.baseURL, model: 'scripted', jsonMode: 'json_schema', maxRetries: 0 },
-      layers: { organizer: { everyMemories: 2, minIntervalMs: 0 } },
-    });
-    cleanups.push(() => removeDir(home));
-    const host = new OpenClawHarness({ pluginConfig: { home, autoRecall: false, distill: { enabled: false } } }).load(createOpenClawPlugin());
-    const session = host.session({ agentId: 'main', sessionKey: 's-organise' });
-    await session.turn('Every morning I have an oat-milk flat white before my run.', { reply: 'Noted.' });
-    await session.end('idle');
+    const { home, host } = await openClawSessionEnded({ baseURL: server.baseURL, sessionKey: 's-organise' });
     // session_end starts distillation and then the organiser in the background (stopping would abort it).
     await vi.waitFor(() => expect(host.logs.some((l) => l.level === 'info' && /organised 2 memories of main/.test(l.message))).toBe(true), { timeout: 20_000, interval: 50 });
     await host.stopServices();
