@@ -51,11 +51,20 @@ export class AccessLog {
       if (this.inode !== -1) this.reset(-1);
       return;
     }
-    if (info.ino !== this.inode || info.size < this.offset) this.reset(info.ino);
-    if (info.size === this.offset) return;
-    const handle = await open(this.path, 'r');
+    if (info.ino === this.inode && info.size === this.offset) return;
+    let handle;
     try {
-      const length = info.size - this.offset;
+      handle = await open(this.path, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // replaced right now: next read
+      throw error;
+    }
+    try {
+      // The handle's own stat: a compaction may have swapped the file since the stat above.
+      const current = await handle.stat();
+      if (current.ino !== this.inode || current.size < this.offset) this.reset(current.ino);
+      const length = current.size - this.offset;
+      if (length <= 0) return;
       const buffer = Buffer.alloc(length);
       const { bytesRead } = await handle.read({ buffer, position: this.offset, length });
       this.offset += bytesRead;
