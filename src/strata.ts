@@ -101,6 +101,7 @@ export function createStoreFromConfig(loaded: LoadedConfig): MemoryStoreV1 {
   return createLanceDbStore({
     path: s.path ?? join(loaded.home, 'store'),
     annThreshold: s.annThreshold,
+    efSearch: s.efSearch,
     lockStaleMs: loaded.config.lock?.staleMs,
   });
 }

@@ -58,6 +58,8 @@ const storeSchema = z.strictObject({
   path: nonEmpty.optional(),
   /** Row count above which the store builds an ANN index. */
   annThreshold: z.number().int().nonnegative().optional(),
+  /** HNSW search breadth once the ANN index exists (default 100; raised to 2x the candidate pool when larger). */
+  efSearch: z.number().int().min(10).max(10_000).optional(),
 });
 
 // Recall settings belong to the recall pipeline; the file holds any subset and the defaults are

@@ -99,6 +99,11 @@ describe('LanceDB store specifics', () => {
     expect(stats.fragments).toBeLessThan(60);
   });
 
+  it('rejects an efSearch that cannot work', () => {
+    expect(() => createLanceDbStore({ path: join(dir, 'store'), efSearch: 0 })).toThrow(/efSearch must be a whole number >= 10/);
+    expect(() => createLanceDbStore({ path: join(dir, 'store'), efSearch: 12.5 })).toThrow(/efSearch/);
+  });
+
   it('a reader opened before a rebuild swap follows the new table', async () => {
     const writer = open();
     const reader = open();
