@@ -9,7 +9,7 @@ import { MemoryEngine } from './core/engine/memory-engine.js';
 import type { EngineContext } from './core/engine/context.js';
 import { createEmbeddingService } from './core/embedding/embedding-service.js';
 import { loadConfig, type LoadedConfig, type StrataConfigOverrides } from './config/load.js';
-import type { StrataConfig } from './config/schema.js';
+import { llmProviderOf, type StrataConfig } from './config/schema.js';
 import { createLanceDbStore } from './backends/store-lancedb/index.js';
 import { createLocalEmbedder } from './backends/embedder-local/index.js';
 import { createOpenAIEmbedder } from './backends/embedder-openai/index.js';
@@ -77,7 +77,7 @@ export function createRerankerFromConfig(config: StrataConfig): RerankerV1 | und
 export function createLlmFromConfig(options: { config: StrataConfig; home: string; env?: NodeJS.ProcessEnv }): LlmClient | undefined {
   const env = options.env ?? process.env;
   const cfg = options.config.llm;
-  const provider = (env.STRATA_LLM_PROVIDER?.trim().toLowerCase() || cfg.provider) as string;
+  const provider = llmProviderOf({ config: options.config, env });
   if (provider === 'none') return undefined;
   const model = env.STRATA_LLM_MODEL?.trim() || cfg.model;
   if (!model) {

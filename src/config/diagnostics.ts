@@ -2,7 +2,7 @@
 import { findNodeAtLocation, parse as parseJsonc, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 import { ConfigError } from '../errors/index.js';
-import { findSecretKeys, knownKeysAt, type StrataConfig } from './schema.js';
+import { findSecretKeys, knownKeysAt, llmProviderOf, type StrataConfig } from './schema.js';
 
 type Where = (path: readonly PropertyKey[]) => string;
 
@@ -142,9 +142,8 @@ function duration(ms: number): string {
  * saying what will happen with these settings, including when nothing will for lack of an LLM.
  */
 export function describeWorkerSettings(options: { config: Pick<StrataConfig, 'layers' | 'summaries' | 'journal' | 'llm'>; env?: Record<string, string | undefined> }): Array<{ name: string; detail: string }> {
-  const { layers, summaries, journal, llm } = options.config;
-  const provider = options.env?.STRATA_LLM_PROVIDER?.trim().toLowerCase() || llm.provider;
-  const noLlm = provider === 'none' ? ' (inactive: no LLM configured; set llm.provider and llm.model)' : '';
+  const { layers, summaries, journal } = options.config;
+  const noLlm = llmProviderOf({ config: options.config, env: options.env }) === 'none' ? ' (inactive: no LLM configured; set llm.provider and llm.model)' : '';
   const o = layers.organizer;
   const auto = o.auto ? `automatic after ${o.everyMemories} new memories, at most every ${duration(o.minIntervalMs)}${noLlm}` : 'manual only (strata organize)';
   const persona = layers.persona.regenerateEveryMemories === 0 ? 'on request' : `every ${layers.persona.regenerateEveryMemories} memories`;

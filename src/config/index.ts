@@ -9,4 +9,4 @@ export {
   type ResolvedStrataConfig,
   type StrataConfigOverrides,
 } from './load.js';
-export { strataConfigSchema, DEFAULT_CONFIG_FILE, type StrataConfig, type StrataConfigInput, type LayersConfig, type SummariesConfig, type JournalConfig } from './schema.js';
+export { strataConfigSchema, DEFAULT_CONFIG_FILE, llmProviderOf, type StrataConfig, type StrataConfigInput, type LayersConfig, type SummariesConfig, type JournalConfig } from './schema.js';

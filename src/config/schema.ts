@@ -287,3 +287,8 @@ export function knownKeysAt(path: readonly PropertyKey[]): string[] {
     schema = def.shape[String(path[depth])];
   }
 }
+
+/** The LLM provider in effect: `STRATA_LLM_PROVIDER` overrides config `llm.provider`. */
+export function llmProviderOf(options: { config: Pick<StrataConfig, 'llm'>; env?: Record<string, string | undefined> }): string {
+  return options.env?.STRATA_LLM_PROVIDER?.trim().toLowerCase() || options.config.llm.provider;
+}

@@ -33,8 +33,7 @@ describe('Strata#createSummaryWorker (the worker `strata watch` and the OpenClaw
     });
     // 70 messages x 50 tokens; 10 fall inside the boundary; 60 make 6 chunks of 10, merged 3 -> 1 twice.
     await writeL0(home, session({ key: 'long', count: 70 }));
-    const reports: number[] = [];
-    const worker = strata.createSummaryWorker({ onReport: (r) => reports.push(r.chunksSummarised) });
+    const worker = strata.createSummaryWorker();
     const report = await worker!.runOnce();
     await worker!.stop();
     expect(report).toMatchObject({ chunksSummarised: 6, merges: { 2: 2 }, failed: 0 });

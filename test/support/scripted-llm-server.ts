@@ -98,34 +98,22 @@ function renderOpenAI(reply: ScriptedReply, model: unknown): unknown {
 }
 
 function renderAnthropic(reply: ScriptedReply, model: unknown): unknown {
-  if (reply.kind === 'text') {
-    const usage = reply.usage ?? DEFAULT_USAGE;
-    return {
-      id: 'msg_scripted',
-      type: 'message',
-      role: 'assistant',
-      model,
-      content: [{ type: 'text', text: reply.text }],
-      stop_reason: reply.finishReason === 'length' ? 'max_tokens' : 'end_turn',
-      usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens },
-    };
-  }
-  if (reply.kind === 'tool-calls') {
-    const usage = reply.usage ?? DEFAULT_USAGE;
-    return {
-      id: 'msg_scripted',
-      type: 'message',
-      role: 'assistant',
-      model,
-      content: [
-        ...(reply.text ? [{ type: 'text', text: reply.text }] : []),
-        ...reply.calls.map((call, i) => ({ type: 'tool_use', id: call.id ?? `toolu_${i}`, name: call.name, input: call.arguments })),
-      ],
-      stop_reason: 'tool_use',
-      usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens },
-    };
-  }
-  return undefined;
+  if (reply.kind !== 'text' && reply.kind !== 'tool-calls') return undefined;
+  const usage = reply.usage ?? DEFAULT_USAGE;
+  const text = reply.text ? [{ type: 'text', text: reply.text }] : [];
+  const content = reply.kind === 'text'
+    ? [{ type: 'text', text: reply.text }]
+    : [...text, ...reply.calls.map((call, i) => ({ type: 'tool_use', id: call.id ?? `toolu_${i}`, name: call.name, input: call.arguments }))];
+  const stopReason = reply.kind === 'tool-calls' ? 'tool_use' : reply.finishReason === 'length' ? 'max_tokens' : 'end_turn';
+  return {
+    id: 'msg_scripted',
+    type: 'message',
+    role: 'assistant',
+    model,
+    content,
+    stop_reason: stopReason,
+    usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens },
+  };
 }
 
 export async function startScriptedLlmServer(options: { script?: ScriptedReply[] | ScriptFunction } = {}): Promise<ScriptedLlmServer> {

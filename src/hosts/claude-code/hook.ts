@@ -8,6 +8,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ingest, type IngestSummary } from '../../capture/index.js';
 import { loadConfig } from '../../config/load.js';
+import { llmProviderOf } from '../../config/schema.js';
 import { agentScopes } from '../../core/scope.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import type { Strata } from '../../strata.js';
@@ -139,7 +140,7 @@ async function capture(options: HookRunOptions): Promise<HookOutcome> {
   }
   // Before a compaction and at the end of a session, the journal gets an entry for what happened
   // (it skips a second flush of the same session within its dedupe window). Only with an LLM.
-  const hasLlm = (options.env.STRATA_LLM_PROVIDER?.trim().toLowerCase() || config.llm.provider) !== 'none';
+  const hasLlm = llmProviderOf({ config, env: options.env }) !== 'none';
   if (options.launcher && hasLlm && options.payload.sessionId && (options.event === 'PreCompact' || options.event === 'SessionEnd')) {
     const args = ['journal', 'flush', '--session', options.payload.sessionId, '--transcript', resolve(path)];
     outcome.journalPid = startBackground({ ...background, launcher: options.launcher, args });
