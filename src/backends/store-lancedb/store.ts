@@ -164,7 +164,7 @@ export class LanceDbStore implements MemoryStoreV1 {
     const table = await this.liveTable();
     if (!table || options.ids.length === 0) return [];
     const found = await this.readRows({ table, ids: options.ids, withVectors: options.withVectors === true });
-    await this.overlayAccess(table, [...found.values()]);
+    await this.overlayAccess([...found.values()]);
     return options.ids.flatMap((id) => {
       const record = found.get(id);
       if (!record) return [];
@@ -208,7 +208,7 @@ export class LanceDbStore implements MemoryStoreV1 {
       const result = await wrap('findByHash', () => table.query().where(where).select(columns).toArrow());
       out.push(...rowsFromArrow(result, { withVectors: false }).map((r) => stripVector(r.record)));
     }
-    return this.overlayAccess(table, out);
+    return this.overlayAccess(out);
   }
 
   async list(options: ListOptions): Promise<MemoryRecord[]> {
@@ -224,7 +224,7 @@ export class LanceDbStore implements MemoryStoreV1 {
     const query = table.query().where(where).select(columns)
       .orderBy([{ columnName: COLUMNS.createdAt, ascending }, { columnName: COLUMNS.id, ascending }]).offset(offset).limit(options.limit);
     const result = await wrap('list', () => query.toArrow());
-    return this.overlayAccess(table, rowsFromArrow(result, { withVectors: false }).map((r) => stripVector(r.record)));
+    return this.overlayAccess(rowsFromArrow(result, { withVectors: false }).map((r) => stripVector(r.record)));
   }
 
   async count(options: { filter: MemoryFilter }): Promise<number> {
@@ -245,7 +245,7 @@ export class LanceDbStore implements MemoryStoreV1 {
     let buffer: StoredMemory[] = [];
     // The query streams Arrow batches with back-pressure, so memory stays flat for any table size.
     for await (const batch of query) {
-      const records = await this.overlayAccess(table, rowsFromArrow(batch, { withVectors }).map((r) => r.record));
+      const records = await this.overlayAccess(rowsFromArrow(batch, { withVectors }).map((r) => r.record));
       for (const record of records) {
         buffer.push(record);
         if (buffer.length >= batchSize) {
@@ -268,7 +268,7 @@ export class LanceDbStore implements MemoryStoreV1 {
       .select([...readColumns(await this.layoutOf(table), withVectors), '_score']).limit(options.limit);
     const result = await wrap('searchText', () => query.toArrow());
     const rows = rowsFromArrow(result, { withVectors, extra: '_score' });
-    await this.overlayAccess(table, rows.map((r) => r.record));
+    await this.overlayAccess(rows.map((r) => r.record));
     return rows
       .map((r) => hitOf(r.record, r.extra, withVectors))
       .sort((a, b) => b.score - a.score);
@@ -294,7 +294,7 @@ export class LanceDbStore implements MemoryStoreV1 {
       .where(where).select([...readColumns(await this.layoutOf(table), options.withVectors === true), '_distance']).limit(options.limit);
     const result = await wrap('searchVector', () => query.toArrow());
     const rows = rowsFromArrow(result, { withVectors: options.withVectors === true, extra: '_distance' });
-    await this.overlayAccess(table, rows.map((r) => r.record));
+    await this.overlayAccess(rows.map((r) => r.record));
     return rows
       .filter((r) => Number.isFinite(r.extra))
       .map((r) => hitOf(r.record, 1 - r.extra, options.withVectors === true))
@@ -350,9 +350,12 @@ export class LanceDbStore implements MemoryStoreV1 {
   }
 
   /** Applies the access log to records read from the table, in place. */
-  private async overlayAccess<T extends MemoryRecord>(table: Table, records: T[]): Promise<T[]> {
-    if (records.length === 0) return records;
-    const log = this.accessLog(table.name);
+  private async overlayAccess<T extends MemoryRecord>(records: T[]): Promise<T[]> {
+    // The live table's name comes from the (stat-cached) meta file: reading `table.name` on the
+    // LanceDB handle fails while another query on it is running ("cannot be borrowed mutably").
+    const meta = await this.registry.meta();
+    if (!meta || records.length === 0) return records;
+    const log = this.accessLog(meta.table);
     await wrap('access log', () => log.refresh());
     for (const r of records) {
       const e = log.overlay(r.id, { count: r.accessCount, at: r.lastAccessedAt });
