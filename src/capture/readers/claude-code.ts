@@ -34,14 +34,15 @@ export const claudeCodeReader: TranscriptReader = {
         for (const entry of await listDir(dir)) {
           if (entry.isFile && entry.name.endsWith('.jsonl')) {
             const sessionId = basename(entry.name, '.jsonl');
-            files.push({ host: 'claude-code', path: join(dir, entry.name), agentId, sessionId, sessionKey: `claude-code:${project.name}` });
+            // One key per session (a project has many); subagents below share their parent's.
+            files.push({ host: 'claude-code', path: join(dir, entry.name), agentId, sessionId, sessionKey: `claude-code:${project.name}/${sessionId}` });
           } else if (entry.isDir && options.includeSubagents) {
             const subDir = join(dir, entry.name, 'subagents');
             for (const sub of await listDir(subDir)) {
               if (!sub.isFile || !sub.name.endsWith('.jsonl')) continue;
               files.push({
                 host: 'claude-code', path: join(subDir, sub.name), agentId, sessionId: `${entry.name}/${basename(sub.name, '.jsonl')}`,
-                sessionKey: `claude-code:${project.name}`, archived: true,
+                sessionKey: `claude-code:${project.name}/${entry.name}`, archived: true,
               });
             }
           }

@@ -86,7 +86,7 @@ describe('Claude Code reader', () => {
     const root = copyFixture('claude-code', tmp.dir);
     const files = await claudeCodeReader.discover({ root });
     expect(files.map((f) => f.sessionId)).toEqual([CLAUDE_SESSION]);
-    expect(files[0]!.sessionKey).toBe(`claude-code:${CLAUDE_PROJECT}`);
+    expect(files[0]!.sessionKey).toBe(`claude-code:${CLAUDE_PROJECT}/${files[0]!.sessionId}`);
     const { messages, skipped } = parseAll(claudeCodeReader, files[0]!);
     const lines = readFileSync(files[0]!.path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const assistantIds = new Set(lines.filter((l) => l.type === 'assistant').map((l) => (l.message as { id: string }).id));

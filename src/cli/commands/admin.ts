@@ -6,6 +6,7 @@ import { describeWorkerSettings } from '../../config/diagnostics.js';
 import { createEmbedderFromConfig, createRerankerFromConfig, createStoreFromConfig } from '../../strata.js';
 import { StrataError } from '../../errors/index.js';
 import { summarizeUsage } from '../../core/llm/index.js';
+import { claudeCodeHealth } from '../../hosts/claude-code/health.js';
 
 interface Check {
   name: string;
@@ -123,6 +124,7 @@ export function registerAdminCommands(program: Command): void {
     .action(async (_opts: unknown, cmd: Command) => {
       const g = globals(cmd);
       const checks = await runChecks(g.home);
+      checks.push(...(await claudeCodeHealth({ home: resolveHome({ home: g.home }) })));
       // What the background workers will do with this config (not checks: nothing here can fail).
       const settings = await loadConfig({ home: g.home }).then((l) => describeWorkerSettings({ config: l.config, env: process.env }), () => []);
       if (g.json) printJson({ ok: checks.every((c) => c.ok), checks, settings });

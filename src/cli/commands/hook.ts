@@ -8,13 +8,10 @@ export function registerHookCommand(program: Command): void {
     .command('hook')
     .description(`Claude Code hook handler: reads the hook JSON on stdin (${HOOK_EVENTS.join(', ')}); installed by \`strata install claude-code\``)
     .argument('<event>', `hook event: ${HOOK_EVENTS.join(' | ')}`)
-    .option('--no-distill', 'capture only; do not start the background distillation')
-    .action(async (event: string, opts: { distill: boolean }, cmd: Command) => {
+    .option('--no-distill', 'capture only; do not distil afterwards')
+    .option('--no-resident', 'run in this process instead of the resident Strata process of the home')
+    .action(async (event: string, opts: { distill: boolean; resident: boolean }, cmd: Command) => {
       const g = globals(cmd);
-      const cli = process.argv[1];
-      await executeHook({
-        event, home: g.home, agent: g.agent, distill: opts.distill, verbose: g.verbose,
-        launcher: cli ? { execPath: process.execPath, execArgv: process.execArgv, cli } : undefined,
-      });
+      await executeHook({ event, home: g.home, agent: g.agent, distill: opts.distill, resident: opts.resident, verbose: g.verbose ?? false });
     });
 }

@@ -1,0 +1,35 @@
+/**
+ * The fallback when no resident Strata process can run: the hook opens the engine itself (a cold
+ * start per call), captures synchronously and leaves distillation to a detached `strata distill`.
+ */
+import type { Strata } from '../../strata.js';
+import { cliLauncher, startBackground } from './background.js';
+import { captureTranscript } from './capture-ops.js';
+import { promptSubmit, sessionStart, type HookAnswer } from './context-ops.js';
+import { appendHookError } from './hook-log.js';
+import { InjectionStore } from './injections.js';
+import { HookInputError, type HookOpInput } from './payload.js';
+import { hookScopes, startSessionJournal } from './resident-ops.js';
+
+export async function runHookInProcess(options: { home: string; agentId: string; input: HookOpInput; env: NodeJS.ProcessEnv }): Promise<HookAnswer> {
+  const { input, agentId, env } = options;
+  const { Strata } = await import('../../strata.js');
+  const strata: Strata = await Strata.open({ home: options.home, env });
+  try {
+    const deps = { strata, agentId, scopes: hookScopes(strata, agentId), injections: new InjectionStore({ home: strata.home }) };
+    if (input.event === 'SessionStart') return await sessionStart(deps, input);
+    if (input.event === 'UserPromptSubmit') return await promptSubmit(deps, input);
+    if (!input.transcriptPath) throw new HookInputError(`${input.event} hook input has no transcript_path: nothing to capture.`);
+    const result = await captureTranscript({ strata, agentId, transcriptPath: input.transcriptPath, env });
+    for (const e of result.errors) {
+      appendHookError(strata.home, { event: input.event, sessionId: input.sessionId, code: 'CAPTURE_FAILED', message: `${e.path}: ${e.message}`, where: 'in-process' });
+    }
+    if (input.distill && (result.newMessages > 0 || input.event === 'SessionEnd')) {
+      startBackground({ home: strata.home, agentId, launcher: cliLauncher(), env, args: ['distill'] });
+    }
+    startSessionJournal({ strata, agentId, input, env });
+    return {};
+  } finally {
+    await strata.close();
+  }
+}

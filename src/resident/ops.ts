@@ -1,0 +1,19 @@
+/**
+ * The operations the resident process serves. Hosts contribute theirs here; once the operations
+ * layer (src/core/ops) lands, its operations join the table so the MCP server and the CLI can be
+ * answered by the same warm process.
+ */
+import { claudeCodeResidentOps } from '../hosts/claude-code/resident-ops.js';
+import type { Strata } from '../strata.js';
+import type { ResidentOp } from './server.js';
+
+export function residentOps(): Record<string, ResidentOp<Strata>> {
+  return { ...claudeCodeResidentOps() };
+}
+
+/** A scope that holds nothing: the query is embedded (model loaded) and both indexes are opened. */
+const WARM_UP_SCOPE = 'session:strata-resident-warm-up';
+
+export async function warmUp(strata: Strata): Promise<void> {
+  await strata.recall({ query: 'warm up the embedding model', scopes: [WARM_UP_SCOPE], limit: 1 });
+}
