@@ -11,7 +11,7 @@ import { agentScopes } from '../../core/scope.js';
 import type { ResidentOp, ResidentOpContext } from '../../resident/server.js';
 import type { Strata } from '../../strata.js';
 import { HOOK_GUARD_ENV, cliLauncher, startBackground } from './background.js';
-import { captureTranscript, embedPendingConversations } from './capture-ops.js';
+import { captureTranscript, claudeRootOf, embedPendingConversations } from './capture-ops.js';
 import { promptSubmit, sessionStart, type ContextOpDeps, type HookAnswer } from './context-ops.js';
 import { appendHookError } from './hook-log.js';
 import { InjectionStore } from './injections.js';
@@ -70,16 +70,27 @@ export function claudeCodeResidentOps(): Record<string, ResidentOp<Strata>> {
     if (!input.transcriptPath) throw new HookInputError(`${input.event} hook input has no transcript_path: nothing to capture.`);
     const { strata, agentId } = await deps(ctx);
     const path = resolve(input.transcriptPath);
-    const run = async (signal: AbortSignal) => {
+    claudeRootOf(path); // a path outside Claude Code's layout fails the hook now, not a queued task later
+    // Background failures reach the hook log (and so `strata doctor` and the next SessionStart).
+    const logged = (event: string, task: (signal: AbortSignal) => Promise<void>) => async (signal: AbortSignal) => {
+      try {
+        await task(signal);
+      } catch (error) {
+        const e = error as { code?: unknown; message?: unknown };
+        appendHookError(strata.home, { event, sessionId: input.sessionId, code: typeof e.code === 'string' ? e.code : 'INTERNAL', message: String(e.message ?? error), where: 'resident' });
+        throw error;
+      }
+    };
+    const run = logged(input.event, async (signal) => {
       const result = await captureTranscript({ strata, agentId, transcriptPath: path, abortSignal: signal });
       for (const e of result.errors) {
         appendHookError(strata.home, { event: input.event, sessionId: input.sessionId, code: 'CAPTURE_FAILED', message: `${e.path}: ${e.message}`, where: 'resident' });
       }
       if (result.newMessages === 0) return;
       const slow = ctx.queue('slow');
-      void slow.add('embed-conversations', (s) => embedPendingConversations({ strata, abortSignal: s }).then(() => undefined));
-      if (input.distill) void slow.add(`distill:${agentId}`, (s) => distillOnce(strata, agentId, s));
-    };
+      void slow.add('embed-conversations', logged('embed', (s) => embedPendingConversations({ strata, abortSignal: s }).then(() => undefined)));
+      if (input.distill) void slow.add(`distill:${agentId}`, logged('distill', (s) => distillOnce(strata, agentId, s)));
+    });
     const captures = ctx.queue('capture');
     const now = captures.add(`capture:${path}`, run);
     void captures.add(`late:${path}`, run, { delayMs: LATE_CAPTURE_MS });
