@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- <name> ...]`: runs the benchmarks and prints their tables.
- * Names: write, recall, locomo, ann, admission, capture, distill, http (default: all available).
+ * Names: write, recall, locomo, ann, admission, capture, distill, http, hooks (default: all available).
  */
 import { runLocomo } from './locomo.js';
 import { runRecallLatency, runWriteThroughput } from './engine-perf.js';
@@ -23,6 +23,8 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
     if (out.status !== 0) throw new Error(`capture benchmark failed (exit ${out.status})`);
   },
   http: async () => (await import('./http-load.js')).runHttpLoadBench(),
+  // Claude Code hooks as installed: child processes against the built package and a resident process.
+  hooks: async () => (await import('./hooks.js')).runHooksBench(),
 };
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);
