@@ -8,6 +8,12 @@ import { runResident } from './server.js';
 
 /** Default idle exit; `$STRATA_RESIDENT_IDLE_MS` (or --idle-ms) overrides. */
 const DEFAULT_IDLE_MS = 15 * 60_000;
+/**
+ * The resident answers people waiting on a prompt: a query embedding slower than this (the model
+ * still loading on a cold start, a stalled remote embedder) gives way to lexical-only recall
+ * instead of holding the prompt. A warm local model embeds a query in ~5-20 ms.
+ */
+const INTERACTIVE_EMBED_TIMEOUT_MS = 400;
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -28,8 +34,10 @@ const code = await runResident({
   stamp,
   idleMs: Number.isFinite(idleMs) && idleMs > 0 ? idleMs : DEFAULT_IDLE_MS,
   openEngine: async () => {
-    const { Strata } = await import('../strata.js');
-    return Strata.open({ home });
+    const [{ Strata }, { loadConfig }] = await Promise.all([import('../strata.js'), import('../config/load.js')]);
+    const { config } = await loadConfig({ home });
+    const embedTimeoutMs = Math.min(config.recall.embedTimeoutMs ?? INTERACTIVE_EMBED_TIMEOUT_MS, INTERACTIVE_EMBED_TIMEOUT_MS);
+    return Strata.open({ home, overrides: { recall: { embedTimeoutMs } } });
   },
   loadOps: async () => (await import('./ops.js')).residentOps(),
   warmUp: async (strata) => (await import('./ops.js')).warmUp(strata),

@@ -235,6 +235,7 @@ export async function runResident<E extends { close(): Promise<void> }>(options:
       ops ??= await options.loadOps();
       const e = await engine();
       await options.warmUp?.(e);
+      log(`warm after ${Math.round(process.uptime() * 1000)} ms`);
     } catch (error) {
       log(`warm-up failed: ${errorBody(error).message}`);
     }

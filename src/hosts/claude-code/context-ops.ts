@@ -4,16 +4,15 @@
  * session start; UserPromptSubmit: recall for the prompt. Neither repeats a memory the session
  * already holds (see injections.ts), so each memory reaches a model request at most once.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { ContextSource } from '../../core/layers/context.js';
 import { formatContextBlock } from '../../core/recall/context-format.js';
 import { shouldRecall } from '../../core/recall/gate.js';
 import type { Strata } from '../../strata.js';
-import { writeFileAtomic } from '../../util/atomic-write.js';
 import { buildSessionContext } from './bootstrap.js';
 import { describeHookError, recentHookErrors } from './hook-log.js';
-import { alreadyInjected, type InjectionStore } from './injections.js';
+import { alreadyInjected, writeStateFile, type InjectionStore } from './injections.js';
 
 /** Budget for the UserPromptSubmit recall block (the host caps additionalContext at 10,000 chars). */
 const PROMPT_RECALL_TOKENS = 800;
@@ -74,7 +73,8 @@ async function statusNote(home: string, now: Date): Promise<string> {
   const state = JSON.parse(await readFile(path, 'utf8').catch(() => '{}')) as StatusState;
   const since = state.lastSessionStart ?? new Date(now.getTime() - 86_400_000).toISOString();
   const errors = await recentHookErrors({ home, since });
-  await writeFileAtomic({ path, data: JSON.stringify({ lastSessionStart: now.toISOString() }), mode: 0o600 }).catch(() => undefined);
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  await writeStateFile(path, JSON.stringify({ lastSessionStart: now.toISOString() })).catch(() => undefined);
   if (errors.length === 0) return '';
   return [
     '<strata-status>',

@@ -9,10 +9,23 @@
  * them. A session seen for the first time on resume or fork (another process injected, or state
  * was lost) is seeded from the hook context recorded in its transcript.
  */
-import { mkdir, open, readFile, readdir, stat, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { escapeMemoryText } from '../../core/recall/context-format.js';
-import { writeFileAtomic } from '../../util/atomic-write.js';
+
+/**
+ * Replaces a small state file without fsync: it runs on every prompt, and losing it in a crash
+ * only means a memory may be sent once more. The rename still keeps readers from a torn file.
+ */
+export async function writeStateFile(path: string, data: string): Promise<void> {
+  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  await writeFile(temp, data, { mode: 0o600 });
+  await rename(temp, path).catch(async (error: unknown) => {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  });
+}
 
 /** Blocks kept per session: beyond this the oldest go (they are long out of a compacted context). */
 const MAX_BLOCKS = 200;
@@ -130,7 +143,7 @@ export class InjectionStore {
 
   private async save(sessionId: string, state: SessionState): Promise<void> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    await writeFileAtomic({ path: this.path(sessionId), data: JSON.stringify(state), mode: 0o600 });
+    await writeStateFile(this.path(sessionId), JSON.stringify(state));
   }
 
   /** Removes state of sessions untouched for the retention period. */
