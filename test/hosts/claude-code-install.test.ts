@@ -57,7 +57,8 @@ function strataHandlers(settings: Settings): Handler[] {
   return Object.values(settings.hooks ?? {}).flatMap((groups) => groups.flatMap((g) => g.hooks)).filter((h) => isStrataHookCommand(h.command));
 }
 
-describe('strata install claude-code --user', () => {
+// Each case runs the real CLI several times (child processes): slow on a loaded machine.
+describe('strata install claude-code --user', { timeout: 180_000 }, () => {
   it('keeps modes and formatting, backs up under the Strata home, and uninstall restores the bytes', async () => {
     const settingsPath = join(home, '.claude', 'settings.json');
     const claudeJson = join(home, '.claude.json');
@@ -151,7 +152,7 @@ describe('strata install claude-code --user', () => {
   });
 });
 
-describe('strata install claude-code --project', () => {
+describe('strata install claude-code --project', { timeout: 180_000 }, () => {
   it('writes hooks to settings.local.json and a portable .mcp.json entry; nothing machine-specific in committed files', async () => {
     const project = join(dir, 'repo');
     await mkdir(join(project, '.claude'), { recursive: true });
