@@ -11,8 +11,8 @@ import { compileJournal, flushJournal, lintJournal, type JournalOptions } from '
 import type { LlmClient } from '../../core/llm/index.js';
 import { ConfigError, InvalidArgumentError } from '../../errors/index.js';
 import { createLlmFromConfig } from '../../strata.js';
-import { globals } from '../context.js';
-import { printJson } from '../output.js';
+import { globals } from '../../commands/context.js';
+import { printJson } from '../../commands/output.js';
 
 async function setup(cmd: Command, command: string): Promise<{ home: string; llm: LlmClient; config: Partial<JournalOptions> }> {
   const loaded = await loadConfig({ home: globals(cmd).home });

@@ -7,8 +7,8 @@ import { ConfigError } from '../../errors/index.js';
 import { loadConfig } from '../../config/load.js';
 import { runSummaries, type SummaryRunReport } from '../../core/summaries/index.js';
 import { createLlmFromConfig } from '../../strata.js';
-import { globals } from '../context.js';
-import { printJson, printTable } from '../output.js';
+import { globals } from '../../commands/context.js';
+import { printJson, printTable } from '../../commands/output.js';
 
 function printReport(report: SummaryRunReport): void {
   const out = (line: string) => process.stdout.write(line + '\n');

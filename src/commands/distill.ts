@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import type { DistillReport } from '../../core/distill/index.js';
-import { describeAutoOrganize } from '../../core/layers/auto-organize.js';
-import { globals, withStrata } from '../context.js';
-import { printJson, printTable } from '../output.js';
+import type { DistillReport } from '../core/distill/index.js';
+import { describeAutoOrganize } from '../core/layers/auto-organize.js';
+import { globals, withStrata } from './context.js';
+import { printJson, printTable } from './output.js';
 
 function printReport(report: DistillReport): void {
   const out = (line: string) => process.stdout.write(line + '\n');
