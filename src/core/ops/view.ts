@@ -9,6 +9,7 @@ import { InvalidArgumentError } from '../../errors/index.js';
 import { requestedScopes, type Caller } from '../caller.js';
 import { invalidInput } from './errors.js';
 import { limitsOf, type OpLimits } from './limits.js';
+import type { InputContext } from './inputs.js';
 import type { OpContext, Operation, OpsDeps } from './operation.js';
 import { OPERATIONS, type OpName, type OpResult } from './table.js';
 
@@ -18,6 +19,13 @@ export interface RunOptions {
 
 function operation(name: OpName): Operation {
   return OPERATIONS[name] as unknown as Operation;
+}
+
+/** An operation's input as a JSON schema (draft 7), for hosts that describe tools to a model. */
+export function operationJsonSchema(name: OpName, ctx: InputContext): Record<string, unknown> {
+  const schema = operation(name).input(ctx);
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
 }
 
 export class CallerOperations {
@@ -46,8 +54,7 @@ export class CallerOperations {
 
   /** The input as a JSON schema (draft 7), for hosts that describe tools to a model. */
   jsonSchema(name: OpName): Record<string, unknown> {
-    const { $schema: _drop, ...rest } = z.toJSONSchema(this.schema(name), { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-    return rest;
+    return operationJsonSchema(name, { limits: this.limits, caller: this.caller });
   }
 
   /** Validates an input; a bad one becomes an InvalidArgumentError naming every bad field. */

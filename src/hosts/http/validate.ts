@@ -10,7 +10,10 @@ export async function jsonBody(c: Context): Promise<unknown> {
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     throw new HttpError({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the request body as JSON with Content-Type: application/json.' });
   }
-  const text = await c.req.text();
+  // A body cut off (the client went away, or took longer than the request time limit) is not a server error.
+  const text = await c.req.text().catch((error: unknown) => {
+    throw new HttpError({ status: 408, code: 'REQUEST_TIMEOUT', message: `The request body did not arrive: ${(error as Error).message}` });
+  });
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { resolveCaller } from '../../core/caller.js';
-import { CallerOperations, DEFAULT_OPS_CONFIG, OPERATIONS, describeError, errorText, type OpName } from '../../core/ops/index.js';
+import { DEFAULT_OPS_CONFIG, OPERATIONS, describeError, errorText, limitsOf, operationJsonSchema, type OpName, type OpsConfig } from '../../core/ops/index.js';
 import type { Strata } from '../../strata.js';
 import type { OpenClawTool, ToolFactory, ToolFactoryContext, ToolResult } from './types.js';
 
@@ -31,15 +31,11 @@ const ALIASES: Partial<Record<OpName, { schema: Record<string, z.ZodType>; trans
   },
 };
 
-/** Schemas shown to the model before the engine is open use the default limits; the call itself is checked against the real ones. */
-function schemaView(): CallerOperations {
-  const caller = { agentId: 'agent', scopes: ['global', 'agent:<you>', 'granted scopes'], writeScope: 'agent:<you>', owner: false };
-  const engine = { config: DEFAULT_OPS_CONFIG } as unknown as ConstructorParameters<typeof CallerOperations>[0]['engine'];
-  return new CallerOperations({ engine, caller, actor: ACTOR, l0Records: async function* () {} });
-}
+/** The scope help shown in the schema; the agent is only known per run, the limits once the engine is open. */
+const SCHEMA_CALLER = { agentId: 'agent', scopes: ['global', 'agent:<you>', 'granted scopes'], writeScope: 'agent:<you>', owner: false };
 
-function parametersOf(view: CallerOperations, name: OpName): Record<string, unknown> {
-  const schema = view.jsonSchema(name);
+function parametersOf(config: OpsConfig, name: OpName): Record<string, unknown> {
+  const schema = operationJsonSchema(name, { limits: limitsOf(config), caller: SCHEMA_CALLER });
   const alias = ALIASES[name];
   if (!alias) return schema;
   const extra = z.toJSONSchema(z.object(alias.schema), { target: 'draft-7' }) as { properties: Record<string, unknown> };
@@ -58,15 +54,19 @@ export interface ToolFactoryDeps {
 
 /** One factory per tool: OpenClaw calls it per agent run, so the caller's identity is fixed per run. */
 export function createToolFactories(deps: ToolFactoryDeps): Array<{ name: string; factory: ToolFactory }> {
-  const shown = schemaView();
+  // Schemas show the engine's own limits once it is open (the first run opens it); until then the
+  // defaults. Either way every call is checked against the engine's limits.
+  let config: OpsConfig | undefined;
+  const watchOpen = () => {
+    if (!config) void deps.strata().then((s) => (config = s.config), () => undefined);
+  };
   return OPENCLAW_TOOLS.map((name) => {
     const op = OPERATIONS[name];
-    const parameters = parametersOf(shown, name);
     const factory: ToolFactory = (ctx: ToolFactoryContext): OpenClawTool => ({
       name: op.tool!.name,
       label: op.tool!.title,
       description: op.description,
-      parameters,
+      parameters: (watchOpen(), parametersOf(config ?? DEFAULT_OPS_CONFIG, name)),
       async execute(_toolCallId, params, signal) {
         try {
           const strata = await deps.strata();
