@@ -5,7 +5,7 @@ import { ingest, listSessions, resetCursors, showCursors, watch, type IngestOpti
 import type { L0Record } from '../spec/conversation.js';
 import { describeAutoOrganize } from '../core/layers/auto-organize.js';
 import type { Strata } from '../strata.js';
-import { globals, withOps, withStrata } from './context.js';
+import { agentFlag, globals, withOps, withStrata } from './context.js';
 import { formatScore } from '../core/ops/index.js';
 import { printJson, printTable } from './output.js';
 import { createProgress } from './progress.js';
@@ -89,7 +89,7 @@ export function registerCaptureCommands(program: Command): void {
       await withStrata(cmd, async (strata) => {
         const progress = createProgress('ingest');
         const summary = await ingest({
-          ...ingestOptions(strata, flags, g.agent),
+          ...ingestOptions(strata, flags, agentFlag(g)),
           onProgress: (p) => progress.update(p.filesDone, p.filesTotal),
           onRecords: flags.dryRun ? undefined : indexFeeder(strata),
         }).finally(() => progress.stop());
@@ -134,7 +134,7 @@ export function registerCaptureCommands(program: Command): void {
           : undefined;
         summaries?.start();
         const result = await watch({
-          ...ingestOptions(strata, { ...flags, dryRun: false }, g.agent),
+          ...ingestOptions(strata, { ...flags, dryRun: false }, agentFlag(g)),
           abortSignal: controller.signal,
           pollIntervalMs: flags.interval,
           onRecords: indexFeeder(strata),
@@ -161,7 +161,7 @@ export function registerCaptureCommands(program: Command): void {
     .action(async (opts: { host?: never; limit: number }, cmd: Command) => {
       const g = globals(cmd);
       await withStrata(cmd, async (strata) => {
-        const sessions = (await listSessions({ home: strata.home, agentId: g.agent, host: opts.host })).slice(0, opts.limit);
+        const sessions = (await listSessions({ home: strata.home, agentId: agentFlag(g), host: opts.host })).slice(0, opts.limit);
         if (g.json) return printJson({ sessions });
         if (sessions.length === 0) return void process.stdout.write('no sessions recorded yet (run `strata ingest`)\n');
         printTable(

@@ -4,7 +4,7 @@
  * resolve their caller with the one resolver and run the operations table like every host does.
  */
 import type { Command } from 'commander';
-import { resolveCaller, describeCaller, type Caller } from '../core/caller.js';
+import { assertAgentId, resolveCaller, describeCaller, type Caller } from '../core/caller.js';
 import type { CallerOperations } from '../core/ops/index.js';
 import { StrataError } from '../errors/index.js';
 import { Strata, type StrataOpenOptions } from '../strata.js';
@@ -54,6 +54,14 @@ export async function withStrata<T>(cmd: Command, fn: (strata: Strata) => Promis
 /** Who the command acts as: `--agent` > `STRATA_AGENT_ID` > `scopes.defaultAgent`, plus `--scope` and `--all-scopes`. */
 export function callerOf(strata: Strata, g: GlobalOptions): Caller {
   return resolveCaller({ config: strata.config, agentId: g.agent, scopes: g.scope, allScopes: g.allScopes });
+}
+
+/**
+ * `--agent` where it names whose transcripts to capture or distil (not who is asking): validated like
+ * an identity, so an id that cannot form its scope is refused instead of being filed anywhere.
+ */
+export function agentFlag(g: GlobalOptions): string | undefined {
+  return g.agent === undefined ? undefined : assertAgentId(g.agent, '--agent');
 }
 
 /** A "not here" answer names who asked, so the fix (another --agent, --scope or --all-scopes) is obvious. */

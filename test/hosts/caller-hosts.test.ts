@@ -49,6 +49,11 @@ describe('one caller for the CLI', () => {
     const out = await cli(['--agent', '_hidden', 'add', 'nothing']);
     expect(out.code).toBe(2);
     expect(out.stderr).toMatch(/^error \[INVALID_ARGUMENT\]: Invalid agent id "_hidden"/);
+    // --agent naming whose transcripts to capture is checked the same way (13.2: it used to be accepted).
+    const ingest = await cli(['--agent', "x' OR '1'='1", 'ingest', '--source', 'jsonl', '--path', home]);
+    expect(ingest.code).toBe(2);
+    expect(ingest.stderr).toMatch(/^error \[INVALID_ARGUMENT\]: Invalid agent id/);
+    expect(await readdir(home)).not.toContain('conversations');
     const env = await cli(['add', 'nothing'], { STRATA_AGENT_ID: "x' OR '1'='1" });
     expect(env.code).toBe(1);
     expect(env.stderr).toMatch(/STRATA_AGENT_ID/);

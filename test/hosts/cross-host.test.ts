@@ -224,7 +224,7 @@ describe('one operation, every host', () => {
         } finally {
           await Promise.all(drivers.map((d) => d.close()));
         }
-        expect(calls).toBeGreaterThan(40);
+        expect(calls).toBeGreaterThanOrEqual(probes().length * 2);
         // The other agent's memory is exactly as it was.
         const [other] = await strata.get({ ids: [ids.other!] });
         expect(other?.text).toBe('OTHERMARK the staging password rotates weekly');
