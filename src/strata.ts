@@ -25,6 +25,9 @@ import { ConfigError } from './errors/index.js';
 import type { ConversationIndexV1, ConversationSearchHit } from './spec/conversation.js';
 import { openLanceConversationIndex } from './backends/conversation-lancedb/index.js';
 import { agentScopes } from './core/scope.js';
+import type { Caller } from './core/caller.js';
+import { createCallerOperations, type CallerOperations } from './core/ops/index.js';
+import { L0Log } from './capture/l0-log.js';
 import { createSummaryWorker, type SummaryRunReport, type SummaryWorker } from './core/summaries/index.js';
 import { agentsOfMemories, autoOrganize, organizeScenes, type AutoOrganizeResult, type OrganizeOptions, type OrganizeReport } from './core/layers/index.js';
 
@@ -254,8 +257,8 @@ export class Strata extends MemoryEngine {
     return this.ctx.history!.historyOf(options);
   }
 
-  /** Undoes the last logged change of a memory (and records the revert). */
-  revert(options: { id: string; actor?: string; reason?: string }): Promise<RevertResult> {
+  /** Undoes the last logged change of a memory (and records the revert); `accept` may refuse that change. */
+  revert(options: { id: string; actor?: string; reason?: string; accept?: (entry: HistoryEntry) => boolean }): Promise<RevertResult> {
     return revertLast({ ctx: this.ctx, history: this.ctx.history!, ...options });
   }
 
@@ -269,9 +272,24 @@ export class Strata extends MemoryEngine {
     return this.conversationIndexPromise;
   }
 
-  async searchConversations(options: { query: string; limit?: number; agentId?: string; sessionKey?: string; abortSignal?: AbortSignal }): Promise<ConversationSearchHit[]> {
+  /**
+   * Conversation search; `agentIds` undefined searches every agent (owner mode: the operations
+   * layer decides), an empty list finds nothing.
+   */
+  async searchConversations(options: { query: string; limit?: number; agentIds?: string[]; sessionKey?: string; abortSignal?: AbortSignal }): Promise<ConversationSearchHit[]> {
+    const { agentIds, ...rest } = options;
+    const limit = options.limit ?? 10;
+    if (agentIds?.length === 0) return [];
     const index = await this.conversationIndex();
-    return index.search({ ...options, limit: options.limit ?? 10 });
+    if (agentIds === undefined) return index.search({ ...rest, limit });
+    // The index filters by one agent: ask per agent and keep the best overall.
+    const hits = (await Promise.all(agentIds.map((agentId) => index.search({ ...rest, limit, agentId })))).flat();
+    return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+  }
+
+  /** This engine as seen by one caller: every host operation, validated and limited to its scopes. */
+  as(caller: Caller, options: { actor?: string } = {}): CallerOperations {
+    return createCallerOperations({ engine: this, caller, actor: options.actor ?? 'api', l0Records: () => new L0Log({ home: this.home }).records() });
   }
 
   override async close(): Promise<void> {

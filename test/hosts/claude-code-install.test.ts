@@ -8,11 +8,10 @@ import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { editedText } from '../../src/hosts/claude-code/json-file.js';
 import { detectLaunchKind, planLaunch } from '../../src/hosts/claude-code/launcher.js';
-import { READ_ONLY_TOOLS, addStrataHooks, isStrataHookCommand, removeStrataHooks } from '../../src/hosts/claude-code/settings.js';
-import { registerTools } from '../../src/hosts/mcp/tools.js';
+import { readOnlyPermissions } from '../../src/hosts/claude-code/install.js';
+import { addStrataHooks, isStrataHookCommand, removeStrataHooks } from '../../src/hosts/claude-code/settings.js';
 import { REPO_ROOT, runCli } from '../support/run-cli.js';
 
 const OTHER_SETTINGS = {
@@ -84,7 +83,7 @@ describe('strata install claude-code --user', { timeout: 180_000 }, () => {
       expect(h.command).toContain(`--home ${join(home, '.strata')} --agent coder hook`);
       expect(h.async).toBeUndefined();
     }
-    expect(settings.permissions?.allow).toEqual(['Bash(npm test:*)', ...READ_ONLY_TOOLS.map((t) => `mcp__strata__${t}`)]);
+    expect(settings.permissions?.allow).toEqual(['Bash(npm test:*)', ...readOnlyPermissions()]);
     // Minimal edits: the tab-indented keys Strata did not touch are byte-identical.
     expect(await readFile(settingsPath, 'utf8')).toContain('\t"hooks": {\n\t\t"SessionStart": [');
     const mcp = (await json<{ mcpServers: Record<string, { args: string[] }>; oauthAccount: unknown }>(claudeJson));
@@ -246,10 +245,7 @@ describe('settings merge', () => {
     expect(out).toMatch(/\n {4}"c": true\n/);
   });
 
-  it('the read-only tool list matches the MCP tools annotated readOnlyHint', () => {
-    const readOnly: string[] = [];
-    const server = { registerTool: (name: string, config: { annotations?: { readOnlyHint?: boolean } }) => void (config.annotations?.readOnlyHint && readOnly.push(name)) };
-    registerTools(server as unknown as McpServer, { engine: {} as never, caller: { agentId: null, scopes: ['global'], writeScope: 'global' } });
-    expect([...READ_ONLY_TOOLS].sort()).toEqual(readOnly.sort());
+  it('--allow-read-tools names exactly the read-only MCP tools', () => {
+    expect(readOnlyPermissions().sort()).toEqual(['conversation_search', 'context_bootstrap', 'memory_explain', 'memory_list', 'memory_recall', 'memory_stats'].map((t) => `mcp__strata__${t}`));
   });
 });

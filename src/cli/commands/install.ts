@@ -4,11 +4,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveHome } from '../../config/load.js';
+import { assertAgentId } from '../../core/caller.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import { installClaudeCode, uninstallClaudeCode, type FileChange, type InstallScope } from '../../hosts/claude-code/install.js';
 import { planLaunch } from '../../hosts/claude-code/launcher.js';
-import { globals } from '../context.js';
-import { printJson } from '../output.js';
+import { globals } from '../../commands/context.js';
+import { printJson } from '../../commands/output.js';
 
 interface ScopeFlags {
   project?: boolean;
@@ -82,7 +83,8 @@ export function registerInstallCommands(program: Command): void {
       const g = globals(cmd);
       const scope = scopeOf(flags);
       const projectDir = resolve(flags.dir ?? process.cwd());
-      const identity = { home: resolveHome({ home: g.home }), agentId: g.agent?.trim() || process.env.STRATA_AGENT_ID?.trim() || DEFAULT_AGENT };
+      // Pinned into every hook and the MCP entry, so hooks and the model's tools act as one agent.
+      const identity = { home: resolveHome({ home: g.home }), agentId: assertAgentId(g.agent?.trim() || process.env.STRATA_AGENT_ID?.trim() || DEFAULT_AGENT) };
       const pkg = ownPackage();
       const plan = planLaunch({ packageRoot: pkg.root, version: pkg.version, scope, projectDir, env: process.env, execPath: process.execPath });
       const changes = await installClaudeCode({ scope, projectDir, identity, plan, allowReadTools: flags.allowReadTools, dryRun: flags.dryRun });

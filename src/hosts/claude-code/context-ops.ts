@@ -11,7 +11,7 @@ import { formatContextBlock } from '../../core/recall/context-format.js';
 import { shouldRecall } from '../../core/recall/gate.js';
 import type { Strata } from '../../strata.js';
 import { buildSessionContext } from './bootstrap.js';
-import { describeHookError, recentHookErrors } from './hook-log.js';
+import { describeHookError, recentHookErrors } from '../../resident/hook-log.js';
 import { alreadyInjected, writeStateFile, type InjectionStore } from './injections.js';
 
 /** Budget for the UserPromptSubmit recall block (the host caps additionalContext at 10,000 chars). */

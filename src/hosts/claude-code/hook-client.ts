@@ -11,11 +11,9 @@ import { callResident, ResidentCallError, ResidentTimeoutError, ResidentUnavaila
 import { resolveHomeLight } from '../../resident/protocol.js';
 import { residentCommand, residentStamp } from '../../resident/stamp.js';
 import { HOOK_GUARD_ENV, isGuarded } from './background.js';
-import { appendHookError } from './hook-log.js';
+import { appendHookError } from '../../resident/hook-log.js';
 import { HOOK_OPS, isHookEvent, parseHookPayload, type HookOpInput } from './payload.js';
 import { HOOK_EVENTS, type HookEvent } from './settings.js';
-
-export const DEFAULT_AGENT_ID = 'claude-code';
 
 /**
  * How long each event may take before the hook gives up (ms): below the timeouts `strata install`
@@ -50,9 +48,13 @@ export function parseHookArgs(argv: string[]): HookArgs {
   return out;
 }
 
-/** `--agent`, else `$STRATA_AGENT_ID`, else `claude-code`. */
-export function hookAgentId(options: { agent?: string; env: NodeJS.ProcessEnv }): string {
-  return options.agent?.trim() || options.env.STRATA_AGENT_ID?.trim() || DEFAULT_AGENT_ID;
+/**
+ * `--agent`, else this hook's `$STRATA_AGENT_ID`; undefined leaves it to the caller resolver
+ * (`scopes.defaultAgent`, else `claude-code`). Sent with every request: the resident serves hooks
+ * of any agent and has no identity of its own.
+ */
+export function hookAgentId(options: { agent?: string; env: NodeJS.ProcessEnv }): string | undefined {
+  return options.agent?.trim() || options.env.STRATA_AGENT_ID?.trim() || undefined;
 }
 
 export async function readStdin(): Promise<string> {
@@ -106,13 +108,16 @@ export async function runHook(args: HookArgs, io: HookIo): Promise<void> {
     if (event === 'UserPromptSubmit' && !payload.prompt?.trim()) return;
     const input: HookOpInput = { event, sessionId, transcriptPath: payload.transcriptPath, source: payload.source, prompt: payload.prompt, distill: args.distill };
     const agentId = hookAgentId({ agent: args.agent, env });
-    const childEnv = { ...env, [HOOK_GUARD_ENV]: '1' };
+    const childEnv: NodeJS.ProcessEnv = { ...env, [HOOK_GUARD_ENV]: '1' };
+    // The resident outlives this hook and serves every agent: it must not inherit this hook's identity.
+    const residentEnv: NodeJS.ProcessEnv = { ...childEnv };
+    delete residentEnv.STRATA_AGENT_ID;
     const deadline = Date.now() + DEADLINES[event];
     let answer: { stdout?: string } | undefined;
     if (args.resident && env.STRATA_RESIDENT !== '0') {
       const stamp = residentStamp();
       try {
-        const call = await callResident({ home, stamp, op: HOOK_OPS[event], caller: { agentId }, input, deadline, start: { ...residentCommand({ home, stamp }), env: childEnv } });
+        const call = await callResident({ home, stamp, op: HOOK_OPS[event], caller: { agentId }, input, deadline, start: { ...residentCommand({ home, stamp }), env: residentEnv } });
         answer = call.result as { stdout?: string };
         if (args.verbose) note(`answered by the resident Strata process${call.started ? ' (started now)' : ''}`);
       } catch (error) {

@@ -6,17 +6,19 @@ import type { Strata } from '../../strata.js';
 import { cliLauncher, startBackground } from './background.js';
 import { captureTranscript } from './capture-ops.js';
 import { promptSubmit, sessionStart, type HookAnswer } from './context-ops.js';
-import { appendHookError } from './hook-log.js';
+import { appendHookError } from '../../resident/hook-log.js';
 import { InjectionStore } from './injections.js';
 import { HookInputError, type HookOpInput } from './payload.js';
-import { hookScopes, startSessionJournal } from './resident-ops.js';
+import { hookCaller, startSessionJournal } from './resident-ops.js';
 
-export async function runHookInProcess(options: { home: string; agentId: string; input: HookOpInput; env: NodeJS.ProcessEnv }): Promise<HookAnswer> {
-  const { input, agentId, env } = options;
+export async function runHookInProcess(options: { home: string; agentId?: string; input: HookOpInput; env: NodeJS.ProcessEnv }): Promise<HookAnswer> {
+  const { input, env } = options;
   const { Strata } = await import('../../strata.js');
   const strata: Strata = await Strata.open({ home: options.home, env });
   try {
-    const deps = { strata, agentId, scopes: hookScopes(strata, agentId), injections: new InjectionStore({ home: strata.home }) };
+    const caller = hookCaller(strata, options.agentId);
+    const { agentId } = caller;
+    const deps = { strata, ...caller, injections: new InjectionStore({ home: strata.home }) };
     if (input.event === 'SessionStart') return await sessionStart(deps, input);
     if (input.event === 'UserPromptSubmit') return await promptSubmit(deps, input);
     if (!input.transcriptPath) throw new HookInputError(`${input.event} hook input has no transcript_path: nothing to capture.`);

@@ -19,12 +19,18 @@ import { ConfigError } from '../../errors/index.js';
 import { backupFile, readManifest, sha256, timestamp, writeManifest, type ManifestEntry } from './install-state.js';
 import { editedText, readJsonFile, writeJsonText, type Json } from './json-file.js';
 import { shellWord, type LaunchPlan } from './launcher.js';
+import { OPERATIONS, toolOperations } from '../../core/ops/index.js';
 import {
-  MCP_SERVER_NAME, addAllowed, addEnabledMcpjsonServer, addMcpServer, addStrataHooks, readOnlyPermissions, removeAllowed,
-  removeEnabledMcpjsonServer, removeMcpServer, removeStrataHooks, type HookEvent, type McpServerEntry,
+  MCP_SERVER_NAME, addAllowed, addEnabledMcpjsonServer, addMcpServer, addStrataHooks, removeAllowed, removeEnabledMcpjsonServer,
+  removeMcpServer, removeStrataHooks, type HookEvent, type McpServerEntry,
 } from './settings.js';
 
 export type InstallScope = 'project' | 'user';
+
+/** `--allow-read-tools`: the MCP tools whose operation only reads (as the MCP server annotates them `readOnlyHint`). */
+export function readOnlyPermissions(): string[] {
+  return toolOperations().filter(({ name }) => OPERATIONS[name].access === 'read').map(({ tool }) => `mcp__${MCP_SERVER_NAME}__${tool.name}`);
+}
 
 export interface ClaudeCodeTargets {
   /** Where the hooks go. */

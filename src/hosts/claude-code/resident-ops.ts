@@ -7,13 +7,13 @@
  */
 import { resolve } from 'node:path';
 import { llmProviderOf } from '../../config/schema.js';
-import { agentScopes } from '../../core/scope.js';
+import { resolveCaller } from '../../core/caller.js';
 import type { ResidentOp, ResidentOpContext } from '../../resident/server.js';
 import type { Strata } from '../../strata.js';
 import { HOOK_GUARD_ENV, cliLauncher, startBackground } from './background.js';
 import { captureTranscript, claudeRootOf, embedPendingConversations } from './capture-ops.js';
 import { promptSubmit, sessionStart, type ContextOpDeps, type HookAnswer } from './context-ops.js';
-import { appendHookError } from './hook-log.js';
+import { appendHookError } from '../../resident/hook-log.js';
 import { InjectionStore } from './injections.js';
 import { HookInputError, hookOpInput, type HookOpInput } from './payload.js';
 
@@ -23,8 +23,14 @@ export const LATE_CAPTURE_MS = 3_000;
 /** How long a capture hook waits for its capture before answering (the capture continues either way). */
 const CAPTURE_WAIT_MS = 5_000;
 
-export function hookScopes(strata: Strata, agentId: string): string[] {
-  return agentScopes(agentId, strata.config.scopes.agentGrants[agentId] ?? []);
+/**
+ * The one caller resolver: the hook's `--agent` (install pins it) or `$STRATA_AGENT_ID`, else
+ * `scopes.defaultAgent`, else `claude-code`. An id that cannot form a scope is refused before
+ * anything is read or captured under it.
+ */
+export function hookCaller(strata: Strata, agentId: string | undefined): { agentId: string; scopes: string[] } {
+  const caller = resolveCaller({ config: strata.config, agentId, fallbackAgentId: DEFAULT_AGENT_ID });
+  return { agentId: caller.agentId ?? DEFAULT_AGENT_ID, scopes: caller.scopes };
 }
 
 /** PreCompact / SessionEnd with an LLM configured: a journal entry for the session and a summaries pass. */
@@ -62,8 +68,7 @@ export function claudeCodeResidentOps(): Record<string, ResidentOp<Strata>> {
   const deps = async (ctx: ResidentOpContext<Strata>): Promise<ContextOpDeps> => {
     const strata = await ctx.engine();
     injections ??= new InjectionStore({ home: strata.home });
-    const agentId = ctx.caller.agentId || DEFAULT_AGENT_ID;
-    return { strata, agentId, scopes: hookScopes(strata, agentId), injections };
+    return { strata, ...hookCaller(strata, ctx.caller.agentId), injections };
   };
 
   const capture = async (ctx: ResidentOpContext<Strata>, input: HookOpInput): Promise<HookAnswer> => {

@@ -125,16 +125,6 @@ export function removeMcpServer(config: Json): Json {
   return out;
 }
 
-/**
- * The MCP tools that only read (annotated `readOnlyHint` in src/hosts/mcp/tools.ts; a test keeps
- * the lists in step). `--allow-read-tools` lets Claude Code call them without asking.
- */
-export const READ_ONLY_TOOLS = ['memory_recall', 'memory_explain', 'memory_list', 'memory_stats', 'conversation_search', 'context_bootstrap'] as const;
-
-export function readOnlyPermissions(): string[] {
-  return READ_ONLY_TOOLS.map((tool) => `mcp__${MCP_SERVER_NAME}__${tool}`);
-}
-
 /** Adds entries to `permissions.allow` (existing ones kept, no duplicates). */
 export function addAllowed(settings: Json, entries: readonly string[]): Json {
   const out = clone(settings);

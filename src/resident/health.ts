@@ -1,8 +1,8 @@
 /**
- * `strata doctor`'s view of the Claude Code hooks: failures logged in the last day (hook-log.ts)
- * and the resident process that answers them.
+ * `strata doctor`'s view of the hooks: failures logged in the last day (hook-log.ts) and the
+ * resident process that answers them.
  */
-import { callResident, readResidentInfo } from '../../resident/client.js';
+import { callResident, readResidentInfo } from './client.js';
 import { describeHookError, hookLogPath, recentHookErrors } from './hook-log.js';
 
 export interface HealthCheck {
@@ -11,7 +11,7 @@ export interface HealthCheck {
   detail: string;
 }
 
-export async function claudeCodeHealth(options: { home: string; now?: Date }): Promise<HealthCheck[]> {
+export async function residentHealth(options: { home: string; now?: Date }): Promise<HealthCheck[]> {
   const now = options.now ?? new Date();
   const errors = await recentHookErrors({ home: options.home, since: new Date(now.getTime() - 86_400_000).toISOString() });
   const hooks: HealthCheck = errors.length === 0

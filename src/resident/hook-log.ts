@@ -1,8 +1,9 @@
 /**
  * Hook failures, where a person can find them: Claude Code shows a hook's stderr only in its
  * debug log, so every failure (bad config.json, a store error, a timeout, bad input) is also
- * appended to `<home>/logs/hooks.jsonl`, read by `strata doctor` and by SessionStart. Node
- * built-ins only: the hook entry imports this on every call.
+ * appended to `<home>/logs/hooks.jsonl`, read by `strata doctor` and by SessionStart. Here, not in
+ * a host, because the doctor command (src/commands) may not import hosts. Node built-ins only: the
+ * hook entry imports this on every call.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { open } from 'node:fs/promises';
