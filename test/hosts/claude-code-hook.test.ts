@@ -166,7 +166,8 @@ describe('strata hook (Claude Code), answered by the resident process', { timeou
 
     const search = await runCli(['--home', home, '--agent', 'claude-code', 'conversations', 'search', 'quartzlantern', '--json'], { env: BASE_ENV });
     expect(search.code, search.stderr).toBe(0);
-    expect((JSON.parse(search.stdout) as { results: Array<{ sessionId: string }> }).results).toEqual([expect.objectContaining({ sessionId: SESSION })]);
+    const hits = (JSON.parse(search.stdout) as { results: Array<{ record: { sessionId: string; sessionKey: string } }> }).results;
+    expect(hits.map((h) => h.record)).toEqual([expect.objectContaining({ sessionId: SESSION, sessionKey: `claude-code:${PROJECT}/${SESSION}` })]);
   });
 
   it('without a resident (--no-resident, STRATA_RESIDENT=0) the hook runs in-process with the same answers', async () => {

@@ -246,6 +246,7 @@ describe('settings merge', () => {
   });
 
   it('--allow-read-tools names exactly the read-only MCP tools', () => {
-    expect(readOnlyPermissions().sort()).toEqual(['conversation_search', 'context_bootstrap', 'memory_explain', 'memory_list', 'memory_recall', 'memory_stats'].map((t) => `mcp__strata__${t}`));
+    const expected = ['conversation_search', 'context_bootstrap', 'memory_explain', 'memory_list', 'memory_recall', 'memory_stats'].map((t) => `mcp__strata__${t}`);
+    expect(readOnlyPermissions().sort()).toEqual(expected.sort());
   });
 });

@@ -130,7 +130,7 @@ describe.each(CLAUDE_CODE_VERSIONS)('Claude Code $version, Strata installed for 
     const session = sessionOf(said);
     const search = async () => {
       const r = await strata('--agent', 'claude-code', 'conversations', 'search', 'heronbase-42', '--json');
-      return r.code === 0 ? (JSON.parse(r.stdout) as { results: Array<{ sessionId: string; sessionKey: string; content: string }> }).results : [];
+      return r.code === 0 ? (JSON.parse(r.stdout) as { results: Array<{ record: { sessionId: string; sessionKey: string } }> }).results.map((h) => h.record) : [];
     };
     await expect.poll(search, { timeout: 60_000, interval: 1_000 }).toEqual(expect.arrayContaining([expect.objectContaining({ sessionId: session })]));
     const hit = (await search()).find((h) => h.sessionId === session)!;
