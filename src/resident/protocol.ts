@@ -49,13 +49,15 @@ export interface ResidentPaths {
   socket: string;
   info: string;
   lock: string;
+  /** The pid of the lock's holder (a dead one's lock is broken at once). */
+  pid: string;
   /** The resident's own stdout/stderr. */
   log: string;
 }
 
 export function residentPaths(home: string): ResidentPaths {
   const dir = join(home, 'run');
-  return { dir, socket: join(dir, 'strata.sock'), info: join(dir, 'resident.json'), lock: join(dir, 'resident.lock'), log: join(home, 'logs', 'resident.log') };
+  return { dir, socket: join(dir, 'strata.sock'), info: join(dir, 'resident.json'), lock: join(dir, 'resident.lock'), pid: join(dir, 'resident.pid'), log: join(home, 'logs', 'resident.log') };
 }
 
 /**

@@ -8,7 +8,7 @@
  * (the next call starts a fresh one with the new config).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmod, mkdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -86,6 +86,42 @@ async function listen(server: Server, home: string): Promise<ResidentEndpoint> {
   return { kind: 'tcp', host: '127.0.0.1', port: address.port };
 }
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The home's lock, or undefined when a live resident holds it. A lock whose holder died (its pid
+ * file names a dead process) is broken at once instead of after the 30 s staleness, so hooks do
+ * not fail for half a minute after a crash; the holder writes its pid right after locking.
+ */
+async function acquireLock(options: { lock: string; pidFile: string; onCompromised: (error: Error) => void }): Promise<(() => Promise<void>) | undefined> {
+  const lock = () => lockfile.lock(options.lock, { stale: 30_000, update: 10_000, realpath: false, onCompromised: options.onCompromised });
+  let release: () => Promise<void>;
+  try {
+    release = await lock();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    const holder = Number(await readFile(options.pidFile, 'utf8').catch(() => 'NaN'));
+    if (!Number.isInteger(holder) || holder <= 0 || alive(holder)) return undefined;
+    // proper-lockfile only unlocks its own locks; the lock is the `<file>.lock` directory.
+    await rm(`${options.lock}.lock`, { recursive: true, force: true });
+    try {
+      release = await lock();
+    } catch (again) {
+      if ((again as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
+      throw again;
+    }
+  }
+  await writeFile(options.pidFile, String(process.pid), { mode: 0o600 });
+  return release;
+}
+
 /** Runs until idle, `shutdown`, SIGTERM/SIGINT or a config change; resolves with the exit code. */
 export async function runResident<E extends { close(): Promise<void> }>(options: RunResidentOptions<E>): Promise<number> {
   const { home } = options;
@@ -94,13 +130,13 @@ export async function runResident<E extends { close(): Promise<void> }>(options:
   await mkdir(paths.dir, { recursive: true, mode: 0o700 });
   await chmod(paths.dir, 0o700);
   await writeFile(paths.lock, '', { flag: 'a', mode: 0o600 });
-  let release: () => Promise<void>;
-  try {
-    release = await lockfile.lock(paths.lock, { stale: 30_000, update: 10_000, realpath: false, onCompromised: (e) => log(`lock compromised: ${e.message}`) });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return EXIT_ALREADY_RUNNING;
-    throw error;
-  }
+  // Fires on a lock refresh (every 10 s), long after everything below exists.
+  const acquired = await acquireLock({ lock: paths.lock, pidFile: paths.pid, onCompromised: (e) => {
+    log(`lock taken over (${e.message}); leaving`);
+    void shutdown('lock lost');
+  } });
+  if (!acquired) return EXIT_ALREADY_RUNNING;
+  const release = acquired;
 
   const token = randomBytes(24).toString('hex');
   const queues = new Map<string, TaskQueue>();
@@ -213,6 +249,7 @@ export async function runResident<E extends { close(): Promise<void> }>(options:
       await Promise.all([...queues.values()].map((q) => q.stop()));
       for (const socket of sockets) socket.destroy();
       if (enginePromise) await enginePromise.then((e) => e.close(), () => undefined);
+      if ((await readFile(paths.pid, 'utf8').catch(() => '')) === String(process.pid)) await unlink(paths.pid).catch(() => undefined);
       await release().catch(() => undefined);
       resolveExit(0);
     })();

@@ -86,6 +86,22 @@ describe('resident Strata process', () => {
     expect(await readFile(residentPaths(home).log, 'utf8')).toMatch(/stopping: idle/);
   });
 
+  it('after the resident is killed (-9), the next caller starts a new one at once, not after the lock goes stale', async () => {
+    const first = (await ping()).result as { pid: number };
+    process.kill(first.pid, 'SIGKILL');
+    await expect.poll(() => {
+      try {
+        process.kill(first.pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    }, { timeout: 10_000 }).toBe(false);
+    // The lock would only go stale after 30 s; the dead holder's pid file lets the next one take it now.
+    const second = await callResident({ home, stamp, op: 'ping', deadline: Date.now() + 15_000, start: start() });
+    expect((second.result as { pid: number }).pid).not.toBe(first.pid);
+  });
+
   it('a home too long for a unix socket is served on loopback TCP with the same token check', async () => {
     home = join(root, 'x'.repeat(120));
     await mkdir(home);
