@@ -1,14 +1,31 @@
 /**
- * The operations the resident process serves. Hosts contribute theirs here; once the operations
- * layer (src/core/ops) lands, its operations join the table so the MCP server and the CLI can be
- * answered by the same warm process.
+ * The operations the resident process serves: the engine's operations table (`ops.run`, for the
+ * MCP server and the CLI to route through later) and the hosts' own (Claude Code's hooks).
  */
+import { resolveCaller } from '../core/caller.js';
+import { isOpName } from '../core/ops/index.js';
+import { InvalidArgumentError } from '../errors/index.js';
 import { claudeCodeResidentOps } from '../hosts/claude-code/resident-ops.js';
 import type { Strata } from '../strata.js';
 import type { ResidentOp } from './server.js';
 
+/**
+ * `{ name, input }` -> `strata.as(caller).run(name, input)`: the same validation, limits and scope
+ * rules as every host. The caller is the request's agent resolved by the one resolver; owner mode
+ * is never granted through the socket.
+ */
+const runOperation: ResidentOp<Strata> = async (ctx, raw) => {
+  const { name, input } = (typeof raw === 'object' && raw !== null ? raw : {}) as { name?: unknown; input?: unknown };
+  if (typeof name !== 'string' || !isOpName(name)) {
+    throw new InvalidArgumentError({ argument: 'name', message: `ops.run: unknown operation ${JSON.stringify(name)}.` });
+  }
+  const strata = await ctx.engine();
+  const caller = resolveCaller({ config: strata.config, agentId: ctx.caller.agentId ?? null });
+  return strata.as(caller, { actor: 'resident' }).run(name, input);
+};
+
 export function residentOps(): Record<string, ResidentOp<Strata>> {
-  return { ...claudeCodeResidentOps() };
+  return { 'ops.run': runOperation, ...claudeCodeResidentOps() };
 }
 
 /** A scope that holds nothing: the query is embedded (model loaded) and both indexes are opened. */

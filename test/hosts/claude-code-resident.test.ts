@@ -110,6 +110,18 @@ describe('resident Strata process', () => {
     expect((await readResidentInfo(home))?.endpoint).toMatchObject({ kind: 'tcp', host: '127.0.0.1' });
   });
 
+  it('serves the operations table for a caller: the same validation and scope rules as every host', async () => {
+    const run = (agentId: string | undefined, name: string, input: unknown) =>
+      callResident({ home, stamp, op: 'ops.run', caller: { agentId }, input: { name, input }, deadline: Date.now() + 60_000, start: start() }).then((r) => r.result);
+    await run('coder', 'remember', { text: 'The staging cluster is called heronbase.' });
+    const mine = (await run('coder', 'list', {})) as { memories: Array<{ text: string; scope: string }> };
+    expect(mine.memories).toEqual([expect.objectContaining({ text: 'The staging cluster is called heronbase.', scope: 'agent:coder' })]);
+    const stranger = (await run('other', 'list', {})) as { memories: unknown[] };
+    expect(stranger.memories).toEqual([]);
+    await expect(run('coder', 'list', { scope: 'agent:other' })).rejects.toMatchObject({ code: 'FORBIDDEN_SCOPE' });
+    await expect(run('coder', 'no-such-op', {})).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+
   it('finds the home exactly as the config loader does', () => {
     const e = { HOME: '/home/u', STRATA_HOME: '' };
     for (const [flag, strataHome] of [[undefined, undefined], ['~/x', undefined], [undefined, '/srv/strata'], ['rel/dir', '/ignored'], ['  ', ' ~ ']] as const) {
