@@ -85,7 +85,7 @@ export function scoreGate(rows: RealRow[]): Scored[] {
  */
 export function scoreRules(rows: RealRow[]): Scored[] {
   return rows.filter((r) => r.source !== 'llm').map((r) => {
-    const found = captureByRules({ text: r.text, role: r.source === 'summary' ? 'summary' : r.source, maxPerTurn: 3 });
+    const found = captureByRules({ text: r.text, role: r.source as Exclude<RealRow['source'], 'llm'>, maxPerTurn: 3 });
     return { ...r, admitted: found.length > 0, why: found[0]?.text };
   });
 }

@@ -135,4 +135,5 @@ export async function runDistillBench(options: { messages?: number } = {}): Prom
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const i = process.argv.indexOf('--messages');
   await runDistillBench({ messages: i > 0 ? Number(process.argv[i + 1]) : 1000 });
+  await (await import('./distill-real.js')).runRealDistillBench();
 }

@@ -15,6 +15,7 @@ import { hasLesson } from './durable-evidence.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
 import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
 import { isPassingState, isSessionEvent, isThirdPersonRequest } from './task-signals.js';
+import { unsafeImperativeKind } from './unsafe-imperative.js';
 
 /**
  * The admission gate: rules that keep junk out of memory whatever produced the candidate (the
@@ -100,6 +101,10 @@ export function injectionReasons(text: string): string | undefined {
 
 const reject = (reason: AdmissionReason, detail?: string): AdmissionDecision => (detail ? { admitted: false, reason, detail } : { admitted: false, reason });
 
+/** A sentence that tells someone to do something (imperative, modal or standing-rule wording). */
+const DIRECTIVE =
+  /\b(?:always|never|must|should|make sure|every ?time|before (?:any|every|each)|whenever|from now on|you (?:need|have) to|don'?t forget|remember to|wants? (?:the assistant|you|it) to|asked (?:the assistant|you) to)\b|^(?:please\s+)?(?:run|execute|exec|install|download|curl|wget|disable|turn off|bypass|skip|send|upload|post|email|forward|copy|pipe|source|chmod|sudo|rm|use)\b|(?:总是|每次|永远|必须|以后|务必)|^(?:请)?(?:执行|运行|关闭|禁用|发送|上传)/i;
+
 /** The leading verb of a change-log line, removed to judge what follows it. */
 const CHANGE_VERB = /^\S+\s+/;
 
@@ -130,6 +135,10 @@ export function admit(options: AdmitOptions): AdmissionDecision {
 
   const injection = injectionReasons(raw);
   if (injection) return reject('prompt-injection', injection);
+  // Issue 13.6: an instruction to run something fetched, switch off a safeguard or send data away
+  // is never kept as a rule, whoever wrote it.
+  const unsafe = unsafeImperativeKind(raw);
+  if (unsafe && DIRECTIVE.test(raw)) return reject('prompt-injection', `unsafe-imperative:${unsafe}`);
   if (isHostNoise(raw)) return reject('host-noise');
   // "I can see that the User model only has id": the claim is judged, not the preamble.
   const text = source === 'user' ? raw : stripPreamble(raw);

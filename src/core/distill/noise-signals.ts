@@ -21,7 +21,7 @@ const TOOL_STRONG: RegExp[] = [
 ];
 
 const SHELL =
-  /^(?:[$>#%]\s*)?(?:sudo\s+)?(?:npm|npx|pnpm|yarn|bun|git|cd|ls|ll|cat|less|grep|rg|find|make|docker|docker-compose|kubectl|curl|wget|pip3?|python3?|node|deno|cargo|rustc|go|mkdir|rm|cp|mv|echo|export|source|ssh|scp|rsync|tail|head|chmod|chown|brew|apt|apt-get|yum|systemctl|journalctl|psql|mysql|redis-cli|terraform|helm|aws|gcloud|az|tsc|vitest|jest|pytest|eslint|prettier|uv|poetry)\s+[-\w./~:@="'$]/;
+  /^(?:[$>#%]\s*)?(?:sudo\s+)?(?:npm|npx|pnpm|yarn|bun|git|cd|ls|ll|cat|less|grep|rg|find|make(?! sure\b| it\b| the\b| a\b| an\b)|docker|docker-compose|kubectl|curl|wget|pip3?|python3?|node|deno|cargo|rustc|go|mkdir|rm|cp|mv|echo|export|source|ssh|scp|rsync|tail|head|chmod|chown|brew|apt|apt-get|yum|systemctl|journalctl|psql|mysql|redis-cli|terraform|helm|aws|gcloud|az|tsc|vitest|jest|pytest|eslint|prettier|uv|poetry)\s+[-\w./~:@="'$]/;
 
 /** Tool output that a sentence around it could turn into a lesson. */
 const TOOL_WEAK: RegExp[] = [
@@ -204,6 +204,9 @@ const REQUEST_ZH_BA =
 const REQUEST_ZH =
   /^(?:(?:好的?|那|那么|现在|然后|接下来|再|也|嗯)[，,]?\s*)*(?:请你?|帮我|麻烦你?|你(?:能|可以)(?:不能)?(?:帮我)?|能不能(?:帮我)?|可以帮我|给我|替我|试着)*\s*(?:写|修复|修改|修一下|修|改一下|改成|改|创建|新建|添加|加一个|加个|实现|重构|运行|跑一下|跑|生成|解释|总结|翻译|看看|看一下|查一下|查看|检查|更新|删除|删掉|部署|安装|优化|分析|列出|找一下|找到|搜索|打开|读一下|测试|提交|合并|回滚|格式化|重启|整理|画|计算|比较|对比)/;
 
+/** "make sure / ensure <thing> is|stays|uses ...": a requirement on a lasting state, not an action. */
+export const STATE_REQUIREMENT = /^(?:please\s+)?(?:make sure|ensure)\s+(?!to\b|you\b|that you\b)(?:that\s+)?[\w.@/-]+(?:\s+[\w.@/-]+){0,3}\s+(?:is|are|stays?|remains?|uses?|runs?|never|always)\b/i;
+
 /** A system-prompt style instruction ("You are a helpful assistant ...", "Respond in JSON"). */
 export function isPromptRestatement(text: string): boolean {
   const t = text.trim();
@@ -214,6 +217,7 @@ export function isPromptRestatement(text: string): boolean {
 export function isTaskRequest(text: string): boolean {
   const t = text.trim();
   if (hasRuleMarker(t)) return false; // "Always run the linter before committing" is a rule, not a one-off request
+  if (STATE_REQUIREMENT.test(t)) return false; // "make sure gitleaks is set to max strict" asks for a lasting state
   if (DEICTIC_REQUEST.test(t)) return true;
   return REQUEST_EN.test(t) || REQUEST_ZH.test(t) || REQUEST_ZH_BA.test(t);
 }

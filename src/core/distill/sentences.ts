@@ -9,6 +9,8 @@ export type UnitKind = 'prose' | 'heading' | 'code' | 'table';
 export interface TextUnit {
   text: string;
   kind: UnitKind;
+  /** For headings: 1 for "#", 2 for "##", ... */
+  level?: number;
 }
 
 const FENCE = /^\s*(```|~~~)/;
@@ -18,8 +20,10 @@ const LIST_MARKER = /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-z][.)])\s+(?:\[[ xX]\]\s+)?/
 const QUOTE_MARKER = /^\s*>+\s?/;
 const RULE_LINE = /^\s*(?:[-*_=]\s*){3,}$/;
 
-// Abbreviations (and inline enumerators, "2.") after which a period does not end a sentence.
-const ABBREVIATIONS = /(?:(?:^|\s)\d{1,2}\.$)|(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|resp|no|nr|fig|dr|mr|mrs|ms|prof|sr|jr|st|inc|ltd|co|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)|\b[A-Z])\.$/i;
+// Abbreviations (and inline enumerators, "2.") after which a period does not end a sentence; a
+// single capital is an initial ("J. Smith"), a single lower-case letter is not ("restarted with -r.").
+const ABBREVIATIONS = /(?:(?:^|\s)\d{1,2}\.$)|(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|resp|no|nr|fig|dr|mr|mrs|ms|prof|sr|jr|st|inc|ltd|co|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.$)/i;
+const INITIAL = /(?:^|[\s(])[A-Z]\.$/;
 
 /** Emphasis and inline markup that carry no words ("**Rule:**" reads as "Rule:"). */
 export function stripInlineMarkup(text: string): string {
@@ -58,7 +62,7 @@ export function splitLine(line: string): string[] {
     // Chat users start sentences in lower case too, so any word may follow; a period after an
     // abbreviation or a single letter does not end one, and neither does a terminator before a comma.
     const startsSentence = following !== '' && !/[,;:)\]}]/.test(following);
-    if (!startsSentence || (ch === '.' && ABBREVIATIONS.test(head.trimEnd()))) {
+    if (!startsSentence || (ch === '.' && (ABBREVIATIONS.test(head.trimEnd()) || INITIAL.test(head.trimEnd())))) {
       i = end - 1;
       continue;
     }
@@ -117,7 +121,7 @@ export function splitUnits(text: string): TextUnit[] {
     if (HEADING.test(raw)) {
       flushProse();
       const heading = stripInlineMarkup(raw.replace(HEADING, ''));
-      if (heading) units.push({ text: heading, kind: 'heading' });
+      if (heading) units.push({ text: heading, kind: 'heading', level: /^\s*(#+)/.exec(raw)![1]!.length });
       continue;
     }
     const line = raw.replace(QUOTE_MARKER, '').replace(LIST_MARKER, '').trim();
