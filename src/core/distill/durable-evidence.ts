@@ -45,15 +45,16 @@ export function hasDurableEvidence(text: string): boolean {
 const USER_RULE =
   /\b(?:always|never(?! ?mind)|from now on|going forward|in (?:the )?future|by default|every ?time|whenever|each time|must(?:n't| not)?|don'?t ever|do not ever|prefer(?:s|red)?|favou?rite|dislike|hate|can't stand|remember|keep in mind|note that|make sure|ensure|should(?:n't)?|no longer|not allowed|forbidden|convention|rule|policy|instead)\b|\bdon'?t\b[^.?]{2,60}\binstead\b/i;
 const USER_DECISION =
-  /\b(?:we|i)(?:'ll| will| are going to|'re going to| decided| agreed| chose| settled| can keep| can instruct| can use| should| switched| moved| migrated| use| are using| always| never| want to (?:migrate|switch|move|use|keep|standardi[sz]e|adopt))\b|\blet'?s (?:go with|use|stick with|keep)\b/i;
+  /\b(?:we|i)(?:'ve|'d| have| had)\s+(?:switched|moved|migrated|decided|chosen|agreed|stopped)\b|\b(?:we|i)(?:'ll| will| are going to|'re going to| decided| agreed| chose| settled| can keep| can instruct| can use| should| switched| moved| migrated| use| are using| always| never| want to (?:migrate|switch|move|use|keep|standardi[sz]e|adopt))\b|\blet'?s (?:go with|use|stick with|keep)\b/i;
+const USER_NOW = /\b(?:right now|currently|still|already|yet|at the moment)\b/i;
 /** "no console logs!", "don't fail, redact": a terse prohibition. */
 const PROHIBITION = /^(?:no|never|don'?t|do not|stop)\s[^?]{2,60}$/i;
 
 /** For user messages: a rule, preference, decision, self-disclosure or standing fact. */
 export function hasUserEvidence(text: string): boolean {
   const t = text.trim();
-  if (hasCjk(t)) return hasDurableEvidence(t) || hasSelfDisclosure(t) || /决定|选择|改用|换成|我们用|我用|我的|我们的/.test(t);
+  if (hasCjk(t)) return hasDurableEvidence(t) || hasSelfDisclosure(t) || /记住|记得|别忘|决定|选择|改用|换成|我们用|我用|我的|我们的|我对/.test(t);
   if (USER_RULE.test(t) || USER_DECISION.test(t) || PROHIBITION.test(t) || LESSON.test(t)) return true;
-  if (hasSelfDisclosure(t) && !NOW.test(t)) return true;
-  return FACT_FRAME.test(t) && !NOW.test(t) && !/\b(?:you|your|this|that|it)\b/i.test(t);
+  if (hasSelfDisclosure(t) && !USER_NOW.test(t)) return true;
+  return FACT_FRAME.test(t) && !USER_NOW.test(t) && !/\b(?:you|your|this|that|it)\b/i.test(t);
 }

@@ -7,7 +7,7 @@ import { generateObject } from '../llm/generate-object.js';
 import { estimateTokens } from '../recall/tokens.js';
 import { contentHash } from '../write/normalize.js';
 import type { Candidate } from './extract.js';
-import { isChangeStatement, isChoiceStatement, slotOf } from './slots.js';
+import { isChangeStatement, isChoiceStatement, sameContext, slotOf } from './slots.js';
 
 /**
  * Reconciliation: decides, for each admitted candidate, how it relates to the current memories of
@@ -155,8 +155,8 @@ export async function reconcile(options: {
       continue;
     }
     const similar = await findSimilar({ ctx, candidate, vector });
-    const slotMates = await sameSlot({ ctx, candidate, cache: slotCache });
     const slot = slotOf(candidate.text);
+    const slotMates = slot ? (await sameSlot({ ctx, candidate, cache: slotCache })).filter((m) => sameContext(candidate.text, m.text, slot)) : [];
     const mate = slotMates[0];
     if (mate && slot && !options.llm) {
       // Offline: a restatement of the same choice is a duplicate; a different choice, stated later,

@@ -60,7 +60,8 @@ export const USER_TRIGGERS: Trigger[] = [
     category: 'rule',
     confidence: 0.8,
   },
-  { name: 'we-use', pattern: /\b(?:we|i)\s+(?:usually\s+|mostly\s+|always\s+)?(?:use|are using|work with|code in|deploy (?:on|to)|host (?:on|at))\s+\S+/i, category: 'fact', confidence: 0.7 },
+  { name: 'i-use', pattern: /\bi\s+(?:usually\s+|mostly\s+|always\s+)?(?:use|am using|work with|code in)\s+\S+/i, category: 'preference', confidence: 0.65 },
+  { name: 'we-use', pattern: /\bwe\s+(?:usually\s+|mostly\s+|always\s+)?(?:use|are using|work with|code in|deploy (?:on|to)|host (?:on|at))\s+\S+/i, category: 'fact', confidence: 0.7 },
   {
     name: 'our-x-is',
     pattern: /\b(?:our|my)\s+(?:[\w.-]+\s+){0,3}?(?:is|are|was|runs on|runs at|lives (?:in|at|on)|sits (?:on|at)|listens on|uses|is called|is named)\b/i,

@@ -111,6 +111,8 @@ const MAX_PER_TURN: Record<Speaker, number> = { user: 3, assistant: 2, summary: 
  */
 const IN_FLIGHT_SECTION = /^(?:\d+\.\s*)?(?:pending tasks?|current (?:work|state|task)|(?:optional )?next steps?|in progress|progress|remaining (?:work|tasks)|todo|to do|what needs to be done|current quote from conversation)\s*:?\s*$/i;
 const SECTION = /^(?:\d+\.\s*)?[A-Z][\w &/-]{2,60}:?\s*$/;
+/** The section titles of Claude Code and pi compaction summaries, however they are marked up. */
+const KNOWN_SECTION = /^(?:\d+\.\s*)?(?:primary request and intent|key technical concepts|files and code sections|errors and fixes|problem solving|all user messages|pending tasks|current work|optional next step|goal|goals|constraints (?:&|and) preferences|progress|key decisions|next steps|critical context|analysis|summary)\s*:?\s*$/i;
 
 /** The prose sentences capture reads; for a summary, without its in-flight sections. */
 function sentencesOf(message: string, role: Speaker): string[] {
@@ -121,7 +123,7 @@ function sentencesOf(message: string, role: Speaker): string[] {
   for (const unit of splitUnits(message)) {
     // Only sections at the level that opened the current one (a "##" heading, "7. Pending Tasks")
     // switch; sub-headings and lead-ins inside a section do not.
-    const numbered = unit.kind === 'prose' && SECTION.test(unit.text) && /^\d+\.\s/.test(unit.text);
+    const numbered = unit.kind === 'prose' && ((SECTION.test(unit.text) && /^\d+\.\s/.test(unit.text)) || KNOWN_SECTION.test(unit.text));
     const level = unit.kind === 'heading' ? (unit.level ?? 1) : numbered ? 2 : 0;
     if (level > 0 && (!skipping || level <= sectionLevel)) {
       skipping = IN_FLIGHT_SECTION.test(unit.text);

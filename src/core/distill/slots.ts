@@ -74,3 +74,30 @@ export function isChangeStatement(text: string): boolean {
 export function isChoiceStatement(text: string): boolean {
   return isChangeStatement(text) || /\b(?:prefers?|preferred|favou?rite|of choice|go-to|uses?|is|are|likes?|loves?|sticks? with)\b|喜欢|偏好|用|是/i.test(text);
 }
+
+const FILLER = new Set(
+  ('the a an user user\'s users their they them i me my we our us you your is are was were be been am has have had do does did to of in on at for with as by and or ' +
+   'it this that now from no longer not anymore just also really very much still always usually mostly generally ' +
+   'use uses used using prefer prefers preferred preference like likes love loves enjoy favourite favorite choice go-to stick sticks ' +
+   'switch switched switching move moved migrate migrated change changed went go over instead rather than replaced stopped new old ' +
+   'editor ide shell terminal package manager database db browser os operating system theme font language timezone time zone code coding everything all').split(/\s+/),
+);
+
+function contextWords(text: string, slot: Slot): Set<string> {
+  const tools = new Set(Object.values(TOOLS).flat().flatMap((n) => n.split(' ')));
+  return new Set(
+    text.toLowerCase().split(/[^\p{L}\p{N}'+#-]+/u).filter((w) => w.length > 0 && !FILLER.has(w) && !tools.has(w) && w !== slot.value),
+  );
+}
+
+/**
+ * Whether two statements about the same slot speak of the same context: "in project 1" and "in
+ * project 2" are two facts, "I use Vim" and "My editor of choice is Vim" are one.
+ */
+export function sameContext(a: string, b: string, slot: Slot): boolean {
+  const x = contextWords(a, slot);
+  const y = contextWords(b, slot);
+  if (x.size === 0 || y.size === 0) return true;
+  const shared = [...x].filter((w) => y.has(w)).length;
+  return shared / Math.min(x.size, y.size) >= 0.5 && [...x].every((w) => y.has(w) || !/\d/.test(w)) && [...y].every((w) => x.has(w) || !/\d/.test(w));
+}

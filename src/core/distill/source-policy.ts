@@ -58,7 +58,9 @@ export function sourceRejection(text: string, source: AdmissionSource): { reason
     if (!hasUserEvidence(t)) return { reason: 'no-content', detail: 'no rule, preference, decision or fact' };
     return undefined;
   }
-  if (!cjk && isVerbless(t)) return { reason: 'fragment', detail: 'no verb' };
+  // An extractor writes sentences whose verbs the short list may not know ("The team deploys ..."),
+  // so only very short LLM output is judged verbless.
+  if (!cjk && !STRONG_RULE.test(t) && isVerbless(t, source === 'llm' ? 4 : 8)) return { reason: 'fragment', detail: 'no verb' };
   if (source === 'llm') return isShort(t) && !hasContentEvidence(t) ? { reason: 'no-content' } : undefined;
   // Assistant prose and compaction summaries.
   if (!cjk) {

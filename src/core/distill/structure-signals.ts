@@ -78,12 +78,12 @@ function words(text: string): string[] {
   return text.replace(/`[^`]*`/g, ' x ').replace(/\([^)]*\)/g, ' ').match(/[A-Za-z][A-Za-z'-]*/g) ?? [];
 }
 
-export function isVerbless(text: string): boolean {
+export function isVerbless(text: string, maxWords = 8): boolean {
   const t = text.trim();
   if (hasCjk(t)) return false;
   const w = words(t);
   if (w.length === 0) return true;
-  if (w.length > 8) return false;
+  if (w.length > maxWords) return false;
   return !VERB_EN.test(t.replace(/`[^`]*`/g, ' x '));
 }
 

@@ -70,8 +70,12 @@ const TRANSIENT_ZH = /现在|目前|刚才|刚刚|今天|这次|本次|暂时|�
 const RESULT_ZH = /从\s*[\d.,]+\s*\S{0,3}\s*(?:减少|降低|增加|提高|缩小)到|(?:测试|检查)(?:全部|都)?(?:通过|成功)|已(?:经)?(?:提交|推送|合并|删除|创建)/;
 
 /** True now, not next week: pending work, this session's results, measured before/after figures. */
+/** "I now use Helix", "we use pnpm now": "now" marks a lasting change here, not a passing state. */
+const CHANGE_NOW = /\b(?:i|we|the user|the team)\s+(?:now\s+(?:uses?|prefers?|works? with)|uses?\s+\S+(?:\s+\S+)?\s+now)\b/i;
+
 export function isPassingState(text: string): boolean {
   const t = text.trim();
+  if (CHANGE_NOW.test(t)) return false;
   if (hasCjk(t)) return (TRANSIENT_ZH.test(t) || RESULT_ZH.test(t)) && !/(?:以后|今后|总是|永远|每次|所有|必须|一律|默认)/.test(t);
   if (RESULT_EN.test(t)) return true;
   return TRANSIENT_EN.test(t) && !/\b(?:always|never|from now on|by default|every|whenever|prefers?|must)\b/i.test(t);
