@@ -49,7 +49,7 @@ const CATEGORY_RULES: Array<[MemoryCategory, RegExp]> = [
   ['rule', /\b(?:always|never|from now on|going forward|in (?:the )?future|by default|every time|whenever|must|don't|do not)\b|总是|永远|从不|以后|今后|从现在(?:开始|起)|每次|不要|别再|务必|必须|一律|默认/i],
   ['decision', /\b(?:decided|agreed|chose|settled on|going with|decision)\b|决定|选择了|约定|定下来/i],
   ['lesson', /\b(?:lesson|learned|turns out|turned out|til|caused by|root cause)\b|教训|经验|原因是|原来是因为/i],
-  ['preference', /\b(?:prefer|like|love|enjoy|hate|dislike|can't stand|rather|favou?rite|switched to)\b|喜欢|偏好|讨厌|习惯|倾向|更愿意|改用|换成/i],
+  ['preference', /\b(?:prefer(?:s|red)?|likes?|loves?|enjoys?|hates?|dislikes?|can't stand|rather|favou?rite|switched to|uses)\b|喜欢|偏好|讨厌|习惯|倾向|更愿意|改用|换成/i],
   ['event', /\b(?:on (?:mon|tue|wed|thu|fri|sat|sun)\w*|next (?:week|month|year)|tomorrow|yesterday|last (?:week|month|year)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2})\b|\d{1,2}月\d{1,2}[日号]|下(?:周|个月)|明天|昨天|上(?:周|个月)/i],
   ['entity', /\b(?:codename|code name|is (?:our|my|the) (?:manager|boss|dentist|doctor|lead|team|colleague|friend))\b|代号|负责人|是我的/i],
 ];
