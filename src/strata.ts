@@ -269,9 +269,18 @@ export class Strata extends MemoryEngine {
     return this.conversationIndexPromise;
   }
 
-  async searchConversations(options: { query: string; limit?: number; agentId?: string; sessionKey?: string; abortSignal?: AbortSignal }): Promise<ConversationSearchHit[]> {
+  /**
+   * Raw conversation search. Compaction and branch summaries (role `summary`) restate the session in
+   * the summariser's words, so they are left out unless `includeSummaries` (contract 5).
+   */
+  async searchConversations(options: { query: string; limit?: number; agentId?: string; sessionKey?: string; includeSummaries?: boolean; abortSignal?: AbortSignal }): Promise<ConversationSearchHit[]> {
     const index = await this.conversationIndex();
-    return index.search({ ...options, limit: options.limit ?? 10 });
+    const { includeSummaries, ...rest } = options;
+    const limit = options.limit ?? 10;
+    if (includeSummaries) return index.search({ ...rest, limit });
+    // Summaries are rare (one per compaction), so a few extra hits make up for the ones left out.
+    const hits = await index.search({ ...rest, limit: limit + 5 });
+    return hits.filter((h) => h.record.role !== 'summary').slice(0, limit);
   }
 
   override async close(): Promise<void> {

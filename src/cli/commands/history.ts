@@ -19,7 +19,19 @@ export function registerHistoryCommands(program: Command): void {
       const g = globals(cmd);
       await withStrata(cmd, async (strata) => {
         const entries = await strata.history({ id });
-        if (g.json) return printJson({ id: id.toUpperCase(), entries });
+        // Which memory is current now: this one, or the one that replaced it.
+        const [record] = await strata.get({ ids: [id.toUpperCase()] }).catch(() => []);
+        const state = record
+          ? record.validTo === null
+            ? { current: true, validFrom: record.validFrom }
+            : { current: false, validFrom: record.validFrom, validTo: record.validTo, supersededBy: record.supersededBy }
+          : undefined;
+        if (g.json) return printJson({ id: id.toUpperCase(), ...(state ? { state } : {}), entries });
+        if (state) {
+          process.stdout.write(state.current
+            ? `${id.toUpperCase()}: current (valid from ${state.validFrom.slice(0, 10)})\n`
+            : `${id.toUpperCase()}: not current (valid ${state.validFrom.slice(0, 10)} to ${state.validTo!.slice(0, 10)}${state.supersededBy ? `; current: ${state.supersededBy}` : ''})\n`);
+        }
         if (entries.length === 0) return void process.stdout.write(`no history for ${id}\n`);
         printTable(
           ['at', 'actor', 'action', 'memory', 'change'],

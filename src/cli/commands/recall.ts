@@ -31,6 +31,8 @@ export function registerRecallCommand(program: Command): void {
           explain: opts.explain,
           rerank: opts.rerank,
         });
+        // With --history, current memories come first and every row says whether it is current.
+        if (opts.history) result.results.sort((a, b) => Number(a.record.validTo !== null) - Number(b.record.validTo !== null));
         if (opts.context) {
           process.stdout.write(formatContextBlock({ results: result.results, maxTokens: opts.budget }) + '\n');
           return;
@@ -49,6 +51,8 @@ export function registerRecallCommand(program: Command): void {
               createdAt: r.record.createdAt,
               validFrom: r.record.validFrom,
               validTo: r.record.validTo,
+              current: r.record.validTo === null,
+              supersededBy: r.record.supersededBy,
               tags: r.record.tags,
             })),
             ...(opts.explain ? { explain: result.explain } : {}),
@@ -56,9 +60,10 @@ export function registerRecallCommand(program: Command): void {
         }
         if (result.results.length === 0) process.stdout.write('no matching memories\n');
         else {
+          const state = (r: (typeof result.results)[number]) => (r.record.validTo === null ? 'current' : `until ${shortDate(r.record.validTo)}`);
           printTable(
-            ['#', 'score', 'id', 'scope', 'category', 'date', 'text'],
-            result.results.map((r, i) => [i + 1, r.score.toFixed(3), r.record.id, r.record.scope, r.record.category, shortDate(r.record.validFrom), r.record.text]),
+            ['#', 'score', 'id', 'scope', 'category', 'date', ...(opts.history ? ['state'] : []), 'text'],
+            result.results.map((r, i) => [i + 1, r.score.toFixed(3), r.record.id, r.record.scope, r.record.category, shortDate(r.record.validFrom), ...(opts.history ? [state(r)] : []), r.record.text]),
           );
         }
         if (opts.explain) {

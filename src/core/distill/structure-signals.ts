@@ -38,7 +38,7 @@ export function isLeadIn(text: string): boolean {
 
 /** A path, a file name or a file listing entry ("`docs/X.md` - Mac security assessment"). */
 export function isFileListing(text: string): boolean {
-  const t = text.trim().replace(/^[✅❌⚠️📁📄📋🗑️\s]+/u, '');
+  const t = text.trim().replace(LEADING_MARKS, '');
   const path = String.raw`(?:[\w.@~-]*\/[\w.@~/()[\]-]*|[\w.-]+\.(?:md|ts|tsx|js|jsx|json|jsonl|sh|ps1|py|ex|exs|toml|ya?ml|lock|txt|css|html|sql|prisma|env|output|png|jpe?g))`;
   if (new RegExp(`^['"\`]?${path}['"\`]?\\s*(?:\\([^)]{0,40}\\))?\\s*$`, 'i').test(t)) return true;
   if (new RegExp(`^\`${path}\`\\s*(?:\\([^)]{0,40}\\))?\\s*(?:[-–—:→]|covers:)`, 'i').test(t) && !/\b(?:because|since|must|never|always|should)\b/i.test(t)) return true;
@@ -48,9 +48,12 @@ export function isFileListing(text: string): boolean {
 
 // ---------------------------------------------------------------- change logs and plans
 
+/** Emoji and check marks in front of a list item ("✅ ", "⚠️ ", "📁 "). */
+const LEADING_MARKS = /^(?:\p{Extended_Pictographic}|\uFE0F|[✔☑\s])+/u;
+
 /** Past-tense actions with no subject: what a summary or an assistant lists as done. */
 const CHANGE_LOG =
-  /^(?:[✅✔☑️🔧📝📁🎯🚀⚠️❌\s-]*)(?:successfully\s+)?(?:added|created|updated|removed|deleted|fixed|changed|installed|uninstalled|generated|lowered|raised|reduced|increased|configured|reconfigured|set up|ran|re-?ran|executed|verified|committed|pushed|merged|investigated|found|attempted|achieved|identified|documented|analy[sz]ed|provided|preserved|replaced|moved|renamed|implemented|extracted|closed|claimed|read|wrote|tested|separated|located|imported|exported|enabled|disabled|applied|cleaned|scanned|rewrote|rewired|refactored|simplified|switched|upgraded|downgraded|restored|reverted|converted|split|wired|hooked|patched|completed|finished|started|opened|launched|deployed|built|compiled|re-?staged|staged|adjusted|tuned|checked|confirmed|ensured|made|used|kept|left|dropped|skipped|bypassed)\b/i;
+  /^(?:\p{Extended_Pictographic}|\uFE0F|[✔☑\s-])*(?:successfully\s+)?(?:added|created|updated|removed|deleted|fixed|changed|installed|uninstalled|generated|lowered|raised|reduced|increased|configured|reconfigured|set up|ran|re-?ran|executed|verified|committed|pushed|merged|investigated|found|attempted|achieved|identified|documented|analy[sz]ed|provided|preserved|replaced|moved|renamed|implemented|extracted|closed|claimed|read|wrote|tested|separated|located|imported|exported|enabled|disabled|applied|cleaned|scanned|rewrote|rewired|refactored|simplified|switched|upgraded|downgraded|restored|reverted|converted|split|wired|hooked|patched|completed|finished|started|opened|launched|deployed|built|compiled|re-?staged|staged|adjusted|tuned|checked|confirmed|ensured|made|used|kept|left|dropped|skipped|bypassed)\b/iu;
 
 export function isChangeLog(text: string): boolean {
   return CHANGE_LOG.test(text.trim());

@@ -85,3 +85,23 @@ describe.skipIf(!present)('sources on the real transcripts', () => {
     expect(parse([attachment]).filter((m) => m.role === 'user').map((m) => m.text)).toEqual(['new beads for the epic were added. tackle them']);
   });
 });
+
+describe('raw conversation search and summaries (contract 5)', () => {
+  it('leaves compaction summaries out of raw conversation search unless asked', async () => {
+    const { openStrata, tempDir, removeDir, msg } = await import('./helpers.js');
+    const home = await tempDir();
+    const strata = await openStrata(home);
+    try {
+      const user = msg({ session: 'q1', role: 'user', content: 'the gitleaks scan must redact, not block', at: '2026-01-16T18:00:00Z' });
+      const summary = msg({ session: 'q1', role: 'summary', content: 'Summary: the user wants the gitleaks scan to redact secrets instead of blocking.', at: '2026-01-16T18:30:00Z' });
+      await (await strata.conversationIndex()).add({ records: [user, summary] });
+      const plain = await strata.searchConversations({ query: 'gitleaks redact' });
+      expect(plain.map((h) => h.record.role)).toEqual(['user']);
+      const all = await strata.searchConversations({ query: 'gitleaks redact', includeSummaries: true });
+      expect(all.map((h) => h.record.role).sort()).toEqual(['summary', 'user']);
+    } finally {
+      await strata.close();
+      await removeDir(home);
+    }
+  });
+});
