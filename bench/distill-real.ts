@@ -7,17 +7,12 @@
  * reading the conversation and output tokens are a floor. Also reports the largest chunk (prompt
  * user part) against the chunk budget. Budget: <= 60k input tokens per 1,000 real messages.
  */
-import { appendFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createOpenAIChat } from '../src/backends/llm-openai/index.js';
 import { runDistill } from '../src/core/distill/index.js';
-import type { EngineContext } from '../src/core/engine/context.js';
 import { createLlmClient } from '../src/core/llm/index.js';
-import type { L0Record } from '../src/spec/conversation.js';
-import { Strata } from '../src/strata.js';
 import { startScriptedLlmServer, type RecordedRequest, type ScriptedReply } from '../test/support/scripted-llm-server.js';
-import { availableTranscripts, readRealTranscript } from './lib/real-transcripts.js';
+import { UNCAPPED, withRealTranscriptHome } from './lib/real-home.js';
+import { availableTranscripts } from './lib/real-transcripts.js';
 import { printTable } from './lib/table.js';
 
 type Counter = (text: string) => number;
@@ -57,25 +52,15 @@ export async function runRealDistillBench(options: { chunkTokens?: number } = {}
   };
   const server = await startScriptedLlmServer({ script: model });
   const budget = { maxCallsPerRun: 100_000, maxTokensPerRun: 1e9, maxCallsPerHour: 100_000, maxTokensPerHour: 1e9 };
-  const caps = { maxMemoriesPerRun: 10_000, maxMemoriesPerAgent: 10_000, maxMessagesPerRun: 100_000 };
   const rows: RealDistillRow[] = [];
   try {
     for (const t of availableTranscripts()) {
-      const records: L0Record[] = readRealTranscript(t).map(({ line: _l, transcript: _t, ...r }) => r);
-      const home = await mkdtemp(join(tmpdir(), 'strata-bench-real-'));
-      const strata = await Strata.open({ home, overrides: { embedder: { provider: 'none' } } });
-      try {
-        await mkdir(join(home, 'conversations'), { recursive: true });
-        await appendFile(join(home, 'conversations', '2026-01-01.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-        const ctx = (strata as unknown as { ctx: EngineContext }).ctx;
+      await withRealTranscriptHome(t, async ({ home, ctx, records }) => {
         const llm = createLlmClient({ llm: createOpenAIChat({ baseURL: server.baseURL, model: 'bench', jsonMode: 'json_schema' }) });
         maxChunk = 0;
-        const report = await runDistill({ ctx, home, llm, budget, caps, chunkTokens });
+        const report = await runDistill({ ctx, home, llm, budget, caps: UNCAPPED, chunkTokens });
         rows.push({ transcript: t.id, messages: records.length, calls: report.llmCalls, input: report.tokens.input, output: report.tokens.output, maxChunk });
-      } finally {
-        await strata.close();
-        await rm(home, { recursive: true, force: true });
-      }
+      });
     }
   } finally {
     await server.close();

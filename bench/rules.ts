@@ -4,15 +4,11 @@
  * fresh home, and the memories stored are counted and listed. Run: `npm run bench -- rules`
  * (`--all` prints every memory instead of a sample of 5 per transcript).
  */
-import { appendFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runDistill } from '../src/core/distill/index.js';
-import type { EngineContext } from '../src/core/engine/context.js';
 import type { MemoryRecord } from '../src/spec/memory-record.js';
-import { Strata } from '../src/strata.js';
-import { availableTranscripts, readRealTranscript, type RealTranscript } from './lib/real-transcripts.js';
+import { UNCAPPED, withRealTranscriptHome } from './lib/real-home.js';
+import { availableTranscripts, type RealTranscript } from './lib/real-transcripts.js';
 import { printTable } from './lib/table.js';
 
 export interface RulesYield {
@@ -24,21 +20,11 @@ export interface RulesYield {
 
 /** Distils one real transcript by rules in a temporary home and returns what was stored. */
 export async function rulesYield(t: RealTranscript): Promise<RulesYield> {
-  const records = readRealTranscript(t).map(({ line: _l, transcript: _t, ...r }) => r);
-  const home = await mkdtemp(join(tmpdir(), 'strata-bench-rules-'));
-  const strata = await Strata.open({ home, overrides: { embedder: { provider: 'none' } } });
-  try {
-    await mkdir(join(home, 'conversations'), { recursive: true });
-    await appendFile(join(home, 'conversations', '2026-01-01.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-    const ctx = (strata as unknown as { ctx: EngineContext }).ctx;
-    const caps = { maxMemoriesPerRun: 10_000, maxMemoriesPerAgent: 10_000, maxMessagesPerRun: 100_000 };
-    const report = await runDistill({ ctx, home, caps });
+  return withRealTranscriptHome(t, async ({ home, strata, ctx, records }) => {
+    const report = await runDistill({ ctx, home, caps: UNCAPPED });
     const memories = await strata.list({ scopes: [`agent:${t.agentId}`, 'global'], order: 'oldest', limit: 10_000 });
     return { transcript: t, messages: records.length, memories, rejected: report.rejected.total };
-  } finally {
-    await strata.close();
-    await rm(home, { recursive: true, force: true });
-  }
+  });
 }
 
 export async function runRulesBench(options: { all?: boolean } = {}): Promise<RulesYield[]> {

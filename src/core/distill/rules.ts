@@ -158,7 +158,8 @@ export function captureByRules(options: CaptureByRulesOptions): RuleCandidate[] 
     const key = text.toLowerCase();
     if (seen.has(key) || (hasCjk(text) ? [...text].length < 4 : text.split(/\s+/).length < 3)) continue;
     seen.add(key);
-    const category = trigger.name === 'remember' ? detectCategory(text) : trigger.category;
+    // "We should start with X" is the team deciding; "setTheme should return an error" is a rule.
+    const category = trigger.name === 'remember' ? detectCategory(text) : trigger.name === 'normative' && /^we should\b/i.test(text) ? 'decision' : trigger.category;
     candidates.push({ text, category, importance: IMPORTANCE[category], confidence: trigger.confidence, trigger: trigger.name, order });
   }
   return candidates
