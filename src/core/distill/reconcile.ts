@@ -4,7 +4,7 @@ import type { MemoryRecord } from '../../spec/memory-record.js';
 import type { EngineContext } from '../engine/context.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import { generateObject } from '../llm/generate-object.js';
-import { estimateTokens } from '../recall/tokens.js';
+import { countTokens } from './tokens.js';
 import { contentHash } from '../write/normalize.js';
 import type { Candidate } from './extract.js';
 import { isChangeStatement, isChoiceStatement, sameContext, slotOf } from './slots.js';
@@ -243,5 +243,5 @@ export async function reconcile(options: {
 
 /** Estimated input tokens of a reconcile call for `n` candidates (budget pre-check). */
 export function estimateReconcileTokens(candidates: Candidate[]): number {
-  return estimateTokens(SYSTEM_PROMPT) + candidates.reduce((sum, c) => sum + 4 * estimateTokens(c.text) + 40, 0);
+  return countTokens(SYSTEM_PROMPT) + candidates.reduce((sum, c) => sum + 4 * countTokens(c.text) + 40, 0);
 }
