@@ -25,6 +25,9 @@ import { ConfigError } from './errors/index.js';
 import type { ConversationIndexV1, ConversationSearchHit } from './spec/conversation.js';
 import { openLanceConversationIndex } from './backends/conversation-lancedb/index.js';
 import { agentScopes } from './core/scope.js';
+import type { Caller } from './core/caller.js';
+import { createCallerOperations, type CallerOperations } from './core/ops/index.js';
+import { L0Log } from './capture/l0-log.js';
 import { createSummaryWorker, type SummaryRunReport, type SummaryWorker } from './core/summaries/index.js';
 import { agentsOfMemories, autoOrganize, organizeScenes, type AutoOrganizeResult, type OrganizeOptions, type OrganizeReport } from './core/layers/index.js';
 
@@ -254,8 +257,8 @@ export class Strata extends MemoryEngine {
     return this.ctx.history!.historyOf(options);
   }
 
-  /** Undoes the last logged change of a memory (and records the revert). */
-  revert(options: { id: string; actor?: string; reason?: string }): Promise<RevertResult> {
+  /** Undoes the last logged change of a memory (and records the revert); `accept` may refuse that change. */
+  revert(options: { id: string; actor?: string; reason?: string; accept?: (entry: HistoryEntry) => boolean }): Promise<RevertResult> {
     return revertLast({ ctx: this.ctx, history: this.ctx.history!, ...options });
   }
 
@@ -270,17 +273,28 @@ export class Strata extends MemoryEngine {
   }
 
   /**
-   * Raw conversation search. Compaction and branch summaries (role `summary`) restate the session in
-   * the summariser's words, so they are left out unless `includeSummaries` (contract 5).
+   * Conversation search; `agentIds` undefined searches every agent (owner mode: the operations
+   * layer decides), an empty list finds nothing. Compaction and branch summaries (role `summary`)
+   * restate the session in the summariser's words, so they are left out unless `includeSummaries`
+   * (contract 5).
    */
-  async searchConversations(options: { query: string; limit?: number; agentId?: string; sessionKey?: string; includeSummaries?: boolean; abortSignal?: AbortSignal }): Promise<ConversationSearchHit[]> {
-    const index = await this.conversationIndex();
-    const { includeSummaries, ...rest } = options;
+  async searchConversations(options: { query: string; limit?: number; agentIds?: string[]; sessionKey?: string; includeSummaries?: boolean; abortSignal?: AbortSignal }): Promise<ConversationSearchHit[]> {
+    const { agentIds, includeSummaries, ...rest } = options;
     const limit = options.limit ?? 10;
-    if (includeSummaries) return index.search({ ...rest, limit });
+    if (agentIds?.length === 0) return [];
+    const index = await this.conversationIndex();
     // Summaries are rare (one per compaction), so a few extra hits make up for the ones left out.
-    const hits = await index.search({ ...rest, limit: limit + 5 });
-    return hits.filter((h) => h.record.role !== 'summary').slice(0, limit);
+    const fetch = includeSummaries ? limit : limit + 5;
+    const hits = agentIds === undefined
+      ? await index.search({ ...rest, limit: fetch })
+      // The index filters by one agent: ask per agent and keep the best overall.
+      : (await Promise.all(agentIds.map((agentId) => index.search({ ...rest, limit: fetch, agentId })))).flat().sort((a, b) => b.score - a.score);
+    return (includeSummaries ? hits : hits.filter((h) => h.record.role !== 'summary')).slice(0, limit);
+  }
+
+  /** This engine as seen by one caller: every host operation, validated and limited to its scopes. */
+  as(caller: Caller, options: { actor?: string } = {}): CallerOperations {
+    return createCallerOperations({ engine: this, caller, actor: options.actor ?? 'api', l0Records: () => new L0Log({ home: this.home }).records() });
   }
 
   override async close(): Promise<void> {

@@ -56,8 +56,8 @@ describe('strata distill / history / revert (CLI)', () => {
     const current = await cli(['--home', home, 'history', sup.id]);
     expect(current.stdout).toContain(`${sup.id}: current (valid from 2026-11-02)`);
     const recalled = await cli(['--home', home, '--json', 'recall', 'dark light mode editor', '--history']);
-    const rows = (JSON.parse(recalled.stdout) as { results: Array<{ id: string; current: boolean }> }).results;
-    expect(rows.map((r) => [r.id, r.current])).toEqual([[sup.id, true], [sup.targetId, false]]);
+    const rows = (JSON.parse(recalled.stdout) as { results: Array<{ record: { id: string; validTo: string | null } }> }).results;
+    expect(rows.map((r) => [r.record.id, r.record.validTo === null])).toEqual([[sup.id, true], [sup.targetId, false]]);
 
     const reverted = await cli(['--home', home, 'revert', sup.id]);
     expect(reverted.stdout).toMatch(new RegExp(`^reverted supersede of \\S+: restored ${sup.targetId}; removed ${sup.id}\\n$`));

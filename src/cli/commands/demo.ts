@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Strata } from '../../strata.js';
 import type { RememberInput } from '../../core/engine/types.js';
 import { agentScopes } from '../../core/scope.js';
-import { printTable } from '../output.js';
+import { printTable } from '../../commands/output.js';
 
 const MEMORIES: RememberInput[] = [
   { scope: 'global', category: 'preference', importance: 0.8, text: 'The user prefers TypeScript with strict mode for all new services.' },

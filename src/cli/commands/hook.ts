@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { executeHook } from '../../hosts/claude-code/run.js';
 import { HOOK_EVENTS } from '../../hosts/claude-code/settings.js';
-import { globals } from '../context.js';
+import { globals } from '../../commands/context.js';
 
 export function registerHookCommand(program: Command): void {
   program

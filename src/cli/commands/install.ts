@@ -4,8 +4,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '../../errors/index.js';
 import { installClaudeCode, uninstallClaudeCode, type FileChange, type InstallScope, type Launcher } from '../../hosts/claude-code/install.js';
-import { globals } from '../context.js';
-import { printJson } from '../output.js';
+import { globals } from '../../commands/context.js';
+import { printJson } from '../../commands/output.js';
 
 interface ScopeFlags {
   project?: boolean;

@@ -11,8 +11,8 @@ import { compileJournal, flushJournal, lintJournal, type JournalOptions } from '
 import type { LlmClient } from '../../core/llm/index.js';
 import { ConfigError, InvalidArgumentError } from '../../errors/index.js';
 import { createLlmFromConfig } from '../../strata.js';
-import { globals } from '../context.js';
-import { printJson } from '../output.js';
+import { agentFlag, globals } from '../../commands/context.js';
+import { printJson } from '../../commands/output.js';
 
 async function setup(cmd: Command, command: string): Promise<{ home: string; llm: LlmClient; config: Partial<JournalOptions> }> {
   const loaded = await loadConfig({ home: globals(cmd).home });
@@ -43,9 +43,9 @@ export function registerJournalCommands(program: Command): void {
       const g = globals(cmd);
       const { home, llm, config } = await setup(cmd, 'flush');
       const messages = opts.transcript
-        ? (await readTranscriptForJournal({ path: opts.transcript, sessionId: opts.session, agentId: g.agent, format: opts.format })).messages
+        ? (await readTranscriptForJournal({ path: opts.transcript, sessionId: opts.session, agentId: agentFlag(g), format: opts.format })).messages
         : undefined;
-      const result = await flushJournal({ home, llm, sessionId: opts.session, agentId: g.agent, messages, config });
+      const result = await flushJournal({ home, llm, sessionId: opts.session, agentId: agentFlag(g), messages, config });
       if (result.status === 'failed') process.exitCode = 1;
       if (g.json) return printJson(result);
       const where = result.path ? ` -> ${result.path}` : '';

@@ -7,8 +7,8 @@ import { ConfigError } from '../../errors/index.js';
 import { loadConfig } from '../../config/load.js';
 import { runSummaries, type SummaryRunReport } from '../../core/summaries/index.js';
 import { createLlmFromConfig } from '../../strata.js';
-import { globals } from '../context.js';
-import { printJson, printTable } from '../output.js';
+import { agentFlag, globals } from '../../commands/context.js';
+import { printJson, printTable } from '../../commands/output.js';
 
 function printReport(report: SummaryRunReport): void {
   const out = (line: string) => process.stdout.write(line + '\n');
@@ -46,7 +46,7 @@ export function registerSummarizeCommand(program: Command): void {
           message: 'strata summarize needs an LLM: set llm.provider and llm.model in config.json (or STRATA_LLM_PROVIDER / STRATA_LLM_MODEL), or pass --dry-run to only plan.',
         });
       }
-      const report = await runSummaries({ home: loaded.home, llm, agentId: g.agent, sessionKey: opts.session, config, dryRun: opts.dryRun });
+      const report = await runSummaries({ home: loaded.home, llm, agentId: agentFlag(g), sessionKey: opts.session, config, dryRun: opts.dryRun });
       if (g.json) printJson(report);
       else printReport(report);
       if (report.failed > 0) process.exitCode = 1;

@@ -9,7 +9,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { ingest, type IngestSummary } from '../../capture/index.js';
 import { loadConfig } from '../../config/load.js';
 import { llmProviderOf } from '../../config/schema.js';
-import { agentScopes } from '../../core/scope.js';
+import { resolveCaller } from '../../core/caller.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import type { Strata } from '../../strata.js';
 import { buildSessionContext } from './bootstrap.js';
@@ -75,7 +75,7 @@ async function withEngine<T>(options: HookRunOptions, fn: (strata: Strata, scope
   const { Strata } = await import('../../strata.js');
   const strata = await Strata.open({ home: options.home, env: options.env });
   try {
-    const scopes = agentScopes(options.agentId, strata.config.scopes.agentGrants[options.agentId] ?? []);
+    const { scopes } = resolveCaller({ config: strata.config, agentId: options.agentId });
     return await fn(strata, scopes);
   } finally {
     await strata.close();
@@ -126,6 +126,8 @@ async function capture(options: HookRunOptions): Promise<HookOutcome> {
   if (!path) throw new InvalidArgumentError({ argument: 'transcript_path', message: `${options.event} hook input has no transcript_path: nothing to capture.` });
   // No engine (LanceDB) needed to capture: resolve the home from config and append to the L0 log.
   const { home, config } = await loadConfig({ home: options.home, env: options.env });
+  // An agent id that cannot form its scope is refused here, before anything is captured under it.
+  resolveCaller({ config, agentId: options.agentId });
   const summary = await ingest({
     home,
     sources: [{ kind: 'claude-code', root: claudeRootOf(path), only: [resolve(path)] }],

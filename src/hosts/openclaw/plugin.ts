@@ -10,7 +10,7 @@ import type { SummaryWorker } from '../../core/summaries/index.js';
 import { describeAutoOrganize, type AutoOrganizeResult } from '../../core/layers/auto-organize.js';
 import { StrataError } from '../../errors/index.js';
 import { Strata, type StrataOpenOptions } from '../../strata.js';
-import { resolveCaller } from '../mcp/caller.js';
+import { resolveCaller } from '../../core/caller.js';
 import { AutoRecall } from './auto-recall.js';
 import { CLI_COMMANDS, registerStrataCli } from './cli.js';
 import { openClawPluginConfigSchema, parsePluginConfig, PLUGIN_ID, strataOverrides } from './config.js';
@@ -70,7 +70,7 @@ export function createOpenClawPlugin(options: CreateOpenClawPluginOptions = {}):
       const agentOf = (ctx: OpenClawHookContext) => ctx.agentId || config.defaultAgent;
       const scopesFor = async (agentId: string) => {
         const s = await strata();
-        return { engine: s, scopes: resolveCaller({ config: s.config, agentId, env: {} }).scopes };
+        return { engine: s, scopes: resolveCaller({ config: s.config, agentId }).scopes };
       };
 
       /** Records what is new in a session snapshot; never throws (hooks must not break the agent). */

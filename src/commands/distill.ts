@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import type { DistillReport } from '../../core/distill/index.js';
-import { describeAutoOrganize } from '../../core/layers/auto-organize.js';
-import { globals, withStrata } from '../context.js';
-import { printJson, printTable } from '../output.js';
+import type { DistillReport } from '../core/distill/index.js';
+import { describeAutoOrganize } from '../core/layers/auto-organize.js';
+import { agentFlag, globals, withStrata } from './context.js';
+import { printJson, printTable } from './output.js';
 
 function printReport(report: DistillReport): void {
   const out = (line: string) => process.stdout.write(line + '\n');
@@ -29,7 +29,7 @@ export function registerDistillCommands(program: Command): void {
     .action(async (opts: { dryRun?: boolean; organize: boolean }, cmd: Command) => {
       const g = globals(cmd);
       await withStrata(cmd, async (strata) => {
-        const report = await strata.distill({ agentId: g.agent, dryRun: opts.dryRun, lockTimeoutMs: 30_000 });
+        const report = await strata.distill({ agentId: agentFlag(g), dryRun: opts.dryRun, lockTimeoutMs: 30_000 });
         // The Claude Code hooks run this command as their background process: organise when due.
         if (opts.organize) await strata.organizeIfDue({ report, onResult: (r) => r.status !== 'not-due' && process.stderr.write(`${describeAutoOrganize(r)}\n`) });
         if (g.json) return printJson(report);

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { InvalidArgumentError } from '../../errors/index.js';
+import { InvalidArgumentError } from '../errors/index.js';
 import { createInterface } from 'node:readline/promises';
-import type { MemoryRecord } from '../../spec/memory-record.js';
-import { collect, globals, readScopes, withStrata, writeScope } from '../context.js';
-import { printJson, printTable, shortDate } from '../output.js';
-import { collectCategory, parseCategory, parsePositiveInt, parseUnit } from '../parse.js';
+import type { MemoryRecord } from '../spec/memory-record.js';
+import { collect, globals, withOps } from './context.js';
+import { printJson, printTable, shortDate } from './output.js';
+import { collectCategory, parseCategory, parsePositiveInt, parseUnit } from './parse.js';
 
 function printRecords(records: MemoryRecord[]): void {
   printTable(
@@ -13,28 +13,21 @@ function printRecords(records: MemoryRecord[]): void {
   );
 }
 
+const forgotten = (n: number) => `forgot ${n} memor${n === 1 ? 'y' : 'ies'}\n`;
+
 export function registerMemoryCommands(program: Command): void {
   program
     .command('add')
-    .description('store a memory (exact and near duplicates are reported, not added)')
+    .description('store a memory (exact and near duplicates are reported, not added); goes to the first --scope, else the agent\'s scope, else global')
     .argument('<text>', 'the memory text')
     .option('--category <category>', 'preference | fact | decision | entity | event | rule | lesson | other', parseCategory)
     .option('--importance <n>', 'importance 0..1', parseUnit)
     .option('--confidence <n>', 'confidence 0..1', parseUnit)
     .option('--tag <tag>', 'a tag (repeatable)', collect)
-    .action(async (text: string, opts: { category?: never; importance?: number; confidence?: number; tag?: string[] }, cmd: Command) => {
+    .action(async (text: string, opts: { category?: string; importance?: number; confidence?: number; tag?: string[] }, cmd: Command) => {
       const g = globals(cmd);
-      await withStrata(cmd, async (strata) => {
-        const result = await strata.remember({
-          text,
-          scope: writeScope(g),
-          category: opts.category,
-          importance: opts.importance,
-          confidence: opts.confidence,
-          tags: opts.tag,
-          source: { kind: 'manual', agentId: g.agent },
-          actor: 'cli',
-        });
+      await withOps(cmd, async (ops) => {
+        const result = await ops.run('remember', { text, category: opts.category, importance: opts.importance, confidence: opts.confidence, tags: opts.tag });
         if (g.json) return printJson(result);
         if (result.action === 'duplicate') {
           process.stdout.write(`duplicate of ${result.id} (${result.duplicateOf?.kind}${result.duplicateOf?.similarity ? ` ${result.duplicateOf.similarity.toFixed(3)}` : ''}); nothing added\n`);
@@ -49,9 +42,9 @@ export function registerMemoryCommands(program: Command): void {
     .description('show one memory with every field')
     .argument('<id>')
     .action(async (id: string, _opts: unknown, cmd: Command) => {
-      await withStrata(cmd, async (strata) => {
-        const g = globals(cmd);
-        const record = await strata.getOne({ id, scopes: g.scope || g.agent ? readScopes(strata, g) : undefined });
+      const g = globals(cmd);
+      await withOps(cmd, async (ops) => {
+        const record = await ops.run('get', { id });
         if (g.json) return printJson(record);
         for (const [k, v] of Object.entries(record)) process.stdout.write(`${k.padEnd(15)} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}\n`);
       });
@@ -67,20 +60,10 @@ export function registerMemoryCommands(program: Command): void {
     .option('--confidence <n>', 'confidence 0..1', parseUnit)
     .option('--tag <tag>', 'replace tags (repeatable)', collect)
     .option('--move-to <scope>', 'move to another scope')
-    .action(async (id: string, opts: { text?: string; category?: never; importance?: number; confidence?: number; tag?: string[]; moveTo?: string }, cmd: Command) => {
-      await withStrata(cmd, async (strata) => {
-        const g = globals(cmd);
-        const record = await strata.update({
-          id,
-          scopes: g.scope || g.agent ? readScopes(strata, g) : undefined,
-          text: opts.text,
-          category: opts.category,
-          importance: opts.importance,
-          confidence: opts.confidence,
-          tags: opts.tag,
-          scope: opts.moveTo,
-          actor: 'cli',
-        });
+    .action(async (id: string, opts: { text?: string; category?: string; importance?: number; confidence?: number; tag?: string[]; moveTo?: string }, cmd: Command) => {
+      const g = globals(cmd);
+      await withOps(cmd, async (ops) => {
+        const record = await ops.run('update', { id, text: opts.text, category: opts.category, importance: opts.importance, confidence: opts.confidence, tags: opts.tag, scope: opts.moveTo });
         if (g.json) return printJson(record);
         process.stdout.write(`updated ${record.id}\n`);
       });
@@ -94,16 +77,14 @@ export function registerMemoryCommands(program: Command): void {
     .option('--limit <n>', 'matches considered for --query', parsePositiveInt, 5)
     .option('-y, --yes', 'do not ask for confirmation')
     .action(async (ids: string[], opts: { query?: string; limit: number; yes?: boolean }, cmd: Command) => {
-      await withStrata(cmd, async (strata) => {
-        const g = globals(cmd);
+      const g = globals(cmd);
+      await withOps(cmd, async (ops) => {
         if (ids.length > 0) {
-          const out = await strata.forget({ ids, scopes: g.scope || g.agent ? readScopes(strata, g) : undefined, actor: 'cli' });
-          if (g.json) return printJson({ deleted: out.deleted, ids: out.matches.map((m) => m.id) });
-          process.stdout.write(`forgot ${out.deleted} memor${out.deleted === 1 ? 'y' : 'ies'}\n`);
-          return;
+          const out = await ops.run('forget', { ids });
+          if (g.json) return printJson({ deleted: out.deleted, ids: out.ids });
+          return void process.stdout.write(forgotten(out.deleted));
         }
-        const scopes = readScopes(strata, g);
-        const preview = await strata.forget({ query: opts.query, scopes, limit: opts.limit, confirm: false });
+        const preview = await ops.run('forget', { query: opts.query, limit: opts.limit });
         if (preview.matches.length === 0) return g.json ? printJson({ deleted: 0, ids: [] }) : void process.stdout.write('no matching memories\n');
         let confirmed = Boolean(opts.yes);
         if (!confirmed) {
@@ -117,9 +98,10 @@ export function registerMemoryCommands(program: Command): void {
           rl.close();
         }
         if (!confirmed) return void process.stdout.write('nothing deleted\n');
-        const out = await strata.forget({ ids: preview.matches.map((m) => m.id), scopes, actor: 'cli' });
-        if (g.json) return printJson({ deleted: out.deleted, ids: out.matches.map((m) => m.id) });
-        process.stdout.write(`forgot ${out.deleted} memor${out.deleted === 1 ? 'y' : 'ies'}\n`);
+        // Exactly the previewed memories: a confirmed query run again could match others.
+        const out = await ops.run('forget', { ids: preview.matches.map((m) => m.id) });
+        if (g.json) return printJson({ deleted: out.deleted, ids: out.ids });
+        process.stdout.write(forgotten(out.deleted));
       });
     });
 
@@ -132,21 +114,13 @@ export function registerMemoryCommands(program: Command): void {
     .option('--limit <n>', 'page size', parsePositiveInt, 50)
     .option('--offset <n>', 'skip this many', (v) => Number.parseInt(v, 10), 0)
     .option('--oldest', 'oldest first')
-    .action(async (opts: { category?: never[]; tag?: string[]; history?: boolean; limit: number; offset: number; oldest?: boolean }, cmd: Command) => {
-      await withStrata(cmd, async (strata) => {
-        const g = globals(cmd);
-        const records = await strata.list({
-          scopes: readScopes(strata, g),
-          categories: opts.category,
-          tags: opts.tag,
-          includeHistory: opts.history,
-          limit: opts.limit,
-          offset: opts.offset,
-          order: opts.oldest ? 'oldest' : 'newest',
-        });
-        if (g.json) return printJson({ memories: records, limit: opts.limit, offset: opts.offset });
-        if (records.length === 0) return void process.stdout.write('no memories\n');
-        printRecords(records);
+    .action(async (opts: { category?: string[]; tag?: string[]; history?: boolean; limit: number; offset: number; oldest?: boolean }, cmd: Command) => {
+      const g = globals(cmd);
+      await withOps(cmd, async (ops) => {
+        const page = await ops.run('list', { categories: opts.category, tags: opts.tag, includeHistory: opts.history, limit: opts.limit, offset: opts.offset, order: opts.oldest ? 'oldest' : 'newest' });
+        if (g.json) return printJson(page);
+        if (page.memories.length === 0) return void process.stdout.write('no memories\n');
+        printRecords(page.memories);
       });
     });
 }

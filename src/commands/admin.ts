@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { globals, readScopes, withStrata } from '../context.js';
-import { printJson, printTable } from '../output.js';
-import { loadConfig, resolveHome, writeDefaultConfig } from '../../config/load.js';
-import { describeWorkerSettings } from '../../config/diagnostics.js';
-import { createEmbedderFromConfig, createRerankerFromConfig, createStoreFromConfig } from '../../strata.js';
-import { StrataError } from '../../errors/index.js';
-import { summarizeUsage } from '../../core/llm/index.js';
+import { globals, withOps, withStrata } from './context.js';
+import { describeCaller } from '../core/caller.js';
+import { printJson, printTable } from './output.js';
+import { loadConfig, resolveHome, writeDefaultConfig } from '../config/load.js';
+import { describeWorkerSettings } from '../config/diagnostics.js';
+import { createEmbedderFromConfig, createRerankerFromConfig, createStoreFromConfig } from '../strata.js';
+import { StrataError } from '../errors/index.js';
 
 interface Check {
   name: string;
@@ -80,16 +80,15 @@ export function registerAdminCommands(program: Command): void {
 
   program
     .command('stats')
-    .description('counts by scope and category, store health and embedder (with --agent/--scope: current memories of those scopes only)')
+    .description('counts by scope and category within the caller\'s scopes, the embedder and LLM usage (--all-scopes: every scope and store health)')
     .action(async (_opts: unknown, cmd: Command) => {
       const g = globals(cmd);
-      await withStrata(cmd, async (strata) => {
-        // The owner of the home sees everything; a named agent or scope sees only its own counts.
-        const scoped = g.agent !== undefined || (g.scope?.length ?? 0) > 0;
-        const stats = await strata.stats(scoped ? { scopes: readScopes(strata, g) } : {});
-        const usage = await summarizeUsage({ home: strata.home });
+      await withOps(cmd, async (ops, strata) => {
+        const stats = await ops.run('stats', {});
+        const usage = await ops.run('usage', {});
         if (g.json) return printJson({ ...stats, llmUsage: usage });
-        process.stdout.write(`home      ${strata.home}\nstore     ${stats.store.provider}, ${stats.rows} rows (${stats.current} current), ${stats.fragments ?? '?'} fragments\n`);
+        const store = stats.owner ? `, ${stats.store.rows ?? '?'} rows in all, ${stats.store.fragments ?? '?'} fragments` : '';
+        process.stdout.write(`home      ${strata.home}\nas        ${describeCaller(ops.caller)}\nstore     ${stats.store.provider}: ${stats.memories} current memories in these scopes${store}\n`);
         process.stdout.write(`embedder  ${stats.embedder.id} (${stats.embedder.dimensions}-d)\n\n`);
         printTable(['scope', 'memories'], Object.entries(stats.byScope).map(([k, v]) => [k, v]));
         process.stdout.write('\n');

@@ -1,14 +1,15 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { resolve } from 'node:path';
-import { ingest, listSessions, resetCursors, showCursors, watch, type IngestOptions, type IngestSourceSpec, type IngestSummary } from '../../capture/index.js';
-import type { L0Record } from '../../spec/conversation.js';
-import { describeAutoOrganize } from '../../core/layers/auto-organize.js';
-import type { Strata } from '../../strata.js';
-import { globals, withStrata } from '../context.js';
-import { printJson, printTable } from '../output.js';
-import { createProgress } from '../progress.js';
-import { parsePositiveInt } from '../parse.js';
+import { ingest, listSessions, resetCursors, showCursors, watch, type IngestOptions, type IngestSourceSpec, type IngestSummary } from '../capture/index.js';
+import type { L0Record } from '../spec/conversation.js';
+import { describeAutoOrganize } from '../core/layers/auto-organize.js';
+import type { Strata } from '../strata.js';
+import { agentFlag, globals, withOps, withStrata } from './context.js';
+import { formatScore } from '../core/ops/index.js';
+import { printJson, printTable } from './output.js';
+import { createProgress } from './progress.js';
+import { parsePositiveInt } from './parse.js';
 
 const SOURCES = ['openclaw', 'claude-code', 'codex', 'jsonl', 'all'] as const;
 type SourceName = (typeof SOURCES)[number];
@@ -88,7 +89,7 @@ export function registerCaptureCommands(program: Command): void {
       await withStrata(cmd, async (strata) => {
         const progress = createProgress('ingest');
         const summary = await ingest({
-          ...ingestOptions(strata, flags, g.agent),
+          ...ingestOptions(strata, flags, agentFlag(g)),
           onProgress: (p) => progress.update(p.filesDone, p.filesTotal),
           onRecords: flags.dryRun ? undefined : indexFeeder(strata),
         }).finally(() => progress.stop());
@@ -133,7 +134,7 @@ export function registerCaptureCommands(program: Command): void {
           : undefined;
         summaries?.start();
         const result = await watch({
-          ...ingestOptions(strata, { ...flags, dryRun: false }, g.agent),
+          ...ingestOptions(strata, { ...flags, dryRun: false }, agentFlag(g)),
           abortSignal: controller.signal,
           pollIntervalMs: flags.interval,
           onRecords: indexFeeder(strata),
@@ -160,7 +161,7 @@ export function registerCaptureCommands(program: Command): void {
     .action(async (opts: { host?: never; limit: number }, cmd: Command) => {
       const g = globals(cmd);
       await withStrata(cmd, async (strata) => {
-        const sessions = (await listSessions({ home: strata.home, agentId: g.agent, host: opts.host })).slice(0, opts.limit);
+        const sessions = (await listSessions({ home: strata.home, agentId: agentFlag(g), host: opts.host })).slice(0, opts.limit);
         if (g.json) return printJson({ sessions });
         if (sessions.length === 0) return void process.stdout.write('no sessions recorded yet (run `strata ingest`)\n');
         printTable(
@@ -176,16 +177,16 @@ export function registerCaptureCommands(program: Command): void {
     .description('search recorded conversation messages')
     .argument('<query>')
     .option('--session <key>', 'only this session')
-    .option('--limit <n>', 'results', parsePositiveInt, 10)
-    .action(async (query: string, opts: { session?: string; limit: number }, cmd: Command) => {
+    .option('--limit <n>', 'results (default 10, at most recall.maxLimit)', parsePositiveInt)
+    .action(async (query: string, opts: { session?: string; limit?: number }, cmd: Command) => {
       const g = globals(cmd);
-      await withStrata(cmd, async (strata) => {
-        const hits = await strata.searchConversations({ query, limit: opts.limit, agentId: g.agent, sessionKey: opts.session });
-        if (g.json) return printJson({ results: hits.map((h) => ({ ...h.record, score: h.score })) });
-        if (hits.length === 0) return void process.stdout.write('no matching messages\n');
+      await withOps(cmd, async (ops) => {
+        const out = await ops.run('conversations', { query, limit: opts.limit, sessionKey: opts.session });
+        if (g.json) return printJson(out);
+        if (out.results.length === 0) return void process.stdout.write(`${out.note ?? 'no matching messages'}\n`);
         printTable(
           ['score', 'when', 'agent', 'role', 'text'],
-          hits.map((h) => [h.score.toFixed(3), new Date(h.record.timestamp).toISOString().slice(0, 16), h.record.agentId, h.record.role, h.record.content]),
+          out.results.map((h) => [formatScore(h.score), new Date(h.record.timestamp).toISOString().slice(0, 16), h.record.agentId, h.record.role, h.record.content]),
         );
       });
     });

@@ -2,27 +2,25 @@ import type { Command } from 'commander';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { rename, unlink } from 'node:fs/promises';
-import { globals, readScopes, withStrata } from '../context.js';
-import { printJson } from '../output.js';
-import { createProgress } from '../progress.js';
+import { globals, withOps, withStrata } from './context.js';
+import { printJson } from './output.js';
+import { createProgress } from './progress.js';
 
 export function registerTransferCommands(program: Command): void {
   program
     .command('export')
-    .description('stream every memory as JSONL (all scopes unless --scope/--agent is given)')
+    .description("stream the caller's memories as JSONL (its scopes; --all-scopes: the whole store)")
     .option('-o, --output <file>', 'write to a file instead of stdout')
     .option('--current-only', 'leave out superseded memories')
     .action(async (opts: { output?: string; currentOnly?: boolean }, cmd: Command) => {
-      const g = globals(cmd);
-      await withStrata(cmd, async (strata) => {
-        const scopes = g.scope || g.agent ? readScopes(strata, g) : undefined;
-        const total = (await strata.stats()).rows;
+      await withOps(cmd, async (ops) => {
+        const lines = await ops.run('export', { includeHistory: !opts.currentOnly });
         const tmp = opts.output ? `${opts.output}.tmp-${process.pid}` : undefined;
         const out = tmp ? createWriteStream(tmp) : process.stdout;
-        const progress = opts.output ? createProgress('export', total) : { update() {}, stop() {} };
+        const progress = opts.output ? createProgress('export') : { update() {}, stop() {} };
         let n = 0;
         try {
-          for await (const line of strata.export({ scopes, includeHistory: !opts.currentOnly })) {
+          for await (const line of lines) {
             if (!out.write(line)) await once(out, 'drain');
             if (++n % 500 === 0) progress.update(n);
           }
@@ -38,7 +36,8 @@ export function registerTransferCommands(program: Command): void {
         } finally {
           progress.stop();
         }
-        if (opts.output) process.stderr.write(`exported ${n} memories to ${opts.output}\n`);
+        const what = ops.caller.owner ? 'every scope' : ops.caller.scopes.join(', ');
+        if (opts.output) process.stderr.write(`exported ${n} memories of ${what} to ${opts.output}\n`);
       });
     });
 

@@ -1,6 +1,8 @@
 /**
- * Serving a Web-standard fetch handler on node:http, with the bind rule every Strata HTTP host
- * follows: loopback by default; any other address only with a bearer token.
+ * Serving a Web-standard fetch handler on node:http, with the rules every Strata HTTP host (REST
+ * API, MCP streamable HTTP) follows: loopback by default and any other address only with a bearer
+ * token; Host and Origin checks against DNS rebinding and cross-site requests; time limits for a
+ * request's headers and body, so a slow client cannot hold connections open.
  */
 import { createAdaptorServer } from '@hono/node-server';
 import { isIP } from 'node:net';
@@ -49,6 +51,34 @@ export function bearerMatches(header: string | null, token: string): boolean {
   return timingSafeEqual(a, b);
 }
 
+/**
+ * Whether a request's `Origin` may call this server. No Origin: not a browser (curl, SDKs), allowed.
+ * Otherwise the page must be this server itself (Origin host = Host header) or a configured origin;
+ * `null` (sandboxed frames, file: pages) never is. Browsers send Origin on every cross-site POST,
+ * so a foreign page cannot make a state-changing call even when the method needs no preflight.
+ */
+export function originAllowed(options: { origin: string | null; host: string | null; allowed?: readonly string[] }): boolean {
+  const { origin, host } = options;
+  if (origin === null) return true;
+  if (options.allowed?.includes(origin)) return true;
+  if (origin === 'null' || !host) return false;
+  try {
+    return new URL(origin).host === new URL(`http://${host}`).host;
+  } catch {
+    return false;
+  }
+}
+
+/** Time limits per request; a client slower than this is cut off (408) and its connection freed. */
+export interface RequestTimeouts {
+  /** Until every header has arrived. Default 10 s. */
+  headersMs?: number;
+  /** Until the whole request, body included, has arrived. Default 30 s. */
+  requestMs?: number;
+}
+
+export const DEFAULT_TIMEOUTS: Required<RequestTimeouts> = { headersMs: 10_000, requestMs: 30_000 };
+
 export interface ListeningServer {
   url: string;
   host: string;
@@ -56,8 +86,16 @@ export interface ListeningServer {
   close(): Promise<void>;
 }
 
-export async function listen(options: { fetch: (req: Request) => Promise<Response> | Response; host: string; port: number }): Promise<ListeningServer> {
-  const server = createAdaptorServer({ fetch: options.fetch, hostname: options.host, port: options.port }) as Server;
+export async function listen(options: { fetch: (req: Request) => Promise<Response> | Response; host: string; port: number; timeouts?: RequestTimeouts }): Promise<ListeningServer> {
+  const headersTimeout = options.timeouts?.headersMs ?? DEFAULT_TIMEOUTS.headersMs;
+  const requestTimeout = Math.max(options.timeouts?.requestMs ?? DEFAULT_TIMEOUTS.requestMs, headersTimeout);
+  const serverOptions = {
+    headersTimeout,
+    requestTimeout,
+    // Node checks both limits only this often (default 30 s, which would make them 30 s coarse).
+    connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 4))),
+  };
+  const server = createAdaptorServer({ fetch: options.fetch, hostname: options.host, port: options.port, serverOptions }) as Server;
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) =>
       reject(new InvalidArgumentError({ argument: '--port', message: `Cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message} (pick another --port or stop the other server).`, cause: error }));
