@@ -13,7 +13,11 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   locomo: () => runLocomo(),
   ann: async () => (await import('./ann.js')).runAnnBench(),
   admission: async () => (await import('./admission.js')).runAdmissionBench(),
-  distill: async () => (await import('./distill.js')).runDistillBench(),
+  distill: async () => {
+    await (await import('./distill.js')).runDistillBench();
+    await (await import('./distill-real.js')).runRealDistillBench();
+  },
+  rules: async () => (await import('./rules.js')).runRulesBench(),
   // The capture benchmark measures RSS per case, so it runs in child processes of its own.
   capture: async () => {
     const { spawnSync } = await import('node:child_process');

@@ -274,17 +274,22 @@ export class Strata extends MemoryEngine {
 
   /**
    * Conversation search; `agentIds` undefined searches every agent (owner mode: the operations
-   * layer decides), an empty list finds nothing.
+   * layer decides), an empty list finds nothing. Compaction and branch summaries (role `summary`)
+   * restate the session in the summariser's words, so they are left out unless `includeSummaries`
+   * (contract 5).
    */
-  async searchConversations(options: { query: string; limit?: number; agentIds?: string[]; sessionKey?: string; abortSignal?: AbortSignal }): Promise<ConversationSearchHit[]> {
-    const { agentIds, ...rest } = options;
+  async searchConversations(options: { query: string; limit?: number; agentIds?: string[]; sessionKey?: string; includeSummaries?: boolean; abortSignal?: AbortSignal }): Promise<ConversationSearchHit[]> {
+    const { agentIds, includeSummaries, ...rest } = options;
     const limit = options.limit ?? 10;
     if (agentIds?.length === 0) return [];
     const index = await this.conversationIndex();
-    if (agentIds === undefined) return index.search({ ...rest, limit });
-    // The index filters by one agent: ask per agent and keep the best overall.
-    const hits = (await Promise.all(agentIds.map((agentId) => index.search({ ...rest, limit, agentId })))).flat();
-    return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+    // Summaries are rare (one per compaction), so a few extra hits make up for the ones left out.
+    const fetch = includeSummaries ? limit : limit + 5;
+    const hits = agentIds === undefined
+      ? await index.search({ ...rest, limit: fetch })
+      // The index filters by one agent: ask per agent and keep the best overall.
+      : (await Promise.all(agentIds.map((agentId) => index.search({ ...rest, limit: fetch, agentId })))).flat().sort((a, b) => b.score - a.score);
+    return (includeSummaries ? hits : hits.filter((h) => h.record.role !== 'summary')).slice(0, limit);
   }
 
   /** This engine as seen by one caller: every host operation, validated and limited to its scopes. */

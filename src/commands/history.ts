@@ -19,7 +19,20 @@ export function registerHistoryCommands(program: Command): void {
       const g = globals(cmd);
       await withOps(cmd, async (ops) => {
         const out = await ops.run('history', { id });
-        if (g.json) return printJson(out);
+        // Which memory is current now: this one, or the one that replaced it (when still readable).
+        const record = await ops.run('get', { id }).catch(() => undefined);
+        const state = record
+          ? record.validTo === null
+            ? { current: true, validFrom: record.validFrom }
+            : { current: false, validFrom: record.validFrom, validTo: record.validTo, supersededBy: record.supersededBy }
+          : undefined;
+        if (g.json) return printJson({ ...out, ...(state ? { state } : {}) });
+        if (state) {
+          const key = out.id.toUpperCase();
+          process.stdout.write(state.current
+            ? `${key}: current (valid from ${state.validFrom.slice(0, 10)})\n`
+            : `${key}: not current (valid ${state.validFrom.slice(0, 10)} to ${state.validTo!.slice(0, 10)}${state.supersededBy ? `; current: ${state.supersededBy}` : ''})\n`);
+        }
         printTable(
           ['at', 'actor', 'action', 'memory', 'change'],
           out.entries.map((e) => [e.at.slice(0, 19).replace('T', ' '), e.actor, e.action, e.id, describe(e)]),

@@ -24,6 +24,8 @@ export function registerRecallCommand(program: Command): void {
         // --no-rerank skips the reranker; without it the configured default applies.
         const input = { query, limit: opts.limit, categories: opts.category, includeHistory: opts.history, minScore: opts.minScore, ...(opts.rerank ? {} : { rerank: false }) };
         const result = opts.explain ? await ops.run('explain', input) : await ops.run('recall', input);
+        // With --history, current memories come first and every row says whether it is current.
+        if (opts.history) result.results.sort((a, b) => Number(a.record.validTo !== null) - Number(b.record.validTo !== null));
         if (opts.context) {
           process.stdout.write(formatContextBlock({ results: result.results, maxTokens: opts.budget }) + '\n');
           return;
@@ -31,9 +33,10 @@ export function registerRecallCommand(program: Command): void {
         if (g.json) return printJson(result);
         if (result.results.length === 0) process.stdout.write('no matching memories\n');
         else {
+          const state = (r: (typeof result.results)[number]) => (r.record.validTo === null ? 'current' : `until ${shortDate(r.record.validTo)}`);
           printTable(
-            ['#', 'score', 'id', 'scope', 'category', 'date', 'text'],
-            result.results.map((r, i) => [i + 1, formatScore(r.score), r.record.id, r.record.scope, r.record.category, shortDate(r.record.validFrom), r.record.text]),
+            ['#', 'score', 'id', 'scope', 'category', 'date', ...(opts.history ? ['state'] : []), 'text'],
+            result.results.map((r, i) => [i + 1, formatScore(r.score), r.record.id, r.record.scope, r.record.category, shortDate(r.record.validFrom), ...(opts.history ? [state(r)] : []), r.record.text]),
           );
         }
         if (opts.explain) process.stdout.write('\nexplain:\n' + JSON.stringify(result.explain, null, 2) + '\n');

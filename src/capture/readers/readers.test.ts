@@ -114,7 +114,9 @@ describe('Claude Code reader', () => {
     out.push(...p.line(JSON.stringify({ type: 'user', uuid: 'q', isMeta: true, isSidechain: true, message: { role: 'user', content: '<system-reminder>x</system-reminder>' } })).messages);
     out.push(...p.line(JSON.stringify({ type: 'attachment', uuid: 'att1', attachment: { type: 'hook_additional_context', content: ['a', 'b'] } })).messages);
     out.push(...p.line(JSON.stringify({ type: 'summary', summary: 'S', leafUuid: 'l' })).messages);
-    expect(out.map((m) => m.role)).toEqual(['assistant', 'tool', 'user', 'system', 'summary']);
+    // `type: summary` is the session title of the resume list, not a compaction summary.
+    expect(out.map((m) => m.role)).toEqual(['assistant', 'tool', 'user', 'system', 'system']);
+    expect(out[4]!.flags.meta).toBe(true);
     expect(out[0]).toMatchObject({ entryId: 'u1', text: 'first\n\nsecond' });
     expect(out[2]!.flags).toEqual({ meta: true, sidechain: true });
     expect(out[3]!.flags.injected).toBe(true);
