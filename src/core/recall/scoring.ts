@@ -74,7 +74,7 @@ export function lengthFactor(options: { text: string; config: ScoringConfig }): 
 
 /** The text's last sentence is a question (an attached "[shares a photo ...]" or emoji aside). */
 export function isQuestion(text: string): boolean {
-  const body = text.replace(/\[[^\]]*\]\s*$/u, '').replace(/[\s\p{Extended_Pictographic}\u200d\ufe0f]+$/u, '');
+  const body = text.replace(/\[[^\]]*\]\s*$/u, '').replace(/(?:\s|\p{Extended_Pictographic}|\u200d|\ufe0f)+$/u, '');
   return /[?？]$/u.test(body);
 }
 
