@@ -14,6 +14,7 @@ import type { ScoringConfig } from './config.js';
 import { dateMatch, type QueryTimeRange } from './dates.js';
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 export interface ScoringFactors {
   recency: number;
@@ -33,10 +34,14 @@ export interface ScoredValue {
 
 type ScoredRecord = Pick<MemoryRecord, 'text' | 'importance' | 'validFrom' | 'createdAt' | 'accessCount' | 'lastAccessedAt'>;
 
+/**
+ * Age in days, measured from the start of the current hour: two identical queries in a row get
+ * identical scores instead of ones that differ in the ninth decimal.
+ */
 function ageDays(iso: string | null, now: number): number | undefined {
   if (!iso) return undefined;
   const t = Date.parse(iso);
-  return Number.isFinite(t) ? Math.max(0, (now - t) / DAY_MS) : undefined;
+  return Number.isFinite(t) ? Math.max(0, (Math.floor(now / HOUR_MS) * HOUR_MS - t) / DAY_MS) : undefined;
 }
 
 /** (1 + w x 0.5^(age/halfLife)) / (1 + w); age from `validFrom` (when the fact became true), else createdAt. */
