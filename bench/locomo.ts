@@ -33,7 +33,8 @@ import { printTable } from './lib/table.js';
 
 export { LOCOMO_PATH, loadLocomo, parseSessionDate, repairEvidence } from './lib/locomo-data.js';
 
-type Variant = { name: string; recall: RecallConfigInput; neighbours?: boolean };
+/** `neighbours` false: each turn indexed alone; `denseOver` 'indexed': the dense channel embeds the index text, not the turn's own words. */
+type Variant = { name: string; recall: RecallConfigInput; neighbours?: boolean; denseOver?: 'own' | 'indexed' };
 
 export const MEMORY_VARIANTS: Variant[] = [
   { name: 'hybrid (default)', recall: {} },
@@ -52,6 +53,7 @@ export const CONVERSATION_VARIANTS: Variant[] = [
   { name: 'lexical only', recall: { mode: 'lexical' } },
   { name: 'dense only', recall: { mode: 'vector' } },
   { name: '- neighbours (turn alone + date)', recall: {}, neighbours: false },
+  { name: 'dense over the index text, not own words', recall: {}, denseOver: 'indexed' },
   { name: '- query-word coverage', recall: { fusion: { lexicalCoverage: false } } },
   { name: '- question factor', recall: { scoring: { questionFactor: 1 } } },
   { name: '- dates', recall: { scoring: { dateWeight: 0 } } },
@@ -155,8 +157,10 @@ async function runConversationPath(data: Locomo, variants: Variant[]) {
     const vectors = (await embeddings.embedDocuments({ texts: own })) ?? [];
     const vectorOf = new Map(records.map((r, i) => [r, vectors[i] ?? null]));
     const ingestSeconds = (performance.now() - started) / 1000;
-    const indexes = new Map<boolean, Awaited<ReturnType<typeof createTurnIndex>>>();
-    for (const neighbours of [true, false]) {
+    const indexes = new Map<string, Awaited<ReturnType<typeof createTurnIndex>>>();
+    const kinds = new Set(variants.map((v) => `${v.neighbours ?? true}/${v.denseOver ?? 'own'}`));
+    for (const kind of kinds) {
+      const [neighbours, denseOver] = [kind.startsWith('true'), kind.endsWith('indexed') ? 'indexed' : 'own'];
       const turns: BenchTurn[] = [];
       for (const list of sessions.values()) {
         list.sort((a, b) => a.timestamp - b.timestamp);
@@ -166,11 +170,15 @@ async function runConversationPath(data: Locomo, variants: Variant[]) {
           turns.push({ key: `${r.agentId}/${r.sessionId}/${r.id}`, conversation: r.agentId, messageId: r.id, speaker: forIndex[i]!.speaker, text: r.content, indexedText, time: list[0]!.timestamp, vector: vectorOf.get(r) ?? null });
         });
       }
-      indexes.set(neighbours, await createTurnIndex({ dir: join(home, neighbours ? 'index' : 'index-alone'), turns, dimensions: embedder.dimensions }));
+      if (denseOver === 'indexed') {
+        const indexedVectors = (await embeddings.embedDocuments({ texts: turns.map((t) => t.indexedText) })) ?? [];
+        turns.forEach((t, i) => (t.vector = indexedVectors[i] ?? null));
+      }
+      indexes.set(kind, await createTurnIndex({ dir: join(home, `index-${indexes.size}`), turns, dimensions: embedder.dimensions }));
     }
     for (const variant of variants) {
       const config = resolveRecallConfig({ config: variant.recall });
-      const index = indexes.get(variant.neighbours ?? true)!;
+      const index = indexes.get(`${variant.neighbours ?? true}/${variant.denseOver ?? 'own'}`)!;
       const scores = new RunScores(firstHalf(data));
       for (const q of data.questions) {
         const hits = await searchConversationTurns({
