@@ -9,12 +9,25 @@ import { tokenize } from './tokens.js';
 
 const STOP = new Set(ENGLISH_STOP_WORDS);
 const LATIN_WORD = /^[a-z]+$/;
+/** Stems of words seen lately: recall stems the same vocabulary over and over. */
+const STEMS = new Map<string, string>();
+const MAX_STEMS = 50_000;
+
+function stem(token: string): string {
+  let term = STEMS.get(token);
+  if (term === undefined) {
+    term = LATIN_WORD.test(token) ? stemmer(token) : token;
+    if (STEMS.size >= MAX_STEMS) STEMS.clear();
+    STEMS.set(token, term);
+  }
+  return term;
+}
 
 export function contentTerms(text: string): string[] {
   const out = new Set<string>();
   for (const token of tokenize(text)) {
     if (STOP.has(token)) continue;
-    const term = LATIN_WORD.test(token) ? stemmer(token) : token;
+    const term = stem(token);
     if (!STOP.has(term)) out.add(term);
   }
   return [...out];
