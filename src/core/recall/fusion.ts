@@ -20,8 +20,11 @@
  *   - `rrf`: sum of w / (k + rank) over the channels, divided by its maximum so it is in [0, 1].
  *   - `lexical-first`: lexical hits keep lexical order exactly (vector only breaks ties);
  *     vector-only hits are admitted only above `vectorOnlyMinSimilarity`, scored wv x vec.
- * Measured on LoCoMo-dev (`npm run bench -- locomo`; ablations in bench/locomo.ts): see the
- * recall workstream's report for the tables; every method is pure and deterministic.
+ * Measured on LoCoMo-dev, memory path (`npm run bench -- locomo`, local USE-lite embedder), R@10 / MRR:
+ *   lexical only 0.650 / 0.510     calibrated (default) 0.701 / 0.532     weighted 0.6/0.4 0.699 / 0.525
+ *   without coverage 0.676 / 0.511     main's fusion (best hit = 1, floor) 0.648 / 0.481     rrf 0.619 / 0.425
+ * Noisy-OR and the weighted sum rank alike; noisy-OR is kept because its score reads as a
+ * probability and lets one confident channel reach 1. All functions here are pure.
  */
 import type { FusionConfig } from './config.js';
 
