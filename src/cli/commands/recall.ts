@@ -61,10 +61,7 @@ export function registerRecallCommand(program: Command): void {
             result.results.map((r, i) => [i + 1, r.score.toFixed(3), r.record.id, r.record.scope, r.record.category, shortDate(r.record.validFrom), r.record.text]),
           );
         }
-        if (opts.explain && result.explain) {
-          // One line per result saying what its score is made of, then the full per-stage detail.
-          const meanings = result.explain.candidates.filter((c) => c.final).map((c) => `${c.final!.rank}. ${c.meaning ?? ''}`);
-          process.stdout.write(`\n${result.explain.scale}\n${meanings.join('\n')}\n`);
+        if (opts.explain) {
           process.stdout.write('\nexplain:\n' + JSON.stringify(result.explain, null, 2) + '\n');
         }
       });
