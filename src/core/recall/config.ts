@@ -140,7 +140,9 @@ export const DEFAULT_RECALL_CONFIG: Readonly<RecallConfig> = Object.freeze({
   candidatePoolMin: 20,
   candidatePoolMultiplier: 2,
   candidatePoolMax: 200,
-  minScore: 0.15,
+  // Calibrated scores (fusion.ts) are low for partial matches: a lexical-only hit holding one of a
+  // long query's ten content words scores ~0.1 and can still be the answer. Only near-zero goes.
+  minScore: 0.05,
   queryMaxChars: 1000,
   embedTimeoutMs: 5000,
   fusion: DEFAULT_FUSION_CONFIG,
