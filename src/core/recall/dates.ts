@@ -4,7 +4,7 @@
  * then prefers memories and turns dated in that range (`dateMatch`): a memory's `validFrom`, a
  * conversation turn's session date.
  */
-import * as chrono from 'chrono-node';
+import type * as Chrono from 'chrono-node';
 
 const DAY = 86_400_000;
 const WEEK = 7 * DAY;
@@ -21,7 +21,7 @@ const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 
 const ORDINALS: Record<string, number> = { first: 0, second: 1, third: 2, fourth: 3 };
 
 /** chrono's casual English parser plus two phrasings it does not cover: bare years and "<nth> week of <month>". */
-function createParser(): chrono.Chrono {
+function createParser(chrono: typeof Chrono): Chrono.Chrono {
   const parser = chrono.casual.clone();
   parser.parsers.push({
     pattern: () => /\b(?:in|during|since|of|for)\s+((?:19|20)\d{2})\b(?!\s*[-/:])/i,
@@ -52,7 +52,8 @@ function createParser(): chrono.Chrono {
   return parser;
 }
 
-let parser: chrono.Chrono | undefined;
+/** chrono-node is loaded on the first query (it costs a CLI start tens of milliseconds otherwise). */
+let parser: Promise<Chrono.Chrono> | undefined;
 
 function utcDay(date: Date): number {
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
@@ -62,9 +63,9 @@ function utcDay(date: Date): number {
  * The time range a query names, or null. With several expressions ("last weekend before April
  * 10, 2023") the one with an explicit year wins, as relative words are then relative to it.
  */
-export function parseQueryTime(options: { query: string; now: Date }): QueryTimeRange | null {
-  parser ??= createParser();
-  const results = parser.parse(options.query, { instant: options.now, timezone: 'UTC' }, { forwardDate: false });
+export async function parseQueryTime(options: { query: string; now: Date }): Promise<QueryTimeRange | null> {
+  parser ??= import('chrono-node').then(createParser);
+  const results = (await parser).parse(options.query, { instant: options.now, timezone: 'UTC' }, { forwardDate: false });
   if (results.length === 0) return null;
   const result = results.find((r) => r.start.isCertain('year')) ?? results[0]!;
   const start = result.start;

@@ -92,7 +92,9 @@ async function runRecall(args: {
   const filter: MemoryFilter = { scopes, includeHistory: options.includeHistory ?? false, ...(options.categories?.length ? { categories: [...options.categories] } : {}) };
   const pool = Math.min(config.candidatePoolMax, Math.max(config.candidatePoolMin, Math.ceil(limit * config.candidatePoolMultiplier)));
   const notes: string[] = [];
-  const dateRange = time('dates', () => parseQueryTime({ query: cleaned.text, now: new Date(now) }));
+  const dateStarted = performance.now();
+  const dateRange = await parseQueryTime({ query: cleaned.text, now: new Date(now) });
+  timings.dates = performance.now() - dateStarted;
   const explain: RecallExplain = {
     query: {
       original: options.query, cleaned: cleaned.text, removed: cleaned.removed, truncated: cleaned.truncated,

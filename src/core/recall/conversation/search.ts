@@ -84,7 +84,7 @@ export async function searchConversationTurns<T extends IndexedTurn>(options: {
   const toChannel = (hits: Array<TurnHit<T>> | null) => (hits ? hits.map((h) => ({ id: h.turn.key, score: h.score })) : null);
   const fused = fuse({ lexical: toChannel(lexical), vector: toChannel(vector), coverage, extraVectorScores, config: config.fusion });
 
-  const range = parseQueryTime({ query: text, now: options.now ?? new Date() });
+  const range = await parseQueryTime({ query: text, now: options.now ?? new Date() });
   const scored = fused.kept.map((c: FusedCandidate, rank) => {
     const turn = turns.get(c.id)!.turn;
     const form = formFactor({ text: turn.text, config: config.scoring });
