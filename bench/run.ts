@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- <name> ...]`: runs the benchmarks and prints their tables.
- * Names: write, recall, locomo, ann, admission, capture, distill, http, hooks (default: all available).
+ * Names: write, recall, locomo, embedders, ann, admission, capture, distill, rules, http, hooks (default: all available).
  */
 import { runLocomo } from './locomo.js';
 import { runRecallLatency, runWriteThroughput } from './engine-perf.js';
@@ -11,6 +11,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   write: () => runWriteThroughput(),
   recall: () => runRecallLatency(process.env.STRATA_BENCH_SIZES ? process.env.STRATA_BENCH_SIZES.split(',').map(Number) : undefined),
   locomo: () => runLocomo(),
+  embedders: async () => (await import('./embedders.js')).runEmbedderBench(),
   ann: async () => (await import('./ann.js')).runAnnBench(),
   admission: async () => (await import('./admission.js')).runAdmissionBench(),
   distill: async () => {

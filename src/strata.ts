@@ -14,6 +14,7 @@ import { createLanceDbStore } from './backends/store-lancedb/index.js';
 import { createLocalEmbedder } from './backends/embedder-local/index.js';
 import { createOpenAIEmbedder } from './backends/embedder-openai/index.js';
 import { createNoneEmbedder } from './backends/embedder-none/index.js';
+import { createTransformersEmbedder } from './backends/embedder-transformers/index.js';
 import { createHttpReranker } from './backends/reranker-http/index.js';
 import { join } from 'node:path';
 import { createOpenAIChat } from './backends/llm-openai/index.js';
@@ -44,7 +45,7 @@ export interface StrataOpenOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export function createEmbedderFromConfig(config: StrataConfig, env: NodeJS.ProcessEnv = process.env): EmbedderV1 {
+export function createEmbedderFromConfig(config: StrataConfig, env: NodeJS.ProcessEnv = process.env, home?: string): EmbedderV1 {
   const e = config.embedder;
   switch (e.provider) {
     case 'none':
@@ -63,6 +64,18 @@ export function createEmbedderFromConfig(config: StrataConfig, env: NodeJS.Proce
       });
     case 'local':
       return createLocalEmbedder();
+    case 'transformers':
+      return createTransformersEmbedder({
+        model: e.model ?? 'Xenova/bge-small-en-v1.5',
+        modelPath: e.modelPath,
+        cacheDir: home ? join(home, 'models') : undefined,
+        allowDownload: e.allowDownload,
+        dtype: e.dtype,
+        pooling: e.pooling,
+        queryPrefix: e.queryPrefix,
+        documentPrefix: e.documentPrefix,
+        batchSize: e.batchSize,
+      });
   }
 }
 
@@ -306,7 +319,7 @@ export class Strata extends MemoryEngine {
 
   static async open(options: StrataOpenOptions = {}): Promise<Strata> {
     const loaded = await loadConfig({ home: options.home, overrides: options.overrides, env: options.env });
-    const embedder = options.embedder ?? createEmbedderFromConfig(loaded.config, options.env);
+    const embedder = options.embedder ?? createEmbedderFromConfig(loaded.config, options.env, loaded.home);
     // A remote embedder with no configured length learns it from one probe call.
     const dimensions = 'resolveDimensions' in embedder && typeof embedder.resolveDimensions === 'function'
       ? await (embedder.resolveDimensions as () => Promise<number>)()

@@ -10,7 +10,7 @@ import { recallConfigSchema, resolveRecallConfig } from '../core/recall/config.j
 import { StrataError } from '../errors/index.js';
 import { AUTO_ORGANIZE_DEFAULTS, ORGANIZE_DEFAULTS } from '../core/layers/defaults.js';
 
-export const EMBEDDER_PROVIDERS = ['local', 'openai', 'none'] as const;
+export const EMBEDDER_PROVIDERS = ['local', 'openai', 'transformers', 'none'] as const;
 export const STORE_PROVIDERS = ['lancedb'] as const;
 export const RERANK_PROVIDERS = ['none', 'jina', 'cohere', 'voyage', 'tei', 'siliconflow', 'generic'] as const;
 export const TASK_HINTS = ['none', 'jina', 'e5', 'nomic', 'prefix'] as const;
@@ -42,6 +42,14 @@ const embedderSchema = z
     documentTask: z.string().optional(),
     batchSize: positiveInt.max(4096).optional(),
     timeoutMs: positiveInt.optional(),
+    /** transformers: a local model folder (config.json, tokenizer.json, onnx/); else `<home>/models` holds downloads. */
+    modelPath: nonEmpty.optional(),
+    /** transformers: fetch `model` from the Hugging Face hub into `<home>/models` on first use. */
+    allowDownload: z.boolean().optional(),
+    /** transformers: ONNX weights variant (`fp32` default, `q8` quantised, ...). */
+    dtype: z.enum(['fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4']).optional(),
+    /** transformers: pooling, when the model family's default (known-models.ts) is wrong for it. */
+    pooling: z.enum(['mean', 'cls']).optional(),
   })
   .transform((e) => ({
     ...e,
