@@ -70,7 +70,7 @@ export function memoriesTableSql(s: string, table: string, vector: string): stri
 }
 
 /** Secondary indexes (not the vector index: that needs the dimensions, see vectorIndexSql). */
-export async function createMemoryIndexes(client: pg.ClientBase, s: string, table: string): Promise<void> {
+export async function createMemoryIndexes(client: pg.ClientBase | pg.Pool, s: string, table: string): Promise<void> {
   const t = `${s}.${ident(table)}`;
   await client.query(`CREATE INDEX ${ident(`${table}_scope_created`)} ON ${t} (scope, created_at, id)`);
   await client.query(`CREATE INDEX ${ident(`${table}_scope_hash`)} ON ${t} (scope, content_hash)`);

@@ -78,9 +78,34 @@ export function acquirePool(options: PoolOptions): PoolLease {
   };
 }
 
+export interface Checkout {
+  client: pg.PoolClient;
+  /** Returns the client, or discards it when its connection broke. */
+  release(): void;
+}
+
+/**
+ * A client for several statements. A connection lost while it is checked out (server restart,
+ * pg_terminate_backend) is reported to the statement in flight; without this listener the
+ * client's 'error' event would crash the process.
+ */
+export async function checkout(pool: pg.Pool): Promise<Checkout> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const onError = (error: Error) => (broken = error);
+  client.on('error', onError);
+  return {
+    client,
+    release() {
+      client.off('error', onError);
+      client.release(broken);
+    },
+  };
+}
+
 /** Runs `fn` in a transaction on one client; rolls back on any error. */
 export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+  const { client, release } = await checkout(pool);
   try {
     await client.query('BEGIN');
     const result = await fn(client);
@@ -90,6 +115,6 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
-    client.release();
+    release();
   }
 }

@@ -51,13 +51,8 @@ export async function startRebuild(options: {
       assertOpen();
       await wrap('rebuild commit', async () => {
         // Index builds run before the swap, while readers still use the old table.
-        const client = await pool.connect();
-        try {
-          await createMemoryIndexes(client, st.s, table);
-          if (dimensions > 0) await client.query(vectorIndexSql(st.s, table, st.vector, dimensions));
-        } finally {
-          client.release();
-        }
+        await createMemoryIndexes(pool, st.s, table);
+        if (dimensions > 0) await pool.query(vectorIndexSql(st.s, table, st.vector, dimensions));
         await inTransaction(pool, async (tx) => {
           await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`strata:${st.schema}:meta`]);
           await tx.query(`DROP TABLE ${st.s}.memories`);

@@ -8,7 +8,7 @@ import { storageErrorOf, wrap } from './errors.js';
 import { collectStats, runOptimize } from './maintenance.js';
 import { assertEmbedderArgs, assertSameEmbedder, readMeta, SCHEMA_VERSION, validateBatch } from './meta.js';
 import { migrate } from './migrate.js';
-import { acquirePool, inTransaction, type PoolLease } from './pool.js';
+import { acquirePool, checkout, inTransaction, type PoolLease } from './pool.js';
 import { startRebuild } from './rebuild.js';
 import { openStore, type StoreState } from './state.js';
 import { assertLimit, assertScopes, chunks, filterSql, ident, Params, recordColumns, recordOf, storedOf, text, type MemoryRow } from './sql.js';
@@ -327,7 +327,7 @@ export class PostgresStore implements MemoryStoreV1 {
         WHERE ${where} AND m.embedding IS NOT NULL ORDER BY ${distance} LIMIT ${p.add(options.limit, 'int')})
       SELECT ${recordColumns(withVectors)}, hits.distance FROM hits JOIN ${st.s}.memories m ON m.id = hits.id
       LEFT JOIN ${st.s}.memory_access a ON a.id = m.id ORDER BY hits.distance, m.id`;
-    const client = await this.pool.connect();
+    const { client, release } = await checkout(this.pool);
     try {
       // Filtered HNSW scans keep going until `limit` rows pass the filter (pgvector >= 0.8).
       const ef = Math.min(1000, Math.max(this.efSearch, options.limit * 2));
@@ -341,13 +341,14 @@ export class PostgresStore implements MemoryStoreV1 {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
-      client.release();
+      release();
     }
   }
 
   async withWriteLock<T>(fn: () => Promise<T>): Promise<T> {
     await this.ready();
-    const client = await wrap('lock', () => this.pool.connect());
+    // A session lock on a connection of its own: the server releases it if this process dies.
+    const { client, release } = await wrap('lock', () => checkout(this.pool));
     const key = `strata:${this.schema}:write`;
     try {
       await wrap('lock', async () => {
@@ -367,7 +368,7 @@ export class PostgresStore implements MemoryStoreV1 {
       }
     } finally {
       await client.query('RESET lock_timeout').catch(() => undefined);
-      client.release();
+      release();
     }
   }
 

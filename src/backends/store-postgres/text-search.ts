@@ -39,8 +39,10 @@ export async function ensureTextSearch(client: pg.ClientBase, schema: string, na
        JOIN pg_ts_dict d ON d.dictname = $1 || '_stem' AND d.dictnamespace = n.oid
        WHERE n.nspname = 'pg_catalog' AND c.cfgname = $1`, [name]);
   if (!snowball?.rowCount) {
-    const exists = await client.query('SELECT to_regconfig($1) AS oid', [name]);
-    if (exists.rows[0]?.oid === null) {
+    const [nsp, cfg] = name.includes('.') ? name.split('.') : [null, name];
+    const exists = await client.query(`SELECT 1 FROM pg_ts_config c JOIN pg_namespace n ON n.oid = c.cfgnamespace
+      WHERE c.cfgname = $2 AND (($1::text IS NULL AND pg_ts_config_is_visible(c.oid)) OR n.nspname = $1)`, [nsp, cfg]);
+    if (!exists.rowCount) {
       throw new InvalidArgumentError({
         argument: 'textSearch',
         message: `PostgreSQL has no text-search configuration ${JSON.stringify(name)}; see SELECT cfgname FROM pg_ts_config (e.g. english, simple).`,
