@@ -32,6 +32,8 @@ export interface StartOptions {
   tcp?: { port: number };
   /** Leave the server running when this process exits (a shared server stopped by someone else). */
   detached?: boolean;
+  /** Server settings over the test defaults (e.g. `{ fsync: 'on' }` for a benchmark). */
+  settings?: Record<string, string>;
 }
 
 /** Connection URL for one database of the server (socket unless `tcp`). */
@@ -68,6 +70,7 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
     synchronous_commit: 'off',
     full_page_writes: 'off',
     max_connections: '200',
+    ...options.settings,
   };
   const args = ['-D', data, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
   const child = spawn(join(bin, 'postgres'), args, { ...spawnAs, env, stdio: ['ignore', log, log], detached: options.detached === true });

@@ -5,9 +5,9 @@ import { ident } from './sql.js';
 
 /**
  * The memory store's tables, in schema `s`:
- * - `memories`: one row per memory (history rows carry valid_to), the embedding as an untyped
- *   pgvector column (the HNSW index is an expression index on `embedding::vector(D)`, so the table
- *   outlives a change of embedder), `tsv` and `doc_len` for full-text search.
+ * - `memories`: one row per memory (history rows carry valid_to), the embedding as a pgvector
+ *   column typed with the dimensions at initMeta (a re-embed builds a new table), `tsv` and
+ *   `doc_len` for full-text search. The HNSW index is built once the table is large enough.
  * - `memory_access`: access statistics, so `touch` never rewrites a memory row.
  * - `memory_terms` / `memory_doc_stats`: document frequency per lexeme, row count and total
  *   length, kept exact by statement-level triggers, for BM25 scoring (text-search.ts).
@@ -79,18 +79,21 @@ export async function createMemoryIndexes(client: pg.ClientBase | pg.Pool, s: st
   await client.query(`CREATE INDEX ${ident(`${table}_tags`)} ON ${t} USING gin (tags)`);
 }
 
-/** HNSW (cosine) over the embedding cast to its dimensions; queries use the same expression. */
-export function vectorIndexSql(s: string, table: string, vector: string, dimensions: number): string {
+export const vectorIndexName = (table: string): string => `${table}_embedding_hnsw`;
+
+/** HNSW, cosine distance. Concurrently: writes go on while it builds (not inside a transaction). */
+export function vectorIndexSql(s: string, table: string, vector: string, options: { concurrently?: boolean } = {}): string {
   const opclass = vector.replace(/\.vector$/, '.vector_cosine_ops');
-  return `CREATE INDEX IF NOT EXISTS ${ident(`${table}_embedding_hnsw`)} ON ${s}.${ident(table)}
-    USING hnsw ((embedding::${vector}(${dimensions})) ${opclass})`;
+  return `CREATE INDEX ${options.concurrently ? 'CONCURRENTLY ' : ''}IF NOT EXISTS ${ident(vectorIndexName(table))} ON ${s}.${ident(table)}
+    USING hnsw (embedding ${opclass})`;
 }
 
-/** Every stored vector has the store's dimensions: a writer with a stale idea of them fails. */
-export function dimensionsCheckSql(s: string, table: string, vector: string, dimensions: number): string {
-  const dims = vector.replace(/\.vector$/, '.vector_dims');
-  return `ALTER TABLE ${s}.${ident(table)} ADD CONSTRAINT ${ident(`${table}_embedding_dims`)}
-    CHECK (embedding IS NULL OR ${dims}(embedding) = ${dimensions})`;
+/**
+ * The embedding column gets the store's dimensions once they are known (on an empty table):
+ * a writer with a stale idea of them fails, and searches and the index need no cast.
+ */
+export function typedEmbeddingSql(s: string, table: string, vector: string, dimensions: number): string {
+  return `ALTER TABLE ${s}.${ident(table)} ALTER COLUMN embedding TYPE ${vector}(${dimensions})`;
 }
 
 /**

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import type { MemoryFilter, StoreMeta, StoreStats } from '../../spec/index.js';
-import { recomputeTermStats, vectorIndexSql } from './ddl.js';
-import { inTransaction } from './pool.js';
-import { filterSql, Params } from './sql.js';
+import { recomputeTermStats, vectorIndexName, vectorIndexSql } from './ddl.js';
+import { checkout, inTransaction } from './pool.js';
+import { filterSql, ident, Params } from './sql.js';
 import type { StoreState } from './state.js';
 
 /**
@@ -41,13 +41,15 @@ function indexColumns(definition: string): string[] {
 /**
  * VACUUM (ANALYZE) of the store's tables keeps planner statistics fresh and reclaims dead rows
  * (autovacuum does the same on its own schedule; this makes `strata optimize` immediate). It
- * also makes sure the vector index exists. `force` also recomputes the BM25 term statistics from
+ * also builds the vector index once the row count calls for it. `force` also recomputes the BM25 term statistics from
  * the rows (a repair; the triggers keep them exact). No REINDEX: HNSW and GIN indexes stay sound
  * under updates and deletes, and rebuilding HNSW takes minutes at 100k rows.
  */
-export async function runOptimize(options: { pool: pg.Pool; st: StoreState; meta: StoreMeta | null; force: boolean }): Promise<{ indexes: string[] }> {
+export async function runOptimize(options: {
+  pool: pg.Pool; st: StoreState; meta: StoreMeta | null; force: boolean; annThreshold: number;
+}): Promise<{ indexes: string[] }> {
   const { pool, st, meta } = options;
-  if (meta && meta.dimensions > 0) await pool.query(vectorIndexSql(st.s, 'memories', st.vector, meta.dimensions));
+  if (meta && meta.dimensions > 0) await ensureVectorIndex({ pool, st, threshold: options.annThreshold });
   if (options.force) {
     await inTransaction(pool, async (client) => {
       await client.query(`LOCK TABLE ${st.s}.memories IN SHARE MODE`);
@@ -61,4 +63,37 @@ export async function runOptimize(options: { pool: pg.Pool; st: StoreState; meta
   const { rows } = await pool.query<{ name: string }>(`SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
     WHERE i.indrelid = to_regclass($1) ORDER BY c.relname`, [`${st.s}.memories`]);
   return { indexes: rows.map((r) => r.name) };
+}
+
+/**
+ * Builds the HNSW index once the store holds `threshold` rows (below that an exact scan is fast,
+ * and bulk loads run at full speed: pgvector builds an index several times faster than it inserts
+ * into one). One process builds it (advisory lock), concurrently, so writes go on; an index left
+ * invalid by an interrupted build is dropped and built again. Returns whether the index is usable.
+ */
+export async function ensureVectorIndex(options: { pool: pg.Pool; st: StoreState; threshold: number }): Promise<boolean> {
+  const { pool, st } = options;
+  const name = `${st.schema}.${vectorIndexName('memories')}`;
+  const probe = async () => (await pool.query<{ docs: number; valid: boolean | null }>(`SELECT (SELECT docs FROM ${st.s}.memory_doc_stats) AS docs,
+    (SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass($1)) AS valid`, [name])).rows[0];
+  const first = await probe();
+  if (first?.valid === true) return true;
+  if ((first?.docs ?? 0) < options.threshold) return false;
+  const { client, release } = await checkout(pool);
+  const key = `strata:${st.schema}:ann`;
+  try {
+    const got = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok', [key]);
+    if (!got.rows[0]?.ok) return false;
+    try {
+      const again = await probe();
+      if (again?.valid === true) return true;
+      if (again?.valid === false) await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${st.s}.${ident(vectorIndexName('memories'))}`);
+      await client.query(vectorIndexSql(st.s, 'memories', st.vector, { concurrently: true }));
+      return true;
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]);
+    }
+  } finally {
+    release();
+  }
 }

@@ -68,6 +68,23 @@ describe.skipIf(!db)('postgres store specifics', () => {
     expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
   });
 
+  it('top-k from the rare-terms-first passes equals the exhaustive BM25 ranking', async () => {
+    const store = await open();
+    const random = (() => { let x = 7; return () => (x = (x * 48271) % 2147483647) / 2147483647; })();
+    // 5 common words in most rows (each beyond the first pass's 2000-row budget), 400 rare ones.
+    const common = Array.from({ length: 5 }, (_, i) => `common${String.fromCharCode(97 + i)}`);
+    const rare = Array.from({ length: 400 }, (_, i) => `rare${i}x`);
+    const pick = (words: string[]) => words[Math.floor(random() * words.length)]!;
+    const rows = Array.from({ length: 3000 }, () => rec(Array.from({ length: 8 }, () => (random() < 0.7 ? pick(common) : pick(rare))).join(' ')));
+    for (let i = 0; i < rows.length; i += 1000) await store.insert({ records: rows.slice(i, i + 1000) });
+    for (let q = 0; q < 15; q++) {
+      const query = [pick(common), pick(rare), pick(common), q % 3 ? pick(rare) : pick(common)].join(' ');
+      const top = await store.searchText({ query, filter: { scopes: ['global'] }, limit: 5 });
+      const all = await store.searchText({ query, filter: { scopes: ['global'] }, limit: 3000 });
+      expect(top.map((h) => [h.record.id, h.score.toFixed(9)])).toEqual(all.slice(0, 5).map((h) => [h.record.id, h.score.toFixed(9)]));
+    }
+  });
+
   it('term statistics stay exact through inserts, updates, deletes and concurrent writers', async () => {
     const schema = db!.schemaName('terms');
     const store = await open({ schema });
@@ -164,7 +181,7 @@ describe.skipIf(!db)('postgres store specifics', () => {
 
   it('after a re-embed elsewhere, a writer with the old dimensions is refused, a reader follows', async () => {
     const schema = db!.schemaName('reembed');
-    const a = await open({ schema, dimensions: 8 });
+    const a = await open({ schema, dimensions: 8, annThreshold: 0 });
     const b = createPostgresStore({ url: db!.url, schema });
     opened.push(b);
     const r = makeRecord({ dimensions: 8, text: 'vector row' });

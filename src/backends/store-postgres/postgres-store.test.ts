@@ -6,9 +6,9 @@ import { createPostgresStore } from './index.js';
 const pg = await testPostgres();
 afterAll(async () => pg?.close());
 
-async function create() {
+async function create(options: { annThreshold?: number } = {}) {
   const schema = pg!.schemaName('contract');
-  const store = createPostgresStore({ url: pg!.url, schema, poolSize: 4 });
+  const store = createPostgresStore({ url: pg!.url, schema, poolSize: 4, ...options });
   return {
     store,
     async cleanup() {
@@ -20,5 +20,7 @@ async function create() {
 
 describe.skipIf(!pg)('postgres store', () => {
   runStoreContract({ name: 'postgres', create, dimensions: 8 });
+  // The HNSW index from the first row on (it is built past 20 000 rows by default).
+  runStoreContract({ name: 'postgres with HNSW', create: () => create({ annThreshold: 0 }), dimensions: 8 });
   runStoreContract({ name: 'postgres', create, dimensions: 0 });
 });

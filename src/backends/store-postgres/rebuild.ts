@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { StorageError } from '../../errors/index.js';
 import type { RebuildHandle, StoredMemory } from '../../spec/index.js';
-import { createMemoryIndexes, createTermsTriggers, dimensionsCheckSql, recomputeTermStats, vectorIndexSql } from './ddl.js';
+import { createMemoryIndexes, createTermsTriggers, recomputeTermStats, typedEmbeddingSql, vectorIndexSql } from './ddl.js';
 import { wrap } from './errors.js';
 import { SCHEMA_VERSION, validateBatch } from './meta.js';
 import { inTransaction } from './pool.js';
@@ -23,6 +23,7 @@ export async function startRebuild(options: {
   st: StoreState;
   embedderId: string;
   dimensions: number;
+  annThreshold: number;
   onCommit(): void;
 }): Promise<RebuildHandle> {
   const { pool, st, embedderId, dimensions } = options;
@@ -31,7 +32,7 @@ export async function startRebuild(options: {
   await wrap('beginRebuild', async () => {
     await pool.query(`CREATE TABLE ${t} (LIKE ${st.s}.memories INCLUDING DEFAULTS INCLUDING STORAGE)`);
     await pool.query(`ALTER TABLE ${t} ADD CONSTRAINT ${ident(`${table}_pkey`)} PRIMARY KEY (id)`);
-    if (dimensions > 0) await pool.query(dimensionsCheckSql(st.s, table, st.vector, dimensions));
+    if (dimensions > 0) await pool.query(typedEmbeddingSql(st.s, table, st.vector, dimensions));
   });
   let state: 'open' | 'committed' | 'aborted' = 'open';
   const assertOpen = () => {
@@ -52,7 +53,8 @@ export async function startRebuild(options: {
       await wrap('rebuild commit', async () => {
         // Index builds run before the swap, while readers still use the old table.
         await createMemoryIndexes(pool, st.s, table);
-        if (dimensions > 0) await pool.query(vectorIndexSql(st.s, table, st.vector, dimensions));
+        const rows = Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${t}`)).rows[0]?.n ?? 0);
+        if (dimensions > 0 && rows >= options.annThreshold) await pool.query(vectorIndexSql(st.s, table, st.vector));
         await inTransaction(pool, async (tx) => {
           await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`strata:${st.schema}:meta`]);
           await tx.query(`DROP TABLE ${st.s}.memories`);

@@ -3,16 +3,16 @@ import { InvalidArgumentError, NotFoundError, StorageError } from '../../errors/
 import type {
   ListOptions, MemoryFilter, MemoryRecord, MemoryStoreV1, RebuildHandle, SearchHit, SearchOptions, StoreCapabilities, StoreMeta, StoreStats, StoredMemory,
 } from '../../spec/index.js';
-import { MEMORY_MIGRATIONS, dimensionsCheckSql, vectorIndexSql } from './ddl.js';
+import { MEMORY_MIGRATIONS, typedEmbeddingSql } from './ddl.js';
 import { storageErrorOf, wrap } from './errors.js';
-import { collectStats, runOptimize } from './maintenance.js';
+import { collectStats, ensureVectorIndex, runOptimize } from './maintenance.js';
 import { assertEmbedderArgs, assertSameEmbedder, readMeta, SCHEMA_VERSION, validateBatch } from './meta.js';
 import { migrate } from './migrate.js';
 import { acquirePool, checkout, inTransaction, type PoolLease } from './pool.js';
 import { startRebuild } from './rebuild.js';
 import { openStore, type StoreState } from './state.js';
 import { assertLimit, assertScopes, chunks, filterSql, ident, Params, recordColumns, recordOf, storedOf, text, type MemoryRow } from './sql.js';
-import { bm25Sql } from './text-search.js';
+import { bm25Sql, candidatePasses, queryTermsSql, type QueryTerm } from './text-search.js';
 import { insertSql, updateSql } from './writes.js';
 
 export interface PostgresStoreOptions {
@@ -28,6 +28,8 @@ export interface PostgresStoreOptions {
   poolSize?: number;
   /** HNSW search breadth (hnsw.ef_search), raised to 2x the limit when smaller. Default 100. */
   efSearch?: number;
+  /** Row count from which the HNSW index exists (exact search below). Default 20 000. */
+  annThreshold?: number;
   /** How long `withWriteLock` waits for another writer. Default 30 000 ms. */
   lockTimeoutMs?: number;
 }
@@ -59,6 +61,9 @@ export class PostgresStore implements MemoryStoreV1 {
   private readonly lockTimeoutMs: number;
   private opened: Promise<StoreState> | null = null;
   private metaCache: StoreMeta | null = null;
+  private readonly annThreshold: number;
+  private annReady = false;
+  private rowsSinceAnnCheck = Number.POSITIVE_INFINITY;
 
   constructor(private readonly options: PostgresStoreOptions) {
     this.schema = options.schema ?? 'strata';
@@ -73,6 +78,10 @@ export class PostgresStore implements MemoryStoreV1 {
     }
     this.efSearch = options.efSearch ?? 100;
     this.lockTimeoutMs = options.lockTimeoutMs ?? 30_000;
+    this.annThreshold = options.annThreshold ?? 20_000;
+    if (!Number.isInteger(this.annThreshold) || this.annThreshold < 0) {
+      throw new InvalidArgumentError({ argument: 'annThreshold', message: `annThreshold must be a non-negative whole number, got ${options.annThreshold}.` });
+    }
     if (!Number.isInteger(this.efSearch) || this.efSearch < 10 || this.efSearch > 1000) {
       throw new InvalidArgumentError({ argument: 'efSearch', message: `efSearch must be a whole number from 10 to 1000, got ${options.efSearch}.` });
     }
@@ -117,8 +126,7 @@ export class PostgresStore implements MemoryStoreV1 {
       const again = await readMeta(client, st.s);
       if (again) return again;
       if (options.dimensions > 0) {
-        await client.query(dimensionsCheckSql(st.s, 'memories', st.vector, options.dimensions));
-        await client.query(vectorIndexSql(st.s, 'memories', st.vector, options.dimensions));
+        await client.query(typedEmbeddingSql(st.s, 'memories', st.vector, options.dimensions));
       }
       await client.query(`INSERT INTO ${st.s}.store_meta (embedder_id, dimensions, schema_version, created_at) VALUES ($1, $2, $3, now())`,
         [options.embedderId, options.dimensions, SCHEMA_VERSION]);
@@ -137,6 +145,16 @@ export class PostgresStore implements MemoryStoreV1 {
       const p = new Params();
       await this.write('insert', () => this.pool.query(insertSql({ st, table: 'memories', records: batch, p }), p.values));
     }
+    if (meta.dimensions > 0) await this.afterInsert(st, options.records.length);
+  }
+
+  /** Checks now and then (first write, then every 1000 rows) whether the HNSW index is due; never fails the write. */
+  private async afterInsert(st: StoreState, rows: number): Promise<void> {
+    if (this.annReady) return;
+    this.rowsSinceAnnCheck += rows;
+    if (this.rowsSinceAnnCheck < 1000) return;
+    this.rowsSinceAnnCheck = 0;
+    this.annReady = await ensureVectorIndex({ pool: this.pool, st, threshold: this.annThreshold }).catch(() => false);
   }
 
   async update(options: { records: StoredMemory[] }): Promise<void> {
@@ -160,7 +178,8 @@ export class PostgresStore implements MemoryStoreV1 {
     try {
       return await fn();
     } catch (error) {
-      if ((error as { code?: string; constraint?: string }).constraint?.endsWith('_embedding_dims')) {
+      const e = error as { code?: string; message?: string };
+      if (e.code === '22000' && /dimensions/.test(e.message ?? '')) {
         this.metaCache = null;
         const meta = await this.meta(true);
         throw new InvalidArgumentError({ argument: 'records', message: `The store was re-embedded meanwhile and now holds ${meta?.dimensions} dimensions (${meta?.embedderId}); embed the records with that embedder.` });
@@ -279,18 +298,28 @@ export class PostgresStore implements MemoryStoreV1 {
     }
   }
 
+  /** BM25 top k (text-search.ts): the query's terms and statistics, then passes from rare terms to all. */
   async searchText(options: SearchOptions & { query: string }): Promise<SearchHit[]> {
-    const p = new Params();
-    const where = filterSql(options.filter, p);
+    filterSql(options.filter, new Params());
     assertLimit(options.limit);
     const query = text(options.query, 'query').trim();
     if (query === '') return [];
     const st = await this.ready();
     const withVectors = options.withVectors === true;
-    const top = bm25Sql({ s: st.s, table: 'memories', configs: st.textSearch, query, where, limit: options.limit, p });
-    const { rows } = await wrap('searchText', () => this.pool.query<MemoryRow & { score: number }>(`WITH top AS MATERIALIZED (${top})
-      SELECT ${recordColumns(withVectors)}, top.score FROM top JOIN ${st.s}.memories m ON m.id = top.id
-      LEFT JOIN ${st.s}.memory_access a ON a.id = m.id ORDER BY top.score DESC, m.id`, p.values));
+    const tp = new Params();
+    const terms = (await wrap('searchText', () => this.pool.query<QueryTerm & { avgdl: number }>(queryTermsSql({ s: st.s, configs: st.textSearch, query, p: tp }), tp.values))).rows;
+    if (terms.length === 0) return [];
+    let rows: Array<MemoryRow & { score: number }> = [];
+    for (const pass of candidatePasses(terms)) {
+      const p = new Params();
+      const where = filterSql(options.filter, p);
+      const top = bm25Sql({ s: st.s, table: 'memories', terms, candidates: pass.candidates, avgdl: terms[0]!.avgdl, where, limit: options.limit, p });
+      rows = (await wrap('searchText', () => this.pool.query<MemoryRow & { score: number }>(`WITH top AS MATERIALIZED (${top})
+        SELECT ${recordColumns(withVectors)}, top.score FROM top JOIN ${st.s}.memories m ON m.id = top.id
+        LEFT JOIN ${st.s}.memory_access a ON a.id = m.id ORDER BY top.score DESC, m.id`, p.values))).rows;
+      const kth = rows[options.limit - 1]?.score;
+      if (pass.leftOutBound === 0 || (kth !== undefined && kth >= pass.leftOutBound)) break;
+    }
     return rows.map((row) => hitOf(row, row.score, withVectors));
   }
 
@@ -320,8 +349,7 @@ export class PostgresStore implements MemoryStoreV1 {
       });
     }
     const st = await this.ready();
-    const typed = `${st.vector}(${meta.dimensions})`;
-    const distance = `m.embedding::${typed} OPERATOR(${st.vectorSchema}.<=>) ${p.add(JSON.stringify(options.vector), typed)}`;
+    const distance = `m.embedding OPERATOR(${st.vectorSchema}.<=>) ${p.add(JSON.stringify(options.vector), `${st.vector}(${meta.dimensions})`)}`;
     const withVectors = options.withVectors === true;
     const sql = `WITH hits AS MATERIALIZED (SELECT m.id, ${distance} AS distance FROM ${st.s}.memories m
         WHERE ${where} AND m.embedding IS NOT NULL ORDER BY ${distance} LIMIT ${p.add(options.limit, 'int')})
@@ -374,7 +402,7 @@ export class PostgresStore implements MemoryStoreV1 {
 
   async optimize(options?: { force?: boolean }): Promise<{ fragmentsBefore?: number; fragmentsAfter?: number; indexes: string[] }> {
     const st = await this.ready();
-    return wrap('optimize', async () => runOptimize({ pool: this.pool, st, meta: await this.meta(true), force: options?.force === true }));
+    return wrap('optimize', async () => runOptimize({ pool: this.pool, st, meta: await this.meta(true), force: options?.force === true, annThreshold: this.annThreshold }));
   }
 
   async stats(options: { filter?: MemoryFilter } = {}): Promise<StoreStats> {
@@ -385,7 +413,13 @@ export class PostgresStore implements MemoryStoreV1 {
   async beginRebuild(options: { embedderId: string; dimensions: number }): Promise<RebuildHandle> {
     assertEmbedderArgs(options);
     const st = await this.ready();
-    return startRebuild({ pool: this.pool, st, ...options, onCommit: () => (this.metaCache = null) });
+    return startRebuild({
+      pool: this.pool, st, ...options, annThreshold: this.annThreshold,
+      onCommit: () => {
+        this.metaCache = null;
+        this.annReady = false;
+      },
+    });
   }
 
   async close(): Promise<void> {

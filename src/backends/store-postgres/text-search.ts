@@ -72,29 +72,72 @@ export function tsvLateral(s: string, config: string, p: Params): { join: string
   };
 }
 
-/**
- * Statement producing `id, score` of the best `limit` rows matching the query under `where`
- * (conditions over alias `m`), BM25 descending, ties by id.
- */
-export function bm25Sql(options: { s: string; table: string; configs: TextSearchConfigs; query: string; where: string; limit: number; p: Params }): string {
+export interface QueryTerm {
+  lexeme: string;
+  df: number;
+  idf: number;
+}
+
+/** The query's distinct search lexemes with their document frequency and idf, plus avgdl. */
+export function queryTermsSql(options: { s: string; configs: TextSearchConfigs; query: string; p: Params }): string {
   const { s, configs, p } = options;
-  const t = `${s}.${ident(options.table)}`;
-  const q = p.add(options.query);
-  return `WITH q AS (SELECT ${s}.fts_text(${q}, true) AS t),
+  return `WITH q AS (SELECT ${s}.fts_text(${p.add(options.query)}, true) AS t),
   all_terms AS (SELECT DISTINCT u.lexeme FROM q, unnest(to_tsvector(${p.add(configs.index, 'regconfig')}, q.t)) u),
   content_terms AS (SELECT DISTINCT u.lexeme FROM q, unnest(to_tsvector(${p.add(configs.query, 'regconfig')}, q.t)) u),
   terms AS (SELECT lexeme FROM content_terms UNION SELECT lexeme FROM all_terms WHERE NOT EXISTS (SELECT 1 FROM content_terms)),
-  stats AS (SELECT greatest(docs, 1)::float8 AS n, greatest(total_len::float8 / greatest(docs, 1), 1) AS avgdl FROM ${s}.memory_doc_stats),
-  weighted AS (
-    SELECT w.lexeme, ln(1 + (st.n - w.df + 0.5) / (w.df + 0.5)) AS idf
-    FROM terms JOIN ${s}.memory_terms w ON w.lexeme = terms.lexeme AND w.df > 0 CROSS JOIN stats st),
-  tsq AS (SELECT string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' | ')::tsquery AS tsq FROM weighted)
-  SELECT m.id, sum(w.idf * (x.tf * ${K1 + 1}) / (x.tf + ${K1} * (${1 - B} + ${B} * m.doc_len / st.avgdl))) AS score
-  FROM tsq, stats st, ${t} m
+  stats AS (SELECT greatest(docs, 1)::float8 AS n, greatest(total_len::float8 / greatest(docs, 1), 1) AS avgdl FROM ${s}.memory_doc_stats)
+  SELECT w.lexeme, w.df, ln(1 + (st.n - w.df + 0.5) / (w.df + 0.5)) AS idf, st.avgdl
+  FROM terms JOIN ${s}.memory_terms w ON w.lexeme = terms.lexeme AND w.df > 0 CROSS JOIN stats st`;
+}
+
+/** A BM25 term contribution never exceeds idf * (k1 + 1), whatever tf and length. */
+export const upperBound = (t: QueryTerm): number => t.idf * (K1 + 1);
+
+/** tsquery text for "any of these lexemes" (quoted per the tsquery input syntax), from a text[] parameter. */
+const ANY_OF = (param: string) =>
+  `(SELECT string_agg('''' || replace(replace(c, '\\', '\\\\'), '''', '''''') || '''', ' | ')::tsquery FROM unnest(${param}) c)`;
+
+/**
+ * `id, score` of the best `limit` rows under `where` (conditions over alias `m`) that contain
+ * one of `candidates`, scored by BM25 over all `terms`, best first, ties by id.
+ */
+export function bm25Sql(options: {
+  s: string; table: string; terms: readonly QueryTerm[]; candidates: readonly string[]; avgdl: number; where: string; limit: number; p: Params;
+}): string {
+  const { s, p } = options;
+  const lexemes = p.add(options.terms.map((x) => x.lexeme), 'text[]');
+  const idfs = p.add(options.terms.map((x) => x.idf), 'float8[]');
+  const avgdl = p.add(options.avgdl, 'float8');
+  return `WITH weighted AS (SELECT * FROM unnest(${lexemes}, ${idfs}) AS w(lexeme, idf)),
+  tsq AS (SELECT ${ANY_OF(p.add(options.candidates, 'text[]'))} AS tsq)
+  SELECT m.id, sum(w.idf * (x.tf * ${K1 + 1}) / (x.tf + ${K1} * (${1 - B} + ${B} * m.doc_len / ${avgdl})))::float8 AS score
+  FROM tsq, ${s}.${ident(options.table)} m
   CROSS JOIN LATERAL (SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1)::float8 AS tf FROM unnest(m.tsv) u) x
   JOIN weighted w ON w.lexeme = x.lexeme
   WHERE m.tsv @@ tsq.tsq AND ${options.where}
   GROUP BY m.id
   ORDER BY score DESC, m.id
   LIMIT ${p.add(options.limit, 'int')}`;
+}
+
+/**
+ * Candidate sets for a top-k search, MaxScore style: start with the rarest terms (few rows to
+ * score) and widen. A pass is exact when it found `limit` rows and its k-th score is at least the
+ * summed upper bounds of the terms left out: a row holding only those cannot score higher. The
+ * last pass uses every term, so the result is always the exact BM25 top k.
+ */
+export function candidatePasses(terms: readonly QueryTerm[]): Array<{ candidates: string[]; leftOutBound: number }> {
+  const byDf = [...terms].sort((a, b) => a.df - b.df || a.lexeme.localeCompare(b.lexeme));
+  const passes: Array<{ candidates: string[]; leftOutBound: number }> = [];
+  let budget = 2000;
+  let taken = 0;
+  let rows = 0;
+  while (taken < byDf.length) {
+    do rows += byDf[taken++]!.df;
+    while (taken < byDf.length && rows + byDf[taken]!.df <= budget);
+    const leftOut = byDf.slice(taken);
+    passes.push({ candidates: byDf.slice(0, taken).map((x) => x.lexeme), leftOutBound: leftOut.reduce((sum, x) => sum + upperBound(x), 0) });
+    budget *= 8;
+  }
+  return passes;
 }
