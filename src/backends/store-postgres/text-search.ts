@@ -99,7 +99,8 @@ const ANY_OF = (param: string) =>
 
 /**
  * `id, score` of the best `limit` rows under `where` (conditions over alias `m`) that contain
- * one of `candidates`, scored by BM25 over all `terms`, best first, ties by id.
+ * one of `candidates`, scored by BM25 over all `terms`, best first, ties by id. Scores are
+ * rounded to 1e-9 so that summation order (which differs between plans) cannot reorder ties.
  */
 export function bm25Sql(options: {
   s: string; table: string; terms: readonly QueryTerm[]; candidates: readonly string[]; avgdl: number; where: string; limit: number; p: Params;
@@ -110,7 +111,7 @@ export function bm25Sql(options: {
   const avgdl = p.add(options.avgdl, 'float8');
   return `WITH weighted AS (SELECT * FROM unnest(${lexemes}, ${idfs}) AS w(lexeme, idf)),
   tsq AS (SELECT ${ANY_OF(p.add(options.candidates, 'text[]'))} AS tsq)
-  SELECT m.id, sum(w.idf * (x.tf * ${K1 + 1}) / (x.tf + ${K1} * (${1 - B} + ${B} * m.doc_len / ${avgdl})))::float8 AS score
+  SELECT m.id, round(sum(w.idf * (x.tf * ${K1 + 1}) / (x.tf + ${K1} * (${1 - B} + ${B} * m.doc_len / ${avgdl})))::numeric, 9)::float8 AS score
   FROM tsq, ${s}.${ident(options.table)} m
   CROSS JOIN LATERAL (SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1)::float8 AS tf FROM unnest(m.tsv) u) x
   JOIN weighted w ON w.lexeme = x.lexeme
