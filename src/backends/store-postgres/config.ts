@@ -26,12 +26,14 @@ export type PostgresSection = z.infer<typeof postgresSectionSchema>;
 
 /**
  * Factory for `store.provider: "postgres"` (dynamically imported by the store factory, so LanceDB
- * users never load `pg`). `efSearch` is the store-wide HNSW setting shared with LanceDB.
+ * users never load `pg`). `efSearch` and `annThreshold` are the store-wide settings shared with
+ * LanceDB (`store.efSearch`, `store.annThreshold`).
  */
 export async function createPostgresStoreFromConfig(options: {
   section: PostgresSection;
   env?: NodeJS.ProcessEnv;
   efSearch?: number;
+  annThreshold?: number;
 }): Promise<MemoryStoreV1> {
   const { section } = options;
   const url = (options.env ?? process.env)[section.urlEnv];
@@ -43,6 +45,6 @@ export async function createPostgresStoreFromConfig(options: {
   }
   const { createPostgresStore } = await import('./index.js');
   return createPostgresStore({
-    url, schema: section.schema, textSearch: section.textSearch, poolSize: section.poolSize, lockTimeoutMs: section.lockTimeoutMs, efSearch: options.efSearch,
+    url, schema: section.schema, textSearch: section.textSearch, poolSize: section.poolSize, lockTimeoutMs: section.lockTimeoutMs, efSearch: options.efSearch, annThreshold: options.annThreshold,
   });
 }

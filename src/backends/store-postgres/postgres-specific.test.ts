@@ -118,6 +118,13 @@ describe.skipIf(!db)('postgres store specifics', () => {
     });
     await Promise.all(Array.from({ length: 10 }, (_, i) => bump(i % 2 ? a : b)));
     expect(counter).toBe(10);
+    // Far more waiting writers than pooled connections (4): they queue in memory, the holder
+    // still gets a connection for its own queries.
+    await Promise.all(Array.from({ length: 30 }, () => a.withWriteLock(async () => {
+      await a.count({ filter: { scopes: ['global'] } });
+      counter++;
+    })));
+    expect(counter).toBe(40);
 
     // A holder whose connection is cut (a killed process): the server drops its lock.
     const holding = a.withWriteLock(async () => {

@@ -9,6 +9,7 @@ import { collectStats, ensureVectorIndex, runOptimize } from './maintenance.js';
 import { assertEmbedderArgs, assertSameEmbedder, readMeta, SCHEMA_VERSION, validateBatch } from './meta.js';
 import { migrate } from './migrate.js';
 import { acquirePool, checkout, inTransaction, type PoolLease } from './pool.js';
+import { withAdvisoryLock } from './write-lock.js';
 import { startRebuild } from './rebuild.js';
 import { openStore, type StoreState } from './state.js';
 import { assertLimit, assertScopes, chunks, filterSql, ident, Params, recordColumns, recordOf, storedOf, text, type MemoryRow } from './sql.js';
@@ -375,29 +376,7 @@ export class PostgresStore implements MemoryStoreV1 {
 
   async withWriteLock<T>(fn: () => Promise<T>): Promise<T> {
     await this.ready();
-    // A session lock on a connection of its own: the server releases it if this process dies.
-    const { client, release } = await wrap('lock', () => checkout(this.pool));
-    const key = `strata:${this.schema}:write`;
-    try {
-      await wrap('lock', async () => {
-        await client.query(`SET lock_timeout = ${this.lockTimeoutMs}`);
-        await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [key]);
-      }).catch((error: unknown) => {
-        if ((error as { code?: string }).code !== 'STORE_LOCKED') throw error;
-        throw new StorageError({
-          code: 'STORE_LOCKED', isRetryable: true, cause: error,
-          message: `Timed out after ${this.lockTimeoutMs} ms waiting for the write lock of schema "${this.schema}"; another Strata process is writing. Retry later.`,
-        });
-      });
-      try {
-        return await fn();
-      } finally {
-        await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]).catch(() => undefined);
-      }
-    } finally {
-      await client.query('RESET lock_timeout').catch(() => undefined);
-      release();
-    }
+    return withAdvisoryLock({ pool: this.pool, key: `strata:${this.schema}:write`, timeoutMs: this.lockTimeoutMs, what: `schema "${this.schema}"` }, fn);
   }
 
   async optimize(options?: { force?: boolean }): Promise<{ fragmentsBefore?: number; fragmentsAfter?: number; indexes: string[] }> {
