@@ -126,10 +126,11 @@ export async function runPostgresBench(sizes = (process.env.STRATA_BENCH_SIZES ?
     server = await startPostgres({ settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on', shared_buffers: '1GB', maintenance_work_mem: '1GB' } });
     url = postgresUrl(server);
   }
-  const rows: Array<Array<string | number>> = [];
-  const writes: Array<Array<string | number>> = [];
   try {
     for (const size of sizes) {
+      // Tables per size, so a long 100k run still leaves the 10k figures behind.
+      const rows: Array<Array<string | number>> = [];
+      const writes: Array<Array<string | number>> = [];
       for (const backend of [await lanceBackend(size), await postgresBackend(url, size)]) {
         try {
           await measure(backend, size, rows, writes);
@@ -137,10 +138,14 @@ export async function runPostgresBench(sizes = (process.env.STRATA_BENCH_SIZES ?
           await backend.cleanup();
         }
       }
+      printTables(rows, writes);
     }
   } finally {
     if (server) await stopPostgres(server);
   }
+}
+
+function printTables(rows: Array<Array<string | number>>, writes: Array<Array<string | number>>): void {
   printTable(`Batched insert (${BATCH} rows per call, ${DIMS}-d vectors; PostgreSQL keeps its HNSW index as rows arrive)`,
     ['rows / store', 'rows/s', 'insert s', 'optimize s'], writes);
   printTable('Recall through the engine (ms; limit 10; 512-d hash vectors, hash query embedder; queries from the corpus vocabulary)',
