@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- <name> ...]`: runs the benchmarks and prints their tables.
- * Names: write, recall, locomo, ann, admission, capture, distill, http (default: all available).
+ * Names: write, recall, locomo, ann, admission, capture, distill, http, redaction (default: all available).
  */
 import { runLocomo } from './locomo.js';
 import { runRecallLatency, runWriteThroughput } from './engine-perf.js';
@@ -23,6 +23,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
     if (out.status !== 0) throw new Error(`capture benchmark failed (exit ${out.status})`);
   },
   http: async () => (await import('./http-load.js')).runHttpLoadBench(),
+  redaction: async () => (await import('./redaction.js')).runRedactionBench(),
 };
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);
