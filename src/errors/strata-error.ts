@@ -7,6 +7,7 @@ const BRAND = Symbol.for('strata.error');
 export type StrataErrorCode =
   | 'INVALID_ARGUMENT'
   | 'INVALID_SCOPE'
+  | 'INVALID_AGENT_ID'
   | 'CONFIG_INVALID'
   | 'CONFIG_UNREADABLE'
   | 'STORAGE'

@@ -5,7 +5,7 @@ import { MEMORY_CATEGORIES, type MemoryCategory } from '../../spec/memory-record
 import type { LlmClient } from '../llm/llm-client.js';
 import { generateObject } from '../llm/generate-object.js';
 import { estimateTokens } from '../recall/tokens.js';
-import { isValidScope } from '../scope.js';
+import { assertAgentId } from '../scope.js';
 import type { AdmissionGate } from './admission.js';
 import { captureByRules } from './rules.js';
 
@@ -135,9 +135,9 @@ export function estimateExtractionTokens(messages: L0Record[]): number {
   return extractionMessages(messages).reduce((sum, m) => sum + estimateTokens(m.content), 0);
 }
 
+/** Never falls back to `global`: an agent id that cannot form a scope is an error (the run skips that agent). */
 function scopeFor(kind: 'global' | 'agent', agentId: string): string {
-  const agentScope = `agent:${agentId}`;
-  return kind === 'agent' && isValidScope(agentScope) ? agentScope : 'global';
+  return kind === 'agent' ? `agent:${assertAgentId(agentId)}` : 'global';
 }
 
 function cleanKeywords(keywords: string[]): string[] {

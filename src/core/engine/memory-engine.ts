@@ -5,6 +5,8 @@ import { InvalidArgumentError, NotFoundError, StorageError } from '../../errors/
 import { assertScope, assertScopeSet } from '../scope.js';
 import { contentHash, normalizeText, validateMemoryText } from '../write/normalize.js';
 import { redactSecrets } from '../write/redact.js';
+import { redactingStore } from '../write/redacting-store.js';
+import { redactMemoryRecord } from '../write/redact-record.js';
 import { createRecallPipeline, type RecallPipeline } from '../recall/pipeline.js';
 import type { RecallOptions, RecallResult } from '../recall/types.js';
 import { shouldRecall } from '../recall/gate.js';
@@ -29,7 +31,8 @@ export class MemoryEngine {
   private closed = false;
 
   constructor(ctx: EngineContext, recallConfig?: Partial<RecallConfig>) {
-    this.ctx = ctx;
+    // Every memory write, whichever path makes it, is redacted at the store boundary.
+    this.ctx = ctx.write.redactSecrets ? { ...ctx, store: redactingStore(ctx.store) } : ctx;
     this.pipeline = createRecallPipeline({
       store: ctx.store,
       embedQuery: (o) => ctx.embeddings.embedQuery(o),
@@ -105,7 +108,7 @@ export class MemoryEngine {
       if (!row || (options.scopes && !assertScopeSet(options.scopes).includes(row.scope))) {
         throw new NotFoundError({ what: 'memory', id: options.id });
       }
-      const next = {
+      const merged = {
         ...row,
         ...(text !== undefined ? { text, contentHash: contentHash(text), vector: vector ?? row.vector } : {}),
         ...(options.category !== undefined ? { category: options.category } : {}),
@@ -116,6 +119,7 @@ export class MemoryEngine {
         ...(options.validTo !== undefined ? { validTo: options.validTo } : {}),
         updatedAt: this.ctx.now().toISOString(),
       };
+      const next = this.ctx.write.redactSecrets ? redactMemoryRecord(merged) : merged;
       await this.ctx.store.update({ records: [next] });
       const { vector: _v, ...record } = next;
       if (this.ctx.history) await recordUpdate({ history: this.ctx.history, actor: options.actor ?? 'api', previous: row, next: record, reason: options.reason });

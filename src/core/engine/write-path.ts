@@ -4,6 +4,7 @@ import { InvalidArgumentError } from '../../errors/index.js';
 import { assertScope } from '../scope.js';
 import { contentHash, normalizeText, validateMemoryText } from '../write/normalize.js';
 import { redactSecrets } from '../write/redact.js';
+import { redactMemoryRecord } from '../write/redact-record.js';
 import { detectPromptInjection } from '../write/injection.js';
 import { newId } from '../write/ids.js';
 import type { EngineContext } from './context.js';
@@ -55,7 +56,7 @@ export function prepareRecord(ctx: EngineContext, input: RememberInput): Prepare
     if (!tags.includes(INJECTION_TAG)) tags.push(INJECTION_TAG);
   }
   const now = ctx.now().toISOString();
-  const record: MemoryRecord = {
+  let record: MemoryRecord = {
     id: newId(),
     text,
     category: input.category ?? 'other',
@@ -75,6 +76,12 @@ export function prepareRecord(ctx: EngineContext, input: RememberInput): Prepare
     contentHash: contentHash(text),
     embeddingModel: ctx.dimensions > 0 ? ctx.embedderId : 'none',
   };
+  if (ctx.write.redactSecrets) {
+    // Tags and source fields are stored strings too (the store redacts them again; this makes the returned record match).
+    const redacted = redactMemoryRecord(record);
+    redactions += redacted.tags.filter((t, i) => t !== record.tags[i]).length + (JSON.stringify(redacted.source) !== JSON.stringify(record.source) ? 1 : 0);
+    record = redacted;
+  }
   return { record, redactions, flags };
 }
 

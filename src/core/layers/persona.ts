@@ -15,6 +15,7 @@ import { personaPrompt } from './prompts.js';
 import { parseScene } from './scene-file.js';
 import { listSceneFiles, type SceneIndexEntry } from './scene-index.js';
 import { join } from 'node:path';
+import { redactText } from '../write/redact-record.js';
 
 export const NAV_OPEN = '<!-- strata:scene-navigation -->';
 export const NAV_CLOSE = '<!-- /strata:scene-navigation -->';
@@ -51,7 +52,7 @@ export async function updatePersonaNavigation(options: { paths: LayerPaths; scen
   const body = stripSceneNavigation(existing);
   if (body.trim() === '') return false;
   const next = compose(body, sceneNavigation({ agentId: options.paths.agentId, scenes: options.scenes }));
-  if (next !== existing) await writeFileAtomic({ path: options.paths.personaFile, data: next });
+  if (next !== existing) await writeFileAtomic({ path: options.paths.personaFile, data: redactText(next) });
   return true;
 }
 
@@ -101,6 +102,6 @@ export async function generatePersona(options: {
   const body = cleanPersonaBody(result.text);
   if (body === '') return { written: false, reason: 'the model returned an empty persona; the previous one was kept' };
   const backup = await backupFile({ file: paths.personaFile, backupsDir: paths.personaBackupsDir, keep: options.backupKeep ?? ORGANIZE_DEFAULTS.personaBackupKeep });
-  await writeFileAtomic({ path: paths.personaFile, data: compose(body, sceneNavigation({ agentId: paths.agentId, scenes: options.scenes })) });
+  await writeFileAtomic({ path: paths.personaFile, data: redactText(compose(body, sceneNavigation({ agentId: paths.agentId, scenes: options.scenes }))) });
   return { written: true, backup };
 }

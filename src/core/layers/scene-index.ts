@@ -7,6 +7,7 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { parseScene, type SceneMeta } from './scene-file.js';
+import { redactDeep } from '../write/redact-record.js';
 
 export interface SceneIndexEntry extends SceneMeta {
   filename: string;
@@ -54,6 +55,6 @@ export async function readSceneIndex(options: { scenesDir: string; indexFile: st
 export async function syncSceneIndex(options: { scenesDir: string; indexFile: string }): Promise<SceneIndexEntry[]> {
   const scenes = await scanScenes(options.scenesDir);
   const file: IndexFile = { version: 1, scenes };
-  await writeFileAtomic({ path: options.indexFile, data: JSON.stringify(file, null, 2) + '\n' });
+  await writeFileAtomic({ path: options.indexFile, data: JSON.stringify(redactDeep(file), null, 2) + '\n' });
   return scenes;
 }
