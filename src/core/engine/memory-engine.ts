@@ -6,6 +6,7 @@ import { assertScope, assertScopeSet } from '../scope.js';
 import { contentHash, normalizeText, validateMemoryText } from '../write/normalize.js';
 import { redactSecrets } from '../write/redact.js';
 import { redactingStore } from '../write/redacting-store.js';
+import { isAutoInjectable } from '../write/injection.js';
 import { redactMemoryRecord } from '../write/redact-record.js';
 import { createRecallPipeline, type RecallPipeline } from '../recall/pipeline.js';
 import type { RecallOptions, RecallResult } from '../recall/types.js';
@@ -69,7 +70,9 @@ export class MemoryEngine {
   async autoRecall(options: RecallOptions & { maxTokens?: number }): Promise<{ recalled: boolean; reason: string; block: string; result?: RecallResult }> {
     const gate = shouldRecall({ text: options.query });
     if (!gate.recall) return { recalled: false, reason: gate.reason, block: '' };
-    const result = await this.recall(options);
+    const recalled = await this.recall(options);
+    // Flagged memories are never injected automatically (still recallable on explicit request).
+    const result = { ...recalled, results: recalled.results.filter((r) => isAutoInjectable(r.record)) };
     const block = formatContextBlock({ results: result.results, maxTokens: options.maxTokens ?? 800, now: this.ctx.now() });
     return { recalled: true, reason: gate.reason, block, result };
   }

@@ -23,6 +23,7 @@ import { capacityGuidance, organiserSystemPrompt, organiserUserPrompt, parsePers
 import { createSceneSandbox, SCENE_TOOLS } from './sandbox.js';
 import { isDeadScene, normalizeSceneName } from './scene-file.js';
 import { listSceneFiles, readSceneIndex, syncSceneIndex } from './scene-index.js';
+import { isAutoInjectable } from '../write/injection.js';
 
 /** What the organiser needs from the engine (`Strata` and `MemoryEngine` both fit). */
 export interface MemoryLister {
@@ -87,7 +88,8 @@ export async function newMemories(options: { memories: MemoryLister; scopes: str
   for (let offset = 0; offset < SCAN_CAP; offset += PAGE) {
     const page = await options.memories.list({ scopes: options.scopes, order: 'newest', limit: PAGE, offset });
     const after = page.filter((r) => isAfterCheckpoint(r, options.checkpoint));
-    fresh.push(...after);
+    // Scene files reach prompts through the bootstrap, so flagged memories are never organised into them.
+    fresh.push(...after.filter(isAutoInjectable));
     if (page.length < PAGE || after.length < page.length) break;
   }
   fresh.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
