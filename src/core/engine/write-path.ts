@@ -4,7 +4,7 @@ import { InvalidArgumentError } from '../../errors/index.js';
 import { assertScope } from '../scope.js';
 import { contentHash, normalizeText, validateMemoryText } from '../write/normalize.js';
 import { redactSecrets } from '../write/redact.js';
-import { redactMemoryRecord } from '../write/redact-record.js';
+import { markRedacted, redactMemoryRecord } from '../write/redact-record.js';
 import { detectPromptInjection } from '../write/injection.js';
 import { newId } from '../write/ids.js';
 import type { EngineContext } from './context.js';
@@ -50,6 +50,7 @@ export function prepareRecord(ctx: EngineContext, input: RememberInput): Prepare
     const redacted = redactSecrets(text);
     text = redacted.text;
     redactions = redacted.count;
+    markRedacted(text); // the store boundary sees this text again
   }
   const flags: string[] = [];
   const tags = [...new Set((input.tags ?? []).map((t) => String(t).trim()).filter(Boolean))];

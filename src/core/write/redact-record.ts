@@ -14,9 +14,27 @@ import type { MemoryRecord } from '../../spec/memory-record.js';
 import { contentHash } from './normalize.js';
 import { redactSecrets } from './redact.js';
 
+// The same string passes several boundaries on one write (prepare, store, history): remember recent
+// results, and that a result is itself clean, so each string is scanned about once.
+const CACHE_SIZE = 4096;
+const cache = new Map<string, string>();
+
 /** `text` with every secret replaced by a marker. */
 export function redactText(text: string): string {
-  return redactSecrets(text).text;
+  if (text.length < 6) return text;
+  const hit = cache.get(text);
+  if (hit !== undefined) return hit;
+  const out = redactSecrets(text).text;
+  if (cache.size >= CACHE_SIZE) cache.clear();
+  cache.set(text, out);
+  if (out !== text) cache.set(out, out);
+  return out;
+}
+
+/** Records that `text` is already redacted output (redaction is idempotent), so boundaries skip rescanning it. */
+export function markRedacted(text: string): void {
+  if (cache.size >= CACHE_SIZE) cache.clear();
+  cache.set(text, text);
 }
 
 /** An identifier with secrets replaced; a changed id gets `#<hash>` of the original so ids stay distinct. */
