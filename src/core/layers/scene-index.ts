@@ -4,6 +4,7 @@
  * fall back to scanning the folder.
  */
 import { lstat, readdir, readFile } from 'node:fs/promises';
+import { readRegularFile } from './safe-fs.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { parseScene, type SceneMeta } from './scene-file.js';
@@ -35,7 +36,9 @@ export async function scanScenes(scenesDir: string): Promise<SceneIndexEntry[]> 
   const entries: SceneIndexEntry[] = [];
   for (const filename of await listSceneFiles(scenesDir)) {
     const path = join(scenesDir, filename);
-    const [raw, stat] = await Promise.all([readFile(path, 'utf8'), lstat(path)]);
+    // Hard links and files swapped since the listing are skipped: nothing outside the folder is read.
+    const [raw, stat] = await Promise.all([readRegularFile(path).catch(() => undefined), lstat(path)]);
+    if (raw === undefined) continue;
     const { body: _body, ...meta } = parseScene(raw, stat.mtime.toISOString());
     entries.push({ filename, ...meta });
   }
