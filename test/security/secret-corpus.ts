@@ -135,7 +135,8 @@ export const GENERATORS: Array<[string, Generator]> = [
   s('pgpass-line', () => password(), (v) => `~/.pgpass contains:\ndb.internal:5432:prod:app:${v}`),
   s('wifi-password', () => password(), (v) => `The wifi password is ${v} for the guest network.`),
   s('wifi-password-word', () => `${pick('bcdfghjklmnpqrstvwxz', 1)}${pick('aeiou', 1)}${pick('bcdfghjklmnpqrstvwxz', 1)}${pick('aeiou', 1)}${pick('bcdfghjklmnpqrstvwxz', 1)}${pick('aeiou', 1)}${pick('bcdfghjklmnpqrstvwxz', 1)}`, (v) => `wifi password is ${v}.`),
-  s('door-code', () => String(randomInt(1000, 9999)), (v) => `The door code is ${v}.`),
+  // 7 digits: shorter numbers occur by chance in the scanned binary files.
+  s('door-code', () => String(randomInt(1_000_000, 9_999_999)), (v) => `The door code is ${v}.`),
   s('env-secret', () => mixed(ALNUM, 32), (v) => `export APP_SECRET=${v}`),
   s('api-key-header', () => mixed(ALNUM, 32), (v) => `curl -H 'x-api-key: ${v}' https://api`),
   s('labelled-key-prose', () => mixed(ALNUM, 32), (v) => `my API key is ${v}, keep it safe`),
