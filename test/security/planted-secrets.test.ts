@@ -25,7 +25,8 @@ import { resolveCaller } from '../../src/hosts/mcp/caller.js';
 import { Strata } from '../../src/strata.js';
 import { runCli } from '../support/run-cli.js';
 import { startScriptedLlmServer } from '../support/scripted-llm-server.js';
-import { llmClient, tempDir } from '../distill/helpers.js';
+import { ctxOf, llmClient, tempDir } from '../distill/helpers.js';
+import { runDistill } from '../../src/core/distill/run.js';
 import { plantAll, type PlantedSecret } from './secret-corpus.js';
 
 const planted = new Map<string, Array<{ kind: string; secret: string }>>();
@@ -132,8 +133,7 @@ describe('planted secrets', () => {
       // Distillation: the scripted model echoes the secrets it sees back as memories and keywords.
       plant('distill', [...corpusFor('ingest'), ...liveCorpus]);
       const llm = llmClient(llmServer.baseURL, { home });
-      const ctx = (strata as unknown as { ctx: Parameters<typeof import('../../src/core/distill/run.js').runDistill>[0]['ctx'] }).ctx;
-      const { runDistill } = await import('../../src/core/distill/run.js');
+      const ctx = ctxOf(strata);
       const report = await runDistill({ ctx, home, llm });
       expect(report.admitted + report.rejected.total).toBeGreaterThanOrEqual(0);
       // Organiser: the model writes every secret into a scene and the persona.

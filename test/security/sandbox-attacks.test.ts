@@ -10,6 +10,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createSceneSandbox, layerPaths, organizeScenes, readPersona, readSceneIndex } from '../../src/core/layers/index.js';
 import type { LlmToolCall } from '../../src/spec/llm.js';
 import { layerEnv, type LayerEnv } from '../layers/helpers.js';
+import type { ScriptedReply } from '../support/scripted-llm-server.js';
 
 let env: LayerEnv | undefined;
 afterEach(async () => {
@@ -25,7 +26,7 @@ const attempt = (escaped: boolean) => {
 
 const write = (file: string, content: string, summary = 's'): { name: string; arguments: Record<string, unknown> } => ({ name: 'write_scene', arguments: { file, summary, content } });
 
-async function setup(script: Parameters<typeof layerEnv>[0]['script']) {
+async function setup(script: ScriptedReply[]) {
   env = await layerEnv({ script });
   const paths = layerPaths({ home: env.home, agentId: 'main' });
   await mkdir(paths.scenesDir, { recursive: true });
