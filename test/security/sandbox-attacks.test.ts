@@ -36,7 +36,8 @@ async function setup(script: ScriptedReply[]) {
 
 describe('organiser sandbox attacks', () => {
   it('500 write_scene calls in one turn: at most 16 run, the scene count and byte budget hold', async () => {
-    const calls = Array.from({ length: 500 }, (_, i) => write(`s${i}.md`, `# scene ${i}\n${'y'.repeat(60_000)}`));
+    // 3 KB each keeps the echoed request small enough for the scripted server; the count is what is attacked.
+    const calls = Array.from({ length: 500 }, (_, i) => write(`s${i}.md`, `# scene ${i}\n${'y'.repeat(3_000)}`));
     const { home, llm, strata, paths } = await setup([{ kind: 'tool-calls', calls }, { kind: 'tool-calls', calls }, { kind: 'text', text: 'done' }, { kind: 'text', text: 'Persona.' }]);
     const report = await organizeScenes({ home, agentId: 'main', llm, memories: strata, maxScenes: 15 });
     const files = (await readdir(paths.scenesDir)).filter((f) => f.endsWith('.md'));
