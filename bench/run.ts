@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- <name> ...]`: runs the benchmarks and prints their tables.
- * Names: write, recall, locomo, ann, admission, capture, distill, http, redaction (default: all available).
+ * Names: write, recall, locomo, ann, admission, capture, distill, http, redaction, lines (default: all available).
  */
 import { runLocomo } from './locomo.js';
 import { runRecallLatency, runWriteThroughput } from './engine-perf.js';
@@ -24,6 +24,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   },
   http: async () => (await import('./http-load.js')).runHttpLoadBench(),
   redaction: async () => (await import('./redaction.js')).runRedactionBench(),
+  lines: async () => (await import('./line-reader.js')).runLineReaderBench(),
 };
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);
