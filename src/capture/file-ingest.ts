@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { ulid } from 'ulid';
 import type { ConversationMessage, L0Record, LineSkipReason, TranscriptFile, TranscriptReader } from '../spec/conversation.js';
 import type { Cleaner } from './clean/index.js';
-import { cursorKey, type CursorStore, type FileCursor, type FileIdentity, type UnfinishedTail } from './cursor-store.js';
+import { cursorKey, type CursorStore, type FileCursor, type FileIdentity } from './cursor-store.js';
 import { headHash, isNotFound } from './fs-util.js';
 import type { L0Log } from './l0-log.js';
 import { lastLineBoundary, readCompleteLines } from './line-reader.js';
@@ -53,6 +53,8 @@ async function identityOf(path: string): Promise<FileIdentity> {
   const head = await headHash(path, HEAD_BYTES);
   return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, headHash: head.hash, headLen: head.length };
 }
+
+type UnfinishedTail = NonNullable<FileCursor['tail']>;
 
 /** Bytes of the file the cursor has seen: its unfinished last line counts as seen up to where it was read. */
 function seenBytes(cursor: FileCursor): number {
