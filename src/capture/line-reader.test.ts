@@ -112,32 +112,21 @@ describe('readCompleteLines', () => {
   });
 
   it('property: lines ending in LF, CRLF or lone CR, written in arbitrary pieces and read after each in capped runs, come out exactly once with exact positions', async () => {
-    const terminator = fc.constantFrom('\n', '\r\n', '\r');
-    const body = fc.string({ unit: 'grapheme', maxLength: 30 }).map((s) => s.replace(/[\r\n]/g, ''));
     await fc.assert(fc.asyncProperty(
-      fc.array(fc.tuple(body, terminator), { maxLength: 25 }), body, fc.array(fc.nat(), { maxLength: 6 }),
-      fc.integer({ min: 1, max: 64 }), fc.integer({ min: 2, max: 40 }),
-      async (lines, tail, cuts, cap, bufferBytes) => {
+      piecewiseFile('grapheme', 30, 25, 6), fc.integer({ min: 1, max: 64 }), fc.integer({ min: 2, max: 40 }),
+      async ({ content, points }, cap, bufferBytes) => {
         const path = join(tmp.dir, 'p.jsonl');
-        const content = Buffer.from(lines.map(([text, t]) => text + t).join('') + tail);
-        const points = [...new Set(cuts.map((c) => c % (content.length + 1)))].sort((a, b) => a - b);
-        writeFileSync(path, '');
         const got: RawLine[] = [];
         let start = 0;
-        let at = 0;
-        for (const point of [...points, content.length]) {
-          appendFileSync(path, content.subarray(at, point));
-          at = point;
+        await appendInPieces(path, content, points, async () => {
           for (let run = 0; run < 10_000; run += 1) {
             const r = await readAll({ path, start, maxBytes: cap, bufferBytes });
             got.push(...r.lines);
             if (r.end === start) break;
             start = r.end;
           }
-        }
-        // The expected lines by definition ("\r" + "" + "\n" is one CRLF, whatever the generator meant).
-        const expected = content.toString().split(/\r\n|\r|\n/).slice(0, -1);
-        expect(got.map((l) => l.text)).toEqual(expected);
+        });
+        expect(got.map((l) => l.text)).toEqual(linesOf(content));
         const bytes = readFileSync(path);
         let previous = 0;
         for (const line of got) {
@@ -152,30 +141,20 @@ describe('readCompleteLines', () => {
   });
 
   it('property: resuming unfinished oversized lines where the last read stopped gives the same lines as reading everything again', async () => {
-    const terminator = fc.constantFrom('\n', '\r\n', '\r');
-    const body = fc.string({ unit: 'grapheme-ascii', maxLength: 60 }).map((s) => s.replace(/[\r\n]/g, ''));
     await fc.assert(fc.asyncProperty(
-      fc.array(fc.tuple(body, terminator), { maxLength: 15 }), body, fc.array(fc.nat(), { maxLength: 8 }),
-      fc.integer({ min: 1, max: 30 }), fc.integer({ min: 2, max: 16 }),
-      async (lines, tail, cuts, maxLineBytes, bufferBytes) => {
+      piecewiseFile('grapheme-ascii', 60, 15, 8), fc.integer({ min: 1, max: 30 }), fc.integer({ min: 2, max: 16 }),
+      async ({ content, points }, maxLineBytes, bufferBytes) => {
         const path = join(tmp.dir, 'o.jsonl');
-        const content = Buffer.from(lines.map(([text, t]) => text + t).join('') + tail);
-        const points = [...new Set(cuts.map((c) => c % (content.length + 1)))].sort((a, b) => a - b);
-        writeFileSync(path, '');
         const got: string[] = [];
         let start = 0;
         let hint: { scannedTo: number } | undefined;
-        let at = 0;
-        for (const point of [...points, content.length]) {
-          appendFileSync(path, content.subarray(at, point));
-          at = point;
+        await appendInPieces(path, content, points, async () => {
           const r = await readAll({ path, start, maxLineBytes, bufferBytes, ...(hint ? { oversizedTail: hint } : {}) });
           got.push(...r.lines.map((l) => l.text ?? `<${l.skipped}>`));
           start = r.end;
           hint = r.unfinished?.oversized ? { scannedTo: r.unfinished.scannedTo } : undefined;
-        }
-        const expected = content.toString().split(/\r\n|\r|\n/).slice(0, -1).map((l) => (l.length > maxLineBytes ? '<oversized>' : l));
-        expect(got).toEqual(expected);
+        });
+        expect(got).toEqual(linesOf(content).map((l) => (l.length > maxLineBytes ? '<oversized>' : l)));
       },
     ), { numRuns: 150 });
   });
@@ -213,3 +192,27 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Lines with LF, CRLF or lone-CR ends plus an unfinished tail, and the points where the file is cut while written. */
+function piecewiseFile(unit: 'grapheme' | 'grapheme-ascii', maxLineLength: number, maxLines: number, maxCuts: number) {
+  const body = fc.string({ unit, maxLength: maxLineLength }).map((s) => s.replace(/[\r\n]/g, ''));
+  return fc.tuple(fc.array(fc.tuple(body, fc.constantFrom('\n', '\r\n', '\r')), { maxLength: maxLines }), body, fc.array(fc.nat(), { maxLength: maxCuts }))
+    .map(([lines, tail, cuts]) => {
+      const content = Buffer.from(lines.map(([text, end]) => text + end).join('') + tail);
+      return { content, points: [...new Set(cuts.map((c) => c % (content.length + 1)))].sort((a, b) => a - b) };
+    });
+}
+
+/** The complete lines by definition ("\r" + "" + "\n" is one CRLF, whatever the generator meant). */
+function linesOf(content: Buffer): string[] {
+  return content.toString().split(/\r\n|\r|\n/).slice(0, -1);
+}
+
+async function appendInPieces(path: string, content: Buffer, points: number[], afterEach: () => Promise<void>): Promise<void> {
+  writeFileSync(path, '');
+  let at = 0;
+  for (const point of [...points, content.length]) {
+    appendFileSync(path, content.subarray(at, point));
+    at = point;
+    await afterEach();
+  }
+}
