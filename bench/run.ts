@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- <name> ...]`: runs the benchmarks and prints their tables.
- * Names: write, recall, locomo, embedders, ann, admission, capture, distill, rules, http, hooks, postgres
- * (default: all available).
+ * Names: write, recall, locomo, embedders, ann, admission, capture, distill, rules, http, hooks, postgres,
+ * redaction, lines (default: all available).
  */
 import { runLocomo } from './locomo.js';
 import { runRecallLatency, runWriteThroughput } from './engine-perf.js';
@@ -32,6 +32,8 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   // Claude Code hooks as installed: child processes against the built package and a resident process.
   hooks: async () => (await import('./hooks.js')).runHooksBench(),
   postgres: async () => (await import('./postgres.js')).runPostgresBench(),
+  redaction: async () => (await import('./redaction.js')).runRedactionBench(),
+  lines: async () => (await import('./line-reader.js')).runLineReaderBench(),
 };
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);

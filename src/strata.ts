@@ -336,7 +336,7 @@ export class Strata extends MemoryEngine {
         maxChars: loaded.config.write.maxChars,
         nearDuplicateThreshold: loaded.config.write.nearDuplicateThreshold,
       },
-      history: new HistoryLog({ home: loaded.home }),
+      history: new HistoryLog({ home: loaded.home, redact: loaded.config.write.redactSecrets }),
       now: () => new Date(),
     };
     if (!options.allowEmbedderMismatch) {

@@ -7,6 +7,8 @@ import { FingerprintSet } from './fingerprint-set.js';
 import { readCompleteLines } from './line-reader.js';
 import { hashId, isObject } from './readers/common.js';
 import { isNotFound, readJsonFile, syncDir, writeFileDurable } from './fs-util.js';
+import { redactL0Record } from '../core/write/redact-record.js';
+import { assertAgentId } from '../core/scope.js';
 
 /**
  * The L0 log: `<home>/conversations/YYYY-MM-DD.jsonl` (UTC day of recording), one record a line,
@@ -51,8 +53,11 @@ export class L0Log {
   private readonly lockPath: string;
   private readonly watermarkPath: string;
   private readonly seen = new Map<string, SeenEntry>();
+  private readonly redact: boolean;
 
-  constructor(options: { home: string }) {
+  /** `redact` (default true): every record's content, session and message ids are redacted before it is stored. */
+  constructor(options: { home: string; redact?: boolean }) {
+    this.redact = options.redact ?? true;
     this.dir = join(options.home, 'conversations');
     this.seenDir = join(this.dir, '.seen');
     this.lockPath = join(this.dir, '.lock');
@@ -72,7 +77,9 @@ export class L0Log {
       const newIds = new Map<string, string[]>();
       let duplicates = 0;
       const loaded = new Map<string, SeenEntry>();
-      for (const record of options.records) {
+      for (const given of options.records) {
+        assertAgentId(given.agentId); // the store boundary: no record of an agent that cannot form a scope
+        const record = this.redact ? redactL0Record(given) : given;
         const key = sourceKeyOf(record);
         let seen = loaded.get(key);
         if (!seen) {

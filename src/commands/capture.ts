@@ -60,10 +60,12 @@ async function embedPending(strata: Strata, budgetMs: number): Promise<{ embedde
 
 function printSummary(s: IngestSummary, embedded?: { embedded: number; remaining: number }): void {
   const noise = Object.values(s.noise).reduce((a, b) => a + (b ?? 0), 0);
+  const skipped = Object.values(s.skippedLines).reduce((a, b) => a + (b ?? 0), 0);
   process.stdout.write(
     `${s.dryRun ? '[dry run] ' : ''}files ${s.files.found} (read ${s.files.read}, unchanged ${s.files.unchanged}, vanished ${s.files.vanished}, deferred ${s.files.deferred}); ` +
-      `new messages ${s.messages.new} (duplicates ${s.messages.duplicates}); noise dropped ${noise}; redactions ${s.redactions.total}; errors ${s.errors.length}\n`,
+      `new messages ${s.messages.new} (duplicates ${s.messages.duplicates}); skipped lines ${skipped}; noise dropped ${noise}; redactions ${s.redactions.total}; errors ${s.errors.length}\n`,
   );
+  if (skipped > 0) process.stdout.write(`  skipped lines by reason: ${Object.entries(s.skippedLines).map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
   if (noise > 0) process.stdout.write(`  noise by reason: ${Object.entries(s.noise).map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
   if (embedded && (embedded.embedded > 0 || embedded.remaining > 0)) {
     process.stdout.write(`  conversation index: ${embedded.embedded} embedded, ${embedded.remaining} waiting for background embedding\n`);

@@ -20,6 +20,10 @@ export function registerMemoryCommands(program: Command): void {
     .command('add')
     .description('store a memory (exact and near duplicates are reported, not added); goes to the first --scope, else the agent\'s scope, else global')
     .argument('<text>', 'the memory text')
+    // Text starting with '-' ("-----BEGIN ...", "- item", "-5 degrees") is text, not an unknown option.
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .hook('preAction', (cmd) => assertOneText(cmd))
     .option('--category <category>', 'preference | fact | decision | entity | event | rule | lesson | other', parseCategory)
     .option('--importance <n>', 'importance 0..1', parseUnit)
     .option('--confidence <n>', 'confidence 0..1', parseUnit)
@@ -123,4 +127,21 @@ export function registerMemoryCommands(program: Command): void {
         printRecords(page.memories);
       });
     });
+}
+
+/**
+ * `add` takes unknown options as text (so text may start with '-'); what is left to catch here: a
+ * flag-like word (`--tagz`) is a mistyped option unless it follows `--`, and two words unquoted.
+ */
+function assertOneText(cmd: Command): void {
+  let root = cmd;
+  while (root.parent) root = root.parent;
+  const raw = (root as unknown as { rawArgs?: unknown }).rawArgs; // the argv commander parsed, kept on the root
+  const flag = Array.isArray(raw) && raw.includes('--') ? undefined : cmd.args.find((a) => /^--?[A-Za-z][\w-]*(=\S*)?$/.test(a));
+  if (flag !== undefined) {
+    throw new InvalidArgumentError({ argument: 'text', message: `unknown option '${flag}' for add; to store text starting with '-', put -- before it: strata add -- '${flag}'` });
+  }
+  if (cmd.args.length > 1) {
+    throw new InvalidArgumentError({ argument: 'text', message: `add takes one text, got ${cmd.args.length} arguments: quote the text (strata add "...")` });
+  }
 }

@@ -9,6 +9,7 @@ export type StrataErrorCode =
   | 'INVALID_SCOPE'
   /** A valid scope (or agent) the caller does not hold: a request can narrow access, never widen it. */
   | 'FORBIDDEN_SCOPE'
+  | 'INVALID_AGENT_ID'
   | 'CONFIG_INVALID'
   | 'CONFIG_UNREADABLE'
   | 'STORAGE'

@@ -161,7 +161,7 @@ describe('generic JSONL reader', () => {
     expect(files[0]).toMatchObject({ agentId: 'bot', sessionId: 'chat', sessionKey: 'jsonl:bot:chat' });
     const { messages, skipped } = parseAll(jsonlReader, files[0]!);
     expect(skipped).toBe(2);
-    expect(messages[0]).toMatchObject({ entryId: 'a', role: 'user', timestamp: Date.parse('2026-01-01T00:00:00Z') });
+    expect(messages[0]).toMatchObject({ entryId: expect.stringMatching(/^a#[\w-]{8}$/), role: 'user', timestamp: Date.parse('2026-01-01T00:00:00Z') });
     expect(messages[1]).toMatchObject({ role: 'assistant', text: 'hi!', timestamp: 1767225601000 });
     expect(messages[1]!.entryId).toHaveLength(16);
     await expect(jsonlReader.discover({})).rejects.toThrow(/needs a path/);

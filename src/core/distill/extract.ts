@@ -6,7 +6,7 @@ import type { LlmClient } from '../llm/llm-client.js';
 import { generateObject } from '../llm/generate-object.js';
 import { EXTRACTION_SYSTEM_PROMPT, renderBatch } from './prompt.js';
 import { countTokens } from './tokens.js';
-import { isValidScope } from '../scope.js';
+import { assertAgentId } from '../scope.js';
 import type { AdmissionGate } from './admission.js';
 import { captureByRules } from './rules.js';
 
@@ -65,9 +65,9 @@ export function estimateExtractionTokens(messages: L0Record[], options: { maxTok
   return extractionMessages(messages, options).messages.reduce((sum, m) => sum + countTokens(m.content) + 4, 0);
 }
 
+/** Never falls back to `global`: an agent id that cannot form a scope is an error (the run skips that agent). */
 function scopeFor(kind: 'global' | 'agent', agentId: string): string {
-  const agentScope = `agent:${agentId}`;
-  return kind === 'agent' && isValidScope(agentScope) ? agentScope : 'global';
+  return kind === 'agent' ? `agent:${assertAgentId(agentId)}` : 'global';
 }
 
 function cleanKeywords(keywords: string[]): string[] {

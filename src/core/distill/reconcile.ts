@@ -6,6 +6,7 @@ import type { LlmClient } from '../llm/llm-client.js';
 import { generateObject } from '../llm/generate-object.js';
 import { countTokens } from './tokens.js';
 import { contentHash } from '../write/normalize.js';
+import { statesDifferentFacts } from '../write/changed-fact.js';
 import type { Candidate } from './extract.js';
 import { isChangeStatement, isChoiceStatement, sameContext, slotOf } from './slots.js';
 
@@ -178,6 +179,15 @@ export async function reconcile(options: {
     }
     for (const m of slotMates) if (!similar.some((x) => x.record.id === m.id)) similar.push({ record: m });
     const near = similar.find((s) => s.similarity !== undefined && s.similarity >= ctx.write.nearDuplicateThreshold);
+    if (near && statesDifferentFacts(candidate.text, near.record.text)) {
+      // Near-identical but another number, date, name or negation: a changed fact, never a duplicate.
+      if (!options.llm) {
+        decisions[index] = { ...base, kind: 'supersede', targetId: near.record.id, reason: `changed fact (similarity ${near.similarity!.toFixed(3)})`, by: 'near' };
+        continue;
+      }
+      ambiguous.push({ index, similar });
+      continue;
+    }
     if (near) {
       decisions[index] = { ...base, kind: 'skip', targetId: near.record.id, reason: `near duplicate (similarity ${near.similarity!.toFixed(3)})`, by: 'near' };
       continue;

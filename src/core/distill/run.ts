@@ -16,6 +16,7 @@ import { DistillCursor, type L0Message } from './l0-source.js';
 import { chunkMessages, packChunks } from './prompt.js';
 import { DECISION_KINDS, estimateReconcileTokens, reconcile, statedAtOf, type DecisionKind } from './reconcile.js';
 import { loadTokenizer } from './tokens.js';
+import { assertAgentId, isValidAgentId } from '../scope.js';
 
 /**
  * One distillation run over the L0 log: group undistilled messages by (agent, session), chunk by
@@ -129,6 +130,15 @@ function groupByAgent(messages: L0Message[]): Map<string, L0Record[][]> {
   return byAgent;
 }
 
+function catchError(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
 function errorInfo(error: unknown): { code: string; message: string } {
   if (StrataError.isInstance(error)) return { code: error.code, message: error.message };
   return { code: 'UNKNOWN', message: (error as Error)?.message ?? String(error) };
@@ -217,6 +227,14 @@ async function distillLocked(options: DistillOptions): Promise<DistillReport> {
   };
 
   for (const [agentId, sessions] of groupByAgent(pending)) {
+    if (!isValidAgentId(agentId)) {
+      // Older L0 data can hold such ids; their messages are reported, never filed under another scope.
+      const records = sessions.flat();
+      report.errors.push({ stage: 'extract', agentId, sessionKey: [...new Set(records.map((r) => r.sessionKey))].join(','), ...errorInfo(catchError(() => assertAgentId(agentId))) });
+      if (!dryRun) await cursor.commit({ keys: records.map((m) => keyOf.get(m)!) });
+      report.messages.distilled += dryRun ? 0 : records.length;
+      continue;
+    }
     const chunks = sessions.flatMap((records) =>
       chunkMessages({ messages: records.filter((m) => usefulRoles.has(m.role) && m.content.trim() !== ''), maxTokens: chunkTokens }),
     );

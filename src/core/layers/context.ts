@@ -24,6 +24,7 @@ import { readSceneIndex } from './scene-index.js';
 import { readSessionSummaries } from '../summaries/read.js';
 import { conversationFallback, formatConversationExcerpts } from '../recall/conversation/fallback.js';
 import type { ConversationTurnResult } from '../recall/conversation/search.js';
+import { isAutoInjectable } from '../write/injection.js';
 
 /** `Strata` fits as is; a bare `MemoryEngine` needs the home next to it. */
 export interface ContextSource extends MemoryLister {
@@ -86,11 +87,12 @@ function fitLines(lines: string[], maxTokens: number): { lines: string[]; tokens
 }
 
 async function pickMemories(options: BuildContextOptions, scopes: string[]): Promise<Array<{ record: MemoryRecord; score?: number }>> {
+  // The bootstrap is injected without being asked for: flagged memories stay out.
   if (options.query?.trim()) {
     const result = await options.strata.recall({ query: options.query, scopes, limit: 20, abortSignal: options.abortSignal, now: options.now });
-    return result.results;
+    return result.results.filter((r) => isAutoInjectable(r.record));
   }
-  const recent = await options.strata.list({ scopes, order: 'newest', limit: 200 });
+  const recent = (await options.strata.list({ scopes, order: 'newest', limit: 200 })).filter(isAutoInjectable);
   const important = [...recent].sort((a, b) => b.importance - a.importance || b.createdAt.localeCompare(a.createdAt));
   // Alternate the most important and the most recent so neither crowds the other out.
   const seen = new Set<string>();
