@@ -44,6 +44,13 @@ export function defaultOpenClawConfigPath(env: NodeJS.ProcessEnv = process.env):
   return join(env.OPENCLAW_STATE_DIR ? resolve(env.OPENCLAW_STATE_DIR) : join(homedir(), '.openclaw'), 'openclaw.json');
 }
 
+/**
+ * memory-core's "dreaming" (on by default) keeps it loaded beside the slot owner as a sidecar, and
+ * a loaded memory-core offers the model its own `memory_search`/`memory_get` next to Strata's tools.
+ * Install turns it off unless the user set it either way.
+ */
+export const MEMORY_CORE_DREAMING: string[] = ['plugins', 'entries', 'memory-core', 'config', 'dreaming', 'enabled'];
+
 /** The config with Strata installed; keys already present keep their order and values. */
 export function mergeOpenClawConfig(options: { config: Json; pluginPath: string; home?: string }): Json {
   const plugins = obj(options.config.plugins);
@@ -51,6 +58,10 @@ export function mergeOpenClawConfig(options: { config: Json; pluginPath: string;
   const paths = Array.isArray(load.paths) ? (load.paths as unknown[]) : [];
   const entries = obj(plugins.entries);
   const entry = obj(entries[PLUGIN_ID]);
+  const core = obj(entries['memory-core']);
+  const coreConfig = obj(core.config);
+  const dreaming = obj(coreConfig.dreaming);
+  const sidecar = dreaming.enabled === undefined ? { 'memory-core': { ...core, config: { ...coreConfig, dreaming: { ...dreaming, enabled: false } } } } : {};
   return {
     ...options.config,
     plugins: {
@@ -60,6 +71,7 @@ export function mergeOpenClawConfig(options: { config: Json; pluginPath: string;
       load: { ...load, paths: paths.includes(options.pluginPath) ? paths : [...paths, options.pluginPath] },
       entries: {
         ...entries,
+        ...sidecar,
         [PLUGIN_ID]: {
           ...entry,
           enabled: true,

@@ -1,0 +1,118 @@
+/**
+ * Strata inside the real OpenClaw, installed as the README tells a user (npm install -g of the
+ * packed package, then `strata install openclaw --apply`), on each pinned OpenClaw release and the
+ * Node it runs on, against a scripted OpenAI-compatible model server on 127.0.0.1.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureNode, ensurePackage } from '../support/toolchain.js';
+import { installStrata } from '../support/strata-package.js';
+import { contentText, startModelServer, systemText, type ChatRequest, type ModelServer } from '../support/model-server.js';
+import { OPENCLAW_VERSIONS } from '../versions.js';
+import { createWorld, type World } from './world.js';
+import { agentPolicy, isAgentTurn, isDistillation, lastUserText, report, toolResultTexts } from './scenario.js';
+
+const SEEDED = 'The user prefers the zebra-quartz colour theme in every editor.';
+const STRATA_SECTION = '## Memory (Strata long-term memory)';
+
+describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({ version, node }) => {
+  let world: World;
+  let model: ModelServer;
+  let before: string;
+  let installedConfig: string;
+
+  beforeAll(async () => {
+    const pinnedNode = await ensureNode(node);
+    const [openclaw, strata] = await Promise.all([ensurePackage({ name: 'openclaw', version, node: pinnedNode }), installStrata(pinnedNode)]);
+    model = await startModelServer({ policy: agentPolicy });
+    world = await createWorld({ openclaw, strata, model });
+    before = await readFile(world.configPath, 'utf8');
+
+    const seeded = await world.strata(['add', SEEDED, '--category', 'preference', '--agent', 'main']);
+    expect(seeded.code, seeded.stderr).toBe(0);
+    const installed = await world.strata(['install', 'openclaw', '--apply']);
+    expect(installed.code, installed.stderr).toBe(0);
+    installedConfig = await readFile(world.configPath, 'utf8');
+    // Test knob: distil after every captured message so the gateway's distiller runs within the test.
+    const config = await world.readConfig();
+    const entry = ((config.plugins as Record<string, Record<string, Record<string, unknown>>>).entries!.strata!);
+    entry.config = { ...(entry.config as object), distill: { everyMessages: 1, idleMs: 1000 } };
+    await writeFile(world.configPath, JSON.stringify(config, null, 2));
+  });
+
+  afterAll(async () => {
+    await world?.close();
+    await model?.close();
+  });
+
+  it('loads through OpenClaw\'s own loader with no error', async () => {
+    const out = await world.openclaw(['plugins', 'inspect', 'strata', '--runtime', '--json'], { measure: true });
+    report(version, 'plugins inspect --runtime', out);
+    expect(out.code, out.stderr).toBe(0);
+    const inspected = JSON.parse(out.stdout.slice(out.stdout.indexOf('{'))) as Record<string, unknown>;
+    const text = JSON.stringify(inspected);
+    expect(text).toContain('"loaded"');
+    expect(text).not.toMatch(/ERR_REQUIRE_ASYNC_MODULE|failed during load|await is only valid/);
+    expect(text).toContain('memory_recall');
+  });
+
+  it('agent --local: the seeded memory reaches the model on the first turn, the memory section is Strata\'s, and the turn is captured', async () => {
+    const from = model.requests.length;
+    const out = await world.openclaw(['agent', '--local', '--agent', 'main', '--message', 'Which colour theme should my editor use? ticket-lynx-4471'], { measure: true });
+    report(version, 'agent --local turn', out);
+    expect(out.code, out.stderr.slice(-3000)).toBe(0);
+    const turn = model.requests.slice(from).find(isAgentTurn);
+    expect(turn, 'the agent turn reached the model').toBeDefined();
+    expect(lastUserText(turn!)).toContain('zebra-quartz');
+    expect(lastUserText(turn!)).toContain('<relevant-memories>');
+    const system = systemText(turn!);
+    expect(system).toContain(STRATA_SECTION);
+    expect(system).not.toMatch(/run memory_search|## Memory Recall/);
+
+    const search = await world.strata(['conversations', 'search', 'ticket-lynx-4471', '--agent', 'main', '--json']);
+    expect(search.code, search.stderr).toBe(0);
+    const hits = (JSON.parse(search.stdout) as { results: Array<{ content: string }> }).results;
+    expect(hits.some((h) => h.content.includes('ticket-lynx-4471'))).toBe(true);
+  });
+
+  describe('through the gateway', () => {
+    beforeAll(async () => {
+      await world.startGateway();
+    });
+
+    it('recalls on the first turn after start, round-trips a memory tool call and distils through OpenClaw\'s model', async () => {
+      const from = model.requests.length;
+      const first = await world.openclaw(['agent', '--agent', 'main', '--message', 'Remind me of my editor theme. gateway-osprey-19'], { measure: true });
+      report(version, 'gateway agent turn (first after start)', first);
+      expect(first.code, first.stderr.slice(-3000)).toBe(0);
+      const turn = model.requests.slice(from).find(isAgentTurn);
+      expect(turn && lastUserText(turn)).toContain('zebra-quartz');
+
+      const store = await world.openclaw(['agent', '--agent', 'main', '--message', 'Please remember: my build server is called heron-basalt-7.'], { measure: true });
+      report(version, 'gateway agent turn with memory_store', store);
+      expect(store.code, store.stderr.slice(-3000)).toBe(0);
+      const results = model.requests.slice(from).flatMap(toolResultTexts);
+      expect(results.some((t) => /Stored memory|Already stored/.test(t)), JSON.stringify(results).slice(0, 2000)).toBe(true);
+      const listed = await world.strata(['list', '--agent', 'main', '--json']);
+      expect(listed.stdout).toContain('heron-basalt-7');
+
+      // Captures feed the running distiller, which calls the model OpenClaw is configured with.
+      const deadline = Date.now() + 90_000;
+      while (!model.requests.some(isDistillation) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+      const distill = model.requests.find(isDistillation);
+      expect(distill, 'a distillation request reached the scripted server').toBeDefined();
+      expect(contentText(distill!.messages.at(-1)?.content)).toContain('heron-basalt-7');
+    });
+  });
+
+  it('uninstall restores the config as it was', async () => {
+    await writeFile(world.configPath, installedConfig); // without the test knob
+    const out = await world.strata(['uninstall', 'openclaw']);
+    expect(out.code, out.stderr).toBe(0);
+    const after = JSON.parse(await readFile(world.configPath, 'utf8')) as unknown;
+    const expected = JSON.parse(before) as Record<string, unknown>;
+    expect(after).toEqual(expected);
+  });
+});
+
+export type { ChatRequest };
