@@ -50,8 +50,8 @@ describe('strata install openclaw', () => {
       load: { paths: ['/opt/strata/openclaw-plugin'] },
       entries: {
         'memory-lancedb': { enabled: true, config: { autoRecall: true } },
-        // memory-core's dreaming sidecar would offer memory_search/memory_get beside Strata's tools.
-        'memory-core': { config: { dreaming: { enabled: false } } },
+        // A loaded memory-core (its dreaming sidecar) would offer memory_search/memory_get beside Strata's tools.
+        'memory-core': { enabled: false },
         strata: {
           enabled: true,
           config: { recallLimit: 3, home: '/data/strata' },
@@ -148,8 +148,8 @@ describe('strata uninstall openclaw', () => {
     });
   });
 
-  it('turns memory-core\'s dreaming sidecar off only when the user left it unset, and uninstall puts it back', async () => {
-    const mine = { plugins: { entries: { 'memory-core': { config: { dreaming: { enabled: true, frequency: '0 4 * * *' } } } } } };
+  it('turns memory-core off only when the user left it unset, and uninstall puts it back', async () => {
+    const mine = { plugins: { entries: { 'memory-core': { enabled: true, config: { dreaming: { frequency: '0 4 * * *' } } } } } };
     await writeFile(configPath, JSON.stringify(mine));
     await installOpenClaw({ configPath, pluginPath: plugin, apply: true });
     expect(((await parsed()) as typeof mine).plugins.entries['memory-core']).toEqual(mine.plugins.entries['memory-core']);
@@ -159,7 +159,7 @@ describe('strata uninstall openclaw', () => {
     const unset = { plugins: { entries: { 'memory-core': { config: { dreaming: { frequency: '0 4 * * *' } } } } } };
     await writeFile(configPath, JSON.stringify(unset));
     await installOpenClaw({ configPath, pluginPath: plugin, apply: true });
-    expect(((await parsed()) as typeof mine).plugins.entries['memory-core'].config.dreaming).toEqual({ frequency: '0 4 * * *', enabled: false });
+    expect(((await parsed()) as { plugins: { entries: Record<string, unknown> } }).plugins.entries['memory-core']).toEqual({ config: { dreaming: { frequency: '0 4 * * *' } }, enabled: false });
     await uninstallOpenClaw({ configPath, pluginPath: plugin, apply: true });
     expect(await parsed()).toEqual(unset);
   });

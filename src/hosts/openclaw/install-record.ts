@@ -70,8 +70,8 @@ function installTargets(options: { pluginPath: string; home?: string }) {
       { path: [...ENTRY, 'hooks', 'allowConversationAccess'], value: true },
       { path: [...ENTRY, 'hooks', 'allowPromptInjection'], value: true },
       ...(options.home ? [{ path: [...ENTRY, 'config', 'home'], value: options.home as unknown }] : []),
-      // Set only when the user had not chosen (see MEMORY_CORE_DREAMING in install.ts).
-      { path: [...MEMORY_CORE, 'config', 'dreaming', 'enabled'], value: false as unknown },
+      // Set only when the user had not chosen (see MEMORY_CORE_ENABLED in install.ts).
+      { path: [...MEMORY_CORE, 'enabled'], value: false as unknown },
     ],
     arrays: [
       { path: ['plugins', 'allow'], item: PLUGIN_ID as unknown },
@@ -79,7 +79,7 @@ function installTargets(options: { pluginPath: string; home?: string }) {
     ],
     containers: [
       ['plugins'], ['plugins', 'slots'], ['plugins', 'load'], ['plugins', 'load', 'paths'], ['plugins', 'entries'], ENTRY, [...ENTRY, 'config'], [...ENTRY, 'hooks'],
-      MEMORY_CORE, [...MEMORY_CORE, 'config'], [...MEMORY_CORE, 'config', 'dreaming'],
+      MEMORY_CORE,
     ],
   };
 }

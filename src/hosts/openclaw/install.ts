@@ -45,11 +45,12 @@ export function defaultOpenClawConfigPath(env: NodeJS.ProcessEnv = process.env):
 }
 
 /**
- * memory-core's "dreaming" (on by default) keeps it loaded beside the slot owner as a sidecar, and
- * a loaded memory-core offers the model its own `memory_search`/`memory_get` next to Strata's tools.
- * Install turns it off unless the user set it either way.
+ * OpenClaw keeps its bundled memory-core loaded beside the memory slot owner (as a "dreaming
+ * sidecar", on by default), and a loaded memory-core offers the model its own `memory_search` and
+ * `memory_get` next to Strata's tools. Install turns memory-core off, unless the user set its
+ * `enabled` either way; uninstall puts it back.
  */
-export const MEMORY_CORE_DREAMING: string[] = ['plugins', 'entries', 'memory-core', 'config', 'dreaming', 'enabled'];
+export const MEMORY_CORE_ENABLED: string[] = ['plugins', 'entries', 'memory-core', 'enabled'];
 
 /** The config with Strata installed; keys already present keep their order and values. */
 export function mergeOpenClawConfig(options: { config: Json; pluginPath: string; home?: string }): Json {
@@ -59,9 +60,7 @@ export function mergeOpenClawConfig(options: { config: Json; pluginPath: string;
   const entries = obj(plugins.entries);
   const entry = obj(entries[PLUGIN_ID]);
   const core = obj(entries['memory-core']);
-  const coreConfig = obj(core.config);
-  const dreaming = obj(coreConfig.dreaming);
-  const sidecar = dreaming.enabled === undefined ? { 'memory-core': { ...core, config: { ...coreConfig, dreaming: { ...dreaming, enabled: false } } } } : {};
+  const sidecar = core.enabled === undefined ? { 'memory-core': { ...core, enabled: false } } : {};
   return {
     ...options.config,
     plugins: {

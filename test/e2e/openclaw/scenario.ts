@@ -34,7 +34,8 @@ export function agentPolicy(request: ChatRequest): ModelReply {
   if (isDistillation(request)) return { text: JSON.stringify({ memories: [] }) };
   const last = lastMessage(request);
   if (last?.role === 'tool') return { text: `Done: ${contentText(last.content).slice(0, 200)}` };
-  const latestUser = [...request.messages].reverse().find((m) => m.role === 'user');
+  // OpenClaw appends its own context as a last user message; the person's prompt is the one before.
+  const latestUser = [...request.messages].reverse().find((m) => m.role === 'user' && !contentText(m.content).includes('OPENCLAW_INTERNAL_CONTEXT'));
   const asked = contentText(latestUser?.content);
   const remember = /Please remember: (.+?)(?:\n|$)/.exec(asked);
   if (remember && isAgentTurn(request)) {
