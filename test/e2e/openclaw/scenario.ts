@@ -5,7 +5,7 @@
  * `tool_call` when OpenClaw 2026.9.6 hides tools behind Tool Search); a tool result gets a short
  * acknowledgement; anything else a plain reply.
  */
-import { contentText, lastMessage, systemText, type ChatRequest, type ModelReply } from '../support/model-server.js';
+import { contentText, systemText, type ChatRequest, type ModelReply } from '../support/model-server.js';
 import type { RunResult } from './world.js';
 
 export function isDistillation(request: ChatRequest): boolean {
@@ -32,11 +32,11 @@ function toolNames(request: ChatRequest): Set<string> {
 
 export function agentPolicy(request: ChatRequest): ModelReply {
   if (isDistillation(request)) return { text: JSON.stringify({ memories: [] }) };
-  const last = lastMessage(request);
-  if (last?.role === 'tool') return { text: `Done: ${contentText(last.content).slice(0, 200)}` };
   // OpenClaw appends its own context as a last user message; the person's prompt is the one before.
-  const latestUser = [...request.messages].reverse().find((m) => m.role === 'user' && !contentText(m.content).includes('OPENCLAW_INTERNAL_CONTEXT'));
-  const asked = contentText(latestUser?.content);
+  const prompt = request.messages.findLastIndex((m) => m.role === 'user' && !contentText(m.content).includes('OPENCLAW_INTERNAL_CONTEXT'));
+  const answered = request.messages.slice(prompt + 1).findLast((m) => m.role === 'tool');
+  if (answered) return { text: `Done: ${contentText(answered.content).slice(0, 200)}` };
+  const asked = contentText(request.messages[prompt]?.content);
   const remember = /Please remember: (.+?)(?:\n|$)/.exec(asked);
   if (remember && isAgentTurn(request)) {
     const args = { text: remember[1]!.trim(), category: 'fact' };

@@ -5,7 +5,7 @@
  * real `openclaw` and `strata` programs and a real gateway.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +43,39 @@ export interface Gateway {
 }
 
 const TIME = '/usr/bin/time';
+
+async function sizeOf(path: string): Promise<number> {
+  const info = await lstat(path).catch(() => undefined);
+  if (!info) return 0;
+  if (!info.isDirectory()) return info.size;
+  const names = await readdir(path).catch(() => [] as string[]);
+  let total = 0;
+  for (const name of names) total += await sizeOf(join(path, name));
+  return total;
+}
+
+/**
+ * Samples the size of `dir` until stopped and returns the largest seen, in MB. OpenClaw 2026.9.6
+ * copies plugins under `<state>/tmp/plugin-captures` and deletes the copies at exit, so only
+ * sampling during the command shows how much it copied.
+ */
+export function watchDirSize(dir: string): { stop(): Promise<number> } {
+  let max = 0;
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      max = Math.max(max, await sizeOf(dir));
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      return max / 1e6;
+    },
+  };
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -97,9 +130,10 @@ export async function createWorld(options: { openclaw: InstalledPackage; strata:
     gateway: { mode: 'local', port: gatewayPort, bind: 'loopback', auth: { mode: 'token', token: 'e2e-gateway-token' } },
   };
   await writeFile(configPath, JSON.stringify(config, null, 2) + '\n');
-  const { PATH: _path, ...rest } = process.env;
+  // A user's environment, not the test runner's: vitest's VITEST/NODE_ENV=test make OpenClaw act as under test.
+  const kept = ['LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'USER', 'LOGNAME', 'SHELL', 'TZ', 'LANCEDB_LOG'];
   const env: NodeJS.ProcessEnv = {
-    ...Object.fromEntries(Object.entries(rest).filter(([k]) => !k.startsWith('OPENCLAW_') && !k.startsWith('STRATA_') && !k.startsWith('npm_'))),
+    ...Object.fromEntries(kept.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]])),
     HOME: home,
     PATH: [options.strata.binDir, options.openclaw.binDir, pathWith(options.openclaw.node)].join(':'),
     LANCEDB_LOG: 'error',
