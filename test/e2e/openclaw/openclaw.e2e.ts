@@ -10,11 +10,19 @@ import { ensureNode, ensurePackage } from '../support/toolchain.js';
 import { installStrata } from '../support/strata-package.js';
 import { contentText, startModelServer, systemText, type ChatRequest, type ModelServer } from '../support/model-server.js';
 import { OPENCLAW_VERSIONS } from '../versions.js';
-import { createWorld, watchDirSize, type World } from './world.js';
+import { createWorld, watchDirSize, type Gateway, type World } from './world.js';
 import { agentPolicy, isAgentTurn, isDistillation, lastUserText, report, toolResultTexts } from './scenario.js';
 
 const SEEDED = 'The user prefers the zebra-quartz colour theme in every editor.';
 const STRATA_SECTION = '## Memory (Strata long-term memory)';
+/** Whether `agent --local` waits for agent_end hooks before exiting (2026.9.2 does not). */
+const AGENT_END_AWAITED_LOCALLY: Record<string, boolean> = { '2026.9.2': false };
+
+async function conversationsHit(world: World, marker: string): Promise<boolean> {
+  const search = await world.strata(['conversations', 'search', marker, '--agent', 'main', '--json']);
+  expect(search.code, search.stderr).toBe(0);
+  return (JSON.parse(search.stdout) as { results: Array<{ content: string }> }).results.some((h) => h.content.includes(marker));
+}
 
 describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({ version, node }) => {
   let world: World;
@@ -44,6 +52,18 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
     expect(turn.code, turn.stderr.slice(-3000)).toBe(0);
     const help = await world.openclaw(['--help'], { measure: true });
     report(version, 'openclaw --help WITHOUT Strata', help);
+    const gateway = await world.startGateway();
+    try {
+      for (const n of [1, 2]) {
+        const out = await world.openclaw(['agent', '--agent', 'main', '--message', `Baseline gateway turn ${n}.`]);
+        report(version, `gateway agent turn ${n} WITHOUT Strata`, out);
+        expect(out.code, out.stderr.slice(-2000)).toBe(0);
+      }
+      const rss = await gateway.peakRssKb();
+      process.stdout.write(`[openclaw ${version}] gateway process WITHOUT Strata: ${rss ? Math.round(rss / 1024) : '?'} MiB peak RSS\n`);
+    } finally {
+      await gateway.stop();
+    }
   });
 
   it('installs as the README says: npm install -g strata-memory, then strata install openclaw --apply', async () => {
@@ -94,15 +114,15 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
     expect(system).toContain(STRATA_SECTION);
     expect(system).not.toMatch(/run memory_search|## Memory Recall/);
 
-    const search = await world.strata(['conversations', 'search', 'ticket-lynx-4471', '--agent', 'main', '--json']);
-    expect(search.code, search.stderr).toBe(0);
-    const hits = (JSON.parse(search.stdout) as { results: Array<{ content: string }> }).results;
-    expect(hits.some((h) => h.content.includes('ticket-lynx-4471'))).toBe(true);
+    // 2026.9.2 fires agent_end without waiting and `agent --local` exits before the capture is written;
+    // that turn is captured with the session's next snapshot (checked in the gateway test).
+    if (AGENT_END_AWAITED_LOCALLY[version] !== false) expect(await conversationsHit(world, 'ticket-lynx-4471')).toBe(true);
   });
 
   describe('through the gateway', () => {
+    let gateway: Gateway;
     beforeAll(async () => {
-      await world.startGateway();
+      gateway = await world.startGateway();
     });
 
     it('recalls on the first turn after start, round-trips a memory tool call and distils through OpenClaw\'s model', async () => {
@@ -112,6 +132,13 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
       expect(first.code, first.stderr.slice(-3000)).toBe(0);
       const turn = model.requests.slice(from).find(isAgentTurn);
       expect(turn && lastUserText(turn)).toContain('zebra-quartz');
+      // One recall per turn: the registrations OpenClaw makes per process do not each run the hook.
+      expect(gateway.output().match(/strata: automatic recall for main: \w+/g), gateway.output().slice(-3000)).toEqual(['strata: automatic recall for main: injected']);
+      expect(gateway.output()).not.toMatch(/automatic recall took over|still loading/);
+
+      const second = await world.openclaw(['agent', '--agent', 'main', '--message', 'And which theme was that again?']);
+      report(version, 'gateway agent turn 2 (warm)', second);
+      expect(second.code, second.stderr.slice(-3000)).toBe(0);
 
       const store = await world.openclaw(['agent', '--agent', 'main', '--message', 'Please remember: my build server is called heron-basalt-7.'], { measure: true });
       report(version, 'gateway agent turn with memory_store', store);
@@ -120,6 +147,8 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
       expect(results.some((t) => /Stored memory|Already stored/.test(t)), JSON.stringify(results).slice(0, 2000)).toBe(true);
       const listed = await world.strata(['list', '--agent', 'main', '--json']);
       expect(listed.stdout).toContain('heron-basalt-7');
+      expect(await conversationsHit(world, 'gateway-osprey-19')).toBe(true);
+      expect(await conversationsHit(world, 'ticket-lynx-4471')).toBe(true);
 
       // Captures feed the running distiller, which calls the model OpenClaw is configured with.
       const distilledThisTurn = (r: ChatRequest) => isDistillation(r) && contentText(r.messages.at(-1)?.content).includes('heron-basalt-7');
@@ -127,6 +156,8 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
       while (!model.requests.some(distilledThisTurn) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
       expect(model.requests.some(isDistillation), 'a distillation request reached the scripted server').toBe(true);
       expect(model.requests.some(distilledThisTurn), 'the gateway turn was distilled').toBe(true);
+      const rss = await gateway.peakRssKb();
+      process.stdout.write(`[openclaw ${version}] gateway process with Strata loaded: ${rss ? Math.round(rss / 1024) : '?'} MiB peak RSS\n`);
     });
   });
 

@@ -39,6 +39,8 @@ export interface Gateway {
   port: number;
   /** Everything the gateway printed so far. */
   output(): string;
+  /** Peak resident set of the gateway process so far, in KiB (VmHWM). */
+  peakRssKb(): Promise<number | undefined>;
   stop(): Promise<void>;
 }
 
@@ -172,6 +174,11 @@ export async function createWorld(options: { openclaw: InstalledPackage; strata:
       const gateway: Gateway = {
         port: gatewayPort,
         output: () => output,
+        async peakRssKb() {
+          const status = await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '');
+          const m = /VmHWM:\s+(\d+) kB/.exec(status);
+          return m ? Number(m[1]) : undefined;
+        },
         async stop() {
           gateways.delete(gateway);
           if (child.exitCode !== null) return;
