@@ -83,8 +83,8 @@ describe('OpenClaw registration modes and the shared engine', () => {
   });
 
   it('the first recall of a new process waits for the store and embedder to load instead of skipping', async () => {
-    const { embedder } = loadingEmbedder(600); // model load far beyond the recall timeout
-    const h = harness({ pluginConfig: { home, recallTimeoutMs: 100, distill: { enabled: false } }, registrationMode: 'full' });
+    const { embedder } = loadingEmbedder(2500); // model load far beyond the recall timeout
+    const h = harness({ pluginConfig: { home, recallTimeoutMs: 800, distill: { enabled: false } }, registrationMode: 'full' });
     h.load(createOpenClawPlugin({ openOptions: { embedder } }));
     const turn = await h.session({ agentId: 'main', sessionKey: 's1' }).turn('When does the deploy key rotate?');
     expect(turn.prependContext).toContain('every Monday');
