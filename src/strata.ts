@@ -5,6 +5,7 @@
 import type { EmbedderV1 } from './spec/embedder.js';
 import type { MemoryStoreV1 } from './spec/memory-store.js';
 import type { RerankerV1 } from './spec/reranker.js';
+import type { LlmV1 } from './spec/llm.js';
 import { MemoryEngine } from './core/engine/memory-engine.js';
 import type { EngineContext } from './core/engine/context.js';
 import { createEmbeddingService } from './core/embedding/embedding-service.js';
@@ -40,6 +41,8 @@ export interface StrataOpenOptions {
   /** Inject a ready embedder (tests, custom providers) instead of the configured one. */
   embedder?: EmbedderV1;
   reranker?: RerankerV1;
+  /** Inject an LLM (e.g. a host's own model) instead of the configured one; wrapped in the same client. */
+  llm?: LlmV1;
   /** Used by `reembed`: open a store recorded with another embedder without failing. */
   allowEmbedderMismatch?: boolean;
   env?: NodeJS.ProcessEnv;
@@ -129,15 +132,20 @@ export class Strata extends MemoryEngine {
   private conversationIndexPromise: Promise<ConversationIndexV1> | undefined;
   private llmClient: LlmClient | undefined | null = null;
 
-  private constructor(ctx: EngineContext, loaded: LoadedConfig) {
+  private constructor(ctx: EngineContext, loaded: LoadedConfig, private readonly injectedLlm?: LlmV1) {
     super(ctx, loaded.config.recall);
     this.home = loaded.home;
     this.config = loaded.config;
   }
 
-  /** The configured LLM client, created on first use; undefined when none is configured. */
+  /** The LLM client (injected, else configured), created on first use; undefined when there is none. */
   llm(): LlmClient | undefined {
-    if (this.llmClient === null) this.llmClient = createLlmFromConfig({ config: this.config, home: this.home });
+    if (this.llmClient === null) {
+      const cfg = this.config.llm;
+      this.llmClient = this.injectedLlm
+        ? createLlmClient({ llm: this.injectedLlm, usageLog: { home: this.home }, maxConcurrency: cfg.maxConcurrency, maxRetries: cfg.maxRetries, prices: cfg.prices })
+        : createLlmFromConfig({ config: this.config, home: this.home });
+    }
     return this.llmClient;
   }
 
@@ -347,6 +355,6 @@ export class Strata extends MemoryEngine {
         throw error;
       }
     }
-    return new Strata(ctx, loaded);
+    return new Strata(ctx, loaded, options.llm);
   }
 }

@@ -61,7 +61,7 @@ describe('OpenClaw plugin in a host harness', () => {
   });
 
   it('registers the documented hooks, tools and CLI', () => {
-    expect(host.hookNames()).toEqual(['agent_end', 'before_compaction', 'before_prompt_build', 'before_reset', 'session_end']);
+    expect(host.hookNames()).toEqual(['agent_end', 'before_compaction', 'before_prompt_build', 'before_reset', 'session_end', 'session_start']);
     expect(host.toolNames()).toEqual(['memory_forget', 'memory_list', 'memory_recall', 'memory_stats', 'memory_store', 'memory_update']);
     expect(host.cliCommands()).toEqual(['strata']);
   });

@@ -53,7 +53,7 @@ describe('OpenClaw plugin tools', () => {
     }
     expect((manifest.contracts as { tools: string[] }).tools).toEqual([...TOOL_NAMES].sort());
     const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'openclaw-plugin/package.json'), 'utf8')) as { openclaw: { extensions: string[] } };
-    expect(pkg.openclaw.extensions).toEqual(['./index.ts']);
+    expect(pkg.openclaw.extensions).toEqual(['./index.js']);
   });
 
   it('store, recall, update, list, stats and forget within the agent scopes', async () => {
