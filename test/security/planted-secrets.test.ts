@@ -21,7 +21,7 @@ import { organizeScenes } from '../../src/core/layers/index.js';
 import { saveIndex } from '../../src/core/summaries/index-file.js';
 import { createHttpHandler } from '../../src/hosts/http/api.js';
 import { createMcpServer } from '../../src/hosts/mcp/server.js';
-import { resolveCaller } from '../../src/hosts/mcp/caller.js';
+import { resolveCaller } from '../../src/core/caller.js';
 import { Strata } from '../../src/strata.js';
 import { runCli } from '../support/run-cli.js';
 import { startScriptedLlmServer } from '../support/scripted-llm-server.js';
@@ -109,7 +109,7 @@ describe('planted secrets', () => {
         expect(res.status, await res.clone().text()).toBeLessThan(300);
       }
       // MCP, in process.
-      const mcp = createMcpServer({ engine: strata, home, caller: resolveCaller({ config: strata.config, agentId: 'main', env: {} }) });
+      const mcp = createMcpServer({ ops: strata.as(resolveCaller({ config: strata.config, agentId: 'main' }), { actor: 'mcp' }) });
       const [a, b] = InMemoryTransport.createLinkedPair();
       const client = new Client({ name: 'planted', version: '0' });
       await Promise.all([mcp.connect(a), client.connect(b)]);
