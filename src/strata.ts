@@ -305,7 +305,7 @@ export class Strata extends MemoryEngine {
     if (agentIds?.length === 0) return [];
     const index = await this.conversationIndex();
     // Summaries are rare (one per compaction), so a few extra hits make up for the ones left out.
-    const fetch = includeSummaries ? limit : limit + 5;
+    const fetch = includeSummaries ? limit : Math.min(limit + 5, 1000);
     const hits = agentIds === undefined
       ? await index.search({ ...rest, limit: fetch })
       // The index filters by one agent: ask per agent and keep the best overall.
