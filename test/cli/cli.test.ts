@@ -114,7 +114,7 @@ describe('strata CLI', () => {
     expect(doctor.code, doctor.stderr).toBe(0);
     const report = JSON.parse(doctor.stdout) as { ok: boolean; checks: Array<{ name: string; ok: boolean }> };
     expect(report.ok).toBe(true);
-    expect(report.checks.map((c) => c.name)).toEqual(['config', 'store', 'embedder']);
+    expect(report.checks.map((c) => c.name)).toEqual(['config', 'store', 'embedder', 'conversations']);
     // An unreachable remote embedder makes doctor fail with exit 1 and say which check failed.
     await writeFile(join(home, 'config.json'), JSON.stringify({ embedder: { provider: 'openai', baseURL: 'http://127.0.0.1:9/v1', model: 'm', dimensions: 8 } }));
     const broken = await runCli(['--home', home, 'doctor', '--json']);

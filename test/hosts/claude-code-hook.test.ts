@@ -5,7 +5,7 @@
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listSessions } from '../../src/capture/index.js';
+import { sessionsOf } from '../capture/helpers.js';
 import { Strata } from '../../src/strata.js';
 import { REPO_ROOT, runCli, tempHome, type CliResult } from '../support/run-cli.js';
 import { startScriptedLlmServer } from '../support/scripted-llm-server.js';
@@ -99,7 +99,7 @@ describe('strata hook (Claude Code)', () => {
       input: JSON.stringify({ ...base('Stop'), transcript_path: guarded, stop_hook_active: false }), env: { ...BASE_ENV, STRATA_HOOK_GUARD: '1' },
     });
     expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
-    expect(await listSessions({ home, agentId: 'guarded' })).toEqual([]);
+    expect(await sessionsOf(home, { agentId: 'guarded' })).toEqual([]);
   });
 
   it('bad input never fails the host: exit 0, nothing on stdout, one line on stderr', async () => {
@@ -118,7 +118,7 @@ describe('strata hook (Claude Code)', () => {
   it('Stop ingests the transcript once and distils in a detached process', async () => {
     const first = await hook('Stop', { ...base('Stop'), permission_mode: 'default', stop_hook_active: false, last_assistant_message: 'Done.' });
     expect(first).toEqual({ code: 0, stdout: '', stderr: '' });
-    const ours = async () => (await listSessions({ home })).filter((s) => s.sessionKey === `claude-code:${PROJECT}`);
+    const ours = async () => (await sessionsOf(home)).filter((s) => s.sessionKey === `claude-code:${PROJECT}`);
     const sessions = await ours();
     expect(sessions).toHaveLength(1);
     expect(sessions[0]).toMatchObject({ host: 'claude-code', agentId: 'claude-code', sessionId: SESSION });
@@ -165,7 +165,7 @@ describe('strata hook (Claude Code)', () => {
       runScript({ script: entry, args: ['--home', home, 'hook', 'UserPromptSubmit'], input: JSON.stringify({ ...base('UserPromptSubmit'), prompt: 'what did I decide about the database?' }), env: BASE_ENV }),
     ]);
     expect(captured).toEqual({ code: 0, stdout: '', stderr: '' });
-    expect(await listSessions({ home, agentId: 'fast' })).toMatchObject([{ sessionKey: 'claude-code:fast', sessionId: SESSION }]);
+    expect(await sessionsOf(home, { agentId: 'fast' })).toMatchObject([{ sessionKey: 'claude-code:fast', sessionId: SESSION }]);
     expect(guarded).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(additionalContext(recalled, 'UserPromptSubmit')).toContain('PostgreSQL');
   });

@@ -15,7 +15,7 @@ export { captureByRules, detectCategory, splitSentences, type RuleCandidate, typ
 export { runDistill, type DistillOptions, type DistillReport, type DistillCaps, type DistillError } from './run.js';
 export { DistillScheduler, type DistillSchedulerOptions } from './scheduler.js';
 export { BudgetTracker, DEFAULT_BUDGET, type DistillBudget } from './budget.js';
-export { DistillCursor, messageKey, type L0Message, type DistillState } from './l0-source.js';
+export { DistillCursor, messageKey, type L0Message } from './l0-source.js';
 export { chunkMessages, packChunks, extractWithLlm, extractByRules, extractionSchema, type Candidate } from './extract.js';
 export { reconcile, findSimilar, decisionSchema, DECISION_KINDS, type Decision, type DecisionKind, type SimilarMemory, type ReconcileResult } from './reconcile.js';
 export { applyDecisions, type AppliedDecision } from './apply.js';

@@ -1,14 +1,13 @@
 /**
  * One Claude Code hook call: SessionStart and UserPromptSubmit answer with `additionalContext`;
- * PreCompact, Stop and SessionEnd capture the transcript and leave distillation to a detached
- * process, so the hook returns well inside the host's budget (SessionEnd: 1.5 s by default).
+ * PreCompact, Stop and SessionEnd capture the transcript (L0 log and conversation index, within a
+ * time budget) and leave the rest to one detached background-worker pass, so the hook returns
+ * well inside the host's budget (SessionEnd: 1.5 s by default).
  */
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { ingest, type IngestSummary } from '../../capture/index.js';
-import { loadConfig } from '../../config/load.js';
-import { llmProviderOf } from '../../config/schema.js';
+import type { IngestSummary } from '../../capture/index.js';
 import { agentScopes } from '../../core/scope.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import type { Strata } from '../../strata.js';
@@ -24,6 +23,8 @@ export const HOOK_GUARD_ENV = 'STRATA_HOOK_GUARD';
 export const DEFAULT_AGENT_ID = 'claude-code';
 /** Budget for the UserPromptSubmit recall block (the host caps additionalContext at 10,000 chars). */
 const PROMPT_RECALL_TOKENS = 800;
+/** Time the capture waits for conversation indexing; the worker pass indexes the rest. */
+const CAPTURE_INDEX_BUDGET_MS = 500;
 
 export function isGuarded(env: NodeJS.ProcessEnv): boolean {
   const v = env[HOOK_GUARD_ENV];
@@ -57,12 +58,11 @@ export interface HookOutcome {
   /** Exactly what goes to stdout (hook protocol JSON), or undefined for no output. */
   stdout?: string;
   ingest?: Pick<IngestSummary, 'files' | 'messages' | 'errors'>;
-  /** pid of the detached distill process, when one was started. */
+  /**
+   * pid of the detached background-worker pass (`strata worker --once`: indexing and embedding,
+   * distillation, summaries, and with an LLM on PreCompact / SessionEnd the session's journal entry).
+   */
   backgroundPid?: number;
-  /** PreCompact / SessionEnd with an LLM configured: the detached `journal flush`. */
-  journalPid?: number;
-  /** PreCompact / SessionEnd with an LLM configured: the detached `summarize` pass. */
-  summarizePid?: number;
 }
 
 function contextOutput(event: 'SessionStart' | 'UserPromptSubmit', additionalContext: string): string | undefined {
@@ -71,7 +71,7 @@ function contextOutput(event: 'SessionStart' | 'UserPromptSubmit', additionalCon
 }
 
 async function withEngine<T>(options: HookRunOptions, fn: (strata: Strata, scopes: string[]) => Promise<T>): Promise<T> {
-  // Loaded on demand: capture events and the guard must not pay for LanceDB and the embedders.
+  // Loaded on demand: the guard and bad input must not pay for LanceDB and the embedders.
   const { Strata } = await import('../../strata.js');
   const strata = await Strata.open({ home: options.home, env: options.env });
   try {
@@ -124,30 +124,28 @@ function summaryKeyOf(transcriptPath: string | undefined): string | undefined {
 async function capture(options: HookRunOptions): Promise<HookOutcome> {
   const path = options.payload.transcriptPath;
   if (!path) throw new InvalidArgumentError({ argument: 'transcript_path', message: `${options.event} hook input has no transcript_path: nothing to capture.` });
-  // No engine (LanceDB) needed to capture: resolve the home from config and append to the L0 log.
-  const { home, config } = await loadConfig({ home: options.home, env: options.env });
-  const summary = await ingest({
-    home,
-    sources: [{ kind: 'claude-code', root: claudeRootOf(path), only: [resolve(path)] }],
-    agentId: options.agentId,
-    env: options.env,
+  const root = claudeRootOf(path);
+  return withEngine(options, async (strata) => {
+    // The L0 log and the conversation index in one pipeline; indexing past the budget is left to
+    // the worker pass (the index follows the log by its watermark, so nothing is skipped).
+    const summary = await strata.ingest({
+      sources: [{ kind: 'claude-code', root, only: [resolve(path)] }],
+      agentId: options.agentId,
+      env: options.env,
+      index: { budgetMs: CAPTURE_INDEX_BUDGET_MS },
+    });
+    const outcome: HookOutcome = { ingest: { files: summary.files, messages: summary.messages, errors: summary.errors } };
+    // SessionEnd also starts a pass with nothing new: it catches up on anything an earlier one deferred.
+    if (!options.launcher || (summary.messages.new === 0 && options.event !== 'SessionEnd' && summary.index?.done !== false)) return outcome;
+    const args = ['worker', '--once'];
+    // Before a compaction and at the end of a session the journal gets an entry for what happened
+    // (it skips a second flush of the same session within its dedupe window). Only with an LLM.
+    if (strata.llm() && options.payload.sessionId && (options.event === 'PreCompact' || options.event === 'SessionEnd')) {
+      args.push('--journal-session', options.payload.sessionId, '--transcript', resolve(path));
+    }
+    outcome.backgroundPid = startBackground({ home: strata.home, agentId: options.agentId, env: options.env, launcher: options.launcher, args });
+    return outcome;
   });
-  const outcome: HookOutcome = { ingest: { files: summary.files, messages: summary.messages, errors: summary.errors } };
-  // SessionEnd also starts a run with nothing new: it catches up on anything an earlier run deferred.
-  const background = { home, agentId: options.agentId, env: options.env };
-  if (options.launcher && (summary.messages.new > 0 || options.event === 'SessionEnd')) {
-    outcome.backgroundPid = startBackground({ ...background, launcher: options.launcher, args: ['distill'] });
-  }
-  // Before a compaction and at the end of a session, the journal gets an entry for what happened
-  // (it skips a second flush of the same session within its dedupe window). Only with an LLM.
-  const hasLlm = llmProviderOf({ config, env: options.env }) !== 'none';
-  if (options.launcher && hasLlm && options.payload.sessionId && (options.event === 'PreCompact' || options.event === 'SessionEnd')) {
-    const args = ['journal', 'flush', '--session', options.payload.sessionId, '--transcript', resolve(path)];
-    outcome.journalPid = startBackground({ ...background, launcher: options.launcher, args });
-    // The session's older history is compressed into hierarchical summaries (src/core/summaries).
-    outcome.summarizePid = startBackground({ ...background, launcher: options.launcher, args: ['summarize'] });
-  }
-  return outcome;
 }
 
 export async function runClaudeCodeHook(options: HookRunOptions): Promise<HookOutcome> {

@@ -4,7 +4,6 @@
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { L0Log } from '../../capture/l0-log.js';
 import { parseScene } from '../../core/layers/scene-file.js';
 import type { L0Record } from '../../spec/conversation.js';
 import type { Strata } from '../../strata.js';
@@ -34,22 +33,6 @@ function canReadAgent(caller: Caller, agentId: string): boolean {
   return caller.agentId === null || caller.agentId === agentId || caller.scopes.includes(`agent:${agentId}`);
 }
 
-async function findMessages(options: { home: string; ids: string[]; sessionKey?: string; agentId?: string }): Promise<L0Record[]> {
-  const wanted = new Set(options.ids);
-  const found: L0Record[] = [];
-  const seen = new Set<string>();
-  for await (const r of new L0Log({ home: options.home }).records()) {
-    if (!wanted.has(r.id) || seen.has(r.id)) continue;
-    if (options.sessionKey !== undefined && r.sessionKey !== options.sessionKey) continue;
-    if (options.agentId !== undefined && r.agentId !== options.agentId) continue;
-    seen.add(r.id);
-    found.push(r);
-    // Message ids are unique within a session, so the scan can stop once every id is found.
-    if (seen.size === wanted.size || found.length >= MAX_MESSAGES) break;
-  }
-  return found;
-}
-
 export function registerInspectorRoutes(api: Hono, options: { strata: Strata; caller: Caller }): void {
   const { strata, caller } = options;
 
@@ -63,7 +46,7 @@ export function registerInspectorRoutes(api: Hono, options: { strata: Strata; ca
     if (agentId !== undefined && !canReadAgent(caller, agentId)) {
       return c.json({ ...out, missing: messageIds, withheld: `The source messages are agent ${agentId}'s conversation, which this server's caller may not read.` });
     }
-    out.messages = await findMessages({ home: strata.home, ids: messageIds, sessionKey, agentId });
+    out.messages = await strata.conversationMessages({ ids: messageIds, sessionKey, agentId, limit: MAX_MESSAGES });
     const found = new Set(out.messages.map((m) => m.id));
     out.missing = messageIds.filter((m) => !found.has(m));
     return c.json(out);

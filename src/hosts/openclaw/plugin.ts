@@ -4,9 +4,7 @@
  * decides when each runs and keeps every hook from failing or stalling the agent.
  */
 import { z } from 'zod';
-import { capture } from '../../capture/index.js';
-import type { DistillScheduler } from '../../core/distill/index.js';
-import type { SummaryWorker } from '../../core/summaries/index.js';
+import type { BackgroundWorker } from '../../core/worker/background-worker.js';
 import { describeAutoOrganize, type AutoOrganizeResult } from '../../core/layers/auto-organize.js';
 import { StrataError } from '../../errors/index.js';
 import { Strata, type StrataOpenOptions } from '../../strata.js';
@@ -62,8 +60,7 @@ export function createOpenClawPlugin(options: CreateOpenClawPluginOptions = {}):
         });
         return opening;
       };
-      let scheduler: DistillScheduler | undefined;
-      let summaries: SummaryWorker | undefined;
+      let worker: BackgroundWorker | undefined;
       const pending = new Set<Promise<unknown>>();
       let distilling = false;
 
@@ -78,8 +75,8 @@ export function createOpenClawPlugin(options: CreateOpenClawPluginOptions = {}):
         try {
           const s = await strata();
           const key = sessionKey || ctx.sessionKey || ctx.sessionId || 'default';
-          const result = await capture({ home: s.home, agentId: agentOf(ctx), sessionKey: key, sessionId: ctx.sessionId, messages, host: 'openclaw' });
-          if (result.new > 0) scheduler?.notify({ messages: result.new });
+          // Appends to the L0 log and indexes for conversation search; the worker hears of the new messages.
+          const result = await s.capture({ agentId: agentOf(ctx), sessionKey: key, sessionId: ctx.sessionId, messages, host: 'openclaw' });
           log.debug?.(`strata: captured ${result.new} new messages (${result.duplicates} duplicates) for ${key}`);
         } catch (error) {
           log.warn(`strata: capture failed: ${messageOf(error)}`);
@@ -160,25 +157,22 @@ export function createOpenClawPlugin(options: CreateOpenClawPluginOptions = {}):
             .catch((e: unknown) => log.warn(`strata: warm-up recall failed: ${messageOf(e)}`));
           pending.add(warm);
           void warm.finally(() => pending.delete(warm));
-          if (!config.distill.enabled) return;
-          scheduler = s.createDistillScheduler({
-            onReport: (r) => log.info(`strata: distilled ${r.messages.distilled} messages into ${r.admitted} memories`),
-            onError: (e) => log.warn(`strata: background distillation failed: ${messageOf(e)}`),
+          // Conversation indexing and embedding always run; distillation (and summaries) when enabled.
+          worker = s.createWorker({
+            distill: config.distill.enabled,
             onOrganize: logOrganize,
-            organizeSignal: stopping.signal,
+            onEvent: (e) => {
+              if ('error' in e) log.warn(`strata: background ${e.task} failed: ${messageOf(e.error)}`);
+              else if (e.task === 'distill') log.info(`strata: distilled ${e.report.messages.distilled} messages into ${e.report.admitted} memories`);
+              else if (e.task === 'summaries' && e.report.chunksSummarised > 0) log.info(`strata: summarised ${e.report.chunksSummarised} conversation chunks`);
+            },
           });
-          scheduler.start();
-          summaries = s.createSummaryWorker({
-            onReport: (r) => r.chunksSummarised > 0 && log.info(`strata: summarised ${r.chunksSummarised} conversation chunks`),
-            onError: (e) => log.warn(`strata: hierarchical summaries failed: ${messageOf(e)}`),
-          });
-          summaries?.start();
+          worker.start();
         },
         async stop() {
           stopping.abort();
-          await Promise.all([scheduler?.stop(), summaries?.stop()]);
-          scheduler = undefined;
-          summaries = undefined;
+          await worker?.stop();
+          worker = undefined;
           await Promise.allSettled([...pending]);
           stopping = new AbortController(); // a restarted service organises again
           const open = opening;
