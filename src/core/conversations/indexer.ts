@@ -62,6 +62,9 @@ interface Tail {
   previous?: L0Record;
 }
 
+/** Entries read past a page to learn each session's next turn before writing the page. */
+const LOOKAHEAD = 64;
+
 const sessionOf = (r: L0Record): ConversationSessionRef => ({ host: r.host, agentId: r.agentId, sessionId: r.sessionId });
 const sessionKey = (s: ConversationSessionRef): string => JSON.stringify([s.host, s.agentId, s.sessionId]);
 
@@ -89,17 +92,20 @@ export class ConversationIndexer {
       const started = Date.now();
       for (;;) {
         options.abortSignal?.throwIfAborted();
-        const page = await l0.read({ after, limit: this.pageSize, abortSignal: options.abortSignal });
-        const documents = await this.documentsFor(page.entries, tails);
-        if (page.end !== undefined && (documents.length > 0 || page.end !== after)) {
-          const written = await index.upsert({ documents, watermark: page.end });
+        const page = await l0.read({ after, limit: this.pageSize + LOOKAHEAD, abortSignal: options.abortSignal });
+        const entries = page.entries.slice(0, this.pageSize);
+        const ahead = page.entries.slice(entries.length);
+        const end = ahead.length > 0 ? entries.at(-1)!.position : page.end;
+        const documents = await this.documentsFor(entries, ahead, tails);
+        if (end !== undefined && (documents.length > 0 || end !== after)) {
+          const written = await index.upsert({ documents, watermark: end });
           result.inserted += written.inserted;
           result.updated += written.updated;
         }
-        result.read += page.entries.length;
-        after = page.end;
+        result.read += entries.length;
+        after = end;
         result.watermark = after;
-        if (page.done) return { ...result, done: true };
+        if (page.done && ahead.length === 0) return { ...result, done: true };
         const overBudget = (options.maxEntries !== undefined && result.read >= options.maxEntries) ||
           (options.budgetMs !== undefined && Date.now() - started >= options.budgetMs);
         if (overBudget) return result;
@@ -172,9 +178,10 @@ export class ConversationIndexer {
 
   /**
    * Documents for a page of entries, plus the documents of earlier turns whose text changes now
-   * that their successor is known. `tails` carries each session's last turn across pages.
+   * that their successor is known. `tails` carries each session's last turn across pages; `ahead`
+   * (entries after the page) gives the page's last turns their successor before they are written.
    */
-  private async documentsFor(entries: L0Entry[], tails: Map<string, Tail>): Promise<ConversationDocument[]> {
+  private async documentsFor(entries: L0Entry[], ahead: L0Entry[], tails: Map<string, Tail>): Promise<ConversationDocument[]> {
     const first = new Map<string, { ref: ConversationSessionRef; position: L0Position }>();
     for (const e of entries) {
       const ref = sessionOf(e.record);
@@ -204,6 +211,15 @@ export class ConversationIndexer {
       }
       out.set(doc.id, doc);
       tails.set(key, { doc, previous: tail?.doc.record });
+    }
+    const waiting = new Set(entries.map((e) => sessionKey(sessionOf(e.record))));
+    for (const { record } of ahead) {
+      const key = sessionKey(sessionOf(record));
+      const tail = tails.get(key);
+      if (!waiting.delete(key) || !tail) continue;
+      const doc = { ...tail.doc, text: this.build({ turn: tail.doc.record, previous: tail.previous, next: record, sessionDate: turnDate(tail.doc.record) }) };
+      out.set(doc.id, doc);
+      tails.set(key, { ...tail, doc });
     }
     return [...out.values()];
   }
