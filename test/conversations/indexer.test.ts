@@ -2,16 +2,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createJsonlL0Log } from '../../backends/l0-jsonl/index.js';
-import type { EmbedderV1 } from '../../spec/embedder.js';
-import type { L0LogV1, L0Record } from '../../spec/index.js';
-import { DEFAULT_RECALL_CONFIG } from '../recall/config.js';
-import { createEmbeddingService } from '../embedding/embedding-service.js';
-import { fakeEmbedding } from '../../../test/support/fake-embeddings.js';
-import { MemoryConversationIndex, memoryConversationStorage, type MemoryConversationStorage } from '../../../test/support/memory-conversation-index.js';
-import { conversationDocumentId, type BuildTurnDocument } from './document.js';
-import { ConversationIndexer } from './indexer.js';
-import { searchConversationIndex } from './search.js';
+import { createJsonlL0Log } from '../../src/backends/l0-jsonl/index.js';
+import type { EmbedderV1 } from '../../src/spec/embedder.js';
+import type { L0LogV1, L0Record } from '../../src/spec/index.js';
+import { DEFAULT_RECALL_CONFIG } from '../../src/core/recall/config.js';
+import { createEmbeddingService } from '../../src/core/embedding/embedding-service.js';
+import { fakeEmbedding } from '../support/fake-embeddings.js';
+import { MemoryConversationIndex, memoryConversationStorage, type MemoryConversationStorage } from '../support/memory-conversation-index.js';
+import { conversationDocumentId, type BuildTurnDocument } from '../../src/core/conversations/document.js';
+import { ConversationIndexer } from '../../src/core/conversations/indexer.js';
+import { searchConversationIndex } from '../../src/core/conversations/search.js';
 
 const turn = (i: number, content: string, extra: Partial<L0Record> = {}): L0Record => ({
   sessionKey: 'agent:a:main', sessionId: 's1', agentId: 'a', host: 'live', id: `t${i}`, role: i % 2 === 0 ? 'user' : 'assistant', content,
