@@ -5,8 +5,8 @@
  * batch writes nothing, embedder identity enforced. Not a backend: no persistence, no locking
  * across processes.
  */
-import { createHash } from 'node:crypto';
 import { stemmer } from 'stemmer';
+import { makeRecord } from '../fixtures/store/records.js';
 import { InvalidArgumentError, NotFoundError, StorageError } from '../../src/errors/index.js';
 import type {
   ListOptions,
@@ -25,28 +25,12 @@ import { tokenize } from '../../src/core/recall/tokens.js';
 
 const STOPWORDS = new Set('a an and are as at be by did do does for from has have i in is it me my of on or so that the to was we what when where which who will with you your'.split(' '));
 
+/** A memory for recall tests: fixed times (default 2026-01-01), full confidence, no vector unless given. */
 export function makeTestMemory(fields: Partial<StoredMemory> & { id: string; text: string }): StoredMemory {
   const at = fields.createdAt ?? '2026-01-01T00:00:00.000Z';
-  return {
-    category: 'fact',
-    scope: 'global',
-    importance: 0.5,
-    confidence: 1,
-    tags: [],
-    source: { kind: 'manual' },
-    createdAt: at,
-    updatedAt: at,
-    validFrom: at,
-    validTo: null,
-    supersedes: null,
-    supersededBy: null,
-    accessCount: 0,
-    lastAccessedAt: null,
-    contentHash: createHash('sha256').update(fields.text.trim().toLowerCase()).digest('hex'),
-    embeddingModel: fields.vector ? 'test' : 'none',
-    vector: null,
-    ...fields,
-  };
+  return makeRecord({
+    dimensions: 0, confidence: 1, createdAt: at, updatedAt: at, validFrom: at, embeddingModel: fields.vector ? 'test' : 'none', ...fields,
+  });
 }
 
 function strip(memory: StoredMemory): MemoryRecord {
