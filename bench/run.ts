@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- <name> ...]`: runs the benchmarks and prints their tables.
- * Names: write, recall, locomo, ann, admission, capture, distill, http (default: all available).
+ * Names: write, recall, locomo, ann, admission, capture, conversations, distill, http (default: all available).
  */
 import { runLocomo } from './locomo.js';
 import { runRecallLatency, runWriteThroughput } from './engine-perf.js';
@@ -22,6 +22,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
     const out = spawnSync(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit' });
     if (out.status !== 0) throw new Error(`capture benchmark failed (exit ${out.status})`);
   },
+  conversations: async () => (await import('./conversations.js')).runConversationsBench(),
   http: async () => (await import('./http-load.js')).runHttpLoadBench(),
 };
 

@@ -11,7 +11,6 @@ import { readTranscriptForJournal } from './capture/journal-source.js';
 import type { SourceKind } from './capture/readers/index.js';
 import { ConversationIndexer, searchConversationIndex, type CatchUpOptions, type CatchUpResult, type ConversationIndexStatus, type SearchConversationsOptions } from './core/conversations/index.js';
 import { DistillScheduler, runDistill, type DistillOptions, type DistillReport } from './core/distill/index.js';
-import type { EngineContext } from './core/engine/context.js';
 import { MemoryEngine } from './core/engine/memory-engine.js';
 import { revertLast, type HistoryEntry, type RevertResult } from './core/history/index.js';
 import { compileJournal, flushJournal, lintJournal, type CompileJournalResult, type FlushJournalResult, type LintJournalResult } from './core/journal/index.js';
@@ -19,14 +18,16 @@ import { LayerService } from './core/layers/service.js';
 import type { AutoOrganizeResult, OrganizeReport } from './core/layers/index.js';
 import type { LlmClient } from './core/llm/index.js';
 import { createSummaryWorker, runSummaries, type SummaryRunReport, type SummaryWorker } from './core/summaries/index.js';
-import { BackgroundWorker, type WorkerEvent } from './core/worker/background-worker.js';
+import type { BackgroundWorker } from './core/worker/background-worker.js';
 import { ConfigError } from './errors/index.js';
 import type { ConversationSearchHit, L0Record } from './spec/conversation.js';
 import type { ConversationIndexV1 } from './spec/conversation-index.js';
 import type { L0LogV1, L0SessionInfo } from './spec/l0-log.js';
 import { openParts, type OpenedParts, type StrataOpenOptions } from './wiring/open.js';
+import { buildWorker, type CreateWorkerOptions } from './wiring/worker.js';
 
 export type { StrataOpenOptions } from './wiring/open.js';
+export type { CreateWorkerOptions } from './wiring/worker.js';
 
 export class Strata extends MemoryEngine {
   readonly home: string;
@@ -216,36 +217,8 @@ export class Strata extends MemoryEngine {
    * with the organiser, summaries (with an LLM) and journal entries on request. Captures through
    * this instance notify it. `start()` runs it until `stop()`; `runOnce()` does one pass.
    */
-  createWorker(options: { distill?: boolean; summaries?: boolean; conversations?: boolean; onEvent?: (e: WorkerEvent) => void; onOrganize?: (r: AutoOrganizeResult) => void } = {}): BackgroundWorker {
-    const stop = new AbortController();
-    const emit = (e: WorkerEvent) => options.onEvent?.(e);
-    const llm = this.llm();
-    const distillOn = options.distill ?? true;
-    const worker: BackgroundWorker = new BackgroundWorker({
-      conversations: options.conversations === false ? undefined : {
-        catchUp: (signal) => this.indexConversations({ abortSignal: signal, budgetMs: 30_000 }),
-        embed: (signal) => this.embedConversations({ abortSignal: signal, budgetMs: 30_000 }),
-      },
-      distill: distillOn ? {
-        scheduler: this.createDistillScheduler({
-          onReport: (report) => emit({ task: 'distill', report }),
-          onError: (error) => emit({ task: 'distill', error }),
-          onOrganize: options.onOrganize ?? (() => undefined),
-          organizeSignal: stop.signal,
-        }),
-        runOnce: () => this.distillAndOrganize({ onOrganize: options.onOrganize ?? (() => undefined), organizeSignal: stop.signal }),
-      } : undefined,
-      summaries: options.summaries === false || !distillOn ? undefined : this.createSummaryWorker({
-        onReport: (report) => emit({ task: 'summaries', report }),
-        onError: (error) => emit({ task: 'summaries', error }),
-      }),
-      journal: llm ? { flush: (request, signal) => this.flushJournal({ ...request, abortSignal: signal }) } : undefined,
-      onEvent: emit,
-      onStop: () => {
-        stop.abort(); // an organiser run in progress restores its scenes instead of running on
-        this.workers.delete(worker);
-      },
-    });
+  createWorker(options: CreateWorkerOptions = {}): BackgroundWorker {
+    const worker = buildWorker(this, options, (w) => this.workers.delete(w));
     this.workers.add(worker);
     return worker;
   }
@@ -309,10 +282,5 @@ export class Strata extends MemoryEngine {
     await (await this.parts.openedConversationIndex())?.close();
     await this.l0.close();
     await super.close();
-  }
-
-  /** The engine context (for core functions that take it directly, e.g. tests and benches). */
-  get context(): EngineContext {
-    return this.ctx;
   }
 }

@@ -102,8 +102,11 @@ export interface ConversationIndexV1 {
   searchVector(options: { vector: number[]; limit: number; filter: ConversationFilter }): Promise<ConversationIndexHit[]>;
   count(options?: { filter?: ConversationFilter; embedded?: boolean }): Promise<number>;
 
-  /** Runs `fn` holding the index's cross-process write lock (catching up from the log). */
-  withWriteLock<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` holding the index's cross-process write lock (catching up from the log). Waits up to
+   * `timeoutMs` for it (a backend default otherwise), then fails with STORE_LOCKED.
+   */
+  withWriteLock<T>(fn: () => Promise<T>, options?: { timeoutMs?: number }): Promise<T>;
   /** Removes every document, the watermark and the meta (a rebuild from the log follows). */
   reset(): Promise<void>;
   /** Compacts storage and brings search indexes up to date; a backend with nothing to do resolves. */

@@ -166,6 +166,29 @@ export function runConversationIndexContract(options: ConversationIndexContractO
       expect([events.slice(0, 2), events.slice(2)].map((p) => p.map((e) => e.slice(1)))).toEqual([['+', '-'], ['+', '-']]);
     });
 
+    test('withWriteLock: a bounded wait gives up with STORE_LOCKED while another handle holds it', async () => {
+      const other = await ctx.open();
+      let release!: () => void;
+      const holding = new Promise<void>((r) => (release = r));
+      let entered!: () => void;
+      const inside = new Promise<void>((r) => (entered = r));
+      const holder = other.withWriteLock(async () => {
+        entered();
+        await holding;
+      });
+      try {
+        await inside;
+        let ran = false;
+        await expect(index.withWriteLock(async () => void (ran = true), { timeoutMs: 100 })).rejects.toMatchObject({ code: 'STORE_LOCKED' });
+        expect(ran).toBe(false);
+      } finally {
+        release();
+        await holder;
+        await other.close();
+      }
+      expect(await index.withWriteLock(async () => 'free', { timeoutMs: 5_000 })).toBe('free');
+    });
+
     test('reset: drops documents, watermark and meta', async () => {
       await index.upsert({ documents: [doc(1, 'alpha')], watermark: 'p000001' });
       await index.reset();

@@ -66,6 +66,19 @@ describe('ConversationIndexer', () => {
     expect(await indexer.catchUp()).toMatchObject({ read: 5, done: true });
   });
 
+  it('a budgeted catch-up does not wait out another writer: it reports the index as locked', async () => {
+    await l0.append({ records: [turn(0, 'alpha')] });
+    const indexer = indexerOf();
+    let release!: () => void;
+    const holding = new Promise<void>((r) => (release = r));
+    const holder = new MemoryConversationIndex(storage).withWriteLock(() => holding);
+    expect(await indexer.catchUp({ budgetMs: 30 })).toMatchObject({ locked: true, read: 0, done: false });
+    const waiting = indexer.catchUp();
+    release();
+    await holder;
+    expect(await waiting).toMatchObject({ read: 1, done: true });
+  });
+
   it('rebuilds a turn\'s document when its successor arrives, across pages and runs', async () => {
     const buildDocument: BuildTurnDocument = ({ turn: t, previous, next, sessionDate }) => [previous?.content ?? '-', t.content, next?.content ?? '-', sessionDate].join(' | ');
     const indexer = indexerOf({ buildDocument, pageSize: 2 });

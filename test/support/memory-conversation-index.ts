@@ -151,10 +151,25 @@ export class MemoryConversationIndex implements ConversationIndexV1 {
     return [...this.s.rows.values()].filter((r) => matches(r, options.filter ?? {}) && (options.embedded === undefined || (r.vector !== null || !this.s.meta?.dimensions) === options.embedded)).length;
   }
 
-  withWriteLock<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.s.lock.then(fn, fn);
+  withWriteLock<T>(fn: () => Promise<T>, options: { timeoutMs?: number } = {}): Promise<T> {
+    // Waiting is bounded by timeoutMs: a caller that gives up never runs fn.
+    let timer: NodeJS.Timeout | undefined;
+    let gaveUp = false;
+    const locked = () => new StorageError({ code: 'STORE_LOCKED', isRetryable: true, message: 'the conversation index is locked by another writer' });
+    const run = this.s.lock.then(() => {
+      clearTimeout(timer);
+      if (gaveUp) throw locked();
+      return fn();
+    });
     this.s.lock = run.catch(() => undefined);
-    return run;
+    if (options.timeoutMs === undefined) return run;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        gaveUp = true;
+        reject(locked());
+      }, options.timeoutMs);
+    });
+    return Promise.race([run, timeout]);
   }
 
   async reset() {

@@ -9,6 +9,7 @@ import type { L0Position } from '../../spec/l0-log.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { withFileLock } from '../../util/file-lock.js';
 import { readJsonFile } from '../../util/fs-util.js';
+import { chunks, inList, sqlString, whereOf } from './filter.js';
 import { buildSchema, C, DOCUMENT_COLUMNS, documentToRow, documentsFromArrow } from './schema.js';
 
 /**
@@ -25,15 +26,7 @@ export interface LanceConversationIndexOptions {
 const TABLE = 'turns';
 const META = 'conversation-index.json';
 const WATERMARK = 'watermark.json';
-const IN_CHUNK = 500;
 const CAPABILITIES: ConversationIndexCapabilities = { fullTextSearch: true, vectorSearch: true, concurrentWriters: true, maxBatchUpsert: 5_000 };
-
-export function sqlString(value: string, argument: string): string {
-  if (value.includes('\u0000')) throw new InvalidArgumentError({ argument, message: `${argument} contains a NUL character; remove it and retry.` });
-  return `'${value.replaceAll("'", "''")}'`;
-}
-
-const inList = (column: string, values: string[], argument: string) => `${column} IN (${values.map((v) => sqlString(v, argument)).join(', ')})`;
 
 async function wrap<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {
@@ -42,27 +35,6 @@ async function wrap<T>(what: string, fn: () => Promise<T>): Promise<T> {
     if (error instanceof StorageError || error instanceof InvalidArgumentError) throw error;
     throw new StorageError({ message: `Conversation index ${what} failed: ${(error as Error).message}`, cause: error, isRetryable: true });
   }
-}
-
-function chunks<T>(items: T[], size = IN_CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-/** The filter as a where clause; null when it matches nothing (an empty agent list). */
-function whereOf(filter: ConversationFilter): string | null | undefined {
-  const parts: string[] = [];
-  if (filter.agentIds !== undefined) {
-    if (filter.agentIds.length === 0) return null;
-    parts.push(inList(C.agentId, filter.agentIds, 'agentIds'));
-  }
-  if (filter.sessionKey !== undefined) parts.push(`${C.sessionKey} = ${sqlString(filter.sessionKey, 'sessionKey')}`);
-  if (filter.roles !== undefined) {
-    if (filter.roles.length === 0) return null;
-    parts.push(inList(C.role, filter.roles, 'roles'));
-  }
-  return parts.length > 0 ? parts.join(' AND ') : undefined;
 }
 
 class LanceConversationIndex implements ConversationIndexV1 {
@@ -273,8 +245,8 @@ class LanceConversationIndex implements ConversationIndexV1 {
     return wrap('count', () => table.countRows(parts.length > 0 ? parts.join(' AND ') : undefined));
   }
 
-  withWriteLock<T>(fn: () => Promise<T>): Promise<T> {
-    return withFileLock({ path: join(this.dir, 'write.lock'), timeoutMs: 120_000 }, fn);
+  withWriteLock<T>(fn: () => Promise<T>, options: { timeoutMs?: number } = {}): Promise<T> {
+    return withFileLock({ path: join(this.dir, 'write.lock'), timeoutMs: options.timeoutMs ?? 120_000 }, fn);
   }
 
   async reset(): Promise<void> {

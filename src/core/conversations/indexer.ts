@@ -5,6 +5,7 @@
  * log append and the watermark write leaves the watermark behind, never ahead, so the next run
  * indexes what is missing, and upserts by id make the overlap harmless: nothing lost, nothing twice.
  */
+import { StrataError } from '../../errors/index.js';
 import type { L0Record } from '../../spec/conversation.js';
 import { CONVERSATION_INDEX_SCHEMA_VERSION, type ConversationDocument, type ConversationIndexV1, type ConversationSessionRef } from '../../spec/conversation-index.js';
 import type { L0Entry, L0LogV1, L0Position } from '../../spec/l0-log.js';
@@ -27,7 +28,7 @@ export interface CatchUpOptions {
   fromStart?: boolean;
   /** Stop after about this many entries (the rest waits for the next run). */
   maxEntries?: number;
-  /** Stop after about this long. */
+  /** Stop after about this long; waiting for another writer's lock counts too (then nothing is done). */
   budgetMs?: number;
   abortSignal?: AbortSignal;
 }
@@ -41,6 +42,8 @@ export interface CatchUpResult {
   done: boolean;
   /** The index was dropped first (built by another embedder or an older layout). */
   rebuilt: boolean;
+  /** Another process held the index within the budget: it is catching up already. */
+  locked?: boolean;
 }
 
 export interface ConversationIndexStatus {
@@ -82,8 +85,20 @@ export class ConversationIndexer {
   }
 
   /** Indexes log entries after the watermark (all of them with `fromStart`), under the index's write lock. */
-  catchUp(options: CatchUpOptions = {}): Promise<CatchUpResult> {
+  async catchUp(options: CatchUpOptions = {}): Promise<CatchUpResult> {
+    try {
+      return await this.catchUpLocked(options);
+    } catch (error) {
+      // With a budget, a busy index is not worth waiting for: its holder indexes the log too, and
+      // whatever it misses is picked up by the next catch-up.
+      if (options.budgetMs === undefined || !(StrataError.isInstance(error) && error.code === 'STORE_LOCKED')) throw error;
+      return { read: 0, inserted: 0, updated: 0, watermark: undefined, done: false, rebuilt: false, locked: true };
+    }
+  }
+
+  private catchUpLocked(options: CatchUpOptions): Promise<CatchUpResult> {
     const { l0, index } = this.options;
+    const lock = options.budgetMs === undefined ? undefined : { timeoutMs: Math.max(50, options.budgetMs) };
     return index.withWriteLock(async () => {
       const rebuilt = await this.prepare();
       const result: CatchUpResult = { read: 0, inserted: 0, updated: 0, watermark: undefined, done: false, rebuilt };
@@ -110,7 +125,7 @@ export class ConversationIndexer {
           (options.budgetMs !== undefined && Date.now() - started >= options.budgetMs);
         if (overBudget) return result;
       }
-    });
+    }, lock);
   }
 
   /** How far the index is behind the log; `verify` also checks every entry's document is there. */
