@@ -39,8 +39,8 @@ describe('background worker', () => {
     // The scheduler reports a run after it (and the organiser) finished: wait for the report, not the rows.
     await expect.poll(() => events.some((e) => e.task === 'distill' && 'report' in e && e.report.admitted > 0), { timeout: 20_000 }).toBe(true);
     expect(await strata.count({ scopes: ['agent:main'] })).toBeGreaterThan(0);
-    const embedded = events.reduce((n, e) => n + (e.task === 'conversations' && 'embedded' in e ? e.embedded : 0), 0);
-    expect(embedded).toBe(2);
+    const embedded = () => events.reduce((n, e) => n + (e.task === 'conversations' && 'embedded' in e ? e.embedded : 0), 0);
+    await expect.poll(embedded, { timeout: 20_000 }).toBe(2);
     expect(events.filter((e) => 'error' in e)).toEqual([]);
     // Vectors take part in conversation search now.
     expect((await strata.searchConversations({ query: 'pnpm workspaces', limit: 5 })).map((h) => h.record.role).sort()).toEqual(['assistant', 'user']);
