@@ -21,7 +21,7 @@ process.stdout.write(`behind ${(await indexer.status()).behind}\nready\n`);
 for (;;) {
   const summary = await pipeline.ingest({
     sources: [{ kind: 'openclaw', root }],
-    maxBytesPerRun: 48 * 1024,
+    maxBytesPerRun: 8 * 1024,
     sqlite: false,
     onRecords: () => void process.stdout.write('appended\n'),
   });

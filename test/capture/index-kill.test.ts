@@ -92,6 +92,8 @@ describe('kill -9 while capturing and indexing', () => {
     try {
       const status = await new ConversationIndexer({ l0: l0Of(home), index, embedderId: 'none', dimensions: 0 }).status({ verify: true });
       const figures = { kills, l0: ids.length, l0Unique: new Set(ids).size, indexed: status.documents, missing: status.missing, behind: status.behind };
+      const lagged = behind.filter((n) => n > 0).length;
+      console.info(`index kill test: ${kills} kills in ${behind.length} lives, ${total} messages; L0 ${figures.l0} (${total - figures.l0Unique} duplicated), index ${figures.indexed} (${figures.missing} missing); ${lagged} lives started with the index behind the log`);
       expect(figures).toEqual({ kills: KILLS, l0: total, l0Unique: total, indexed: total, missing: 0, behind: 0 });
     } finally {
       await index.close();
