@@ -117,6 +117,11 @@ export class Strata extends MemoryEngine {
     return (await this.indexer()).catchUp(options);
   }
 
+  /** Brings the conversation index's search structures up to date when enough was written since (`force`: always). */
+  async optimizeConversations(options: { force?: boolean } = {}): Promise<boolean> {
+    return (await this.indexer()).optimize(options);
+  }
+
   /** How far the conversation index is behind the log; `verify` checks every entry (`strata doctor`). */
   async conversationIndexStatus(options: { verify?: boolean; abortSignal?: AbortSignal } = {}): Promise<ConversationIndexStatus> {
     return (await this.indexer()).status(options);

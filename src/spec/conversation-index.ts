@@ -109,7 +109,10 @@ export interface ConversationIndexV1 {
   withWriteLock<T>(fn: () => Promise<T>, options?: { timeoutMs?: number }): Promise<T>;
   /** Removes every document, the watermark and the meta (a rebuild from the log follows). */
   reset(): Promise<void>;
-  /** Compacts storage and brings search indexes up to date; a backend with nothing to do resolves. */
-  optimize(): Promise<void>;
+  /**
+   * Brings search indexes up to date and compacts storage when enough was written since the last
+   * time (always with `force`). Resolves `false` when there was nothing worth doing.
+   */
+  optimize(options?: { force?: boolean }): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -29,7 +29,11 @@ export function buildWorker(strata: Strata, options: CreateWorkerOptions, onStop
   const worker: BackgroundWorker = new BackgroundWorker({
     conversations: options.conversations === false ? undefined : {
       catchUp: (signal) => strata.indexConversations({ abortSignal: signal, budgetMs: CONVERSATION_PASS_MS }),
-      embed: (signal) => strata.embedConversations({ abortSignal: signal, budgetMs: CONVERSATION_PASS_MS }),
+      embed: async (signal) => {
+        const embedded = await strata.embedConversations({ abortSignal: signal, budgetMs: CONVERSATION_PASS_MS });
+        await strata.optimizeConversations(); // only when enough rows wait for the search index
+        return embedded;
+      },
     },
     distill: distillOn ? {
       scheduler: strata.createDistillScheduler({

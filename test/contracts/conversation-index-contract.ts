@@ -189,6 +189,16 @@ export function runConversationIndexContract(options: ConversationIndexContractO
       expect(await index.withWriteLock(async () => 'free', { timeoutMs: 5_000 })).toBe('free');
     });
 
+    test('optimize: documents stay searchable before and after, forced or not', async () => {
+      await index.upsert({ documents: [doc(1, 'lemon tart recipe')] });
+      expect(typeof (await index.optimize())).toBe('boolean');
+      await index.upsert({ documents: [doc(2, 'lemon curd')] });
+      await index.optimize({ force: true });
+      await index.upsert({ documents: [doc(3, 'lemon sorbet')] });
+      expect(ids(await index.searchText({ query: 'lemon', limit: 10, filter: {} })).sort()).toEqual(['m1', 'm2', 'm3']);
+      expect(await index.count()).toBe(3);
+    });
+
     test('reset: drops documents, watermark and meta', async () => {
       await index.upsert({ documents: [doc(1, 'alpha')], watermark: 'p000001' });
       await index.reset();

@@ -178,6 +178,8 @@ export class MemoryConversationIndex implements ConversationIndexV1 {
     this.s.watermark = undefined;
   }
 
-  async optimize() {}
+  async optimize() {
+    return false;
+  }
   async close() {}
 }

@@ -73,6 +73,7 @@ async function conversationCheck(home: string, repair: boolean): Promise<string>
   try {
     const fixed = repair ? await strata.l0.repair() : undefined;
     const reindexed = repair ? await strata.indexConversations({ fromStart: true }) : undefined;
+    if (repair) await strata.optimizeConversations({ force: true });
     const s = await strata.conversationIndexStatus({ verify: true });
     const repaired = fixed && reindexed ? `repaired: ${fixed.truncated} torn bytes cut, ${reindexed.inserted} messages indexed; ` : '';
     const embedded = s.unembedded > 0 ? `, ${s.unembedded} waiting for vectors` : '';

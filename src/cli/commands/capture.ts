@@ -73,6 +73,7 @@ export function registerCaptureCommands(program: Command): void {
         }).finally(() => progress.stop());
         const reindexed = flags.reindex && !flags.dryRun ? await strata.indexConversations({ fromStart: true }) : undefined;
         const embedded = !flags.dryRun && flags.embed ? await strata.embedConversations({ batchSize: 64, budgetMs: 15_000 }) : undefined;
+        if (!flags.dryRun) await strata.optimizeConversations();
         if (g.json) return printJson({ ...summary, reindexed, conversationIndex: embedded });
         printSummary(summary, embedded);
         if (reindexed) process.stdout.write(`  reindex: ${reindexed.read} L0 messages checked, ${reindexed.inserted} added to the conversation index, ${reindexed.updated} rewritten\n`);

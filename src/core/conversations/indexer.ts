@@ -155,6 +155,12 @@ export class ConversationIndexer {
     return status;
   }
 
+  /** Brings the index's search structures up to date when enough was written (`force`: always). */
+  optimize(options: { force?: boolean } = {}): Promise<boolean> {
+    const { index } = this.options;
+    return index.withWriteLock(() => index.optimize(options));
+  }
+
   /** Embeds documents that have no vector yet, through the engine's embedding service. */
   async embedPending(options: { embeddings: EmbeddingService; batchSize?: number; budgetMs?: number; abortSignal?: AbortSignal }): Promise<{ embedded: number; remaining: number }> {
     const { index } = this.options;
