@@ -9,5 +9,7 @@ export default defineConfig({
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     env: { LANCEDB_LOG: 'error' },
+    // One PostgreSQL server per run, started by the first test file that needs it.
+    globalSetup: ['test/support/postgres-global-setup.ts'],
   },
 });

@@ -1,141 +1,171 @@
 /**
- * Admission-gate benchmark: precision, recall and F1 of the rules-only gate on the labelled set
- * `bench/data/admission-set.jsonl` (positive class = "keep"), overall, by language and by half.
- * Lines 1, 3, 5, ... are the development half the rules were checked against; lines 2, 4, 6, ...
- * are held out and reported separately. Four more files were each written after the rules were
- * frozen and scored once before any change. r1 (first contact: P 0.826 / R 0.950), r2 (P 0.742 /
- * R 1.000) and r3 (P 0.750 / R 0.981) were then used to fix the rules, so they are development
- * data now; `admission-holdout-r4.jsonl` was written after the last fix and has never been used
- * to change them. Its figures are the honest estimate. Run: `npx tsx bench/admission.ts [--misses | --misses-all]`.
+ * Admission benchmark. Primary: the labelled real-transcript set `bench/data/admission-real.jsonl`
+ * (sentences of user messages, assistant messages and compaction summaries from the transcripts in
+ * ../shared/fixtures, plus LLM-style third-person memories in English and Chinese; see
+ * bench/data/README.md). It is split by transcript: the rules were tuned on the `tune` part only,
+ * and the `heldout` part is reported as the honest estimate. Targets (held-out): junk admitted
+ * <= 5 %, keep rejected <= 10 %.
+ *
+ * Two views per source: the gate alone (every unit offered to `admit`, as an LLM's output is), and
+ * the offline path (rule-based capture picks and normalises candidates, then the gate). Secondary:
+ * the older synthetic set (short written sentences). Run: `npm run bench -- admission`, or
+ * `npx tsx bench/admission.ts [--misses]` (`--misses` lists errors on the tune part only).
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { admit, type AdmissionReason } from '../src/core/distill/admission.js';
+import { admit, type AdmissionSource } from '../src/core/distill/admission.js';
+import { captureByRules } from '../src/core/distill/rules.js';
 import { hasCjk } from '../src/core/distill/signals.js';
+import { printTable } from './lib/table.js';
 
-interface Row {
+export interface RealRow {
+  text: string;
+  label: 'keep' | 'junk';
+  reason: string;
+  source: 'user' | 'assistant' | 'summary' | 'llm';
+  transcript: string;
+  split: 'tune' | 'heldout';
+  line: number | null;
+}
+
+interface Scored extends RealRow {
+  admitted: boolean;
+  why?: string;
+}
+
+const DATA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'data');
+
+export function loadJsonl<T>(path: string): T[] {
+  return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as T);
+}
+
+export function loadRealSet(): RealRow[] {
+  return loadJsonl<RealRow>(join(DATA_DIR, 'admission-real.jsonl'));
+}
+
+export interface Rates {
+  n: number;
+  keep: number;
+  junk: number;
+  precision: number;
+  recall: number;
+  junkAdmitted: number;
+  keepRejected: number;
+}
+
+export function rates(rows: Array<{ label: 'keep' | 'junk'; admitted: boolean }>): Rates {
+  const tp = rows.filter((r) => r.label === 'keep' && r.admitted).length;
+  const fp = rows.filter((r) => r.label === 'junk' && r.admitted).length;
+  const keep = rows.filter((r) => r.label === 'keep').length;
+  const junk = rows.length - keep;
+  return {
+    n: rows.length,
+    keep,
+    junk,
+    precision: tp + fp === 0 ? 0 : tp / (tp + fp),
+    recall: keep === 0 ? 0 : tp / keep,
+    junkAdmitted: junk === 0 ? 0 : fp / junk,
+    keepRejected: keep === 0 ? 0 : (keep - tp) / keep,
+  };
+}
+
+/** The gate alone: what `admit` says about each unit, told where it comes from. */
+export function scoreGate(rows: RealRow[]): Scored[] {
+  return rows.map((r) => {
+    const d = admit({ text: r.text, source: r.source as AdmissionSource });
+    return { ...r, admitted: d.admitted, why: d.reason };
+  });
+}
+
+/**
+ * The offline path: rule-based capture over the unit (user sentences and summaries; assistant
+ * sentences only as explicit lessons), so a unit counts as admitted when the rules make a memory
+ * of it. LLM output does not go through the rules.
+ */
+export function scoreRules(rows: RealRow[]): Scored[] {
+  return rows.filter((r) => r.source !== 'llm').map((r) => {
+    const found = captureByRules({ text: r.text, role: r.source as Exclude<RealRow['source'], 'llm'>, maxPerTurn: 3 });
+    return { ...r, admitted: found.length > 0, why: found[0]?.text };
+  });
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+const SOURCES = ['user', 'assistant', 'summary', 'llm'] as const;
+
+function rateRows(scored: Scored[], split: 'tune' | 'heldout', sources: readonly string[]) {
+  const part = scored.filter((r) => r.split === split);
+  const rows = sources.map((s) => [s, part.filter((r) => r.source === s)] as const);
+  rows.push(['all', part.filter((r) => sources.includes(r.source))] as never);
+  return rows.map(([name, rs]) => {
+    const m = rates(rs);
+    return [name, m.n, m.keep, m.junk, m.precision, m.recall, pct(m.junkAdmitted), pct(m.keepRejected)];
+  });
+}
+
+const HEADERS = ['source', 'n', 'keep', 'junk', 'precision', 'recall', 'junk admitted', 'keep rejected'];
+
+export function runAdmissionBench(options: { misses?: boolean } = {}): void {
+  const real = loadRealSet();
+  const gate = scoreGate(real);
+  const rules = scoreRules(real);
+  for (const split of ['heldout', 'tune'] as const) {
+    printTable(`Gate alone, ${split} part of the real-transcript set (targets: junk admitted <= 5 %, keep rejected <= 10 %)`, HEADERS, rateRows(gate, split, SOURCES));
+  }
+  for (const split of ['heldout', 'tune'] as const) {
+    printTable(`Offline path (rules + gate), ${split} part: a unit counts as admitted when the rules make a memory of it`, HEADERS, rateRows(rules, split, ['user', 'assistant', 'summary']));
+  }
+  // Language view of the LLM-style memories (the only Chinese in the set).
+  const llm = gate.filter((r) => r.source === 'llm' && r.split === 'heldout');
+  printTable('Gate alone on LLM-style memories (held-out) by language', HEADERS, [
+    ['en', ...Object.values(rates(llm.filter((r) => !hasCjk(r.text))))],
+    ['zh', ...Object.values(rates(llm.filter((r) => hasCjk(r.text))))],
+  ].map(([name, n, keep, junk, p, r, ja, kr]) => [name as string, n as number, keep as number, junk as number, p as number, r as number, pct(ja as number), pct(kr as number)]));
+
+  // Which kinds of junk get through the gate (held-out), and why keepers are rejected.
+  const held = gate.filter((r) => r.split === 'heldout');
+  const kinds = new Map<string, { total: number; admitted: number }>();
+  for (const r of held.filter((x) => x.label === 'junk')) {
+    const k = kinds.get(r.reason) ?? { total: 0, admitted: 0 };
+    k.total++;
+    if (r.admitted) k.admitted++;
+    kinds.set(r.reason, k);
+  }
+  printTable('Held-out junk by labelled kind: admitted by the gate', ['kind', 'total', 'admitted'],
+    [...kinds].sort((a, b) => b[1].total - a[1].total).map(([k, c]) => [k, c.total, c.admitted]));
+  const whys = new Map<string, number>();
+  for (const r of held.filter((x) => x.label === 'keep' && !x.admitted)) whys.set(r.why ?? '?', (whys.get(r.why ?? '?') ?? 0) + 1);
+  printTable('Held-out keep items rejected, by gate reason', ['reason', 'count'], [...whys].sort((a, b) => b[1] - a[1]));
+
+  runSyntheticTable();
+
+  if (options.misses) {
+    console.log('\nErrors on the tune part (gate alone): label, source, reason, text');
+    for (const r of gate.filter((s) => s.split === 'tune' && (s.label === 'keep') !== s.admitted)) {
+      console.log(`  ${r.label.padEnd(5)} ${r.source.padEnd(9)} ${(r.why ?? 'admitted').padEnd(22)} ${r.text.slice(0, 120).replace(/\n/g, '\\n')}`);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- secondary: the synthetic set
+
+interface SyntheticRow {
   text: string;
   label: 'keep' | 'junk';
   kind: string;
 }
 
-interface Scored extends Row {
-  line: number;
-  lang: 'en' | 'zh';
-  admitted: boolean;
-  reason: AdmissionReason | undefined;
-}
-
-export interface Metrics {
-  n: number;
-  keep: number;
-  junk: number;
-  tp: number;
-  fp: number;
-  fn: number;
-  tn: number;
-  precision: number;
-  recall: number;
-  f1: number;
-}
-
-const DATA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'data');
-
-export function loadAdmissionSet(path = join(DATA_DIR, 'admission-set.jsonl')): Row[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Row);
-}
-
-export function metrics(rows: Scored[]): Metrics {
-  const tp = rows.filter((r) => r.label === 'keep' && r.admitted).length;
-  const fp = rows.filter((r) => r.label === 'junk' && r.admitted).length;
-  const fn = rows.filter((r) => r.label === 'keep' && !r.admitted).length;
-  const tn = rows.filter((r) => r.label === 'junk' && !r.admitted).length;
-  const precision = tp + fp === 0 ? 0 : tp / (tp + fp);
-  const recall = tp + fn === 0 ? 0 : tp / (tp + fn);
-  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-  return { n: rows.length, keep: tp + fn, junk: fp + tn, tp, fp, fn, tn, precision, recall, f1 };
-}
-
-export function scoreAdmissionSet(rows: Row[]): Scored[] {
-  return rows.map((row, i) => {
-    const decision = admit({ text: row.text });
-    return { ...row, line: i + 1, lang: hasCjk(row.text) ? 'zh' : 'en', admitted: decision.admitted, reason: decision.reason };
+/** The older written set (short clean sentences): kept as a secondary table, not a target. */
+function runSyntheticTable(): void {
+  const files = ['admission-set.jsonl', 'admission-holdout-r1.jsonl', 'admission-holdout-r2.jsonl', 'admission-holdout-r3.jsonl', 'admission-holdout-r4.jsonl'];
+  const rows = files.map((f) => {
+    const scored = loadJsonl<SyntheticRow>(join(DATA_DIR, f)).map((r) => ({ label: r.label, admitted: admit({ text: r.text }).admitted }));
+    const m = rates(scored);
+    return [f, m.n, m.keep, m.junk, m.precision, m.recall, pct(m.junkAdmitted), pct(m.keepRejected)];
   });
-}
-
-const pct = (x: number) => x.toFixed(3);
-const pad = (s: string | number, n: number) => String(s).padEnd(n);
-const oneLine = (s: string) => (s.length > 90 ? `${s.slice(0, 87)}...` : s).replace(/\n/g, '\\n');
-
-/** Prints the admission tables; `misses` also lists errors (dev half only, or every file). */
-export function runAdmissionBench(options: { misses?: 'dev' | 'all' } = {}): void {
-  const scored = scoreAdmissionSet(loadAdmissionSet());
-  const round1 = scoreAdmissionSet(loadAdmissionSet(join(DATA_DIR, 'admission-holdout-r1.jsonl')));
-  const round2 = scoreAdmissionSet(loadAdmissionSet(join(DATA_DIR, 'admission-holdout-r2.jsonl')));
-  const round3 = scoreAdmissionSet(loadAdmissionSet(join(DATA_DIR, 'admission-holdout-r3.jsonl')));
-  const fresh = scoreAdmissionSet(loadAdmissionSet(join(DATA_DIR, 'admission-holdout-r4.jsonl')));
-  const groups: Array<[string, Scored[]]> = [
-    ['all', scored],
-    ['en', scored.filter((r) => r.lang === 'en')],
-    ['zh', scored.filter((r) => r.lang === 'zh')],
-    ['dev half (odd lines)', scored.filter((r) => r.line % 2 === 1)],
-    ['held-out half (even lines)', scored.filter((r) => r.line % 2 === 0)],
-    ['held-out en', scored.filter((r) => r.line % 2 === 0 && r.lang === 'en')],
-    ['held-out zh', scored.filter((r) => r.line % 2 === 0 && r.lang === 'zh')],
-    ['r1 file (tuned on since)', round1],
-    ['r2 file (tuned on since)', round2],
-    ['r3 file (tuned on since)', round3],
-    ['r4 held-out file', fresh],
-    ['r4 held-out en', fresh.filter((r) => r.lang === 'en')],
-    ['r4 held-out zh', fresh.filter((r) => r.lang === 'zh')],
-  ];
-  console.log('\nAdmission gate (rules only), positive class = keep; targets precision >= 0.9, recall >= 0.8\n');
-  console.log(`${pad('subset', 28)}${pad('n', 6)}${pad('keep', 6)}${pad('junk', 6)}${pad('precision', 11)}${pad('recall', 9)}${pad('F1', 7)}`);
-  for (const [name, rows] of groups) {
-    const m = metrics(rows);
-    console.log(`${pad(name, 28)}${pad(m.n, 6)}${pad(m.keep, 6)}${pad(m.junk, 6)}${pad(pct(m.precision), 11)}${pad(pct(m.recall), 9)}${pad(pct(m.f1), 7)}`);
-  }
-
-  // Confusion by reason: which rule rejected junk (true rejections) and keepers (false rejections).
-  const reasons = new Map<string, { junk: number; keep: number }>();
-  for (const r of scored) {
-    if (r.admitted) continue;
-    const entry = reasons.get(r.reason ?? '?') ?? { junk: 0, keep: 0 };
-    entry[r.label]++;
-    reasons.set(r.reason ?? '?', entry);
-  }
-  console.log(`\n${pad('rejection reason', 24)}${pad('junk (correct)', 16)}keep (false rejection)`);
-  for (const [reason, c] of [...reasons].sort((a, b) => b[1].junk + b[1].keep - (a[1].junk + a[1].keep))) {
-    console.log(`${pad(reason, 24)}${pad(c.junk, 16)}${c.keep}`);
-  }
-
-  // Junk by labelled kind: how much of each family the gate lets through.
-  const kinds = new Map<string, { total: number; admitted: number }>();
-  for (const r of scored.filter((s) => s.label === 'junk')) {
-    const entry = kinds.get(r.kind) ?? { total: 0, admitted: 0 };
-    entry.total++;
-    if (r.admitted) entry.admitted++;
-    kinds.set(r.kind, entry);
-  }
-  console.log(`\n${pad('junk kind', 24)}${pad('total', 8)}admitted (missed)`);
-  for (const [kind, c] of [...kinds].sort((a, b) => b[1].total - a[1].total)) console.log(`${pad(kind, 24)}${pad(c.total, 8)}${c.admitted}`);
-
-  // --misses lists errors on the development half only (so the held-out half stays unseen);
-  // --misses-all lists every error.
-  const all = options.misses === 'all';
-  const errorRows = all ? [...scored, ...round1.map((r) => ({ ...r, line: -r.line }))] : scored;
-  if (options.misses) {
-    console.log(`\nErrors on ${all ? 'all lines' : 'the development half'} (line, label, reason, text):`);
-    for (const r of errorRows.filter((s) => (s.label === 'keep') !== s.admitted && (all || s.line % 2 === 1))) {
-      console.log(`  ${pad(r.line, 5)}${pad(r.label, 6)}${pad(r.reason ?? 'admitted', 22)}${oneLine(r.text)}`);
-    }
-  }
+  printTable('Secondary: the synthetic written sets (short clean sentences, gate alone, no source)', ['file', ...HEADERS.slice(1)], rows);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  runAdmissionBench({ misses: process.argv.includes('--misses-all') ? 'all' : process.argv.includes('--misses') ? 'dev' : undefined });
+  runAdmissionBench({ misses: process.argv.includes('--misses') });
 }

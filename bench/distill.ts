@@ -17,6 +17,7 @@ import { estimateTokens } from '../src/core/recall/tokens.js';
 import type { L0Record } from '../src/spec/conversation.js';
 import { Strata } from '../src/strata.js';
 import { startScriptedLlmServer, type RecordedRequest, type ScriptedReply } from '../test/support/scripted-llm-server.js';
+import { parseExtractionPrompt } from '../test/distill/helpers.js';
 import { printTable } from './lib/table.js';
 
 const FACTS = [
@@ -62,7 +63,7 @@ function model(request: RecordedRequest): ScriptedReply {
   const name = (request.body?.response_format as { json_schema?: { name?: string } } | undefined)?.json_schema?.name;
   let text: string;
   if (name === 'memories') {
-    const messages = userText(request).split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { id: string; role: string; content: string });
+    const messages = parseExtractionPrompt(userText(request));
     const memories = messages
       .filter((m) => m.role === 'user' && FACTS.some((f) => m.content.startsWith(f)))
       .map((m) => ({ text: `The user says: ${m.content}`, category: 'preference', importance: 0.7, confidence: 0.9, scope: 'global', temporal: 'static', validFrom: null, sourceMessageIds: [m.id], keywords: ['project'] }));
@@ -135,4 +136,5 @@ export async function runDistillBench(options: { messages?: number } = {}): Prom
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const i = process.argv.indexOf('--messages');
   await runDistillBench({ messages: i > 0 ? Number(process.argv[i + 1]) : 1000 });
+  await (await import('./distill-real.js')).runRealDistillBench();
 }

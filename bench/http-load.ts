@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Strata } from '../src/strata.js';
-import { resolveCaller } from '../src/hosts/mcp/caller.js';
+import { resolveCaller } from '../src/core/caller.js';
 import { startHttpServer } from '../src/hosts/http/server.js';
 import { printTable } from './lib/table.js';
 import { summarize } from './lib/stats.js';
@@ -89,7 +89,7 @@ export async function runHttpLoadBench(options: { clients?: number; requestsPerC
   try {
     const items = Array.from({ length: seedCount }, (_, i) => ({ text: `${makeSentence(vocab, random)} (${i})`, scope: i % 2 ? 'global' : 'agent:bench' }));
     for (let i = 0; i < items.length; i += 500) await strata.rememberMany({ items: items.slice(i, i + 500), nearDuplicates: false });
-    const server = await startHttpServer({ strata, caller: resolveCaller({ config: strata.config, agentId: 'bench', env: {} }), host: '127.0.0.1', port: 0 });
+    const server = await startHttpServer({ strata, caller: resolveCaller({ config: strata.config, agentId: 'bench' }), host: '127.0.0.1', port: 0 });
     try {
       const result = await driveRecallLoad({
         baseUrl: server.url,

@@ -1,163 +1,238 @@
 /**
- * LoCoMo evidence retrieval through Strata's own recall (task defined in ../shared/bench/README.md):
- * every turn of a conversation is stored as a memory in a per-conversation scope with its session
- * date as validFrom; each category 1-4 question is a query; we score where the evidence turns land.
- * The data set is read from ../shared and never copied into the repository (CC BY-NC 4.0).
+ * LoCoMo evidence retrieval (task: ../shared/bench/README.md), three ways, each in this one run:
+ *   - baseline: Okapi BM25 + session date over "date speaker: text" (bench/lib/bm25.ts);
+ *   - memory path: every turn remembered as a memory (validFrom = session date) in a fresh store,
+ *     each question a `strata.recall`;
+ *   - conversation path: each conversation ingested as JSONL transcripts (one file per session)
+ *     through the real capture pipeline into a fresh home's L0 log, every L0 turn indexed with its
+ *     neighbours and session date (core buildTurnIndexText) in a prototype turn index, each
+ *     question a core `searchConversationTurns`.
+ * Each path prints its default and its ablations (one component off at a time) with per-category
+ * R@10 and both halves of the file (first half of the conversations vs the rest), so a choice
+ * that only helps one half shows. Recall runs with minScore 0 and no reranker (ranking quality).
+ * `STRATA_LOCOMO` may point at another LoCoMo file; the file read is named in every title.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import { Strata } from '../src/strata.js';
 import type { RememberInput } from '../src/core/engine/types.js';
-import type { RecallConfigInput } from '../src/core/recall/config.js';
+import { resolveRecallConfig, type RecallConfigInput } from '../src/core/recall/config.js';
 import { formatContextBlock } from '../src/core/recall/context-format.js';
 import { estimateTokens } from '../src/core/recall/tokens.js';
+import { buildTurnIndexText, spokenDate } from '../src/core/recall/conversation/turn-text.js';
+import { searchConversationTurns } from '../src/core/recall/conversation/search.js';
+import { createJsonlL0Log } from '../src/backends/l0-jsonl/index.js';
+import { ingest } from '../src/capture/ingest.js';
+import type { L0Record } from '../src/spec/conversation.js';
+import { createLocalEmbedder } from '../src/backends/embedder-local/index.js';
+import { createEmbeddingService } from '../src/core/embedding/embedding-service.js';
+import { Bm25Index } from './lib/bm25.js';
+import { CATEGORIES, KS, loadLocomo, mean, mrr, RunScores, type Locomo, type Turn } from './lib/locomo-data.js';
+import { createTurnIndex, type BenchTurn } from './lib/turn-index.js';
 import { printTable } from './lib/table.js';
 
-interface Turn { speaker: string; dia_id: string; text: string; blip_caption?: string }
-interface Qa { question: string; evidence?: string[]; category: number }
-interface Sample { sample_id: string; conversation: Record<string, unknown>; qa: Qa[] }
+export { LOCOMO_PATH, loadLocomo, parseSessionDate, repairEvidence } from './lib/locomo-data.js';
 
-export const LOCOMO_PATH = process.env.STRATA_LOCOMO ?? resolve(import.meta.dirname, '../../shared/bench/locomo-dev.json');
+/** `neighbours` false: each turn indexed alone; `denseOver` 'indexed': the dense channel embeds the index text, not the turn's own words. */
+type Variant = { name: string; recall: RecallConfigInput; neighbours?: boolean; denseOver?: 'own' | 'indexed' };
 
-/** "1:56 pm on 8 May, 2023" -> ISO date. */
-export function parseSessionDate(value: string): string | undefined {
-  const m = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})/i.exec(value);
-  if (!m) return undefined;
-  const [, h, min, ampm, day, month, year] = m;
-  let hour = Number(h) % 12;
-  if (ampm!.toLowerCase() === 'pm') hour += 12;
-  const ms = Date.parse(`${day} ${month} ${year} ${String(hour).padStart(2, '0')}:${min}:00 UTC`);
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
+export const MEMORY_VARIANTS: Variant[] = [
+  { name: 'hybrid (default)', recall: {} },
+  { name: 'lexical only', recall: { mode: 'lexical' } },
+  { name: 'dense only', recall: { mode: 'vector' } },
+  { name: 'fusion of main (weighted, best hit = 1, floor)', recall: { fusion: { method: 'weighted', lexicalCoverage: false }, scoring: { questionFactor: 1, dateWeight: 0 } } },
+  { name: '- query-word coverage', recall: { fusion: { lexicalCoverage: false } } },
+  { name: '- noisy-OR (weighted 0.6/0.4)', recall: { fusion: { method: 'weighted' } } },
+  { name: '- question factor', recall: { scoring: { questionFactor: 1 } } },
+  { name: '- dates', recall: { scoring: { dateWeight: 0 } } },
+  { name: 'rrf', recall: { fusion: { method: 'rrf' } } },
+];
+
+export const CONVERSATION_VARIANTS: Variant[] = [
+  { name: 'hybrid (default)', recall: {} },
+  { name: 'lexical only', recall: { mode: 'lexical' } },
+  { name: 'dense only', recall: { mode: 'vector' } },
+  { name: '- neighbours (turn alone + date)', recall: {}, neighbours: false },
+  { name: 'dense over the index text, not own words', recall: {}, denseOver: 'indexed' },
+  { name: '- query-word coverage', recall: { fusion: { lexicalCoverage: false } } },
+  { name: '- question factor', recall: { scoring: { questionFactor: 1 } } },
+  { name: '- dates', recall: { scoring: { dateWeight: 0 } } },
+  { name: 'fusion of main (weighted, best hit = 1, floor)', recall: { fusion: { method: 'weighted', lexicalCoverage: false }, scoring: { questionFactor: 1, dateWeight: 0 } } },
+];
+
+const memoryText = (t: Turn) => `${t.speaker}: ${t.text}${t.blip_caption ? ` [shares a photo: ${t.blip_caption}]` : ''}`;
+const ownText = (t: Turn) => `${t.text}${t.blip_caption ? ` [shares a photo: ${t.blip_caption}]` : ''}`;
+
+function firstHalf(data: Locomo): Set<string> {
+  return new Set(data.samples.slice(0, Math.ceil(data.samples.length / 2)).map((s) => s.sample_id));
 }
 
-/** Splits and repairs malformed evidence ids ("D8:6; D9:17", "D:11:26"); unknown ids are dropped. */
-export function repairEvidence(evidence: string[], known: Set<string>): string[] {
-  const out = new Set<string>();
-  for (const raw of evidence) {
-    for (const part of raw.split(/[;,\s]+/).filter(Boolean)) {
-      const fixed = part.replace(/^D:(\d+)/, 'D$1').replace(/^d/, 'D');
-      if (known.has(fixed)) out.add(fixed);
-    }
+function runBaseline(data: Locomo): RunScores {
+  const scores = new RunScores(firstHalf(data));
+  for (const s of data.samples) {
+    const turns = data.turns.get(s.sample_id)!;
+    const index = new Bm25Index(turns.map((t) => `${t.date ? spokenDate(Date.parse(t.date)) : ''} ${t.speaker}: ${t.text}`));
+    for (const q of data.questions.filter((x) => x.sample === s.sample_id)) scores.add(q, index.search(q.question, 20).map((i) => turns[i]!.dia_id));
   }
-  return [...out];
+  return scores;
 }
 
-export function loadLocomo(): { samples: Sample[]; turns: Map<string, Array<Turn & { date?: string }>> } | null {
-  if (!existsSync(LOCOMO_PATH)) return null;
-  const samples = JSON.parse(readFileSync(LOCOMO_PATH, 'utf8')) as Sample[];
-  const turns = new Map<string, Array<Turn & { date?: string }>>();
-  for (const s of samples) {
-    const list: Array<Turn & { date?: string }> = [];
-    for (let n = 1; ; n++) {
-      const session = s.conversation[`session_${n}`] as Turn[] | undefined;
-      if (!session) break;
-      const date = parseSessionDate(String(s.conversation[`session_${n}_date_time`] ?? ''));
-      for (const t of session) list.push({ ...t, date });
-    }
-    turns.set(s.sample_id, list);
-  }
-  return { samples, turns };
-}
-
-const KS = [1, 5, 10, 20] as const;
-interface Score { n: number; r: Record<number, number>; all10: number; mrr: number }
-const emptyScore = (): Score => ({ n: 0, r: { 1: 0, 5: 0, 10: 0, 20: 0 }, all10: 0, mrr: 0 });
-
-function scoreOne(ranked: string[], evidence: string[], into: Score): void {
-  into.n++;
-  for (const k of KS) into.r[k]! += evidence.filter((e) => ranked.slice(0, k).includes(e)).length / evidence.length;
-  if (evidence.every((e) => ranked.slice(0, 10).includes(e))) into.all10++;
-  const first = ranked.findIndex((id) => evidence.includes(id));
-  if (first >= 0) into.mrr += 1 / (first + 1);
-}
-
-export const MODES: Record<string, { embedder: 'none' | 'local'; recall: RecallConfigInput }> = {
-  lexical: { embedder: 'none', recall: {} },
-  dense: { embedder: 'local', recall: { mode: 'vector' } },
-  hybrid: { embedder: 'local', recall: {} },
-};
-
-export async function runLocomo(options: { modes?: string[]; recallOverrides?: RecallConfigInput; log?: boolean } = {}) {
-  const data = loadLocomo();
-  if (!data) {
-    console.log(`LoCoMo: ${LOCOMO_PATH} not found, skipped`);
-    return null;
-  }
-  const modes = options.modes ?? Object.keys(MODES);
-  const results: Record<string, { overall: Score; byCat: Record<number, Score>; contextTokens: number; fullTokens: number }> = {};
-  const homes = new Map<string, string>();
+async function runMemoryPath(data: Locomo, variants: Variant[]) {
+  const home = await mkdtemp(join(tmpdir(), 'strata-locomo-memory-'));
+  const out: Array<{ variant: Variant; scores: RunScores }> = [];
+  let ingestSeconds = 0;
+  let context = { block: 0, full: 0 };
   try {
-    for (const mode of modes) {
-      const spec = MODES[mode]!;
-      let home = homes.get(spec.embedder);
-      const fresh = !home;
-      if (!home) {
-        home = await mkdtemp(join(tmpdir(), `strata-locomo-${spec.embedder}-`));
-        homes.set(spec.embedder, home);
-      }
-      const strata = await Strata.open({ home, overrides: { embedder: { provider: spec.embedder }, recall: { ...spec.recall, ...options.recallOverrides } } as never });
+    for (const [i, variant] of variants.entries()) {
+      const strata = await Strata.open({ home, overrides: { embedder: { provider: 'local' }, recall: variant.recall } as never });
       try {
-        if (fresh) {
+        if (i === 0) {
+          const started = performance.now();
           for (const s of data.samples) {
             const items: RememberInput[] = data.turns.get(s.sample_id)!.map((t) => ({
-              text: `${t.speaker}: ${t.text}${t.blip_caption ? ` [shares a photo: ${t.blip_caption}]` : ''}`,
-              scope: `custom:locomo-${s.sample_id}`,
-              category: 'event',
-              validFrom: t.date,
+              text: memoryText(t), scope: `custom:locomo-${s.sample_id}`, category: 'event', validFrom: t.date,
               source: { kind: 'import', sessionKey: s.sample_id, messageIds: [t.dia_id] },
             }));
             await strata.rememberMany({ items, nearDuplicates: false });
           }
+          ingestSeconds = (performance.now() - started) / 1000;
         }
-        const overall = emptyScore();
-        const byCat: Record<number, Score> = {};
-        let contextTokens = 0;
-        let fullTokens = 0;
-        let questions = 0;
-        for (const s of data.samples) {
-          const turns = data.turns.get(s.sample_id)!;
-          const known = new Set(turns.map((t) => t.dia_id));
-          const convTokens = estimateTokens(turns.map((t) => `${t.speaker}: ${t.text}`).join('\n'));
-          for (const qa of s.qa) {
-            if (qa.category < 1 || qa.category > 4 || !qa.evidence) continue;
-            const evidence = repairEvidence(qa.evidence, known);
-            if (evidence.length === 0) continue;
-            const out = await strata.recall({ query: qa.question, scopes: [`custom:locomo-${s.sample_id}`], limit: 20, rerank: false });
-            const ranked = out.results.map((r) => r.record.source.messageIds?.[0] ?? '');
-            scoreOne(ranked, evidence, overall);
-            scoreOne(ranked, evidence, (byCat[qa.category] ??= emptyScore()));
-            contextTokens += estimateTokens(formatContextBlock({ results: out.results.slice(0, 10), maxTokens: 100_000 }));
-            fullTokens += convTokens;
-            questions++;
+        const scores = new RunScores(firstHalf(data));
+        let block = 0;
+        let full = 0;
+        for (const q of data.questions) {
+          const result = await strata.recall({ query: q.question, scopes: [`custom:locomo-${q.sample}`], limit: 20, rerank: false, minScore: 0, now: data.now.get(q.sample) });
+          scores.add(q, result.results.map((r) => r.record.source.messageIds?.[0] ?? ''));
+          if (i === 0) {
+            block += estimateTokens(formatContextBlock({ results: result.results.slice(0, 10), maxTokens: 100_000 }));
+            full += estimateTokens(data.turns.get(q.sample)!.map(memoryText).join('\n'));
           }
         }
-        results[mode] = { overall, byCat, contextTokens: contextTokens / questions, fullTokens: fullTokens / questions };
+        if (i === 0) context = { block: block / data.questions.length, full: full / data.questions.length };
+        out.push({ variant, scores });
       } finally {
         await strata.close();
       }
     }
   } finally {
-    for (const home of homes.values()) await rm(home, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true });
   }
-  const row = (label: string, s: Score) => [label, s.n, ...KS.map((k) => s.r[k]! / s.n), s.all10 / s.n, s.mrr / s.n];
-  for (const mode of modes) {
-    const r = results[mode]!;
-    printTable(
-      `LoCoMo-dev evidence retrieval — ${mode}`,
-      ['category', 'questions', 'R@1', 'R@5', 'R@10', 'R@20', 'all@10', 'MRR'],
-      [row('overall', r.overall), ...Object.entries(r.byCat).sort().map(([c, s]) => row(`${c} ${['', 'multi-hop', 'temporal', 'open-domain', 'single-hop'][Number(c)]}`, s))],
-    );
+  return { runs: out, ingestSeconds, context };
+}
+
+/** Writes each conversation as JSONL transcripts (one per session) and ingests them into a fresh home's L0 log. */
+async function ingestConversations(data: Locomo, home: string): Promise<{ records: L0Record[]; speakers: Map<string, string> }> {
+  const root = join(home, 'transcripts');
+  const speakers = new Map<string, string>();
+  const records: L0Record[] = [];
+  for (const s of data.samples) {
+    const turns = data.turns.get(s.sample_id)!;
+    const speakerA = String(s.conversation.speaker_a);
+    const dir = join(root, s.sample_id);
+    await mkdir(dir, { recursive: true });
+    const sessions = new Map<number, string[]>();
+    turns.forEach((t, i) => {
+      speakers.set(`${s.sample_id}/${t.dia_id}`, t.speaker);
+      const timestamp = (t.date ? Date.parse(t.date) : 0) + i * 1000;
+      const line = JSON.stringify({ id: t.dia_id, role: t.speaker === speakerA ? 'user' : 'assistant', content: ownText(t), timestamp });
+      sessions.set(t.session, [...(sessions.get(t.session) ?? []), line]);
+    });
+    for (const [n, lines] of sessions) await writeFile(join(dir, `session_${String(n).padStart(2, '0')}.jsonl`), lines.join('\n') + '\n');
+    await ingest({ home, log: createJsonlL0Log({ home }), sources: [{ kind: 'jsonl', root: dir }], agentId: s.sample_id, onRecords: (r) => void records.push(...r) });
   }
-  printTable(
-    'LoCoMo-dev context size (tokens, mean per question)',
-    ['mode', 'top-10 block', 'full conversation', 'ratio'],
-    modes.map((m) => [m, results[m]!.contextTokens, results[m]!.fullTokens, results[m]!.contextTokens / results[m]!.fullTokens]),
-  );
-  return results;
+  return { records, speakers };
+}
+
+async function runConversationPath(data: Locomo, variants: Variant[]) {
+  const home = await mkdtemp(join(tmpdir(), 'strata-locomo-conversations-'));
+  const embedder = createLocalEmbedder();
+  const embeddings = createEmbeddingService({ embedder });
+  const out: Array<{ variant: Variant; scores: RunScores }> = [];
+  try {
+    const started = performance.now();
+    const { records, speakers } = await ingestConversations(data, home);
+    const sessions = new Map<string, L0Record[]>();
+    for (const r of records) sessions.set(`${r.agentId}/${r.sessionId}`, [...(sessions.get(`${r.agentId}/${r.sessionId}`) ?? []), r]);
+    const own = records.map((r) => `${speakers.get(`${r.agentId}/${r.id}`) ?? r.role}: ${r.content}`);
+    const vectors = (await embeddings.embedDocuments({ texts: own })) ?? [];
+    const vectorOf = new Map(records.map((r, i) => [r, vectors[i] ?? null]));
+    const ingestSeconds = (performance.now() - started) / 1000;
+    const indexes = new Map<string, Awaited<ReturnType<typeof createTurnIndex>>>();
+    const kinds = new Set(variants.map((v) => `${v.neighbours ?? true}/${v.denseOver ?? 'own'}`));
+    for (const kind of kinds) {
+      const [neighbours, denseOver] = [kind.startsWith('true'), kind.endsWith('indexed') ? 'indexed' : 'own'];
+      const turns: BenchTurn[] = [];
+      for (const list of sessions.values()) {
+        list.sort((a, b) => a.timestamp - b.timestamp);
+        const forIndex = list.map((r) => ({ speaker: speakers.get(`${r.agentId}/${r.id}`) ?? r.role, text: r.content }));
+        list.forEach((r, i) => {
+          const indexedText = buildTurnIndexText({ turn: forIndex[i]!, ...(neighbours ? { previous: forIndex[i - 1], next: forIndex[i + 1] } : {}), time: list[0]!.timestamp });
+          turns.push({ key: `${r.agentId}/${r.sessionId}/${r.id}`, conversation: r.agentId, messageId: r.id, speaker: forIndex[i]!.speaker, text: r.content, indexedText, time: list[0]!.timestamp, vector: vectorOf.get(r) ?? null });
+        });
+      }
+      if (denseOver === 'indexed') {
+        const indexedVectors = (await embeddings.embedDocuments({ texts: turns.map((t) => t.indexedText) })) ?? [];
+        turns.forEach((t, i) => (t.vector = indexedVectors[i] ?? null));
+      }
+      indexes.set(kind, await createTurnIndex({ dir: join(home, `index-${indexes.size}`), turns, dimensions: embedder.dimensions }));
+    }
+    for (const variant of variants) {
+      const config = resolveRecallConfig({ config: variant.recall });
+      const index = indexes.get(`${variant.neighbours ?? true}/${variant.denseOver ?? 'own'}`)!;
+      const scores = new RunScores(firstHalf(data));
+      for (const q of data.questions) {
+        const hits = await searchConversationTurns({
+          source: index.source(q.sample), embedQuery: (o) => embeddings.embedQuery(o), query: q.question, limit: 20, config, now: data.now.get(q.sample),
+        });
+        scores.add(q, hits.map((h) => h.turn.messageId));
+      }
+      out.push({ variant, scores });
+    }
+    for (const index of indexes.values()) index.close();
+    return { runs: out, ingestSeconds, turns: records.length };
+  } finally {
+    await embedder.close();
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+const HEADERS = ['run', 'questions', 'R@1', 'R@5', 'R@10', 'R@20', 'all@10', 'MRR', ...[1, 2, 3, 4].map((c) => `R@10 ${CATEGORIES[c]}`), 'R@10 half A', 'R@10 half B'];
+function row(label: string, s: RunScores): Array<string | number> {
+  const o = s.overall;
+  return [label, o.n, ...KS.map((k) => mean(o, k)), o.n ? o.all10 / o.n : 0, mrr(o), ...[1, 2, 3, 4].map((c) => (s.byCategory[c] ? mean(s.byCategory[c]!, 10) : 0)), mean(s.halves[0], 10), mean(s.halves[1], 10)];
+}
+
+export async function runLocomo(options: { paths?: Array<'memory' | 'conversation'>; ablations?: boolean } = {}) {
+  const data = loadLocomo();
+  if (!data) {
+    console.log('LoCoMo: data file not found (set STRATA_LOCOMO), skipped');
+    return null;
+  }
+  const file = basename(data.path);
+  const half = firstHalf(data);
+  console.log(`LoCoMo evidence retrieval on ${data.path}: ${data.samples.length} conversations, ${data.questions.length} questions (categories 1-4); ` +
+    `half A = ${[...half].join(', ')}, half B = the rest.`);
+  const paths = options.paths ?? ['memory', 'conversation'];
+  const ablations = options.ablations ?? true;
+  const baseline = runBaseline(data);
+  if (paths.includes('memory')) {
+    const memory = await runMemoryPath(data, ablations ? MEMORY_VARIANTS : MEMORY_VARIANTS.slice(0, 1));
+    printTable(`${file} — memory path (every turn remembered; remember took ${memory.ingestSeconds.toFixed(0)} s)`, HEADERS,
+      [row('BM25 + date (baseline)', baseline), ...memory.runs.map((r) => row(r.variant.name, r.scores))]);
+    printTable(`${file} — memory path context size (tokens, mean per question)`, ['top-10 block', 'full conversation', 'ratio'],
+      [[memory.context.block, memory.context.full, memory.context.block / memory.context.full]]);
+  }
+  if (paths.includes('conversation')) {
+    const conv = await runConversationPath(data, ablations ? CONVERSATION_VARIANTS : CONVERSATION_VARIANTS.slice(0, 1));
+    printTable(`${file} — conversation path (${conv.turns} turns ingested as transcripts, indexed with neighbours; ingest + embed took ${conv.ingestSeconds.toFixed(0)} s)`, HEADERS,
+      [row('BM25 + date (baseline)', baseline), ...conv.runs.map((r) => row(r.variant.name, r.scores))]);
+  }
+  return { baseline };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await runLocomo({ modes: process.argv.slice(2).length ? process.argv.slice(2) : undefined });
+  const args = process.argv.slice(2);
+  const paths = args.filter((a): a is 'memory' | 'conversation' => a === 'memory' || a === 'conversation');
+  await runLocomo({ paths: paths.length > 0 ? paths : undefined, ablations: !args.includes('--no-ablations') });
 }

@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- <name> ...]`: runs the benchmarks and prints their tables.
- * Names: write, recall, locomo, ann, admission, capture, conversations, distill, http (default: all available).
+ * Names: write, recall, locomo, embedders, ann, admission, capture, conversations, distill, rules, http, hooks,
+ * postgres, redaction, lines (default: all available).
  */
 import { runLocomo } from './locomo.js';
 import { runRecallLatency, runWriteThroughput } from './engine-perf.js';
@@ -11,9 +12,14 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   write: () => runWriteThroughput(),
   recall: () => runRecallLatency(process.env.STRATA_BENCH_SIZES ? process.env.STRATA_BENCH_SIZES.split(',').map(Number) : undefined),
   locomo: () => runLocomo(),
+  embedders: async () => (await import('./embedders.js')).runEmbedderBench(),
   ann: async () => (await import('./ann.js')).runAnnBench(),
   admission: async () => (await import('./admission.js')).runAdmissionBench(),
-  distill: async () => (await import('./distill.js')).runDistillBench(),
+  distill: async () => {
+    await (await import('./distill.js')).runDistillBench();
+    await (await import('./distill-real.js')).runRealDistillBench();
+  },
+  rules: async () => (await import('./rules.js')).runRulesBench(),
   // The capture benchmark measures RSS per case, so it runs in child processes of its own.
   capture: async () => {
     const { spawnSync } = await import('node:child_process');
@@ -24,6 +30,11 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   },
   conversations: async () => (await import('./conversations.js')).runConversationsBench(),
   http: async () => (await import('./http-load.js')).runHttpLoadBench(),
+  // Claude Code hooks as installed: child processes against the built package and a resident process.
+  hooks: async () => (await import('./hooks.js')).runHooksBench(),
+  postgres: async () => (await import('./postgres.js')).runPostgresBench(),
+  redaction: async () => (await import('./redaction.js')).runRedactionBench(),
+  lines: async () => (await import('./line-reader.js')).runLineReaderBench(),
 };
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);

@@ -21,7 +21,8 @@ export async function api(path, { method = 'GET', body, query } = {}) {
   for (const [key, value] of Object.entries(query ?? {})) {
     for (const v of [].concat(value ?? [])) if (v !== '' && v !== null && v !== undefined) url.searchParams.append(key, String(v));
   }
-  const headers = {};
+  // The server refuses a state-changing request that is neither JSON nor marked with this header (CSRF).
+  const headers = { 'x-strata-request': '1' };
   const t = token.get();
   if (t) headers.authorization = `Bearer ${t}`;
   if (body !== undefined) headers['content-type'] = 'application/json';

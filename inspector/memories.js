@@ -25,9 +25,11 @@ function Filters({ me, f, onChange }) {
   </div>`;
 }
 
-function MemoryRow({ m, score }) {
+function MemoryRow({ m, score, history }) {
+  // With superseded memories listed, every row says whether it is the current one.
+  const state = !history ? null : m.validTo ? html` <span class="state old" title=${m.supersededBy ? `replaced by ${m.supersededBy}` : ''}>until ${fmtDate(m.validTo)}</span>` : html` <span class="state current">current</span>`;
   return html`<tr class=${m.validTo ? 'old' : ''}>
-    <td class="text"><a href=${`#/memory/${encodeURIComponent(m.id)}`}>${m.text}</a></td>
+    <td class="text"><a href=${`#/memory/${encodeURIComponent(m.id)}`}>${m.text}</a>${state}</td>
     <td><span class=${`cat cat-${m.category}`}>${m.category}</span></td>
     <td class="mono">${m.scope}</td>
     <td><${Tags} tags=${m.tags} /></td>
@@ -36,11 +38,11 @@ function MemoryRow({ m, score }) {
   </tr>`;
 }
 
-function MemoryTable({ rows, scored }) {
+function MemoryTable({ rows, scored, history }) {
   if (rows.length === 0) return html`<p class="muted empty">No memories match.</p>`;
   return html`<table class="list">
     <thead><tr><th>Memory</th><th>Category</th><th>Scope</th><th>Tags</th><th class="num">${scored ? 'Score' : 'Importance'}</th><th>Updated</th></tr></thead>
-    <tbody>${rows.map((r) => html`<${MemoryRow} key=${r.m.id} m=${r.m} score=${r.score} />`)}</tbody>
+    <tbody>${rows.map((r) => html`<${MemoryRow} key=${r.m.id} m=${r.m} score=${r.score} history=${history} />`)}</tbody>
   </table>`;
 }
 
@@ -72,11 +74,11 @@ export function MemoriesView({ me, params }) {
   if (data && f.q) {
     const hits = data.results.filter((r) => !f.tag || r.record.tags.includes(f.tag));
     body = html`<p class="muted">${hits.length} result${hits.length === 1 ? '' : 's'} for <q>${data.query}</q> · <a href=${hashFor('playground', { q: f.q })}>explain in the playground</a></p>
-      <${MemoryTable} rows=${hits.map((r) => ({ m: r.record, score: r.score }))} scored />`;
+      <${MemoryTable} rows=${hits.map((r) => ({ m: r.record, score: r.score })).sort((a, b) => Number(Boolean(a.m.validTo)) - Number(Boolean(b.m.validTo)))} scored history=${f.history} />`;
   } else if (data) {
     const end = data.offset + data.memories.length;
     const more = end < data.total;
-    body = html`<${MemoryTable} rows=${data.memories.map((m) => ({ m }))} />
+    body = html`<${MemoryTable} rows=${data.memories.map((m) => ({ m }))} history=${f.history} />
       <div class="pager">
         <button type="button" disabled=${data.offset === 0} onClick=${() => go({ ...f, offset: Math.max(0, data.offset - PAGE) })}>← Previous</button>
         <span class="muted" data-testid="page-info">${data.memories.length ? `${data.offset + 1}–${end}` : '0'}${` of ${data.total}`}</span>

@@ -148,7 +148,9 @@ export function MemoryView({ id }) {
           <div class="memory-text" data-testid="memory-text">${m.text}</div>
           <div class="actions">
             <span class=${`cat cat-${m.category}`}>${m.category}</span>
-            ${m.validTo ? html`<span class="warn">superseded ${fmtDate(m.validTo)}</span>` : null}
+            ${m.validTo
+              ? html`<span class="warn" data-testid="memory-state">not current since ${fmtDate(m.validTo)}${m.supersededBy ? html` · current: <a href=${`#/memory/${encodeURIComponent(m.supersededBy)}`} class="mono">${m.supersededBy}</a>` : null}</span>`
+              : html`<span class="state current" data-testid="memory-state">current</span>`}
             <span class="grow"></span>
             <button type="button" onClick=${() => setMode(mode === 'edit' ? 'view' : 'edit')}>Edit</button>
             ${mode === 'confirm-forget'

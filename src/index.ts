@@ -13,6 +13,8 @@ export type { RecallOptions, RecallResult } from './core/recall/types.js';
 export { formatContextBlock } from './core/recall/context-format.js';
 export { shouldRecall } from './core/recall/gate.js';
 export { DEFAULT_RECALL_CONFIG, type RecallConfig, type RecallConfigInput } from './core/recall/config.js';
+export { resolveCaller, describeCaller, type Caller, type ResolveCallerOptions } from './core/caller.js';
+export { CallerOperations, OPERATIONS, OP_NAMES, describeError, errorText, httpStatusOf, type OpInput, type OpName, type OpResult, type OpLimits } from './core/ops/index.js';
 export { agentScopes, assertScope, assertScopeSet, isValidScope, parseScope } from './core/scope.js';
 export { redactSecrets } from './core/write/redact.js';
 export { detectPromptInjection } from './core/write/injection.js';

@@ -26,6 +26,9 @@ import type { L0LogV1, L0SessionInfo } from './spec/l0-log.js';
 import { openParts, type OpenedParts, type StrataOpenOptions } from './wiring/open.js';
 import { buildWorker, type CreateWorkerOptions } from './wiring/worker.js';
 
+import type { Caller } from './core/caller.js';
+import { createCallerOperations, type CallerOperations } from './core/ops/index.js';
+
 export type { StrataOpenOptions } from './wiring/open.js';
 export type { CreateWorkerOptions } from './wiring/worker.js';
 
@@ -135,11 +138,14 @@ export class Strata extends MemoryEngine {
   /**
    * Searches captured conversation turns: full text plus vectors, fused like memory recall.
    * `agentIds` undefined = every agent (owner reads; the operations layer decides who may).
-   * Compaction summaries (role `summary`) are left out unless `roles` asks for them.
+   * An empty `agentIds` finds nothing. Compaction and branch summaries (role `summary`) restate the
+   * session in the summariser's words, so they are left out unless `includeSummaries` (or `roles`)
+   * asks for them (contract 5).
    */
   async searchConversations(options: SearchConversationsOptions & { /** @deprecated use `agentIds` */ agentId?: string }): Promise<ConversationSearchHit[]> {
     const { agentId, ...rest } = options;
     const agentIds = rest.agentIds ?? (agentId !== undefined ? [agentId] : undefined);
+    if (agentIds?.length === 0) return [];
     const embeddings = this.ctx.embeddings;
     return searchConversationIndex({
       ...rest,
@@ -277,9 +283,25 @@ export class Strata extends MemoryEngine {
     return this.ctx.history!.historyOf(options);
   }
 
-  /** Undoes the last logged change of a memory (and records the revert). */
-  revert(options: { id: string; actor?: string; reason?: string }): Promise<RevertResult> {
+  /** Undoes the last logged change of a memory (and records the revert); `accept` may refuse that change. */
+  revert(options: { id: string; actor?: string; reason?: string; accept?: (entry: HistoryEntry) => boolean }): Promise<RevertResult> {
     return revertLast({ ctx: this.ctx, history: this.ctx.history!, ...options });
+  }
+
+  /** This engine as seen by one caller: every host operation, validated and limited to its scopes. */
+  as(caller: Caller, options: { actor?: string } = {}): CallerOperations {
+    return createCallerOperations({ engine: this, caller, actor: options.actor ?? 'api', l0Records: () => this.l0Records() });
+  }
+
+  /** Every record of the L0 log, oldest first, read page by page. */
+  private async *l0Records(): AsyncIterable<L0Record> {
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.l0.read({ after });
+      for (const entry of page.entries) yield entry.record;
+      if (page.done || page.end === undefined || page.end === after) return;
+      after = page.end;
+    }
   }
 
   override async close(): Promise<void> {

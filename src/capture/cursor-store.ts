@@ -28,6 +28,15 @@ export interface PendingBatch {
   stagedAt: string;
 }
 
+/**
+ * The file ended inside a line at the last commit: read up to `scannedTo`. An unchanged file is
+ * then not read again, and an oversized line is read on from `scannedTo`, never again from its start.
+ */
+export interface UnfinishedTail {
+  scannedTo: number;
+  oversized: boolean;
+}
+
 export interface FileCursor extends FileIdentity {
   host: ConversationHost;
   path: string;
@@ -36,6 +45,8 @@ export interface FileCursor extends FileIdentity {
   sessionId: string;
   committed: number;
   pending: PendingBatch | null;
+  /** The line starting at `committed` had no end yet; absent when the file ended at a line end. */
+  tail?: UnfinishedTail;
   updatedAt: string;
 }
 
@@ -80,19 +91,23 @@ export class CursorStore {
    * Commits a staged batch. If another run replaced the batch meanwhile, the further offset wins
    * (both runs wrote through the same deduped L0, so neither loses messages).
    */
-  async commit(options: { key: string; batchId: string; offset: number; identity: FileIdentity }): Promise<void> {
+  async commit(options: { key: string; batchId: string; offset: number; identity: FileIdentity; tail?: UnfinishedTail }): Promise<void> {
     await this.mutate((files) => {
       const current = files[options.key];
       if (!current) return;
       const ours = current.pending?.batchId === options.batchId;
       if (!ours && current.committed >= options.offset) return;
-      files[options.key] = {
+      const next: FileCursor = {
         ...current,
         ...options.identity,
         committed: options.offset,
         pending: ours ? null : current.pending,
         updatedAt: new Date().toISOString(),
       };
+      // A tail belongs to the offset it was read from: a commit without one clears it.
+      if (options.tail) next.tail = options.tail;
+      else delete next.tail;
+      files[options.key] = next;
     });
   }
 
@@ -101,8 +116,9 @@ export class CursorStore {
     await this.mutate((files) => {
       const current = files[options.key];
       if (!current || current.pending?.batchId !== options.batchId) return;
+      const { tail: _stale, ...rest } = current; // a tail belongs to the old offset
       files[options.key] = {
-        ...current,
+        ...rest,
         committed: options.offset,
         pending: { batchId: options.nextBatchId, offset: options.nextPendingOffset, stagedAt: new Date().toISOString() },
         updatedAt: new Date().toISOString(),

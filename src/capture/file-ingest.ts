@@ -54,15 +54,26 @@ async function identityOf(path: string): Promise<FileIdentity> {
   return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, headHash: head.hash, headLen: head.length };
 }
 
-/** Where to resume: the committed offset, or 0 when the file was truncated, rotated or rewritten. */
-async function resumePoint(path: string, cursor: FileCursor, now: FileIdentity): Promise<{ start: number; rescan?: RescanReason }> {
+type UnfinishedTail = NonNullable<FileCursor['tail']>;
+
+/** Bytes of the file the cursor has seen: its unfinished last line counts as seen up to where it was read. */
+function seenBytes(cursor: FileCursor): number {
+  return cursor.tail?.scannedTo ?? cursor.committed;
+}
+
+/**
+ * Where to resume: the committed offset (with the unfinished line read last time, if the file did
+ * not shrink into it), or 0 when the file was truncated, rotated or rewritten.
+ */
+async function resumePoint(path: string, cursor: FileCursor, now: FileIdentity): Promise<{ start: number; rescan?: RescanReason; tail?: UnfinishedTail }> {
   if (cursor.dev !== now.dev || cursor.ino !== now.ino) return { start: 0, rescan: 'rotated' };
   if (now.size < cursor.committed) return { start: 0, rescan: 'truncated' };
   const head = cursor.headLen === now.headLen ? now : await headHash(path, cursor.headLen).then((h) => ({ headHash: h.hash }));
   if (head.headHash !== cursor.headHash) return { start: 0, rescan: 'rewritten' };
   // Same size but touched: an in-place rewrite of equal length. Re-scan; dedupe keeps it exact.
-  if (now.size === cursor.committed && now.mtimeMs !== cursor.mtimeMs && cursor.pending === null) return { start: 0, rescan: 'rewritten' };
-  return { start: cursor.committed };
+  if (now.size === seenBytes(cursor) && now.mtimeMs !== cursor.mtimeMs && cursor.pending === null) return { start: 0, rescan: 'rewritten' };
+  const tail = cursor.tail && cursor.pending === null && now.size >= cursor.tail.scannedTo ? cursor.tail : undefined;
+  return { start: cursor.committed, ...(tail ? { tail } : {}) };
 }
 
 export async function ingestFile(ctx: FileIngestContext, file: TranscriptFile): Promise<FileResult> {
@@ -72,7 +83,7 @@ export async function ingestFile(ctx: FileIngestContext, file: TranscriptFile): 
   try {
     // Fast path for the common case (nothing changed): one stat, no read.
     const st = await stat(file.path);
-    if (cursor && cursor.pending === null && st.ino === cursor.ino && st.dev === cursor.dev && st.size === cursor.committed && st.mtimeMs === cursor.mtimeMs) {
+    if (cursor && cursor.pending === null && st.ino === cursor.ino && st.dev === cursor.dev && st.size === seenBytes(cursor) && st.mtimeMs === cursor.mtimeMs) {
       return emptyResult('unchanged');
     }
     identity = await identityOf(file.path);
@@ -88,9 +99,9 @@ export async function ingestFile(ctx: FileIngestContext, file: TranscriptFile): 
   }
   const compressed = file.compressed === 'zstd';
   // A compressed archive has no resumable offsets: it is read whole whenever it changed.
-  const { start, rescan } = cursor && !compressed ? await resumePoint(file.path, cursor, identity) : { start: 0 };
+  const { start, rescan, tail } = cursor && !compressed ? await resumePoint(file.path, cursor, identity) : { start: 0, tail: undefined };
   const recoveredBatch = cursor?.pending != null;
-  if (start >= identity.size && !rescan && !recoveredBatch) return emptyResult('unchanged');
+  if ((tail?.scannedTo ?? start) >= identity.size && !rescan && !recoveredBatch) return emptyResult('unchanged');
   if (ctx.maxBytes <= 0) return emptyResult('budget');
 
   const result: FileResult = { ...emptyResult('read'), ...(rescan ? { rescan } : {}), ...(recoveredBatch ? { recoveredBatch } : {}) };
@@ -122,11 +133,18 @@ export async function ingestFile(ctx: FileIngestContext, file: TranscriptFile): 
   };
 
   let end = start;
+  // The line the file ends inside of: remembered so it is not read again while it has no end.
+  let unfinished: UnfinishedTail | undefined;
   try {
     const source = compressed
       ? readZstdLines({ path: file.path, maxLineBytes: ctx.maxLineBytes })
-      : readCompleteLines({ path: file.path, start, maxBytes: ctx.maxBytes, maxLineBytes: ctx.maxLineBytes });
+      : readCompleteLines({
+          path: file.path, start, maxBytes: ctx.maxBytes, maxLineBytes: ctx.maxLineBytes,
+          // An oversized line is read on from where the last run stopped, not again from its start.
+          ...(tail?.oversized ? { oversizedTail: { scannedTo: tail.scannedTo } } : {}),
+        });
     for await (const chunk of source) {
+      if (chunk.unfinished && !compressed) unfinished = { scannedTo: chunk.unfinished.scannedTo, oversized: chunk.unfinished.oversized };
       for (const line of chunk.lines) {
         result.lines += 1;
         if (line.text === undefined) {
@@ -169,8 +187,8 @@ export async function ingestFile(ctx: FileIngestContext, file: TranscriptFile): 
   if (!ctx.dryRun && result.outcome === 'read') {
     const after = await identityOf(file.path).catch(() => undefined);
     // Keep the identity the batch was read under unless the file is exactly what was read.
-    const finalIdentity = after && after.size === end && after.ino === identity.ino ? after : identity;
-    await ctx.store.commit({ key, batchId, offset: end, identity: finalIdentity });
+    const finalIdentity = after && after.size === (unfinished?.scannedTo ?? end) && after.ino === identity.ino ? after : identity;
+    await ctx.store.commit({ key, batchId, offset: end, identity: finalIdentity, ...(unfinished ? { tail: unfinished } : {}) });
   }
   return result;
 }

@@ -39,7 +39,9 @@ describe('ingest', () => {
     const line = records[0]!;
     expect(Object.keys(line).sort()).toEqual(['agentId', 'content', 'host', 'id', 'recordedAt', 'role', 'sessionId', 'sessionKey', 'timestamp']);
     expect(first.noise.role).toBeGreaterThan(0); // tool results are not conversation
-    expect(first.noise['compaction-summary']).toBe(1);
+    // The Claude Code compaction summary (isCompactSummary) is kept as role `summary`.
+    expect(byHost('claude-code').filter((r) => r.role === 'summary')).toHaveLength(1);
+    expect(byHost('claude-code').find((r) => r.role === 'summary')?.content).toMatch(/^This session is being continued/);
     expect(first.skippedLines['ignored-type']).toBeGreaterThan(1000);
     const day = new Date().toISOString().slice(0, 10);
     expect(readFileSync(join(home, 'conversations', `${day}.jsonl`), 'utf8').trim().split('\n')).toHaveLength(records.length);

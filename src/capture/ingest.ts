@@ -4,6 +4,7 @@ import type { L0LogV1 } from '../spec/l0-log.js';
 import { createCleaner, type CleanOptions, type CleanStats } from './clean/index.js';
 import { CursorStore } from './cursor-store.js';
 import { ingestFile, type FileResult, type RescanReason } from './file-ingest.js';
+import { assertAgentId, isValidAgentId } from '../core/scope.js';
 import { READERS, SOURCE_KINDS, type SourceKind } from './readers/index.js';
 import { discoverOpenClawSqlite, ingestOpenClawSqlite, type SqliteResult } from './sqlite/openclaw-sqlite.js';
 
@@ -113,6 +114,7 @@ export async function discoverTranscripts(options: Pick<IngestOptions, 'sources'
 }
 
 export async function ingest(options: IngestOptions): Promise<IngestSummary> {
+  if (options.agentId !== undefined) assertAgentId(options.agentId);
   const store = new CursorStore({ home: options.home });
   const { log } = options;
   const cleaner = createCleaner(options.clean);
@@ -136,6 +138,10 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
     }
     if (skip.has(file.agentId)) {
       summary.files.skippedAgent += 1;
+      continue;
+    }
+    if (!isValidAgentId(file.agentId)) {
+      summary.errors.push({ path: file.path, message: invalidAgentMessage(file.agentId) });
       continue;
     }
     options.onProgress?.({ file: file.path, filesDone: index, filesTotal: files.length, bytesDone });
@@ -163,6 +169,10 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
   summary.redactions.total = Object.values(cleaner.stats.redactions).reduce((a, b) => a + b, 0);
   return summary;
 }
+
+/** Files of an agent whose id cannot form a scope are not read (never filed under another scope). */
+const invalidAgentMessage = (agentId: string): string =>
+  `skipped: agent id ${JSON.stringify(agentId)} cannot form a scope (letters, digits and . _ @ - / : only, starting with a letter or digit); rename the agent's folder to capture it.`;
 
 function addResult(summary: IngestSummary, r: FileResult): void {
   const f = summary.files;
@@ -198,6 +208,10 @@ async function ingestSqliteStores(
       summary.files.sqliteStores += 1;
       if (ctx.skip.has(store.agentId)) {
         summary.files.skippedAgent += 1;
+        continue;
+      }
+      if (!isValidAgentId(store.agentId)) {
+        summary.errors.push({ path: store.path, message: invalidAgentMessage(store.agentId) });
         continue;
       }
       let r: SqliteResult;

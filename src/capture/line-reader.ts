@@ -1,19 +1,15 @@
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
+import { LineSplitter, type RawLine, type UnfinishedLine } from './line-splitter.js';
+
+export { LineSplitter, type RawLine, type UnfinishedLine };
 
 /**
  * Streams complete lines of a file from a byte offset with a fixed-size buffer, so memory stays
- * flat however large the file. A trailing line without `\n` is never returned: the writer may
- * still be appending it, so it waits for the next run.
+ * flat however large the file. A line ends at `\n`, `\r\n` or a lone `\r` (see `LineSplitter`).
+ * A trailing line without a terminator is never returned: the writer may still be appending it,
+ * so it waits for the next run; the last chunk then says how far that unfinished line was read,
+ * so a caller can resume an oversized one there instead of reading it again.
  */
-export interface RawLine {
-  /** Decoded text; undefined when the line was skipped. */
-  text?: string;
-  skipped?: 'invalid-utf8' | 'oversized';
-  start: number;
-  /** Offset just past the line's `\n`. */
-  end: number;
-}
-
 export interface ReadLinesOptions {
   path: string;
   start: number;
@@ -22,15 +18,20 @@ export interface ReadLinesOptions {
   /** Lines longer than this are skipped without being held in memory. Default 8 MiB. */
   maxLineBytes?: number;
   bufferBytes?: number;
+  /**
+   * The line at `start` is already known to be longer than `maxLineBytes`, with no terminator
+   * before `scannedTo` (from an earlier read's `unfinished`): reading resumes at `scannedTo`.
+   */
+  oversizedTail?: { scannedTo: number };
 }
 
 export interface LineChunk {
   lines: RawLine[];
   /** Offset after the last complete line read so far. */
   end: number;
+  /** On the last chunk, when the file ends inside a line: that line, read up to the end of the file. */
+  unfinished?: UnfinishedLine;
 }
-
-const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export async function* readCompleteLines(options: ReadLinesOptions): AsyncGenerator<LineChunk> {
   const maxLine = options.maxLineBytes ?? 8 * 1024 * 1024;
@@ -38,97 +39,48 @@ export async function* readCompleteLines(options: ReadLinesOptions): AsyncGenera
   const buf = Buffer.allocUnsafe(options.bufferBytes ?? 1024 * 1024);
   const handle = await open(options.path, 'r');
   try {
-    let pos = options.start;
-    let lineStart = options.start;
-    // Bytes of the current unfinished line, unless it grew past maxLine (then only its start is kept).
-    let carry: Buffer[] = [];
-    let carryLen = 0;
-    let oversized = false;
+    const scannedTo = options.oversizedTail?.scannedTo;
+    const resume = scannedTo !== undefined && scannedTo > options.start ? scannedTo : undefined;
+    const splitter = new LineSplitter({
+      start: options.start,
+      maxLineBytes: maxLine,
+      ...(resume !== undefined ? { oversizedTo: resume } : { afterCr: await endsWithCr(handle, options.start) }),
+    });
+    let pos = resume ?? options.start;
+    let yielded = options.start;
     for (;;) {
-      if (lineStart >= stopAt) return;
+      if (splitter.lineStart >= stopAt) return;
       const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
-      if (bytesRead === 0) return;
       const lines: RawLine[] = [];
-      let from = 0;
-      // Fast path: decode all whole lines of the buffer at once when they are valid UTF-8 and
-      // nothing is carried over; per-line decoding (below) only runs around odd input.
-      const lastNl = buf.subarray(0, bytesRead).lastIndexOf(10);
-      if (carryLen === 0 && !oversized && lastNl !== -1 && pos + lastNl + 1 <= stopAt) {
-        const text = tryDecode(buf.subarray(0, lastNl));
-        if (text !== undefined) {
-          let offset = pos;
-          const parts = text.split('\n');
-          if (parts.every((p) => p.length <= maxLine)) {
-            // Byte 0x0A never occurs inside a UTF-8 sequence, so part i ends at the i-th newline.
-            let scan = 0;
-            for (const part of parts) {
-              const nl = buf.indexOf(10, scan);
-              const end = pos + nl + 1;
-              lines.push({ text: part.endsWith('\r') ? part.slice(0, -1) : part, start: offset, end });
-              offset = end;
-              scan = nl + 1;
-            }
-            from = lastNl + 1;
-            lineStart = pos + from;
-          } else lines.length = 0;
+      if (bytesRead === 0) {
+        const unfinished = splitter.finish(lines);
+        if (lines.length > 0 || splitter.lineStart > yielded || unfinished) {
+          yield { lines, end: splitter.lineStart, ...(unfinished ? { unfinished } : {}) };
         }
+        return;
       }
-      for (;;) {
-        const nl = buf.indexOf(10, from);
-        if (nl === -1 || nl >= bytesRead) break;
-        const end = pos + nl + 1;
-        if (oversized || carryLen + (nl - from) > maxLine) {
-          lines.push({ skipped: 'oversized', start: lineStart, end });
-        } else {
-          const piece = buf.subarray(from, nl);
-          const bytes = carryLen === 0 ? piece : Buffer.concat([...carry, piece]);
-          lines.push(decodeLine(bytes, lineStart, end));
-        }
-        carry = [];
-        carryLen = 0;
-        oversized = false;
-        from = nl + 1;
-        lineStart = end;
-        if (lineStart >= stopAt) break;
-      }
-      if (lineStart < stopAt && from < bytesRead) {
-        const rest = bytesRead - from;
-        if (oversized || carryLen + rest > maxLine) {
-          oversized = true;
-          carry = [];
-          carryLen = 0;
-        } else {
-          carry.push(Buffer.from(buf.subarray(from, bytesRead)));
-          carryLen += rest;
-        }
-      }
+      splitter.push(buf.subarray(0, bytesRead), lines, stopAt);
       pos += bytesRead;
-      if (lines.length > 0) yield { lines, end: lineStart };
+      // A chunk without lines still moves `end` when it only consumed the `\n` of a split `\r\n`.
+      if (lines.length > 0 || splitter.lineStart > yielded) {
+        yielded = splitter.lineStart;
+        yield { lines, end: splitter.lineStart };
+      }
     }
   } finally {
     await handle.close();
   }
 }
 
-function tryDecode(bytes: Buffer): string | undefined {
-  try {
-    return decoder.decode(bytes);
-  } catch {
-    return undefined;
-  }
+/** Whether the byte just before `offset` is `\r`: a `\n` at `offset` then completes that `\r\n`. */
+async function endsWithCr(handle: FileHandle, offset: number): Promise<boolean> {
+  if (offset <= 0) return false;
+  const one = Buffer.alloc(1);
+  const { bytesRead } = await handle.read(one, 0, 1, offset - 1);
+  return bytesRead === 1 && one[0] === 13;
 }
 
-function decodeLine(bytes: Buffer, start: number, end: number): RawLine {
-  try {
-    let text = decoder.decode(bytes);
-    if (text.endsWith('\r')) text = text.slice(0, -1);
-    return { text, start, end };
-  } catch {
-    return { skipped: 'invalid-utf8', start, end };
-  }
-}
-
-/** Offset just past the last `\n` at or before `size` (0 if none): where `--from-now` starts. */
+/** Offset just past the last line terminator (`\n` or `\r`) at or before `size` (0 if none): where `--from-now` starts. */
 export async function lastLineBoundary(path: string, size: number): Promise<number> {
   if (size === 0) return 0;
   const handle = await open(path, 'r');
@@ -139,7 +91,9 @@ export async function lastLineBoundary(path: string, size: number): Promise<numb
     while (endPos > 0) {
       const from = Math.max(0, endPos - window);
       const { bytesRead } = await handle.read(buf, 0, endPos - from, from);
-      const idx = buf.subarray(0, bytesRead).lastIndexOf(10);
+      const part = buf.subarray(0, bytesRead);
+      // A `\r` last means the reader resumes after it and folds a `\n` that follows into that line.
+      const idx = Math.max(part.lastIndexOf(10), part.lastIndexOf(13));
       if (idx !== -1) return from + idx + 1;
       endPos = from;
     }

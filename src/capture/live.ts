@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { InvalidArgumentError } from '../errors/index.js';
+import { assertAgentId } from '../core/scope.js';
 import type { ConversationHost, ConversationMessage, L0Record } from '../spec/conversation.js';
 import type { L0LogV1 } from '../spec/l0-log.js';
 import { withFileLock } from '../util/file-lock.js';
@@ -73,6 +74,7 @@ export async function capture(options: CaptureOptions): Promise<CaptureResult> {
   if (!options.agentId || !options.sessionKey) {
     throw new InvalidArgumentError({ argument: !options.agentId ? 'agentId' : 'sessionKey', message: 'capture() needs agentId and sessionKey to know whose conversation this is.' });
   }
+  assertAgentId(options.agentId);
   if (!Array.isArray(options.messages)) {
     throw new InvalidArgumentError({ argument: 'messages', message: 'capture() needs messages as an array (the whole session, oldest first).' });
   }

@@ -105,7 +105,7 @@ describe('loadConfig', () => {
     const error = await loadError({ home });
     expect(error.field).toBe('embedder.provider');
     expect(error.message).toContain(`${join(home, 'config.json')}:3:5: embedder.provider`);
-    expect(error.message).toContain('Unknown embedder provider "bert": use local, openai, none');
+    expect(error.message).toContain('Unknown embedder provider "bert": use local, openai, transformers, none');
   });
 
   it('rejects unknown keys and suggests the intended one', async () => {

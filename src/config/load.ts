@@ -21,6 +21,8 @@
  *   STRATA_REDACT_SECRETS        write.redactSecrets: true | false (also 1/0, yes/no, on/off)
  *   STRATA_MAX_CHARS             write.maxChars
  *   STRATA_DEFAULT_AGENT         scopes.defaultAgent
+ *   STRATA_AGENT_ID              scopes.defaultAgent, winning over STRATA_DEFAULT_AGENT: the identity a
+ *                                process was started with (hosts: --agent > this > config; src/core/caller.ts)
  *   STRATA_LOCK_TIMEOUT_MS       lock.timeoutMs
  *   STRATA_LOCK_STALE_MS         lock.staleMs
  *   STRATA_LLM_PROVIDER          llm.provider: none | openai | anthropic
@@ -93,6 +95,8 @@ const ENV_OVERRIDES: ReadonlyArray<{ name: string; path: [string, string]; kind:
   { name: 'STRATA_REDACT_SECRETS', path: ['write', 'redactSecrets'], kind: 'boolean' },
   { name: 'STRATA_MAX_CHARS', path: ['write', 'maxChars'], kind: 'number' },
   { name: 'STRATA_DEFAULT_AGENT', path: ['scopes', 'defaultAgent'], kind: 'string' },
+  // After STRATA_DEFAULT_AGENT on purpose: later entries win.
+  { name: 'STRATA_AGENT_ID', path: ['scopes', 'defaultAgent'], kind: 'string' },
   { name: 'STRATA_LOCK_TIMEOUT_MS', path: ['lock', 'timeoutMs'], kind: 'number' },
   { name: 'STRATA_LOCK_STALE_MS', path: ['lock', 'staleMs'], kind: 'number' },
   { name: 'STRATA_LLM_PROVIDER', path: ['llm', 'provider'], kind: 'provider' },

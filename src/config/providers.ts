@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 
-export const EMBEDDER_PROVIDERS = ['local', 'openai', 'none'] as const;
+export const EMBEDDER_PROVIDERS = ['local', 'openai', 'transformers', 'none'] as const;
 export const STORE_PROVIDERS = ['lancedb'] as const;
 export const L0_PROVIDERS = ['jsonl'] as const;
 export const CONVERSATION_INDEX_PROVIDERS = ['lancedb'] as const;
@@ -57,6 +57,22 @@ const openAIEmbedder = z.strictObject({
   timeoutMs: positiveInt.optional(),
 });
 
+const transformersEmbedder = z.strictObject({
+  provider: z.literal('transformers'),
+  model: nonEmpty.optional(),
+  /** A local model folder (config.json, tokenizer.json, onnx/); else `<home>/models` holds downloads. */
+  modelPath: nonEmpty.optional(),
+  /** Fetch `model` from the Hugging Face hub into `<home>/models` on first use. */
+  allowDownload: z.boolean().optional(),
+  /** ONNX weights variant (`fp32` default, `q8` quantised, ...). */
+  dtype: z.enum(['fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4']).optional(),
+  /** Pooling, when the model family's default (known-models.ts) is wrong for it. */
+  pooling: z.enum(['mean', 'cls']).optional(),
+  queryPrefix: z.string().optional(),
+  documentPrefix: z.string().optional(),
+  batchSize: positiveInt.max(4096).optional(),
+});
+
 function isOpenAIEndpoint(baseURL: string | undefined): boolean {
   return baseURL === undefined || new URL(baseURL).hostname === 'api.openai.com';
 }
@@ -65,7 +81,7 @@ export const embedderSchema = providerUnion({
   kind: 'embedder',
   defaultProvider: 'local',
   names: EMBEDDER_PROVIDERS,
-  members: [z.strictObject({ provider: z.literal('local') }), openAIEmbedder, z.strictObject({ provider: z.literal('none') })],
+  members: [z.strictObject({ provider: z.literal('local') }), openAIEmbedder, transformersEmbedder, z.strictObject({ provider: z.literal('none') })],
 }).transform((e) => (e.provider === 'openai' ? { ...e, apiKeyEnv: e.apiKeyEnv ?? (isOpenAIEndpoint(e.baseURL) ? DEFAULT_API_KEY_ENV : undefined) } : e));
 
 export const storeSchema = providerUnion({

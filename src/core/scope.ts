@@ -52,6 +52,28 @@ export function assertScopeSet(scopes: readonly string[] | undefined, argument =
   return [...new Set(scopes.map(assertScope))];
 }
 
+/** Whether `agentId` forms a valid `agent:<id>` scope (the only spelling of an agent Strata stores). */
+export function isValidAgentId(agentId: unknown): agentId is string {
+  // No `..`: agent ids also name folders (scenes, persona, capture state).
+  return typeof agentId === 'string' && ID_PATTERN.test(agentId) && !agentId.includes('..');
+}
+
+/**
+ * Rejects an agent id that cannot form a scope. Such ids are refused rather than mapped or filed
+ * under `global`: an agent id is an identity for isolation, and a second spelling (or a fallback)
+ * would let one agent's memories land where other agents read them.
+ */
+export function assertAgentId(agentId: unknown, argument = 'agentId'): string {
+  if (isValidAgentId(agentId)) return agentId;
+  throw new InvalidArgumentError({
+    argument,
+    code: 'INVALID_AGENT_ID',
+    message:
+      `Invalid agent id ${JSON.stringify(agentId)}: an agent id must be 1-128 characters of letters, digits and . _ @ - / : (no ".."), ` +
+      `starting with a letter or digit (it becomes the scope agent:<id>). Rename the agent or pass a valid --agent.`,
+  });
+}
+
 /** The scopes an agent reads by default: global, its own agent scope, plus configured grants. */
 export function agentScopes(agentId: string, grants: readonly string[] = []): string[] {
   return assertScopeSet(['global', `agent:${agentId}`, ...grants]);

@@ -7,6 +7,9 @@ const BRAND = Symbol.for('strata.error');
 export type StrataErrorCode =
   | 'INVALID_ARGUMENT'
   | 'INVALID_SCOPE'
+  /** A valid scope (or agent) the caller does not hold: a request can narrow access, never widen it. */
+  | 'FORBIDDEN_SCOPE'
+  | 'INVALID_AGENT_ID'
   | 'CONFIG_INVALID'
   | 'CONFIG_UNREADABLE'
   | 'STORAGE'

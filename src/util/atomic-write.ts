@@ -9,7 +9,7 @@ export interface WriteFileAtomicOptions {
   data: string | Uint8Array;
   /** Replace an existing file (default true). With false an existing file is left untouched. */
   overwrite?: boolean;
-  /** File mode for a new file, e.g. 0o600. Default 0o666 minus the umask. */
+  /** The file's mode, e.g. 0o600, exactly (the umask does not apply). Default 0o666 minus the umask. */
   mode?: number;
 }
 
@@ -28,6 +28,8 @@ export async function writeFileAtomic(options: WriteFileAtomicOptions): Promise<
     const handle = await open(temp, 'wx', options.mode ?? 0o666);
     try {
       await handle.writeFile(options.data);
+      // open() applies the umask; the caller asked for this exact mode (e.g. keeping a file's 0644).
+      if (options.mode !== undefined) await handle.chmod(options.mode);
       await handle.sync();
     } finally {
       await handle.close();

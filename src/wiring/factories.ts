@@ -20,7 +20,7 @@ function unreachable(kind: string, provider: never): never {
   throw new ConfigError({ field: `${kind}.provider`, message: `Unknown ${kind} provider ${JSON.stringify(provider)}.` });
 }
 
-export async function createStoreFromConfig(options: { config: StrataConfig; home: string }): Promise<MemoryStoreV1> {
+export async function createStoreFromConfig(options: { config: StrataConfig; home: string; env?: Env }): Promise<MemoryStoreV1> {
   const s = options.config.store;
   switch (s.provider) {
     case 'lancedb': {
@@ -32,7 +32,8 @@ export async function createStoreFromConfig(options: { config: StrataConfig; hom
   }
 }
 
-export async function createEmbedderFromConfig(options: { config: StrataConfig; env?: Env }): Promise<EmbedderV1> {
+/** `home` is where the `transformers` embedder keeps downloaded models (`<home>/models`). */
+export async function createEmbedderFromConfig(options: { config: StrataConfig; env?: Env; home?: string }): Promise<EmbedderV1> {
   const e = options.config.embedder;
   switch (e.provider) {
     case 'none':
@@ -54,6 +55,18 @@ export async function createEmbedderFromConfig(options: { config: StrataConfig; 
         batchSize: e.batchSize,
         timeoutMs: e.timeoutMs,
         env: options.env,
+      });
+    case 'transformers':
+      return (await import('../backends/embedder-transformers/index.js')).createTransformersEmbedder({
+        model: e.model ?? 'Xenova/bge-small-en-v1.5',
+        modelPath: e.modelPath,
+        cacheDir: options.home ? join(options.home, 'models') : undefined,
+        allowDownload: e.allowDownload,
+        dtype: e.dtype,
+        pooling: e.pooling,
+        queryPrefix: e.queryPrefix,
+        documentPrefix: e.documentPrefix,
+        batchSize: e.batchSize,
       });
     default:
       return unreachable('embedder', e);

@@ -61,8 +61,8 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
   const loaded = await loadConfig({ home: options.home, overrides: options.overrides, env });
   const { config, home } = loaded;
   const [embedder, store, l0, reranker] = await Promise.all([
-    options.embedder ?? createEmbedderFromConfig({ config, env }),
-    options.store ?? createStoreFromConfig({ config, home }),
+    options.embedder ?? createEmbedderFromConfig({ config, env, home }),
+    options.store ?? createStoreFromConfig({ config, home, env }),
     options.l0 ?? createL0LogFromConfig({ config, home }),
     options.reranker === null ? undefined : (options.reranker ?? createRerankerFromConfig({ config, env })),
   ]);
@@ -84,7 +84,7 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
     dimensions,
     reranker,
     write: { redactSecrets: config.write.redactSecrets, maxChars: config.write.maxChars, nearDuplicateThreshold: config.write.nearDuplicateThreshold },
-    history: new HistoryLog({ home }),
+    history: new HistoryLog({ home, redact: config.write.redactSecrets }),
     now: () => new Date(),
   };
   if (!options.allowEmbedderMismatch) {

@@ -29,7 +29,11 @@ describe('strata ingest / sessions / conversations search / cursor (CLI)', () =>
     const total = sessions.reduce((a, s) => a + s.messages, 0);
     expect(total).toBe(summary.messages.new + JSON.parse(codex.stdout).messages.new);
 
-    const search = await runCli(['--home', home, 'conversations', 'search', 'transcript fixtures', '--json']);
+    // Without an agent the CLI reads no one's conversations; the owner of the home asks for all of them.
+    const unscoped = await runCli(['--home', home, 'conversations', 'search', 'transcript fixtures', '--json']);
+    expect(unscoped.code, unscoped.stderr).toBe(0);
+    expect(JSON.parse(unscoped.stdout)).toMatchObject({ results: [], note: expect.stringMatching(/no agent/) });
+    const search = await runCli(['--home', home, '--all-scopes', 'conversations', 'search', 'transcript fixtures', '--json']);
     expect(search.code, search.stderr).toBe(0);
     expect(JSON.parse(search.stdout).results.length).toBeGreaterThan(0);
 

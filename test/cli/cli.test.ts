@@ -17,15 +17,15 @@ describe('strata CLI', () => {
 
     const recall = await runCli(['--home', home, 'recall', 'editor dark mode', '--json']);
     expect(recall.code, recall.stderr).toBe(0);
-    const body = JSON.parse(recall.stdout) as { results: Array<{ id: string; text: string; scope: string; category: string; score: number }> };
-    expect(body.results[0]).toMatchObject({ id: created.id, scope: 'global', category: 'preference' });
+    const body = JSON.parse(recall.stdout) as { results: Array<{ record: { id: string; text: string; scope: string; category: string }; score: number }> };
+    expect(body.results[0]!.record).toMatchObject({ id: created.id, scope: 'global', category: 'preference' });
     expect(typeof body.results[0]!.score).toBe('number');
 
     // The agent's memory is invisible to a global-only reader and visible to the agent.
     const hidden = await runCli(['--home', home, '--scope', 'global', 'recall', 'integration tests database', '--json']);
     expect(JSON.parse(hidden.stdout).results).toHaveLength(0);
     const visible = await runCli(['--home', home, '--agent', 'coder', 'recall', 'integration tests database', '--json']);
-    expect(JSON.parse(visible.stdout).results[0].scope).toBe('agent:coder');
+    expect(JSON.parse(visible.stdout).results[0].record.scope).toBe('agent:coder');
 
     const update = await runCli(['--home', home, 'update', created.id, '--importance', '0.9', '--json']);
     expect(update.code, update.stderr).toBe(0);
@@ -48,7 +48,7 @@ describe('strata CLI', () => {
     const again = await runCli(['--home', home, 'add', '  never push directly   to MAIN', '--json']);
     expect(JSON.parse(again.stdout)).toMatchObject({ action: 'duplicate', duplicateOf: { kind: 'exact' } });
     const stats = await runCli(['--home', home, 'stats', '--json']);
-    expect(JSON.parse(stats.stdout).rows).toBe(1);
+    expect(JSON.parse(stats.stdout)).toMatchObject({ memories: 1, byScope: { global: 1 } });
   });
 
   it('rejects an invalid scope with a usage error and writes nothing', async () => {
@@ -114,7 +114,8 @@ describe('strata CLI', () => {
     expect(doctor.code, doctor.stderr).toBe(0);
     const report = JSON.parse(doctor.stdout) as { ok: boolean; checks: Array<{ name: string; ok: boolean }> };
     expect(report.ok).toBe(true);
-    expect(report.checks.map((c) => c.name)).toEqual(['config', 'store', 'embedder', 'conversations']);
+    // Then the Claude Code hooks' failure log and the resident process (src/resident/health.ts).
+    expect(report.checks.map((c) => c.name)).toEqual(['config', 'store', 'embedder', 'conversations', 'claude-code hooks', 'resident']);
     // An unreachable remote embedder makes doctor fail with exit 1 and say which check failed.
     await writeFile(join(home, 'config.json'), JSON.stringify({ embedder: { provider: 'openai', baseURL: 'http://127.0.0.1:9/v1', model: 'm', dimensions: 8 } }));
     const broken = await runCli(['--home', home, 'doctor', '--json']);

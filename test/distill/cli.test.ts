@@ -50,6 +50,14 @@ describe('strata distill / history / revert (CLI)', () => {
     expect(shown.stdout).toMatch(/distill\s+create/);
     expect(shown.stdout).toMatch(/distill\s+supersede/);
     expect(shown.stdout).toContain('preference changed');
+    // history and recall --history say which memory is current, and the superseded period ends
+    // when its successor's starts (the message time, not the run).
+    expect(shown.stdout).toContain(`${sup.targetId}: not current (valid 2026-11-01 to 2026-11-02; current: ${sup.id})`);
+    const current = await cli(['--home', home, 'history', sup.id]);
+    expect(current.stdout).toContain(`${sup.id}: current (valid from 2026-11-02)`);
+    const recalled = await cli(['--home', home, '--json', 'recall', 'dark light mode editor', '--history']);
+    const rows = (JSON.parse(recalled.stdout) as { results: Array<{ record: { id: string; validTo: string | null } }> }).results;
+    expect(rows.map((r) => [r.record.id, r.record.validTo === null])).toEqual([[sup.id, true], [sup.targetId, false]]);
 
     const reverted = await cli(['--home', home, 'revert', sup.id]);
     expect(reverted.stdout).toMatch(new RegExp(`^reverted supersede of \\S+: restored ${sup.targetId}; removed ${sup.id}\\n$`));

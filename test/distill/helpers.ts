@@ -89,12 +89,29 @@ export interface PromptMessage {
   content: string;
 }
 
-/** The messages an extraction prompt carries (one JSON object per line). */
+/**
+ * The messages an extraction prompt carries: `[n role hh:mm]` header lines, each followed by the
+ * message text; `id` is the number the model cites in sourceMessageIds.
+ */
 export function extractionInput(request: RecordedRequest): PromptMessage[] {
-  return userContent(request)
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as PromptMessage);
+  // The first user message is the prompt; a repair request appends its own instructions after it.
+  return parseExtractionPrompt(userMessages(request)[0] ?? '');
+}
+
+function userMessages(request: RecordedRequest): string[] {
+  const messages = (request.body?.messages ?? []) as Array<{ role: string; content: string | Array<{ type: string; text?: string }> }>;
+  return messages.filter((m) => m.role === 'user').map((m) => (typeof m.content === 'string' ? m.content : m.content.map((b) => b.text ?? '').join('')));
+}
+
+export function parseExtractionPrompt(text: string): PromptMessage[] {
+  const out: PromptMessage[] = [];
+  for (const line of text.split('\n')) {
+    const header = /^\[(\d+) (user|assistant|summary|system|tool) \d\d:\d\d\]$/.exec(line);
+    if (header) out.push({ id: header[1]!, role: header[2]!, content: '' });
+    else if (/^## Conversation/.test(line)) continue;
+    else if (out.length > 0) out[out.length - 1]!.content += (out[out.length - 1]!.content ? '\n' : '') + line;
+  }
+  return out;
 }
 
 export interface ReconcileInput {

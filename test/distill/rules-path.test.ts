@@ -35,7 +35,7 @@ describe('distill without an LLM (rule-based capture)', () => {
     expect(first.messages).toEqual({ read: 6, distilled: 6, pending: 0 });
     const stored = await strata.list({ scopes: ['agent:main'], order: 'oldest' });
     expect(stored.map((r) => [r.text, r.category])).toEqual([
-      ['I prefer tabs over spaces in Python.', 'preference'],
+      ['The user prefers tabs over spaces in Python.', 'preference'],
       ['以后回答我的时候请总是使用简体中文。', 'rule'],
     ]);
     expect(stored[0]?.source).toEqual({ kind: 'distill', agentId: 'main', sessionKey: 'agent:main:r1', messageIds: ['r1-u1'] });
@@ -49,7 +49,7 @@ describe('distill without an LLM (rule-based capture)', () => {
 
     const history = new HistoryLog({ home });
     const created = await history.historyOf({ id: stored[0]!.id });
-    expect(created).toMatchObject([{ action: 'create', actor: 'distill', previous: null, next: { text: 'I prefer tabs over spaces in Python.' } }]);
+    expect(created).toMatchObject([{ action: 'create', actor: 'distill', previous: null, next: { text: 'The user prefers tabs over spaces in Python.' } }]);
   });
 
   it('caps memories per run; the rest waits for the next run', async () => {

@@ -3,9 +3,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempHome } from '../support/run-cli.js';
 import { Strata } from '../../src/strata.js';
-import { resolveCaller } from '../../src/hosts/mcp/caller.js';
+import { resolveCaller } from '../../src/core/caller.js';
 import { startHttpServer } from '../../src/hosts/http/server.js';
-import type { ListeningServer } from '../../src/hosts/http/listen.js';
+import type { ListeningServer } from '../../src/hosts/shared/listen.js';
 import { rawRequest } from './spawn-server.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -19,12 +19,14 @@ describe('HTTP API (real HTTP on 127.0.0.1)', () => {
   const api = (path: string) => `${server.url}/api/v1${path}`;
   const post = (path: string, body: unknown, method = 'POST') =>
     fetch(api(path), { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  // A bodyless state-changing request names itself with the custom header (CSRF protection).
+  const del = (path: string) => fetch(api(path), { method: 'DELETE', headers: { 'x-strata-request': '1' } });
 
   beforeAll(async () => {
     home = await tempHome({ embedder: { provider: 'none' }, scopes: { agentGrants: { coder: ['project:strata'] } } });
     strata = await Strata.open({ home });
     otherId = (await strata.remember({ text: 'Other agent: the staging database password rotates monthly', scope: 'agent:other' })).id;
-    const caller = resolveCaller({ config: strata.config, agentId: 'coder', env: {} });
+    const caller = resolveCaller({ config: strata.config, agentId: 'coder'});
     server = await startHttpServer({ strata, caller, host: '127.0.0.1', port: 0 });
     guarded = await startHttpServer({ strata, caller, host: '127.0.0.1', port: 0, token: 'tok-123' });
   });
@@ -57,7 +59,7 @@ describe('HTTP API (real HTTP on 127.0.0.1)', () => {
     expect(patched.status).toBe(200);
     expect(((await patched.json()) as Json).importance).toBe(0.95);
 
-    expect((await fetch(api(`/memories/${id}`), { method: 'DELETE' })).status).toBe(200);
+    expect((await del(`/memories/${id}`)).status).toBe(200);
     const gone = await fetch(api(`/memories/${id}`));
     expect(gone.status).toBe(404);
     expect(((await gone.json()) as Json).error.code).toBe('NOT_FOUND');
@@ -114,7 +116,7 @@ describe('HTTP API (real HTTP on 127.0.0.1)', () => {
     for (const body of [{}, { text: '' }, { text: 'ok', importance: 2 }, { text: 'ok', agent: 'other' }, { text: 'ok', category: 'gossip' }]) {
       const res = await post('/memories', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(((await res.json()) as Json).error.code).toBe('VALIDATION_ERROR');
+      expect(((await res.json()) as Json).error.code).toBe('INVALID_ARGUMENT');
     }
     expect((await fetch(api('/memories?limit=abc'))).status).toBe(400);
     expect((await fetch(api('/nope'))).status).toBe(404);
@@ -138,7 +140,7 @@ describe('HTTP API (real HTTP on 127.0.0.1)', () => {
 
     expect((await fetch(api(`/memories/${otherId}`))).status).toBe(404);
     expect((await post(`/memories/${otherId}`, { text: 'hijacked' }, 'PATCH')).status).toBe(404);
-    expect((await fetch(api(`/memories/${otherId}`), { method: 'DELETE' })).status).toBe(404);
+    expect((await del(`/memories/${otherId}`)).status).toBe(404);
     expect((await fetch(api(`/memories/${encodeURIComponent("1' OR '1'='1")}`))).status).toBe(400);
     const recall = (await (await post('/recall', { query: 'staging database password rotates' })).json()) as Json;
     expect(recall.results).toHaveLength(0);
@@ -176,16 +178,17 @@ describe('HTTP API (real HTTP on 127.0.0.1)', () => {
   });
 
   it('serves persona, scenes and history only where they exist and only within the caller’s scopes', async () => {
-    for (const path of ['/persona', '/scenes', `/memories/${otherId}/history`]) {
+    for (const path of ['/persona', `/memories/${otherId}/history`]) {
       expect((await fetch(api(path))).status, path).toBe(404);
     }
+    expect(await (await fetch(api('/scenes'))).json()).toEqual({ agent: 'coder', scenes: [] });
     await mkdir(join(home, 'persona'), { recursive: true });
     await writeFile(join(home, 'persona', 'coder.md'), 'Coder persona');
     await writeFile(join(home, 'persona', 'other.md'), 'Other persona');
     await mkdir(join(home, 'scenes', 'coder'), { recursive: true });
     await writeFile(join(home, 'scenes', 'coder', 'launch.md'), 'Launch scene');
     expect(await (await fetch(api('/persona'))).json()).toEqual({ agent: 'coder', text: 'Coder persona' });
-    expect(await (await fetch(api('/scenes'))).json()).toEqual({ scenes: [{ name: 'launch' }] });
+    expect(await (await fetch(api('/scenes'))).json()).toMatchObject({ agent: 'coder', scenes: [{ name: 'launch', summary: 'Launch scene' }] });
     expect(((await (await fetch(api('/scenes/launch'))).json()) as Json).text).toBe('Launch scene');
     expect((await fetch(api('/scenes/..%2F..%2Fconfig.json'))).status).toBe(404);
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../support/run-cli.js';
 import { Strata } from '../../src/strata.js';
-import { resolveCaller } from '../../src/hosts/mcp/caller.js';
+import { resolveCaller } from '../../src/core/caller.js';
 import { startHttpServer } from '../../src/hosts/http/server.js';
-import type { ListeningServer } from '../../src/hosts/http/listen.js';
+import type { ListeningServer } from '../../src/hosts/shared/listen.js';
 import { driveRecallLoad } from '../../bench/http-load.js';
 
 describe('HTTP API under concurrent load', () => {
@@ -13,7 +13,7 @@ describe('HTTP API under concurrent load', () => {
   beforeAll(async () => {
     strata = await Strata.open({ home: await tempHome() });
     await strata.rememberMany({ items: Array.from({ length: 200 }, (_, i) => ({ text: `Seed fact number ${i} about deploys, caches and reviews`, scope: i % 2 ? 'global' : 'agent:load' })) });
-    server = await startHttpServer({ strata, caller: resolveCaller({ config: strata.config, agentId: 'load', env: {} }), host: '127.0.0.1', port: 0, token: 'load-token' });
+    server = await startHttpServer({ strata, caller: resolveCaller({ config: strata.config, agentId: 'load'}), host: '127.0.0.1', port: 0, token: 'load-token' });
   });
 
   afterAll(async () => {

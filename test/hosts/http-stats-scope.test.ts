@@ -2,9 +2,9 @@ import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../support/run-cli.js';
 import { Strata } from '../../src/strata.js';
-import { resolveCaller } from '../../src/hosts/mcp/caller.js';
+import { resolveCaller } from '../../src/core/caller.js';
 import { startHttpServer } from '../../src/hosts/http/server.js';
-import type { ListeningServer } from '../../src/hosts/http/listen.js';
+import type { ListeningServer } from '../../src/hosts/shared/listen.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -30,8 +30,8 @@ describe('HTTP /stats respects the caller scopes', () => {
     // An expired memory is history, not a current memory: it must not inflate any scoped count.
     const old = await strata.remember({ text: 'Bob used to work at Initech', scope: 'agent:bob', category: 'entity' });
     await strata.update({ id: old.id, validTo: new Date().toISOString(), scopes: ['agent:bob'] });
-    alice = await startHttpServer({ strata, caller: resolveCaller({ config: strata.config, agentId: 'alice', env: {} }), host: '127.0.0.1', port: 0 });
-    bob = await startHttpServer({ strata, caller: resolveCaller({ config: strata.config, agentId: 'bob', env: {} }), host: '127.0.0.1', port: 0 });
+    alice = await startHttpServer({ strata, caller: resolveCaller({ config: strata.config, agentId: 'alice'}), host: '127.0.0.1', port: 0 });
+    bob = await startHttpServer({ strata, caller: resolveCaller({ config: strata.config, agentId: 'bob'}), host: '127.0.0.1', port: 0 });
   });
 
   afterAll(async () => {

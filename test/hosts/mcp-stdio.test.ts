@@ -66,7 +66,8 @@ describe('strata mcp (stdio, real child process)', () => {
     expect((explain.json() as { explain: { candidates: unknown[] } }).explain.candidates.length).toBeGreaterThan(0);
 
     const boot = await call(client, 'context_bootstrap', {});
-    expect(textOf(boot)).toMatch(/^<relevant-memories>[\s\S]*tabs over spaces[\s\S]*<\/relevant-memories>$/);
+    // The layered session context (persona, scenes, memories), the same block Claude Code gets at session start.
+    expect(textOf(boot)).toMatch(/^<agent-context agent="coder">\n<relevant-memories>[\s\S]*tabs over spaces[\s\S]*<\/relevant-memories>\n<\/agent-context>$/);
 
     const updated = await call(client, 'memory_update', { id, importance: 0.9, scope: 'project:strata' });
     expect((updated.json() as { updated: { importance: number; scope: string } }).updated).toMatchObject({ importance: 0.9, scope: 'project:strata' });
@@ -87,11 +88,13 @@ describe('strata mcp (stdio, real child process)', () => {
       await call(client, 'memory_recall', {}),
       await call(client, 'memory_store', { text: 'x', importance: 7 }),
       await call(client, 'memory_list', { limit: -1 }),
+      await call(client, 'memory_update', { id: '01NOPE0000000000000000000', importance: 0.5 }),
       await call(client, 'memory_update', { id: '01NOPE0000000000000000000' }),
       await call(client, 'memory_forget', {}),
     ];
     for (const r of bad) expect(r.isError, textOf(r)).toBe(true);
     expect(textOf(bad[4]!)).toMatch(/NOT_FOUND/);
+    expect(textOf(bad[5]!)).toMatch(/^error \[INVALID_ARGUMENT\]: .*at least one field/);
     const search = await call(client, 'conversation_search', { query: 'x'.repeat(5000) });
     expect(search.isError).toBe(true);
     expect((await client.listTools()).tools.length).toBe(TOOLS.length);
@@ -106,8 +109,9 @@ describe('strata mcp (stdio, real child process)', () => {
     }
     const moved = await call(client, 'memory_update', { id: otherId, text: 'hijacked' });
     expect(textOf(moved)).toMatch(/NOT_FOUND/);
+    // Another agent's memory is answered exactly like one that does not exist.
     const forgot = await call(client, 'memory_forget', { ids: [otherId] });
-    expect(forgot.json()).toMatchObject({ deleted: 0 });
+    expect(textOf(forgot)).toMatch(/^error \[NOT_FOUND\]/);
     const recall = await call(client, 'memory_recall', { query: 'deploy password rotation notes' });
     expect((recall.json() as { results: unknown[] }).results).toHaveLength(0);
   });

@@ -50,6 +50,8 @@ describe('strata install openclaw', () => {
       load: { paths: ['/opt/strata/openclaw-plugin'] },
       entries: {
         'memory-lancedb': { enabled: true, config: { autoRecall: true } },
+        // A loaded memory-core (its dreaming sidecar) would offer memory_search/memory_get beside Strata's tools.
+        'memory-core': { enabled: false },
         strata: {
           enabled: true,
           config: { recallLimit: 3, home: '/data/strata' },
@@ -144,6 +146,22 @@ describe('strata uninstall openclaw', () => {
       ...(original as object),
       plugins: { entries: { 'voice-call': { enabled: true }, strata: { config: { recallLimit: 7 } } }, load: { paths: ['/opt/other-plugin'] } },
     });
+  });
+
+  it('turns memory-core off only when the user left it unset, and uninstall puts it back', async () => {
+    const mine = { plugins: { entries: { 'memory-core': { enabled: true, config: { dreaming: { frequency: '0 4 * * *' } } } } } };
+    await writeFile(configPath, JSON.stringify(mine));
+    await installOpenClaw({ configPath, pluginPath: plugin, apply: true });
+    expect(((await parsed()) as typeof mine).plugins.entries['memory-core']).toEqual(mine.plugins.entries['memory-core']);
+    await uninstallOpenClaw({ configPath, pluginPath: plugin, apply: true });
+    expect(await parsed()).toEqual(mine);
+
+    const unset = { plugins: { entries: { 'memory-core': { config: { dreaming: { frequency: '0 4 * * *' } } } } } };
+    await writeFile(configPath, JSON.stringify(unset));
+    await installOpenClaw({ configPath, pluginPath: plugin, apply: true });
+    expect(((await parsed()) as { plugins: { entries: Record<string, unknown> } }).plugins.entries['memory-core']).toEqual({ config: { dreaming: { frequency: '0 4 * * *' } }, enabled: false });
+    await uninstallOpenClaw({ configPath, pluginPath: plugin, apply: true });
+    expect(await parsed()).toEqual(unset);
   });
 
   it('changes nothing in a config Strata never touched, nor in a missing one', async () => {

@@ -54,8 +54,12 @@ describe('automatic recall with a slow embedder', () => {
 
   it('times out, cools down per agent, and recovers after the cooldown', async () => {
     const session = host.session({ agentId: 'main', sessionKey: 's1' });
+    // A turn while the embedder is healthy: the process is warm (warm-up + recall = 2 query calls).
+    const t0 = await session.turn('Where does the release checklist live?');
+    expect(t0.prependContext).toContain('docs/RELEASING.md');
+    gated.state.queryCalls = 0;
     gated.state.slow = true;
-    const t1 = await session.turn('Where does the release checklist live?');
+    const t1 = await session.turn('Where does the release checklist live, really?');
     expect(t1.prependContext).toBeUndefined();
     expect(gated.state.queryCalls).toBe(1);
     expect(gated.state.aborted).toBe(1); // the abandoned recall is cancelled, not left running
@@ -68,7 +72,7 @@ describe('automatic recall with a slow embedder', () => {
 
     // The cooldown is per agent: another agent still recalls (and times out on its own).
     const other = host.session({ agentId: 'other', sessionKey: 's2' });
-    await other.turn('Where does the release checklist live?');
+    await other.turn('Which file holds the release checklist?');
     expect(gated.state.queryCalls).toBe(2);
 
     // After the cooldown, with a healthy embedder, recall is back.

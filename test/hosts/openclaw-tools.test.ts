@@ -4,13 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPluginManifest, createOpenClawPlugin, pluginConfigJsonSchema, TOOL_NAMES } from '../../src/hosts/openclaw/index.js';
 import { OpenClawHarness } from '../support/openclaw-harness.js';
 import { REPO_ROOT, tempHome } from '../support/run-cli.js';
+import { Strata } from '../../src/strata.js';
 
 interface Details {
   action?: string;
   id?: string;
-  count?: number;
+  memory?: { id: string; scope: string; tags: string[] };
   memories?: Array<{ id: string; text: string; scope: string }>;
-  candidates?: Array<{ id: string }>;
+  results?: Array<{ id: string; text: string; scope: string; score: number }>;
+  matches?: Array<{ id: string }>;
+  deleted?: number;
+  updated?: { id: string };
   error?: { code: string; message: string };
   scopes?: string[];
 }
@@ -49,24 +53,34 @@ describe('OpenClaw plugin tools', () => {
     }
     expect((manifest.contracts as { tools: string[] }).tools).toEqual([...TOOL_NAMES].sort());
     const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'openclaw-plugin/package.json'), 'utf8')) as { openclaw: { extensions: string[] } };
-    expect(pkg.openclaw.extensions).toEqual(['./index.ts']);
+    expect(pkg.openclaw.extensions).toEqual(['./index.js']);
   });
 
   it('store, recall, update, list, stats and forget within the agent scopes', async () => {
-    const stored = await host.callTool('memory_store', { text: 'The CI runs on two cores, so tests must stay fast.', category: 'fact' }, main);
-    expect(details(stored)).toMatchObject({ action: 'created', scope: 'agent:coder' });
+    const stored = await host.callTool('memory_store', { text: 'The CI runs on two cores, so tests must stay fast.', category: 'fact', confidence: 0.4 }, main);
+    expect(details(stored)).toMatchObject({ action: 'created', memory: { scope: 'agent:coder' } });
     const id = details(stored).id!;
+    expect(stored.content[0]!.text).toBe(`Stored memory ${id} in agent:coder.`);
+    // confidence reaches the engine (this tool used to drop it).
+    const reader = await Strata.open({ home });
+    expect((await reader.get({ ids: [id] }))[0]?.confidence).toBe(0.4);
+    await reader.close();
     const dup = await host.callTool('memory_store', { text: 'The CI runs on two cores, so tests must stay fast.' }, main);
     expect(details(dup).action).toBe('duplicate');
+    // Said in words, never "[object Object]".
+    expect(dup.content[0]!.text).toBe(`Already stored as memory ${id} (same text); nothing added.`);
     const granted = await host.callTool('memory_store', { text: 'Strata uses LanceDB as its store.', scope: 'project:strata' }, main);
-    expect(details(granted)).toMatchObject({ action: 'created', scope: 'project:strata' });
+    expect(details(granted)).toMatchObject({ action: 'created', memory: { scope: 'project:strata' } });
 
     const found = await host.callTool('memory_recall', { query: 'how many cores does CI have?' }, main);
-    expect(found.content[0]!.text).toMatch(/^Found \d+ memories:/);
-    expect(details(found).memories!.map((m) => m.id)).toContain(id);
+    expect(found.content[0]!.text).toMatch(/^Found \d+ memor(y|ies):/);
+    // Scores are plain numbers, never a percentage (a "(101%)" claimed more than certainty).
+    expect(found.content[0]!.text).toMatch(/\(score \d+\.\d\d\) id=/);
+    expect(found.content[0]!.text).not.toMatch(/%/);
+    expect(details(found).results!.map((m) => m.id)).toContain(id);
 
     const updated = await host.callTool('memory_update', { id, text: 'The CI runs on two cores; keep each test file under 20 s.' }, main);
-    expect(details(updated).action).toBe('updated');
+    expect(details(updated).updated?.id).toBe(id);
 
     const listed = await host.callTool('memory_list', { scope: 'project:strata' }, main);
     expect(details(listed).memories!.map((m) => m.scope)).toEqual(['project:strata']);
@@ -75,32 +89,33 @@ describe('OpenClaw plugin tools', () => {
     expect(details(stats)).toMatchObject({ agent: 'coder', scopes: ['global', 'agent:coder', 'project:strata'], memories: 2 });
 
     const preview = await host.callTool('memory_forget', { query: 'CI cores' }, main);
-    expect(details(preview).action).toBe('candidates');
+    expect(details(preview)).toMatchObject({ deleted: 0 });
+    expect(details(preview).matches!.length).toBeGreaterThan(0);
     const forgot = await host.callTool('memory_forget', { memoryId: id }, main);
-    expect(details(forgot)).toMatchObject({ action: 'deleted', deleted: 1 });
+    expect(details(forgot)).toMatchObject({ deleted: 1, ids: [id] });
   });
 
   it('refuse scope widening and keep agents apart', async () => {
     const stored = await host.callTool('memory_store', { text: 'Coder-only note: the staging key rotates weekly.' }, main);
     const id = details(stored).id!;
 
-    for (const [tool, params] of [
-      ['memory_store', { text: 'sneaky', scope: 'agent:other' }],
-      ['memory_recall', { query: 'staging key', scope: 'agent:other' }],
-      ['memory_list', { scope: 'global; DROP' }],
-      ['memory_update', { id, scope: 'user:alice' }],
+    for (const [tool, params, code] of [
+      ['memory_store', { text: 'sneaky', scope: 'agent:other' }, 'FORBIDDEN_SCOPE'],
+      ['memory_recall', { query: 'staging key', scope: 'agent:other' }, 'FORBIDDEN_SCOPE'],
+      ['memory_list', { scope: 'global; DROP' }, 'INVALID_SCOPE'],
+      ['memory_update', { id, scope: 'user:alice' }, 'FORBIDDEN_SCOPE'],
     ] as const) {
       const r = await host.callTool(tool, params, main);
-      expect(details(r).error?.code, tool).toBe('INVALID_SCOPE');
-      expect(r.content[0]!.text).toMatch(/^error \[INVALID_SCOPE\]/);
+      expect(details(r).error?.code, tool).toBe(code);
+      expect(r.content[0]!.text).toMatch(new RegExp(`^error \\[${code}\\]`));
     }
 
     // Another agent neither sees nor can change or delete the coder's memory.
     const other = { agentId: 'other' };
     const seen = await host.callTool('memory_recall', { query: 'staging key rotates' }, other);
-    expect(details(seen).memories!.map((m) => m.id)).not.toContain(id);
+    expect(details(seen).results!.map((m) => m.id)).not.toContain(id);
     expect(details(await host.callTool('memory_update', { id, text: 'hijacked' }, other)).error?.code).toBe('NOT_FOUND');
-    expect(details(await host.callTool('memory_forget', { memoryId: id }, other)).action).toBe('not_found');
+    expect(details(await host.callTool('memory_forget', { memoryId: id }, other)).error?.code).toBe('NOT_FOUND');
     const still = await host.callTool('memory_list', {}, main);
     expect(details(still).memories!.find((m) => m.id === id)?.text).toBe('Coder-only note: the staging key rotates weekly.');
 

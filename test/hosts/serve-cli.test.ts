@@ -9,7 +9,7 @@ describe('strata serve (real child process)', () => {
     try {
       expect(new URL(server.url).hostname).toBe('127.0.0.1');
       const who = await (await fetch(`${server.url}/api/v1/whoami`)).json();
-      expect(who).toEqual({ agent: 'ops', scopes: ['global', 'agent:ops'], writeScope: 'agent:ops' });
+      expect(who).toEqual({ agent: 'ops', scopes: ['global', 'agent:ops'], writeScope: 'agent:ops', owner: false });
       const created = await fetch(`${server.url}/api/v1/memories`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'On-call rotates weekly' }) });
       expect(created.status).toBe(201);
       // CORS is off unless configured.

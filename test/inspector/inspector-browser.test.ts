@@ -7,9 +7,9 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { resolveCaller } from '../../src/hosts/mcp/caller.js';
+import { resolveCaller } from '../../src/core/caller.js';
 import { startHttpServer } from '../../src/hosts/http/server.js';
-import type { ListeningServer } from '../../src/hosts/http/listen.js';
+import type { ListeningServer } from '../../src/hosts/shared/listen.js';
 import { REPO_ROOT } from '../support/run-cli.js';
 import { seedHome, XSS_TEXT, type Seeded } from './seed.js';
 
@@ -41,7 +41,7 @@ describe.skipIf(skip)('web inspector in Chromium', () => {
   beforeAll(async () => {
     await mkdir(SHOTS, { recursive: true });
     seeded = await seedHome();
-    const caller = resolveCaller({ config: seeded.strata.config, agentId: 'coder', env: {} });
+    const caller = resolveCaller({ config: seeded.strata.config, agentId: 'coder'});
     server = await startHttpServer({ strata: seeded.strata, caller, host: '127.0.0.1', port: 0 });
     guarded = await startHttpServer({ strata: seeded.strata, caller, host: '127.0.0.1', port: 0, token: 'tok-inspector' });
     browser = await chromium.launch({

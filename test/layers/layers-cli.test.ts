@@ -32,7 +32,7 @@ describe('strata organize / scenes / persona / context', () => {
     expect(organize.stdout).toContain('created: coffee.md');
 
     const list = await run('--json', 'scenes');
-    expect(JSON.parse(list.stdout).scenes.map((s: { filename: string }) => s.filename)).toEqual(['coffee.md']);
+    expect(JSON.parse(list.stdout).scenes.map((s: { name: string }) => s.name)).toEqual(['coffee']);
     expect((await run('scenes', 'show', 'coffee')).stdout).toContain('- dark roast, no sugar');
     expect((await run('scenes', 'show', '../../config.json')).code).toBe(1);
     expect((await run('persona')).stdout).toMatch(/^A coffee lover\./);

@@ -12,7 +12,7 @@
  */
 import { Command } from 'commander';
 import type {
-  OpenClawHookContext, OpenClawHookMap, OpenClawPluginApi, OpenClawService, OpenClawTool, ToolFactory, ToolResult,
+  OpenClawHookContext, OpenClawHookMap, OpenClawMemoryCapability, OpenClawPluginApi, OpenClawRegistrationMode, OpenClawService, OpenClawTool, ToolFactory, ToolResult,
 } from '../../src/hosts/openclaw/types.js';
 
 export interface LogEntry {
@@ -27,7 +27,7 @@ interface HookEntry {
 
 export interface PluginLike {
   id: string;
-  kind: string;
+  kind?: string;
   register(api: OpenClawPluginApi): void;
 }
 
@@ -43,12 +43,17 @@ export class OpenClawHarness {
   private readonly hooks = new Map<string, HookEntry[]>();
   private readonly tools = new Map<string, OpenClawTool | ToolFactory>();
   private readonly services: OpenClawService[] = [];
-  private readonly cliRegistrars: Array<{ registrar: (ctx: { program: Command }) => void; commands: string[] }> = [];
+  private readonly cliRegistrars: Array<{ registrar: (ctx: { program: Command }) => void | Promise<void>; commands: string[] }> = [];
   readonly api: OpenClawPluginApi;
+  /** What the plugin passed to `registerMemoryCapability`, if anything. */
+  memoryCapability: OpenClawMemoryCapability | undefined;
 
-  constructor(options: { pluginConfig: unknown }) {
+  constructor(options: { pluginConfig: unknown; registrationMode?: OpenClawRegistrationMode; runtime?: unknown }) {
     const log = (level: LogEntry['level']) => (message: string) => void this.logs.push({ level, message });
     this.api = {
+      ...(options.registrationMode ? { registrationMode: options.registrationMode } : {}),
+      ...(options.runtime ? { runtime: options.runtime } : {}),
+      registerMemoryCapability: (capability) => void (this.memoryCapability = capability),
       pluginConfig: options.pluginConfig,
       config: { plugins: {} },
       logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
@@ -71,7 +76,6 @@ export class OpenClawHarness {
   }
 
   load(plugin: PluginLike): this {
-    if (plugin.kind !== 'memory') throw new Error(`expected a memory plugin, got kind ${plugin.kind}`);
     plugin.register(this.api);
     return this;
   }
@@ -121,7 +125,7 @@ export class OpenClawHarness {
   /** `openclaw <argv...>` with the plugins' CLI registrars; returns what the commands printed to stdout. */
   async runCli(argv: string[]): Promise<string> {
     const program = new Command('openclaw').exitOverride();
-    for (const { registrar } of this.cliRegistrars) registrar({ program });
+    for (const { registrar } of this.cliRegistrars) await registrar({ program });
     let out = '';
     const write = process.stdout.write.bind(process.stdout);
     process.stdout.write = ((chunk: string | Uint8Array) => {
@@ -134,6 +138,10 @@ export class OpenClawHarness {
       process.stdout.write = write;
     }
     return out;
+  }
+
+  serviceIds(): string[] {
+    return this.services.map((s) => s.id);
   }
 
   cliCommands(): string[] {

@@ -6,6 +6,8 @@ import { writeFileAtomic } from '../../util/atomic-write.js';
 /** What the store folder's meta file holds: the public StoreMeta plus the live table's name. */
 export interface MetaFile extends StoreMeta {
   table: string;
+  /** Tokenizer version the live table's full-text index was built with (fts.ts); absent in old stores = 1. */
+  ftsVersion: number;
 }
 
 export const META_FILE = 'strata-store.json';
@@ -29,6 +31,7 @@ export async function readMetaFile(path: string): Promise<MetaFile | null> {
       schemaVersion: parsed.schemaVersion ?? 1,
       createdAt: parsed.createdAt ?? new Date(0).toISOString(),
       table: parsed.table,
+      ftsVersion: typeof parsed.ftsVersion === 'number' ? parsed.ftsVersion : 1,
     };
   } catch (error) {
     throw new StorageError({

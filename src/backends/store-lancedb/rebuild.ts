@@ -3,6 +3,7 @@ import type { RebuildHandle, StoredMemory } from '../../spec/index.js';
 import type { Maintenance } from './maintenance.js';
 import { writeMetaFile, type MetaFile } from './meta.js';
 import { SCHEMA_VERSION } from './schema.js';
+import { FTS_INDEX_VERSION } from './fts.js';
 import type { TableRegistry } from './tables.js';
 import { toArrowData, validateRecords } from './util.js';
 
@@ -45,7 +46,7 @@ export async function startRebuild(options: {
       const previous = await registry.withMetaLock(async () => {
         registry.invalidateMeta();
         const old = await registry.meta();
-        const meta: MetaFile = { embedderId, dimensions, schemaVersion: SCHEMA_VERSION, createdAt: new Date().toISOString(), table: name };
+        const meta: MetaFile = { embedderId, dimensions, schemaVersion: SCHEMA_VERSION, createdAt: new Date().toISOString(), table: name, ftsVersion: FTS_INDEX_VERSION };
         await writeMetaFile(registry.metaPath, meta);
         registry.invalidateMeta();
         return old;

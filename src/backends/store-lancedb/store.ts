@@ -11,6 +11,7 @@ import { collectStats } from './stats.js';
 import { Maintenance } from './maintenance.js';
 import { startRebuild } from './rebuild.js';
 import { COLUMNS, SCHEMA_VERSION, readColumns, rowsFromArrow, type TableLayout } from './schema.js';
+import { FTS_INDEX_VERSION } from './fts.js';
 import { lancedb, TableRegistry, type Table } from './tables.js';
 import { assertLimit, chunks, stripVector, toArrowData, validateRecords, wrap } from './util.js';
 
@@ -93,7 +94,7 @@ export class LanceDbStore implements MemoryStoreV1 {
       this.registry.invalidateMeta();
       const again = await this.registry.meta();
       if (again) return publicMeta(checkEmbedder(again, options));
-      const meta: MetaFile = { embedderId, dimensions, schemaVersion: SCHEMA_VERSION, createdAt: new Date().toISOString(), table: this.tableName };
+      const meta: MetaFile = { embedderId, dimensions, schemaVersion: SCHEMA_VERSION, createdAt: new Date().toISOString(), table: this.tableName, ftsVersion: FTS_INDEX_VERSION };
       await writeMetaFile(this.registry.metaPath, meta);
       this.registry.invalidateMeta();
       return publicMeta(meta);

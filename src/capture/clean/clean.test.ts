@@ -68,7 +68,11 @@ describe('cleaner', () => {
   it('drops by flags and roles before looking at text', () => {
     expect(cleanOne('hi', {}, { flags: { deliveryMirror: true } }).result).toMatchObject({ reason: 'delivery-mirror' });
     expect(cleanOne('hi', {}, { flags: { meta: true } }).result).toMatchObject({ reason: 'meta' });
-    expect(cleanOne('hi', {}, { flags: { compactionSummary: true }, role: 'summary' }).result).toMatchObject({ reason: 'compaction-summary' });
+    // A compaction summary is kept as role `summary` (contract 5); one in another role, or with the
+    // summary role not asked for, is dropped.
+    expect(cleanOne('hi', {}, { flags: { compactionSummary: true }, role: 'summary' }).result).toEqual({ keep: true, text: 'hi' });
+    expect(cleanOne('hi', { roles: ['user', 'assistant'] }, { flags: { compactionSummary: true }, role: 'summary' }).result).toMatchObject({ reason: 'compaction-summary' });
+    expect(cleanOne('hi', {}, { flags: { compactionSummary: true }, role: 'user' }).result).toMatchObject({ reason: 'compaction-summary' });
     expect(cleanOne('hi', {}, { role: 'tool' }).result).toMatchObject({ reason: 'role' });
     expect(cleanOne('hi', { roles: ['tool'] }, { role: 'tool' }).result).toMatchObject({ keep: true });
     expect(cleanOne('hi', { keepSidechain: false }, { flags: { sidechain: true } }).result).toMatchObject({ reason: 'sidechain' });

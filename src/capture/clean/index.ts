@@ -25,7 +25,7 @@ export type DropReason =
   | 'too-long';
 
 export interface CleanOptions {
-  /** Roles written to L0. Default user and assistant. */
+  /** Roles written to L0. Default user, assistant and summary (compaction / branch summaries). */
   roles?: ConversationRole[];
   /** Shorter cleaned texts are dropped. Default 1 (drops only empty text). */
   minChars?: number;
@@ -73,7 +73,7 @@ export interface Cleaner {
 }
 
 export function createCleaner(options: CleanOptions = {}): Cleaner {
-  const roles = new Set<ConversationRole>(options.roles ?? ['user', 'assistant']);
+  const roles = new Set<ConversationRole>(options.roles ?? ['user', 'assistant', 'summary']);
   const minChars = options.minChars ?? 1;
   const maxChars = options.maxChars ?? 20_000;
   const redact = options.redactSecrets ?? true;
@@ -90,7 +90,9 @@ export function createCleaner(options: CleanOptions = {}): Cleaner {
   const clean = (message: ConversationMessage): CleanResult => {
     const flags = message.flags;
     if (flags.deliveryMirror) return drop('delivery-mirror');
-    if (flags.compactionSummary) return drop('compaction-summary');
+    // A compaction or branch summary is kept as its own role (distillation and summaries read it;
+    // raw conversation search leaves it out); only a summary in some other role is dropped.
+    if (flags.compactionSummary && (message.role !== 'summary' || !roles.has('summary'))) return drop('compaction-summary');
     if (flags.meta) return drop('meta');
     if (flags.injected) return drop('injected');
     if (flags.sidechain && !keepSidechain) return drop('sidechain');

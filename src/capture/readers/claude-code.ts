@@ -4,9 +4,14 @@ import type {
   TranscriptReader,
 } from '../../spec/conversation.js';
 import {
-  IGNORED, MALFORMED, blockText, homeDir, isObject, jsonText, listDir, makeMessage, parseJsonLine, str, toMillis, truncate, type Json,
+  IGNORED, MALFORMED, blockText, hashId, homeDir, isObject, jsonText, listDir, makeMessage, parseJsonLine, str, toMillis, truncate, type Json,
   type MessageBase,
 } from './common.js';
+
+/** `content` of a queue line or `prompt` of a queued_command: a string or content blocks. */
+function queueText(content: unknown): string {
+  return typeof content === 'string' ? content : blockText(content);
+}
 
 /**
  * Claude Code: `<config>/projects/<encoded cwd>/<sessionId>.jsonl`. Assistant turns are written one
@@ -17,7 +22,12 @@ export function claudeConfigDirs(env: Record<string, string | undefined>): strin
   return [env.CLAUDE_CONFIG_DIR ?? join(homeDir(env), '.claude')];
 }
 
-const NOISE_TYPES = new Set(['progress', 'file-history-snapshot', 'queue-operation', 'system', 'custom-title', 'ai-title', 'agent-name', 'permission-mode', 'mode']);
+const NOISE_TYPES = new Set(['progress', 'file-history-snapshot', 'system', 'custom-title', 'ai-title', 'agent-name', 'permission-mode', 'mode']);
+
+/** Background-task notices ride the same queue as typed messages; they are host output, not the user. */
+const TASK_NOTIFICATION = /^\s*<task-notification>/;
+/** How older versions fold a message typed mid-turn into a tool result. */
+const MID_TURN_NOTICE = /The user sent (?:the following|a new) message(?: while you were working)?:\n([\s\S]+?)\n\n(?:Please address this message|This is how|<\/system-reminder>|$)/g;
 
 export const claudeCodeReader: TranscriptReader = {
   host: 'claude-code',
@@ -34,14 +44,15 @@ export const claudeCodeReader: TranscriptReader = {
         for (const entry of await listDir(dir)) {
           if (entry.isFile && entry.name.endsWith('.jsonl')) {
             const sessionId = basename(entry.name, '.jsonl');
-            files.push({ host: 'claude-code', path: join(dir, entry.name), agentId, sessionId, sessionKey: `claude-code:${project.name}` });
+            // One key per session (a project has many); subagents below share their parent's.
+            files.push({ host: 'claude-code', path: join(dir, entry.name), agentId, sessionId, sessionKey: `claude-code:${project.name}/${sessionId}` });
           } else if (entry.isDir && options.includeSubagents) {
             const subDir = join(dir, entry.name, 'subagents');
             for (const sub of await listDir(subDir)) {
               if (!sub.isFile || !sub.name.endsWith('.jsonl')) continue;
               files.push({
                 host: 'claude-code', path: join(subDir, sub.name), agentId, sessionId: `${entry.name}/${basename(sub.name, '.jsonl')}`,
-                sessionKey: `claude-code:${project.name}`, archived: true,
+                sessionKey: `claude-code:${project.name}/${entry.name}`, archived: true,
               });
             }
           }
@@ -68,6 +79,11 @@ interface OpenGroup {
 class ClaudeParser implements TranscriptParser {
   private group: OpenGroup | undefined;
   private held: ConversationMessage[] = [];
+  /**
+   * Texts captured from `enqueue` lines whose delivery has not been seen yet: the delivery (a user
+   * line, an attachment) is the same message and is not emitted again.
+   */
+  private queued = new Set<string>();
 
   constructor(private readonly base: MessageBase) {}
 
@@ -78,13 +94,17 @@ class ClaudeParser implements TranscriptParser {
     if (type === 'assistant') return this.assistant(entry);
     if (type === 'user') return this.user(entry);
     if (type === 'summary') {
+      // A session title written for the resume list (or an API error in its place), not a
+      // compaction summary: the compaction summary is the `isCompactSummary` user line.
       const text = str(entry.summary) ?? '';
       const id = str(entry.leafUuid) ?? str(entry.uuid) ?? '';
-      return this.emit([this.msg(entry, { entryId: `summary-${id}`, role: 'summary', text, flags: { compactionSummary: true } })]);
+      return this.emit([this.msg(entry, { entryId: `title-${id}`, role: 'system', text, flags: { meta: true } })]);
     }
+    if (type === 'queue-operation') return this.queueOperation(entry);
     if (type === 'attachment') {
       const att = entry.attachment;
       if (!isObject(att)) return IGNORED;
+      if (att.type === 'queued_command') return this.queuedCommand(entry, att);
       const text = Array.isArray(att.content) ? att.content.map((c) => (typeof c === 'string' ? c : jsonText(c))).join('\n') : str(att.content) ?? '';
       return this.emit([this.msg(entry, { role: 'system', text, flags: { injected: true } })]);
     }
@@ -132,13 +152,53 @@ class ClaudeParser implements TranscriptParser {
     if (results.length > 0) {
       // Tool results belong to the open assistant turn: hold them so the turn is emitted first.
       const tool = this.msg(entry, { role: 'tool', text: '', toolResults: results, flags });
+      // Older versions deliver a message typed mid-turn inside a tool result; it was emitted at enqueue.
+      for (const r of results) for (const match of r.text.matchAll(MID_TURN_NOTICE)) this.queued.delete(match[1]!.trim());
       if (this.group) {
         this.held.push(tool);
         return { messages: [] };
       }
       return { messages: [tool] };
     }
-    return this.emit([this.msg(entry, { role: 'user', text: blockText(content), flags })]);
+    const text = blockText(content);
+    // The idle-path delivery of a queued message repeats what was captured at enqueue.
+    if (!flags.meta && this.takeQueued(text)) return this.emit([]);
+    return this.emit([this.msg(entry, { role: 'user', text, flags })]);
+  }
+
+  /**
+   * `queue-operation` lines: `enqueue` (with `content`) when the user types while the agent works
+   * (or a background task reports), `dequeue` / `remove` / `popAll` when the queue drains. A typed
+   * message is captured at enqueue, in the order the user wrote it, because its later delivery
+   * differs by version: a user line (idle), a `queued_command` attachment (mid-turn, 2.1.1xx+), or
+   * text folded into a tool result (older). Task notifications are host output and are skipped.
+   */
+  private queueOperation(entry: Json): LineResult {
+    if (entry.operation !== 'enqueue') return IGNORED;
+    const text = queueText(entry.content).trim();
+    if (text === '' || TASK_NOTIFICATION.test(text)) return IGNORED;
+    const timestamp = toMillis(entry.timestamp, 0);
+    this.queued.add(text);
+    const message = makeMessage(this.base, { entryId: `queued-${timestamp}-${hashId(text)}`, timestamp, role: 'user', text });
+    // Typed during an assistant turn: it follows that turn (the agent reads it afterwards).
+    if (this.group) {
+      this.held.push(message);
+      return { messages: [] };
+    }
+    return { messages: [message] };
+  }
+
+  /** A queued message injected mid-turn (newer versions): the user's words, unless a task notice. */
+  private queuedCommand(entry: Json, att: Json): LineResult {
+    const text = queueText(att.prompt ?? att.content).trim();
+    if (text === '' || TASK_NOTIFICATION.test(text) || att.commandMode === 'task-notification') return IGNORED;
+    if (this.takeQueued(text)) return this.emit([]);
+    return this.emit([this.msg(entry, { role: 'user', text })]);
+  }
+
+  /** True when `text` was already captured from its enqueue line (and forgets it). */
+  private takeQueued(text: string): boolean {
+    return this.queued.delete(text.trim());
   }
 
   private assistant(entry: Json): LineResult {

@@ -7,7 +7,16 @@ import { IGNORED, MALFORMED, blockText, hashId, makeMessage, one, parseJsonLine,
 /**
  * Generic JSONL for custom agents: one `{role, content, timestamp?, id?}` per line. A line without
  * an id is named by a hash of its bytes, so re-reading it never records it twice.
+ *
+ * A given id is kept as the entry id's prefix, followed by a fingerprint of the message (role,
+ * time, text): custom agents reuse ids (one id per turn for both the question and the answer, or
+ * counters that restart), and L0 drops a second message with an entry id it has seen as a
+ * duplicate. Whether an id was used before cannot be known from the lines of one incremental run,
+ * so every id gets the fingerprint; the same line always yields the same entry id, so re-reading
+ * stays idempotent.
  */
+/** Longer given ids are replaced by their hash (an id is a handle, not content). */
+const MAX_ID_CHARS = 128;
 const ROLE_ALIASES: Record<string, ConversationRole> = { human: 'user', ai: 'assistant', model: 'assistant', toolResult: 'tool', function: 'tool' };
 
 export const jsonlReader: TranscriptReader = {
@@ -46,12 +55,14 @@ export function parseGenericLine(base: MessageBase, raw: string): LineResult {
   const role = (CONVERSATION_ROLES as readonly string[]).includes(rawRole) ? (rawRole as ConversationRole) : ROLE_ALIASES[rawRole];
   if (!role) return IGNORED;
   const id = line.id;
-  const entryId = typeof id === 'string' && id ? id : typeof id === 'number' ? String(id) : hashId(raw);
+  const given = typeof id === 'string' && id ? id : typeof id === 'number' && Number.isFinite(id) ? String(id) : undefined;
+  const timestamp = toMillis(line.timestamp ?? line.ts ?? line.createdAt, 0);
+  const text = blockText(line.content ?? line.text);
   return one(makeMessage(base, {
-    entryId,
+    entryId: given === undefined ? hashId(raw) : `${given.length > MAX_ID_CHARS ? hashId(given) : given}#${hashId(`${role}\n${timestamp}\n${text}`).slice(0, 8)}`,
     parentId: str(line.parentId) ?? null,
-    timestamp: toMillis(line.timestamp ?? line.ts ?? line.createdAt, 0),
+    timestamp,
     role,
-    text: blockText(line.content ?? line.text),
+    text,
   }));
 }

@@ -86,7 +86,7 @@ describe('Claude Code reader', () => {
     const root = copyFixture('claude-code', tmp.dir);
     const files = await claudeCodeReader.discover({ root });
     expect(files.map((f) => f.sessionId)).toEqual([CLAUDE_SESSION]);
-    expect(files[0]!.sessionKey).toBe(`claude-code:${CLAUDE_PROJECT}`);
+    expect(files[0]!.sessionKey).toBe(`claude-code:${CLAUDE_PROJECT}/${files[0]!.sessionId}`);
     const { messages, skipped } = parseAll(claudeCodeReader, files[0]!);
     const lines = readFileSync(files[0]!.path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const assistantIds = new Set(lines.filter((l) => l.type === 'assistant').map((l) => (l.message as { id: string }).id));
@@ -114,7 +114,9 @@ describe('Claude Code reader', () => {
     out.push(...p.line(JSON.stringify({ type: 'user', uuid: 'q', isMeta: true, isSidechain: true, message: { role: 'user', content: '<system-reminder>x</system-reminder>' } })).messages);
     out.push(...p.line(JSON.stringify({ type: 'attachment', uuid: 'att1', attachment: { type: 'hook_additional_context', content: ['a', 'b'] } })).messages);
     out.push(...p.line(JSON.stringify({ type: 'summary', summary: 'S', leafUuid: 'l' })).messages);
-    expect(out.map((m) => m.role)).toEqual(['assistant', 'tool', 'user', 'system', 'summary']);
+    // `type: summary` is the session title of the resume list, not a compaction summary.
+    expect(out.map((m) => m.role)).toEqual(['assistant', 'tool', 'user', 'system', 'system']);
+    expect(out[4]!.flags.meta).toBe(true);
     expect(out[0]).toMatchObject({ entryId: 'u1', text: 'first\n\nsecond' });
     expect(out[2]!.flags).toEqual({ meta: true, sidechain: true });
     expect(out[3]!.flags.injected).toBe(true);
@@ -159,7 +161,7 @@ describe('generic JSONL reader', () => {
     expect(files[0]).toMatchObject({ agentId: 'bot', sessionId: 'chat', sessionKey: 'jsonl:bot:chat' });
     const { messages, skipped } = parseAll(jsonlReader, files[0]!);
     expect(skipped).toBe(2);
-    expect(messages[0]).toMatchObject({ entryId: 'a', role: 'user', timestamp: Date.parse('2026-01-01T00:00:00Z') });
+    expect(messages[0]).toMatchObject({ entryId: expect.stringMatching(/^a#[\w-]{8}$/), role: 'user', timestamp: Date.parse('2026-01-01T00:00:00Z') });
     expect(messages[1]).toMatchObject({ role: 'assistant', text: 'hi!', timestamp: 1767225601000 });
     expect(messages[1]!.entryId).toHaveLength(16);
     await expect(jsonlReader.discover({})).rejects.toThrow(/needs a path/);

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { Strata } from '../../strata.js';
 import type { RememberInput } from '../../core/engine/types.js';
 import { agentScopes } from '../../core/scope.js';
-import { printTable } from '../output.js';
+import { printTable } from '../../commands/output.js';
 
-const MEMORIES: RememberInput[] = [
+export const DEMO_MEMORIES: RememberInput[] = [
   { scope: 'global', category: 'preference', importance: 0.8, text: 'The user prefers TypeScript with strict mode for all new services.' },
   { scope: 'global', category: 'preference', importance: 0.7, text: 'The user likes concise answers with code first and explanations after.' },
   { scope: 'global', category: 'fact', importance: 0.6, text: "The user's name is Maya Chen and she works from Lisbon (UTC+0)." },
@@ -22,7 +22,7 @@ const MEMORIES: RememberInput[] = [
   { scope: 'agent:coder', category: 'event', importance: 0.4, text: 'On 2026-11-03 the staging cluster ran out of disk because of unrotated logs.' },
 ];
 
-const QUERIES: Array<{ query: string; scopes: string[]; label: string }> = [
+export const DEMO_QUERIES: Array<{ query: string; scopes: string[]; label: string }> = [
   { query: 'which database did we pick for billing?', scopes: agentScopes('coder'), label: 'agent coder' },
   { query: 'how does the user like answers formatted', scopes: ['global'], label: 'global only' },
   { query: 'why do the integration tests time out', scopes: agentScopes('coder'), label: 'agent coder' },
@@ -41,12 +41,12 @@ export function registerDemoCommand(program: Command): void {
       try {
         process.stdout.write(`Strata demo: home ${home}\nstore ${strata.config.store.provider}, embedder ${strata.embedderId}\n\n`);
         const started = Date.now();
-        const results = await strata.rememberMany({ items: MEMORIES });
+        const results = await strata.rememberMany({ items: DEMO_MEMORIES });
         const created = results.filter((r) => r.action === 'created').length;
         process.stdout.write(`stored ${created} memories in 2 scopes (global, agent:coder) in ${Date.now() - started} ms\n`);
         const dup = await strata.remember({ text: 'never push directly to the main branch, always open a pull request', scope: 'global' });
         process.stdout.write(`adding a restated rule again -> ${dup.action} of ${dup.id}\n`);
-        for (const q of QUERIES) {
+        for (const q of DEMO_QUERIES) {
           const t = Date.now();
           const out = await strata.recall({ query: q.query, scopes: q.scopes, limit: 3 });
           process.stdout.write(`\n> ${q.query}   [${q.label}; ${Date.now() - t} ms]\n`);

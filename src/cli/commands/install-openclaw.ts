@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultOpenClawConfigPath, installOpenClaw, uninstallOpenClaw } from '../../hosts/openclaw/install.js';
-import { globals } from '../context.js';
-import { printJson } from '../output.js';
+import { globals } from '../../commands/context.js';
+import { printJson } from '../../commands/output.js';
 
 /** The plugin folder shipped with this package (src/cli/commands or dist/cli/commands -> repo root). */
 export function bundledOpenClawPluginPath(): string {

@@ -6,8 +6,8 @@
 import type { Command } from 'commander';
 import { SOURCE_KINDS, type SourceKind } from '../../capture/readers/index.js';
 import { InvalidArgumentError } from '../../errors/index.js';
-import { globals, withStrata } from '../context.js';
-import { printJson } from '../output.js';
+import { agentFlag, globals, withStrata } from '../../commands/context.js';
+import { printJson } from '../../commands/output.js';
 
 function parseFormat(value: string): SourceKind {
   if (!(SOURCE_KINDS as readonly string[]).includes(value)) {
@@ -27,7 +27,7 @@ export function registerJournalCommands(program: Command): void {
     .option('--format <kind>', `transcript format (${SOURCE_KINDS.join(', ')}); default: detected`, parseFormat)
     .action(async (opts: { session: string; transcript?: string; format?: SourceKind }, cmd: Command) => {
       const g = globals(cmd);
-      const result = await withStrata(cmd, (strata) => strata.flushJournal({ sessionId: opts.session, agentId: g.agent, transcriptPath: opts.transcript, format: opts.format }));
+      const result = await withStrata(cmd, (strata) => strata.flushJournal({ sessionId: opts.session, agentId: agentFlag(g), transcriptPath: opts.transcript, format: opts.format }));
       if (result.status === 'failed') process.exitCode = 1;
       if (g.json) return printJson(result);
       const where = result.path ? ` -> ${result.path}` : '';

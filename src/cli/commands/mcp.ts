@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from '../../errors/index.js';
-import { globals, openStrata } from '../context.js';
-import { resolveCaller } from '../../hosts/mcp/caller.js';
-import { TOKEN_ENV } from '../../hosts/http/constants.js';
+import { callerOf, globals, openStrata } from '../../commands/context.js';
+import { describeCaller } from '../../core/caller.js';
+import { TOKEN_ENV } from '../../hosts/shared/constants.js';
 
 function parseHostPort(value: string): { host: string; port: number } {
   const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(value);
@@ -16,7 +16,7 @@ function parseHostPort(value: string): { host: string; port: number } {
 export function registerMcpCommand(program: Command): void {
   program
     .command('mcp')
-    .description('run the MCP server on stdio (or streamable HTTP with --http); identity from --agent, $STRATA_AGENT_ID or scopes.defaultAgent')
+    .description('run the MCP server on stdio (or streamable HTTP with --http); identity from --agent, $STRATA_AGENT_ID or scopes.defaultAgent; no agent = global only, --all-scopes = owner')
     .option('--http <host:port>', `serve streamable HTTP at http://<host:port>/mcp instead of stdio (non-loopback needs $${TOKEN_ENV})`)
     .action(async (opts: { http?: string }, cmd: Command) => {
       const g = globals(cmd);
@@ -25,14 +25,14 @@ export function registerMcpCommand(program: Command): void {
       if (!bind) console.log = console.error;
       // Loaded on demand: other commands should not pay for the MCP SDK and the HTTP server.
       const { runMcpStdio, startMcpHttp } = await import('../../hosts/mcp/transports.js');
-      const { waitForShutdown } = await import('../../hosts/http/listen.js');
+      const { waitForShutdown } = await import('../../hosts/shared/listen.js');
       const strata = await openStrata(cmd);
       try {
-        const caller = resolveCaller({ config: strata.config, agentId: g.agent, extraScopes: g.scope });
-        const base = { engine: strata, home: strata.home, caller, conversationSearch: (o: { query: string; limit: number; agentId?: string; sessionKey?: string }) => strata.searchConversations(o) };
+        const caller = callerOf(strata, g);
+        const base = { ops: strata.as(caller, { actor: 'mcp' }) };
         if (!bind) return await runMcpStdio(base);
         const server = await startMcpHttp({ ...base, ...bind, token: process.env[TOKEN_ENV] || undefined });
-        process.stderr.write(`strata MCP (streamable HTTP) on ${server.url}/mcp as ${caller.agentId ?? '(no agent)'} [${caller.scopes.join(', ')}]\n`);
+        process.stderr.write(`strata MCP (streamable HTTP) on ${server.url}/mcp as ${describeCaller(caller)}\n`);
         await waitForShutdown();
         await server.close();
       } finally {

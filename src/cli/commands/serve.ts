@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError as CommanderArgError } from 'commander';
-import { collect, globals, openStrata } from '../context.js';
-import { resolveCaller } from '../../hosts/mcp/caller.js';
-import { TOKEN_ENV } from '../../hosts/http/constants.js';
+import { callerOf, collect, globals, openStrata } from '../../commands/context.js';
+import { describeCaller } from '../../core/caller.js';
+import { TOKEN_ENV } from '../../hosts/shared/constants.js';
 
 function parsePort(value: string): number {
   const n = Number(value);
@@ -21,10 +21,10 @@ export function registerServeCommand(program: Command): void {
       const g = globals(cmd);
       // Loaded on demand: other commands should not pay for hono and the HTTP server.
       const { startHttpServer } = await import('../../hosts/http/server.js');
-      const { waitForShutdown } = await import('../../hosts/http/listen.js');
+      const { waitForShutdown } = await import('../../hosts/shared/listen.js');
       const strata = await openStrata(cmd);
       try {
-        const caller = resolveCaller({ config: strata.config, agentId: g.agent, extraScopes: g.scope });
+        const caller = callerOf(strata, g);
         const server = await startHttpServer({
           strata,
           caller,
@@ -33,7 +33,7 @@ export function registerServeCommand(program: Command): void {
           token: process.env[TOKEN_ENV] || undefined,
           cors: opts.corsOrigin ? { origins: opts.corsOrigin } : undefined,
         });
-        process.stderr.write(`strata API on ${server.url}/api/v1 as ${caller.agentId ?? '(no agent)'} [${caller.scopes.join(', ')}]${process.env[TOKEN_ENV] ? ' (bearer token required)' : ''}\n`);
+        process.stderr.write(`strata API on ${server.url}/api/v1 as ${describeCaller(caller)}${process.env[TOKEN_ENV] ? ' (bearer token required)' : ''}\n`);
         process.stderr.write(`web inspector: ${server.url}/\n`);
         await waitForShutdown();
         await server.close();

@@ -4,8 +4,8 @@
  */
 import type { Command } from 'commander';
 import type { SummaryRunReport } from '../../core/summaries/index.js';
-import { globals, withStrata } from '../context.js';
-import { printJson, printTable } from '../output.js';
+import { agentFlag, globals, withStrata } from '../../commands/context.js';
+import { printJson, printTable } from '../../commands/output.js';
 
 function printReport(report: SummaryRunReport): void {
   const out = (line: string) => process.stdout.write(line + '\n');
@@ -35,7 +35,7 @@ export function registerSummarizeCommand(program: Command): void {
     .action(async (opts: { session?: string; dryRun?: boolean }, cmd: Command) => {
       const g = globals(cmd);
       await withStrata(cmd, async (strata) => {
-        const report = await strata.summarize({ agentId: g.agent, sessionKey: opts.session, dryRun: opts.dryRun });
+        const report = await strata.summarize({ agentId: agentFlag(g), sessionKey: opts.session, dryRun: opts.dryRun });
         if (g.json) printJson(report);
         else printReport(report);
         if (report.failed > 0) process.exitCode = 1;

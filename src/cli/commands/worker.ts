@@ -6,9 +6,9 @@
 import type { Command } from 'commander';
 import { describeAutoOrganize } from '../../core/layers/auto-organize.js';
 import type { WorkerEvent } from '../../core/worker/background-worker.js';
-import { globals, withStrata } from '../context.js';
-import { printJson } from '../output.js';
-import { printDistillReport } from './distill.js';
+import { agentFlag, globals, withStrata } from '../../commands/context.js';
+import { printJson } from '../../commands/output.js';
+import { printDistillReport } from '../../commands/distill.js';
 
 function describe(e: WorkerEvent): string | undefined {
   if ('error' in e) return `${e.task} failed (will retry): ${(e.error as Error)?.message ?? String(e.error)}`;
@@ -38,7 +38,7 @@ export function registerWorkerCommand(program: Command): void {
           },
         });
         if (opts.once) {
-          const journal = opts.journalSession ? [{ sessionId: opts.journalSession, agentId: g.agent, transcriptPath: opts.transcript }] : [];
+          const journal = opts.journalSession ? [{ sessionId: opts.journalSession, agentId: agentFlag(g), transcriptPath: opts.transcript }] : [];
           const report = await worker.runOnce({ journal });
           await worker.stop();
           if (g.json) return printJson(report);

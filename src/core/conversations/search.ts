@@ -19,6 +19,8 @@ export interface SearchConversationsOptions {
   sessionKey?: string;
   /** Default: every role but `summary` (compaction summaries restate the conversation). */
   roles?: ConversationRole[];
+  /** With the default roles: compaction and branch summaries too. */
+  includeSummaries?: boolean;
   abortSignal?: AbortSignal;
 }
 
@@ -36,7 +38,7 @@ export async function searchConversationIndex(options: SearchConversationsOption
   }
   const query = options.query.trim();
   if (query === '') return [];
-  const filter: ConversationFilter = { agentIds: options.agentIds, sessionKey: options.sessionKey, roles: options.roles ?? RAW_CONVERSATION_ROLES };
+  const filter: ConversationFilter = { agentIds: options.agentIds, sessionKey: options.sessionKey, roles: options.roles ?? (options.includeSummaries ? [...RAW_CONVERSATION_ROLES, 'summary'] : RAW_CONVERSATION_ROLES) };
   const pool = Math.min(config.candidatePoolMax, Math.max(config.candidatePoolMin, Math.ceil(config.candidatePoolMultiplier * limit)), 1000);
   const lexicalPath = config.mode !== 'vector' && index.capabilities.fullTextSearch ? index.searchText({ query, limit: pool, filter }) : Promise.resolve(null);
   const vectorPath = async () => {

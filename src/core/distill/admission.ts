@@ -5,29 +5,44 @@ import {
   isContextDependent,
   isNarration,
   isQuestion,
-  isRestatedInstruction,
+  isPromptRestatement,
   isStatusNoise,
+  isTaskRequest,
   toolNoiseKind,
 } from './noise-signals.js';
-import { core, hasCjk, hasContentEvidence, hasExplanation, hasRuleMarker, isInjectedBlock, isShort, weightedLength } from './signals.js';
+import { core, hasCjk, hasExplanation, hasRuleMarker, isInjectedBlock, weightedLength } from './signals.js';
+import { hasLesson } from './durable-evidence.js';
+import { sourceRejection, stripPreamble } from './source-policy.js';
+import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
+import { isPassingState, isSessionEvent, isThirdPersonRequest } from './task-signals.js';
+import { unsafeImperativeKind } from './unsafe-imperative.js';
 
 /**
  * The admission gate: rules that keep junk out of memory whatever produced the candidate (the
- * LLM extractor or rule-based capture). Safety checks run first (injected memory blocks, secrets,
- * prompt injection), then noise families, then size and confidence. Every rejection names one
- * reason, and a gate instance counts them for `strata distill` reports.
+ * LLM extractor or rule-based capture). It judges content, not voice: "The user prefers X" and
+ * "I prefer X" are both kept, "The user asked the assistant to fix X" and "fix X" are both task
+ * requests. Safety checks run first (injected memory blocks, secrets, prompt injection), then the
+ * noise families, then evidence of durable content, which depends on where the text comes from:
+ * assistant prose and compaction summaries are mostly about the task at hand, so there the gate
+ * asks for a rule, a lesson or a standing fact. Every rejection names one reason, and a gate
+ * instance counts them for `strata distill` reports.
  */
 export const ADMISSION_REASONS = [
   'empty',
   'injected-block',
   'secret',
   'prompt-injection',
+  'host-noise',
   'tool-noise',
   'too-long',
   'chatter',
   'status-noise',
   'process-narration',
+  'fragment',
   'restated-instruction',
+  'task-request',
+  'session-event',
+  'passing-state',
   'question',
   'context-dependent',
   'too-short',
@@ -36,8 +51,15 @@ export const ADMISSION_REASONS = [
 ] as const;
 export type AdmissionReason = (typeof ADMISSION_REASONS)[number];
 
+/**
+ * Where a candidate comes from: a sentence of a user message, of an assistant message, of a
+ * compaction summary, or a memory an LLM extractor wrote. Default `llm`.
+ */
+export type AdmissionSource = 'user' | 'assistant' | 'summary' | 'llm';
+
 export interface AdmitOptions {
   text: string;
+  source?: AdmissionSource;
   /** The extractor's confidence in [0, 1]; absent for rule-based candidates that set none. */
   confidence?: number;
   /** Default 0.5. */
@@ -79,33 +101,70 @@ export function injectionReasons(text: string): string | undefined {
 
 const reject = (reason: AdmissionReason, detail?: string): AdmissionDecision => (detail ? { admitted: false, reason, detail } : { admitted: false, reason });
 
+/** A sentence that tells someone to do something (imperative, modal or standing-rule wording). */
+const DIRECTIVE =
+  /\b(?:always|never|must|should|make sure|every ?time|before (?:any|every|each)|whenever|from now on|you (?:need|have) to|don'?t forget|remember to|wants? (?:the assistant|you|it) to|asked (?:the assistant|you) to)\b|^(?:please\s+)?(?:run|execute|exec|install|download|curl|wget|disable|turn off|bypass|skip|send|upload|post|email|forward|copy|pipe|source|chmod|sudo|rm|use)\b|(?:总是|每次|永远|必须|以后|务必)|^(?:请)?(?:执行|运行|关闭|禁用|发送|上传)/i;
+
+/** The leading verb of a change-log line, removed to judge what follows it. */
+const CHANGE_VERB = /^\S+\s+/;
+
+/** A log line: "[theme] Detected ...", "+314 - Tips", "↑880 ↓68k R29394k", "WRN Invalid entry". */
+function isLogLine(text: string): boolean {
+  if (/^\[[\w .-]{2,20}\]\s/.test(text) && !/^\[(?:image|screenshot|file)\]/i.test(text)) return true;
+  if (/^[+-]\d+\s|^\d{1,4}\s+-\s+\S|^(?:WRN|INF|ERR|DBG|WARN|INFO|ERROR|DEBUG)\b/.test(text)) return true;
+  // Mostly numbers and symbols: a status bar or a table row (CJK text has too few spaces to judge).
+  if (hasCjk(text)) return false;
+  const tokens = text.split(/\s+/).filter(Boolean);
+  const wordy = tokens.filter((w) => /^[A-Za-z\u3400-\u9fff][A-Za-z'\u3400-\u9fff-]*[.,!?:;]?$/.test(w)).length;
+  return tokens.length >= 4 && wordy / tokens.length < 0.34;
+}
+
+/** A memory about a credential whose value was redacted upstream ("the password is REDACTED"). */
+const CREDENTIAL_MENTION =
+  /\b(?:password|passwd|passphrase|pin|cookie|session id|token|api[ -]?key|secret|credential|private key)s?\b[^.\n]{0,40}?(?:\bis\b|\bare\b|=|:)\s*[[(]?REDACTED|密码(?:是|为|：|:)\s*\S/i;
+
 export function admit(options: AdmitOptions): AdmissionDecision {
-  const text = options.text.normalize('NFC').trim();
-  if (text === '') return reject('empty');
-  if (isInjectedBlock(text)) return reject('injected-block');
+  const source = options.source ?? 'llm';
+  const raw = options.text.normalize('NFC').trim();
+  if (raw === '') return reject('empty');
+  if (isInjectedBlock(raw)) return reject('injected-block');
 
-  const redaction = redactSecrets(text);
+  const redaction = redactSecrets(raw);
   if (redaction.count > 0) return reject('secret', redaction.redactions.map((r) => r.kind).join(','));
+  if (CREDENTIAL_MENTION.test(raw)) return reject('secret', 'credential-mention');
 
-  const injection = injectionReasons(text);
+  const injection = injectionReasons(raw);
   if (injection) return reject('prompt-injection', injection);
+  // Issue 13.6: an instruction to run something fetched, switch off a safeguard or send data away
+  // is never kept as a rule, whoever wrote it.
+  const unsafe = unsafeImperativeKind(raw);
+  if (unsafe && DIRECTIVE.test(raw)) return reject('prompt-injection', `unsafe-imperative:${unsafe}`);
+  if (isHostNoise(raw)) return reject('host-noise');
+  // "I can see that the User model only has id": the claim is judged, not the preamble.
+  const text = source === 'user' ? raw : stripPreamble(raw);
 
   // A rule or an explanation around an error message makes it a lesson, so weak tool signals yield.
-  const lenient = hasRuleMarker(text) || hasExplanation(text);
+  const lenient = hasRuleMarker(text) || hasExplanation(text) || hasLesson(text);
   const tool = toolNoiseKind(text, { lenient: true });
-  if (tool === 'strong') return reject('tool-noise');
+  if (tool === 'strong' || isLogLine(text)) return reject('tool-noise');
 
   if ([...text].length > (options.maxChars ?? DEFAULT_MAX_MEMORY_CHARS)) return reject('too-long');
   if (isChatter(text)) return reject('chatter');
-  if (isStatusNoise(text)) return reject('status-noise');
+  if (isStatusNoise(text) || isMarkedStatus(text)) return reject('status-noise');
   if (isNarration(text)) return reject('process-narration');
-  if (isRestatedInstruction(text)) return reject('restated-instruction');
+  // Summaries and assistants list what was done without a subject; a lesson attached makes it one.
+  if (source !== 'user' && isChangeLog(text) && !hasLesson(text.replace(CHANGE_VERB, ''))) return reject('process-narration', 'change-log');
+  if (isLeadIn(text) || isFileListing(text)) return reject('fragment');
+  if (isPromptRestatement(text)) return reject('restated-instruction');
+  if (isTaskRequest(text) || isThirdPersonRequest(text)) return reject('task-request');
+  if (isSessionEvent(text)) return reject('session-event');
+  if (isPassingState(text)) return reject('passing-state');
   if (toolNoiseKind(text, { lenient })) return reject('tool-noise');
   if (isQuestion(text)) return reject('question');
   if (isContextDependent(text)) return reject('context-dependent');
   if (weightedLength(text) < MIN_WEIGHTED_LENGTH || (!hasCjk(text) && core(text).split(' ').length < 2)) return reject('too-short');
-  // Short text must show it states something; long text is given the benefit of the doubt.
-  if (isShort(text) && !hasContentEvidence(text)) return reject('no-content');
+  const bySource = sourceRejection(text, source);
+  if (bySource) return reject(bySource.reason, bySource.detail);
 
   const minConfidence = options.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
   if (options.confidence !== undefined && options.confidence < minConfidence) {

@@ -121,7 +121,10 @@ export async function applyDecisions(options: {
           out.push({ kind: 'skip', id: made.duplicate, reason: 'already stored (re-run)' });
           continue;
         }
-        const old: StoredMemory = { ...target, validTo: now, supersededBy: made.record.id, updatedAt: now };
+        // The old memory stopped being true when its successor started, not when this run happened
+        // (never before it started itself, should the successor claim an earlier date).
+        const validTo = Date.parse(made.record.validFrom) >= Date.parse(target.validFrom) ? made.record.validFrom : target.validFrom;
+        const old: StoredMemory = { ...target, validTo, supersededBy: made.record.id, updatedAt: now };
         updates.set(target.id, old);
         entries.push({
           id: made.record.id,

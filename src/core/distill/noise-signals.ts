@@ -21,7 +21,7 @@ const TOOL_STRONG: RegExp[] = [
 ];
 
 const SHELL =
-  /^(?:[$>#%]\s*)?(?:sudo\s+)?(?:npm|npx|pnpm|yarn|bun|git|cd|ls|ll|cat|less|grep|rg|find|make|docker|docker-compose|kubectl|curl|wget|pip3?|python3?|node|deno|cargo|rustc|go|mkdir|rm|cp|mv|echo|export|source|ssh|scp|rsync|tail|head|chmod|chown|brew|apt|apt-get|yum|systemctl|journalctl|psql|mysql|redis-cli|terraform|helm|aws|gcloud|az|tsc|vitest|jest|pytest|eslint|prettier|uv|poetry)\s+[-\w./~:@="'$]/;
+  /^(?:[$>#%]\s*)?(?:sudo\s+)?(?:npm|npx|pnpm|yarn|bun|git|cd|ls|ll|cat|less|grep|rg|find|make(?! sure\b| it\b| the\b| a\b| an\b)|docker|docker-compose|kubectl|curl|wget|pip3?|python3?|node|deno|cargo|rustc|go|mkdir|rm|cp|mv|echo|export|source|ssh|scp|rsync|tail|head|chmod|chown|brew|apt|apt-get|yum|systemctl|journalctl|psql|mysql|redis-cli|terraform|helm|aws|gcloud|az|tsc|vitest|jest|pytest|eslint|prettier|uv|poetry)\s+[-\w./~:@="'$]/;
 
 /** Tool output that a sentence around it could turn into a lesson. */
 const TOOL_WEAK: RegExp[] = [
@@ -187,17 +187,15 @@ const PROMPT_RESTATE: RegExp[] = [
   /\b(?:respond|reply|answer|output) (?:only )?(?:in|with|using) (?:valid )?(?:json|yaml|markdown|the following format)\b/i,
   /\byou (?:have access to|can use|may use|can call) (?:the following|these|several) tools\b/i,
   /^(?:follow|obey|adhere to) (?:these|the following|the instructions)\b/i,
-  /\bthe user (?:wants|asked|is asking|would like|has asked|needs|requested)\b/i,
   /^(?:user|human|assistant|ai|bot|system)\s*[:：]/i,
   /^你是(?:一[个名位])?[^，。,.]{0,16}(?:助手|助理|专家|工程师|机器人|顾问|模型|老师|翻译)/,
   /你的(?:任务|工作|职责|目标|角色)(?:是|就是)/,
   /^(?:请)?(?:按照|遵循|根据)以下/,
-  /用户(?:想要|希望|要求|让我|正在|问了?|需要|请求)/,
   /^(?:指令|任务|系统|背景|要求)\s*[:：]/,
 ];
 
 const REQUEST_EN =
-  /^(?:(?:ok(?:ay)?|now|so|also|and|then|please|pls|kindly|hey|hi|right|alright|next|first|great|cool|thanks),?\s+)*(?:(?:can|could|would|will) you(?: please| quickly| also)?\s+|help me(?: to)?\s+|i (?:need|want|would like|'d like) you to\s+|go ahead and\s+|let'?s\s+|(?:please|pls)\s+|try (?:to\s+)?)?(?:write|fix|create|add|implement|refactor|run|rerun|build|generate|explain|summari[sz]e|translate|show|list|find|check|look(?: at| into)?|update|delete|remove|rename|debug|review|make|draft|rewrite|convert|install|deploy|open|read|search|compare|analy[sz]e|test|change|modify|set up|setup|configure|clean up|move|split|merge|commit|push|revert|format|optimi[sz]e|document|tell me|give me|send|print|plot|calculate|compute|scaffold|bump|upgrade|downgrade|investigate|profile|benchmark|paste|copy|download|upload|restart|stop|kill|start|add)\b/i;
+  /^(?:(?:ok(?:ay)?|now|so|also|and|then|please|pls|kindly|hey|hi|right|alright|next|first|great|cool|thanks|yes|yeah|yep|no|nope|dude|my dude|hm+|hmm+|well|actually|wait),?\s+)*(?:(?:can|could|would|will) you(?: please| quickly| also)?\s+|help me(?: to)?\s+|i (?:need|want|would like|'d like) you to\s+|go ahead and\s+|let'?s\s+|(?:please|pls)\s+|try (?:to\s+)?)?(?:write|fix|create|add|implement|refactor|run|rerun|build|generate|explain|summari[sz]e|translate|show|list|find|check|look(?: at| into)?|update|delete|remove|rename|debug|review|make|draft|rewrite|convert|install|deploy|open|read|search|compare|analy[sz]e|test|change|modify|set up|setup|configure|clean up|move|split|merge|commit|push|revert|format|optimi[sz]e|document|tell me|give me|send|print|plot|calculate|compute|scaffold|bump|upgrade|downgrade|investigate|profile|benchmark|paste|copy|download|upload|restart|stop|kill|start|add|save|cycle|sleep|harden|organi[sz]e|sync|summeri[sz]e|scrub|purge|sanitize|perform|trace|traceroute|research|enable|disable|import|export|port|redo|undo|reda|wire|verify|evaluate|simplify|speed up|resume|retry|tackle|close|finish|continue with|proceed with|fetch|pull|rebase|tag|release|publish|bump|think|say|write|wrie|show me|walk me through|keep going with)\b/i;
 /** An imperative about something in the current context ("use the attached CSV") is a one-off. */
 const DEICTIC_REQUEST =
   /^(?:please\s+)?(?:use|take|see|check|open|read|look at|go through|based on)\s+(?:the attached|this|these|that|those|the above|the following|the below|my attached|the (?:file|csv|pdf|image|screenshot|doc|document|spreadsheet|link) (?:i|we) (?:sent|shared|attached|uploaded))\b/i;
@@ -206,12 +204,26 @@ const REQUEST_ZH_BA =
 const REQUEST_ZH =
   /^(?:(?:好的?|那|那么|现在|然后|接下来|再|也|嗯)[，,]?\s*)*(?:请你?|帮我|麻烦你?|你(?:能|可以)(?:不能)?(?:帮我)?|能不能(?:帮我)?|可以帮我|给我|替我|试着)*\s*(?:写|修复|修改|修一下|修|改一下|改成|改|创建|新建|添加|加一个|加个|实现|重构|运行|跑一下|跑|生成|解释|总结|翻译|看看|看一下|查一下|查看|检查|更新|删除|删掉|部署|安装|优化|分析|列出|找一下|找到|搜索|打开|读一下|测试|提交|合并|回滚|格式化|重启|整理|画|计算|比较|对比)/;
 
-export function isRestatedInstruction(text: string): boolean {
+/** "make sure / ensure <thing> is|stays|uses ...": a requirement on a lasting state, not an action. */
+export const STATE_REQUIREMENT = /^(?:please\s+)?(?:make sure|ensure)\s+(?!to\b|you\b|that you\b)(?:that\s+)?[\w.@/-]+(?:\s+[\w.@/-]+){0,3}\s+(?:is|are|stays?|remains?|uses?|runs?|never|always)\b/i;
+
+/** A system-prompt style instruction ("You are a helpful assistant ...", "Respond in JSON"). */
+export function isPromptRestatement(text: string): boolean {
   const t = text.trim();
-  if (PROMPT_RESTATE.some((re) => re.test(t))) return true;
-  if (hasRuleMarker(t)) return false;
-  if (DEICTIC_REQUEST.test(t)) return true; // "Always run the linter before committing" is a rule, not a one-off request
+  return PROMPT_RESTATE.some((re) => re.test(t));
+}
+
+/** A request for the task at hand ("fix the build", "帮我写个排序"); a rule marker makes it a standing rule. */
+export function isTaskRequest(text: string): boolean {
+  const t = text.trim();
+  if (hasRuleMarker(t)) return false; // "Always run the linter before committing" is a rule, not a one-off request
+  if (STATE_REQUIREMENT.test(t)) return false; // "make sure gitleaks is set to max strict" asks for a lasting state
+  if (DEICTIC_REQUEST.test(t)) return true;
   return REQUEST_EN.test(t) || REQUEST_ZH.test(t) || REQUEST_ZH_BA.test(t);
+}
+
+export function isRestatedInstruction(text: string): boolean {
+  return isPromptRestatement(text) || isTaskRequest(text);
 }
 
 // ---------------------------------------------------------------- questions and context-bound text
@@ -231,7 +243,7 @@ export function isQuestion(text: string): boolean {
 }
 
 const DEICTIC_EN =
-  /^(?:it|this|that|these|those|they|here|there|the same|same here|this one|that one)(?:'s|'re| is| are| was| were| work| works| worked| look| looks| seem| seems| should| do| does| did| don't| doesn't| didn't| won't| can't| isn't| aren't| wasn't| fixed| broke| helped| failed)\b/i;
+  /^(?:it|this|that|these|those|they|the same|same here|this one|that one)(?:'s|'re| is| are| was| were| work| works| worked| look| looks| seem| seems| should| do| does| did| don't| doesn't| didn't| won't| can't| isn't| aren't| wasn't| fixed| broke| helped| failed)\b/i;
 const DEICTIC_ZH = /^(?:这个|那个|这些|那些|这样|那样|这里|那里|它|他们|这次|刚才那个|上面那个|这一版)/;
 
 /** Short text that only makes sense next to what it points at ("That fixed it", "这个不对"). */

@@ -4,9 +4,11 @@ import type { MemoryRecord } from '../../spec/memory-record.js';
 import type { EngineContext } from '../engine/context.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import { generateObject } from '../llm/generate-object.js';
-import { estimateTokens } from '../recall/tokens.js';
+import { countTokens } from './tokens.js';
 import { contentHash } from '../write/normalize.js';
+import { statesDifferentFacts } from '../write/changed-fact.js';
 import type { Candidate } from './extract.js';
+import { isChangeStatement, isChoiceStatement, sameContext, slotOf } from './slots.js';
 
 /**
  * Reconciliation: decides, for each admitted candidate, how it relates to the current memories of
@@ -58,9 +60,29 @@ similar EXISTING memories. Choose one action per candidate:
   targetId = the outdated memory. The old one is kept as history.
 - "keep-both": they only seem to conflict (different contexts, e.g. work vs. home); text = the candidate rewritten
   to state its context, targetId = the memory it seems to conflict with.
-A candidate stated BEFORE the existing memory it conflicts with is outdated: choose "skip", never "supersede".
+A candidate stated BEFORE the existing memory it conflicts with is outdated: choose "skip", never "supersede"
+(this is also enforced after your answer).
 targetId must be one of the ids listed for that candidate, or null for "create". Give a short reason.
 Return {"decisions": [...]} with one entry per candidate index.`;
+
+/** When a statement was made: the source message time, else its validFrom. */
+export function statedAtOf(candidate: Candidate): number {
+  return Date.parse(candidate.statedAt ?? candidate.validFrom ?? '') || 0;
+}
+
+/** Current memories of the scope about the same single-valued choice (see slots.ts), newest first. */
+export async function sameSlot(options: { ctx: EngineContext; candidate: Candidate; cache: Map<string, MemoryRecord[]> }): Promise<MemoryRecord[]> {
+  const slot = slotOf(options.candidate.text);
+  if (!slot) return [];
+  let current = options.cache.get(options.candidate.scope);
+  if (!current) {
+    current = await options.ctx.store.list({ filter: { scopes: [options.candidate.scope] }, limit: 5000 });
+    options.cache.set(options.candidate.scope, current);
+  }
+  return current
+    .filter((r) => r.validTo === null && slotOf(r.text)?.slot === slot.slot)
+    .sort((a, b) => Date.parse(b.validFrom) - Date.parse(a.validFrom));
+}
 
 /** Up to `limit` current memories of the candidate's scope, by vector and by text, best first. */
 export async function findSimilar(options: { ctx: EngineContext; candidate: Candidate; vector: number[] | null; limit?: number }): Promise<SimilarMemory[]> {
@@ -108,6 +130,7 @@ export async function reconcile(options: {
   const decisions: Array<Decision | undefined> = new Array(candidates.length);
   const ambiguous: Array<{ index: number; similar: SimilarMemory[] }> = [];
   const batchHashes = new Map<string, number>();
+  const slotCache = new Map<string, MemoryRecord[]>();
 
   for (const [index, candidate] of candidates.entries()) {
     const vector = vectors[index] ?? null;
@@ -133,7 +156,38 @@ export async function reconcile(options: {
       continue;
     }
     const similar = await findSimilar({ ctx, candidate, vector });
+    const slot = slotOf(candidate.text);
+    const slotMates = slot ? (await sameSlot({ ctx, candidate, cache: slotCache })).filter((m) => sameContext(candidate.text, m.text, slot)) : [];
+    const mate = slotMates[0];
+    if (mate && slot && !options.llm) {
+      // Offline: a restatement of the same choice is a duplicate; a different choice, stated later,
+      // supersedes it; stated earlier, it is history already replaced and is skipped.
+      const mateValue = slotOf(mate.text)?.value;
+      if (mateValue === slot.value) {
+        decisions[index] = { ...base, kind: 'skip', targetId: mate.id, reason: `same ${slot.slot} (${slot.value}) already stored`, by: 'rules' };
+        continue;
+      }
+      if (statedAtOf(candidate) < Date.parse(mate.validFrom)) {
+        decisions[index] = { ...base, kind: 'skip', targetId: mate.id, reason: `stated before the current ${slot.slot} (${mateValue})`, by: 'rules' };
+        continue;
+      }
+      if (isChangeStatement(candidate.text) || (isChoiceStatement(candidate.text) && isChoiceStatement(mate.text))) {
+        decisions[index] = { ...base, kind: 'supersede', targetId: mate.id, reason: `${slot.slot} changed from ${mateValue} to ${slot.value}`, by: 'rules' };
+        slotCache.set(candidate.scope, (slotCache.get(candidate.scope) ?? []).filter((r) => r.id !== mate.id));
+        continue;
+      }
+    }
+    for (const m of slotMates) if (!similar.some((x) => x.record.id === m.id)) similar.push({ record: m });
     const near = similar.find((s) => s.similarity !== undefined && s.similarity >= ctx.write.nearDuplicateThreshold);
+    if (near && statesDifferentFacts(candidate.text, near.record.text)) {
+      // Near-identical but another number, date, name or negation: a changed fact, never a duplicate.
+      if (!options.llm) {
+        decisions[index] = { ...base, kind: 'supersede', targetId: near.record.id, reason: `changed fact (similarity ${near.similarity!.toFixed(3)})`, by: 'near' };
+        continue;
+      }
+      ambiguous.push({ index, similar });
+      continue;
+    }
     if (near) {
       decisions[index] = { ...base, kind: 'skip', targetId: near.record.id, reason: `near duplicate (similarity ${near.similarity!.toFixed(3)})`, by: 'near' };
       continue;
@@ -152,7 +206,7 @@ export async function reconcile(options: {
         index: i,
         text: candidates[a.index]!.text,
         category: candidates[a.index]!.category,
-        stated: candidates[a.index]!.validFrom?.slice(0, 10),
+        stated: new Date(statedAtOf(candidates[a.index]!)).toISOString().slice(0, 10),
         existing: a.similar.map((s) => ({ id: s.record.id, text: s.record.text, category: s.record.category, since: s.record.validFrom.slice(0, 10) })),
       })),
     };
@@ -185,6 +239,12 @@ export async function reconcile(options: {
         continue;
       }
       const text = d.text?.trim() || undefined;
+      const targetRecord = a.similar.find((s) => s.record.id === target)?.record;
+      // Enforced here, not only asked of the model: an older statement never replaces a newer one.
+      if (d.action === 'supersede' && targetRecord && statedAtOf(candidate) < Date.parse(targetRecord.validFrom)) {
+        decisions[a.index] = { candidate, vector, kind: 'skip', targetId: target, reason: `stated before ${target} (${targetRecord.validFrom.slice(0, 10)}); not superseding a newer memory`, by: 'llm' };
+        continue;
+      }
       decisions[a.index] = { candidate, vector, kind: d.action, targetId: target, text: d.action === 'merge' || d.action === 'keep-both' ? text : undefined, reason: d.reason, by: 'llm' };
     }
   }
@@ -193,5 +253,5 @@ export async function reconcile(options: {
 
 /** Estimated input tokens of a reconcile call for `n` candidates (budget pre-check). */
 export function estimateReconcileTokens(candidates: Candidate[]): number {
-  return estimateTokens(SYSTEM_PROMPT) + candidates.reduce((sum, c) => sum + 4 * estimateTokens(c.text) + 40, 0);
+  return countTokens(SYSTEM_PROMPT) + candidates.reduce((sum, c) => sum + 4 * countTokens(c.text) + 40, 0);
 }

@@ -1,67 +1,38 @@
 import type { MemoryCategory } from '../../spec/memory-record.js';
 import { admit, injectionReasons, type AdmissionGate } from './admission.js';
-import { isInjectedBlock } from './signals.js';
+import { normalizeStatement } from './normalize-statement.js';
+import { SUMMARY_RULE, SUMMARY_USER_STATEMENT, triggersFor, type Speaker, type Trigger } from './rule-patterns.js';
+import { proseSentences, splitUnits } from './sentences.js';
+import { hasCjk, isInjectedBlock } from './signals.js';
 
 /**
- * Rule-based capture, used when no LLM is configured: sentences of a user message that carry an
- * explicit trigger (remember, prefer, always, never, decided, "my X is", 记住, 我喜欢, 以后 ...)
- * become candidate memories, each passed through the admission gate, at most `maxPerTurn` per
- * message. Precision over recall: a sentence without a trigger is never captured.
+ * Rule-based capture, used when no LLM is configured: explicit statements become candidate
+ * memories. From user messages: rules, preferences, decisions, changes ("I switched to Helix") and
+ * facts, in the many ways people state them (see rule-patterns.ts); from compaction summaries: what
+ * the summary says the user demanded, third-person rules and explicit lessons; from assistant
+ * messages: explicit lessons only. Each candidate is judged by the admission gate on the sentence
+ * as written (so a request or a complaint never becomes a memory), then normalised to a clean
+ * standalone sentence. Precision over recall: a sentence without a trigger is never captured.
  */
 export interface RuleCandidate {
   text: string;
   category: MemoryCategory;
   importance: number;
   confidence: number;
+  /** The trigger family that matched ("rule", "change", "use-not", ...). */
+  trigger: string;
 }
 
 export interface CaptureByRulesOptions {
-  /** One user message. */
+  /** One message. */
   text: string;
-  /** Default 3. */
+  /** Who wrote it. Default `user`. */
+  role?: Speaker;
+  /** Default 3 for user messages, 2 for assistant messages, 10 for summaries. */
   maxPerTurn?: number;
   /** A gate to count decisions in; by default each candidate goes through `admit` uncounted. */
   gate?: AdmissionGate;
 }
-
-interface Trigger {
-  pattern: RegExp;
-  confidence: number;
-}
-
-// Ordered by strength: the first trigger that matches sets the confidence.
-const TRIGGERS: Trigger[] = [
-  { pattern: /\b(?:remember|don't forget|do not forget|note to self|keep in mind)\b|记住|记得|别忘了|不要忘记/i, confidence: 0.9 },
-  {
-    pattern:
-      /\b(?:always|never|from now on|going forward|in (?:the )?future|by default|every time|whenever)\b|总是|永远|从不|以后|今后|从现在(?:开始|起)|每次|不要再|别再|务必|一律|默认/i,
-    confidence: 0.8,
-  },
-  { pattern: /\b(?:we|i|team)\s+(?:have\s+|'ve\s+)?(?:decided|agreed|chose|settled on)\b|\b(?:we're|we are) going with\b|决定|我们选择了?|约定|定下来/i, confidence: 0.8 },
-  {
-    pattern:
-      /\bi\s+(?:really\s+|much\s+|strongly\s+)?(?:prefer|like|love|enjoy|hate|dislike|can't stand|cannot stand|don't like|do not like)\b|\bi'd rather\b|\bmy (?:favou?rite|preferred)\b|\bprefer\b|我(?:比较|更|很|最|非常|特别|不太|不)?(?:喜欢|偏好|爱|讨厌|习惯|倾向于)|我更愿意/i,
-    confidence: 0.75,
-  },
-  { pattern: /\bi\s+(?:usually\s+|mostly\s+|always\s+)?(?:use|am using|work with|code in)\b|我(?:一般|通常|平时|主要)?(?:用|使用)(?!户)/i, confidence: 0.65 },
-  { pattern: /\bmy\s+[\w' -]{1,30}?\s+(?:is|are|was)\b|我的[^，。！？,.!?]{1,12}(?:是|叫)/i, confidence: 0.7 },
-  {
-    pattern:
-      /\bi(?:'m| am)\s+(?:a|an|allergic|vegetarian|vegan|based)\b|\bi\s+(?:live|work|grew up)\s+(?:in|at|as|for|on)\b|我(?:住在|在[^，。]{1,10}工作|是一名|是个|是一个|对[^，。]{1,8}过敏)/i,
-    confidence: 0.7,
-  },
-  { pattern: /\b(?:lesson learned|lesson|turns out|turned out|til)\b|教训|经验是|原来是因为/i, confidence: 0.7 },
-];
-
-const CATEGORY_RULES: Array<[MemoryCategory, RegExp]> = [
-  ['rule', /\b(?:always|never|from now on|going forward|in (?:the )?future|by default|every time|whenever|must|don't|do not)\b|总是|永远|从不|以后|今后|从现在(?:开始|起)|每次|不要|别再|务必|必须|一律|默认/i],
-  ['decision', /\b(?:decided|agreed|chose|settled on|going with|decision)\b|决定|选择了|约定|定下来/i],
-  ['lesson', /\b(?:lesson|learned|turns out|turned out|til|caused by|root cause)\b|教训|经验|原因是|原来是因为/i],
-  ['preference', /\b(?:prefer|like|love|enjoy|hate|dislike|can't stand|rather|favou?rite)\b|喜欢|偏好|讨厌|习惯|倾向|更愿意/i],
-  ['event', /\b(?:on (?:mon|tue|wed|thu|fri|sat|sun)\w*|next (?:week|month|year)|tomorrow|yesterday|last (?:week|month|year)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2})\b|\d{1,2}月\d{1,2}[日号]|下(?:周|个月)|明天|昨天|上(?:周|个月)/i],
-  ['entity', /\b(?:codename|code name|is (?:our|my|the) (?:manager|boss|dentist|doctor|lead|team|colleague|friend))\b|代号|负责人|是我的/i],
-  ['preference', /\bi\s+(?:usually\s+|mostly\s+)?use\b|我(?:一般|通常|平时)?(?:用|使用)(?!户)/i],
-];
 
 const IMPORTANCE: Record<MemoryCategory, number> = {
   rule: 0.8,
@@ -74,25 +45,24 @@ const IMPORTANCE: Record<MemoryCategory, number> = {
   other: 0.5,
 };
 
+const CATEGORY_RULES: Array<[MemoryCategory, RegExp]> = [
+  ['rule', /\b(?:always|never|from now on|going forward|in (?:the )?future|by default|every time|whenever|must|don't|do not)\b|总是|永远|从不|以后|今后|从现在(?:开始|起)|每次|不要|别再|务必|必须|一律|默认/i],
+  ['decision', /\b(?:decided|agreed|chose|settled on|going with|decision)\b|决定|选择了|约定|定下来/i],
+  ['lesson', /\b(?:lesson|learned|turns out|turned out|til|caused by|root cause)\b|教训|经验|原因是|原来是因为/i],
+  ['preference', /\b(?:prefer(?:s|red)?|likes?|loves?|enjoys?|hates?|dislikes?|can't stand|rather|favou?rite|switched to|uses)\b|喜欢|偏好|讨厌|习惯|倾向|更愿意|改用|换成/i],
+  ['event', /\b(?:on (?:mon|tue|wed|thu|fri|sat|sun)\w*|next (?:week|month|year)|tomorrow|yesterday|last (?:week|month|year)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2})\b|\d{1,2}月\d{1,2}[日号]|下(?:周|个月)|明天|昨天|上(?:周|个月)/i],
+  ['entity', /\b(?:codename|code name|is (?:our|my|the) (?:manager|boss|dentist|doctor|lead|team|colleague|friend))\b|代号|负责人|是我的/i],
+];
+
+/** The category a text reads as (used for remembered statements, whose trigger says nothing). */
 export function detectCategory(text: string): MemoryCategory {
   for (const [category, pattern] of CATEGORY_RULES) if (pattern.test(text)) return category;
   return 'fact';
 }
 
-/** Leading "please remember that" adds nothing to the memory itself. */
-function stripLeadIn(sentence: string): string {
-  return sentence
-    .replace(/^(?:(?:ok(?:ay)?|also|and|btw|by the way|fyi|oh),?\s+)*(?:please\s+)?(?:remember|note|don't forget|keep in mind)(?:\s+that)?\s*[:,]?\s*/i, '')
-    .replace(/^(?:另外|还有|对了)?[，,]?(?:请)?(?:记住|记得|别忘了|不要忘记)[:：，,]?\s*/, '')
-    .trim();
-}
-
-/** Sentences of a message; CJK and Latin punctuation, and line breaks. */
+/** Sentences of a message (markdown-aware): see sentences.ts. */
 export function splitSentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?;])\s+|(?<=[。！？；])|\n+/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+  return proseSentences(text);
 }
 
 /** Removes host-injected context (recalled memories, metadata) that precedes the user's words. */
@@ -104,8 +74,70 @@ function stripInjected(text: string): string {
     .join('\n');
 }
 
+interface Found {
+  /** What the memory is made of (a quote for "User demanded \"...\""). */
+  statement: string;
+  trigger: Trigger;
+  /** A summary quoting the user is judged as the user's own words. */
+  judgeAs?: Speaker;
+}
+
+const STRONG_DEMAND = /demanded|insisted|emphasi[sz]ed|stressed|required|requires|specified|set the rule|made clear|clarified|corrected/i;
+
+/** The trigger a sentence of `role` carries, and the part of it that is the statement. */
+function findTrigger(sentence: string, role: Speaker): Found | undefined {
+  const cjk = hasCjk(sentence);
+  if (role === 'summary' && !cjk) {
+    const quoted = SUMMARY_USER_STATEMENT.exec(sentence);
+    if (quoted) {
+      const verb = /user\s+(?:\w+\s+)?(\w+)/i.exec(sentence)?.[1] ?? '';
+      const inner = triggersFor('user', false).find((t) => t.pattern.test(quoted[1]!));
+      if (inner) return { statement: quoted[1]!, trigger: inner, judgeAs: 'user' };
+      if (STRONG_DEMAND.test(verb)) return { statement: quoted[1]!, trigger: { name: 'demand', pattern: STRONG_DEMAND, category: 'rule', confidence: 0.75 }, judgeAs: 'user' };
+      if (/prefer|want|dislike/i.test(verb)) return { statement: sentence, trigger: { name: 'preference', pattern: /prefer/, category: 'preference', confidence: 0.7 } };
+      if (/decided/i.test(verb)) return { statement: sentence, trigger: { name: 'decision', pattern: /decided/, category: 'decision', confidence: 0.75 } };
+    }
+    if (SUMMARY_RULE.test(sentence)) return { statement: sentence, trigger: { name: 'rule', pattern: SUMMARY_RULE, category: 'rule', confidence: 0.7 } };
+  }
+  const trigger = triggersFor(role, cjk).find((t) => t.pattern.test(sentence));
+  return trigger ? { statement: sentence, trigger } : undefined;
+}
+
+const MAX_PER_TURN: Record<Speaker, number> = { user: 3, assistant: 2, summary: 10 };
+
+/**
+ * Sections of a compaction summary about the work in flight (Claude Code: "Pending Tasks",
+ * "Current Work", "Optional Next Step"; pi: "Progress", "Next Steps"): their "must"s are to-dos.
+ */
+const IN_FLIGHT_SECTION = /^(?:\d+\.\s*)?(?:pending tasks?|current (?:work|state|task)|(?:optional )?next steps?|in progress|progress|remaining (?:work|tasks)|todo|to do|what needs to be done|current quote from conversation)\s*:?\s*$/i;
+const SECTION = /^(?:\d+\.\s*)?[A-Z][\w &/-]{2,60}:?\s*$/;
+/** The section titles of Claude Code and pi compaction summaries, however they are marked up. */
+const KNOWN_SECTION = /^(?:\d+\.\s*)?(?:primary request and intent|key technical concepts|files and code sections|errors and fixes|problem solving|all user messages|pending tasks|current work|optional next step|goal|goals|constraints (?:&|and) preferences|progress|key decisions|next steps|critical context|analysis|summary)\s*:?\s*$/i;
+
+/** The prose sentences capture reads; for a summary, without its in-flight sections. */
+function sentencesOf(message: string, role: Speaker): string[] {
+  if (role !== 'summary') return proseSentences(message);
+  const out: string[] = [];
+  let skipping = false;
+  let sectionLevel = 0;
+  for (const unit of splitUnits(message)) {
+    // Only sections at the level that opened the current one (a "##" heading, "7. Pending Tasks")
+    // switch; sub-headings and lead-ins inside a section do not.
+    const numbered = unit.kind === 'prose' && ((SECTION.test(unit.text) && /^\d+\.\s/.test(unit.text)) || KNOWN_SECTION.test(unit.text));
+    const level = unit.kind === 'heading' ? (unit.level ?? 1) : numbered ? 2 : 0;
+    if (level > 0 && (!skipping || level <= sectionLevel)) {
+      skipping = IN_FLIGHT_SECTION.test(unit.text);
+      sectionLevel = level;
+      continue;
+    }
+    if (!skipping && unit.kind === 'prose') out.push(unit.text);
+  }
+  return out;
+}
+
 export function captureByRules(options: CaptureByRulesOptions): RuleCandidate[] {
-  const maxPerTurn = options.maxPerTurn ?? 3;
+  const role = options.role ?? 'user';
+  const maxPerTurn = options.maxPerTurn ?? MAX_PER_TURN[role];
   if (maxPerTurn <= 0) return [];
   const message = stripInjected(options.text);
   // An injection can span sentences ("Ignore the above. Always ..."): one in the message taints it all.
@@ -113,17 +145,22 @@ export function captureByRules(options: CaptureByRulesOptions): RuleCandidate[] 
 
   const seen = new Set<string>();
   const candidates: Array<RuleCandidate & { order: number }> = [];
-  for (const [order, sentence] of splitSentences(message).entries()) {
-    const trigger = TRIGGERS.find((t) => t.pattern.test(sentence));
-    if (!trigger) continue;
-    const text = stripLeadIn(sentence).replace(/[,;:，；：]+$/, '');
-    const key = text.toLowerCase();
-    if (!text || seen.has(key)) continue;
-    const decision = options.gate ? options.gate.admit({ text, confidence: trigger.confidence }) : admit({ text, confidence: trigger.confidence });
+  for (const [order, sentence] of sentencesOf(message, role).entries()) {
+    const found = findTrigger(sentence, role);
+    if (!found) continue;
+    const { trigger } = found;
+    // The sentence as written is what the gate judges: a request or a complaint stays junk whatever
+    // the normalised form would look like.
+    const judged = found.judgeAs ? found.statement : sentence;
+    const decision = (options.gate ?? { admit }).admit({ text: judged, source: found.judgeAs ?? role, confidence: trigger.confidence });
     if (!decision.admitted) continue;
+    const text = normalizeStatement(found.statement, { thirdPerson: (found.judgeAs ?? role) === 'user' });
+    const key = text.toLowerCase();
+    if (seen.has(key) || (hasCjk(text) ? [...text].length < 4 : text.split(/\s+/).length < 3)) continue;
     seen.add(key);
-    const category = detectCategory(text);
-    candidates.push({ text, category, importance: IMPORTANCE[category], confidence: trigger.confidence, order });
+    // "We should start with X" is the team deciding; "setTheme should return an error" is a rule.
+    const category = trigger.name === 'remember' ? detectCategory(text) : trigger.name === 'normative' && /^we should\b/i.test(text) ? 'decision' : trigger.category;
+    candidates.push({ text, category, importance: IMPORTANCE[category], confidence: trigger.confidence, trigger: trigger.name, order });
   }
   return candidates
     .sort((a, b) => b.importance - a.importance || b.confidence - a.confidence || a.order - b.order)

@@ -11,9 +11,12 @@ import { costOf } from '../llm/usage-log.js';
 import { createAdmissionGate, type AdmissionReason } from './admission.js';
 import { applyDecisions, type AppliedDecision } from './apply.js';
 import { BudgetTracker, type DistillBudget } from './budget.js';
-import { chunkMessages, estimateExtractionTokens, extractByRules, extractWithLlm, packChunks, type Candidate } from './extract.js';
+import { estimateExtractionTokens, extractByRules, extractWithLlm, type Candidate } from './extract.js';
 import { DistillCursor, type L0Message } from './l0-source.js';
-import { DECISION_KINDS, estimateReconcileTokens, reconcile, type DecisionKind } from './reconcile.js';
+import { chunkMessages, packChunks } from './prompt.js';
+import { DECISION_KINDS, estimateReconcileTokens, reconcile, statedAtOf, type DecisionKind } from './reconcile.js';
+import { loadTokenizer } from './tokens.js';
+import { assertAgentId, isValidAgentId } from '../scope.js';
 
 /**
  * One distillation run over the L0 log: group undistilled messages by (agent, session), chunk by
@@ -84,7 +87,8 @@ export interface DistillReport {
   changes: AppliedDecision[];
 }
 
-const TRANSCRIPT_ROLES = new Set(['user', 'assistant']);
+/** Roles distillation reads: both paths read summaries; without an LLM, assistants only for lessons. */
+const DISTILLED_ROLES = new Set(['user', 'assistant', 'summary']);
 
 function emptyReport(mode: 'llm' | 'rules', dryRun: boolean): DistillReport {
   return {
@@ -105,7 +109,10 @@ function emptyReport(mode: 'llm' | 'rules', dryRun: boolean): DistillReport {
   };
 }
 
-/** Per agent, its sessions' messages in time order (sessions in order of first appearance). */
+/**
+ * Per agent, its sessions' messages in time order, sessions ordered by when they started (not by
+ * where they sit in the log: a backfilled old session must be reconciled before a newer one).
+ */
 function groupByAgent(messages: L0Message[]): Map<string, L0Record[][]> {
   const sessions = new Map<string, { agentId: string; records: L0Record[] }>();
   for (const m of messages) {
@@ -119,7 +126,17 @@ function groupByAgent(messages: L0Message[]): Map<string, L0Record[][]> {
     s.records.sort((a, b) => a.timestamp - b.timestamp);
     byAgent.set(s.agentId, [...(byAgent.get(s.agentId) ?? []), s.records]);
   }
+  for (const list of byAgent.values()) list.sort((a, b) => (a[0]?.timestamp ?? 0) - (b[0]?.timestamp ?? 0));
   return byAgent;
+}
+
+function catchError(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
 }
 
 function errorInfo(error: unknown): { code: string; message: string } {
@@ -143,11 +160,13 @@ async function distillLocked(options: DistillOptions): Promise<DistillReport> {
   const caps = { maxMemoriesPerRun: 50, maxMemoriesPerAgent: 20, maxMessagesPerRun: 2000, maxPerTurn: 3, ...options.caps };
   await cursor.load();
   await budget.load(now());
+  // Budgets and chunks are measured with the real tokenizer (loaded only when a model is called).
+  if (llm) await loadTokenizer();
 
   const pending = (await cursor.readPending({ maxMessages: caps.maxMessagesPerRun })).filter((m) => !options.agentId || m.record.agentId === options.agentId);
   report.messages.read = pending.length;
   // Messages that can never yield a memory (tool output, system, empty) are done as soon as read.
-  const usefulRoles = llm ? TRANSCRIPT_ROLES : new Set(['user']);
+  const usefulRoles = DISTILLED_ROLES;
   const trivial = pending.filter((m) => !usefulRoles.has(m.record.role) || m.record.content.trim() === '').map((m) => m.key);
   const keyOf = new Map(pending.map((m) => [m.record, m.key]));
   const chunkTokens = options.chunkTokens ?? 3000;
@@ -208,6 +227,14 @@ async function distillLocked(options: DistillOptions): Promise<DistillReport> {
   };
 
   for (const [agentId, sessions] of groupByAgent(pending)) {
+    if (!isValidAgentId(agentId)) {
+      // Older L0 data can hold such ids; their messages are reported, never filed under another scope.
+      const records = sessions.flat();
+      report.errors.push({ stage: 'extract', agentId, sessionKey: [...new Set(records.map((r) => r.sessionKey))].join(','), ...errorInfo(catchError(() => assertAgentId(agentId))) });
+      if (!dryRun) await cursor.commit({ keys: records.map((m) => keyOf.get(m)!) });
+      report.messages.distilled += dryRun ? 0 : records.length;
+      continue;
+    }
     const chunks = sessions.flatMap((records) =>
       chunkMessages({ messages: records.filter((m) => usefulRoles.has(m.role) && m.content.trim() !== ''), maxTokens: chunkTokens }),
     );
@@ -221,16 +248,16 @@ async function distillLocked(options: DistillOptions): Promise<DistillReport> {
       }
       let candidates: Candidate[];
       if (llm) {
-        const allowed = budget.check({ calls: 2, tokens: estimateExtractionTokens(batch) * 2, now: now() });
+        const allowed = budget.check({ calls: 2, tokens: estimateExtractionTokens(batch, { maxTokens: chunkTokens }) * 2, now: now() });
         if (!allowed.ok) {
           report.budget = { exhausted: true, limit: allowed.limit, ...(allowed.resumeAt ? { resumeAt: allowed.resumeAt } : {}) };
           stop = true;
           break;
         }
         try {
-          const extracted = await extractWithLlm({ llm, agentId, messages: batch, abortSignal: options.abortSignal });
+          const extracted = await extractWithLlm({ llm, agentId, messages: batch, chunkTokens, abortSignal: options.abortSignal });
           await spend(extracted.usage, extracted.calls);
-          candidates = extracted.candidates.filter((c) => gate.admit({ text: c.text, confidence: c.confidence }).admitted);
+          candidates = extracted.candidates.filter((c) => gate.admit({ text: c.text, confidence: c.confidence, source: 'llm' }).admitted);
         } catch (error) {
           // Failed calls still count against the budget (their tokens are unknown here; the usage log has them).
           await spend({ inputTokens: 0, outputTokens: 0 }, error instanceof LlmOutputError ? 2 : 1);
@@ -240,6 +267,8 @@ async function distillLocked(options: DistillOptions): Promise<DistillReport> {
       } else {
         candidates = extractByRules({ agentId, messages: batch, gate, maxPerTurn: caps.maxPerTurn, scope: options.ruleScope });
       }
+      // Reconciled in the order they were stated, so a later statement can replace an earlier one.
+      candidates.sort((a, b) => statedAtOf(a) - statedAtOf(b));
       perAgent.set(agentId, agentCount + candidates.length);
       report.admitted += candidates.length;
       // Sessions packed into one extraction call are reconciled one after another, in order, so

@@ -5,6 +5,9 @@ import { InvalidArgumentError, NotFoundError, StorageError } from '../../errors/
 import { assertScope, assertScopeSet } from '../scope.js';
 import { contentHash, normalizeText, validateMemoryText } from '../write/normalize.js';
 import { redactSecrets } from '../write/redact.js';
+import { redactingStore } from '../write/redacting-store.js';
+import { isAutoInjectable } from '../write/injection.js';
+import { redactMemoryRecord } from '../write/redact-record.js';
 import { createRecallPipeline, type RecallPipeline } from '../recall/pipeline.js';
 import type { RecallOptions, RecallResult } from '../recall/types.js';
 import { shouldRecall } from '../recall/gate.js';
@@ -29,7 +32,8 @@ export class MemoryEngine {
   private closed = false;
 
   constructor(ctx: EngineContext, recallConfig?: Partial<RecallConfig>) {
-    this.ctx = ctx;
+    // Every memory write, whichever path makes it, is redacted at the store boundary.
+    this.ctx = ctx.write.redactSecrets ? { ...ctx, store: redactingStore(ctx.store) } : ctx;
     this.pipeline = createRecallPipeline({
       store: ctx.store,
       embedQuery: (o) => ctx.embeddings.embedQuery(o),
@@ -66,7 +70,9 @@ export class MemoryEngine {
   async autoRecall(options: RecallOptions & { maxTokens?: number }): Promise<{ recalled: boolean; reason: string; block: string; result?: RecallResult }> {
     const gate = shouldRecall({ text: options.query });
     if (!gate.recall) return { recalled: false, reason: gate.reason, block: '' };
-    const result = await this.recall(options);
+    const recalled = await this.recall(options);
+    // Flagged memories are never injected automatically (still recallable on explicit request).
+    const result = { ...recalled, results: recalled.results.filter((r) => isAutoInjectable(r.record)) };
     const block = formatContextBlock({ results: result.results, maxTokens: options.maxTokens ?? 800, now: this.ctx.now() });
     return { recalled: true, reason: gate.reason, block, result };
   }
@@ -105,7 +111,7 @@ export class MemoryEngine {
       if (!row || (options.scopes && !assertScopeSet(options.scopes).includes(row.scope))) {
         throw new NotFoundError({ what: 'memory', id: options.id });
       }
-      const next = {
+      const merged = {
         ...row,
         ...(text !== undefined ? { text, contentHash: contentHash(text), vector: vector ?? row.vector } : {}),
         ...(options.category !== undefined ? { category: options.category } : {}),
@@ -116,6 +122,7 @@ export class MemoryEngine {
         ...(options.validTo !== undefined ? { validTo: options.validTo } : {}),
         updatedAt: this.ctx.now().toISOString(),
       };
+      const next = this.ctx.write.redactSecrets ? redactMemoryRecord(merged) : merged;
       await this.ctx.store.update({ records: [next] });
       const { vector: _v, ...record } = next;
       if (this.ctx.history) await recordUpdate({ history: this.ctx.history, actor: options.actor ?? 'api', previous: row, next: record, reason: options.reason });

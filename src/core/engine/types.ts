@@ -28,6 +28,8 @@ export interface RememberResult {
   /** Why it counted as a duplicate: identical normalised text, or vector similarity. */
   duplicateOf?: { kind: 'exact' | 'near'; similarity?: number };
   record?: MemoryRecord;
+  /** Set when the new memory replaced a near-identical one that stated a different fact (kept as history). */
+  supersedes?: string;
   redactions: number;
   /** Flags raised on the text, e.g. `suspected-injection`. */
   flags: string[];

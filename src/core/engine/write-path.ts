@@ -4,10 +4,13 @@ import { InvalidArgumentError } from '../../errors/index.js';
 import { assertScope } from '../scope.js';
 import { contentHash, normalizeText, validateMemoryText } from '../write/normalize.js';
 import { redactSecrets } from '../write/redact.js';
+import { markRedacted, redactMemoryRecord } from '../write/redact-record.js';
 import { detectPromptInjection } from '../write/injection.js';
 import { newId } from '../write/ids.js';
 import type { EngineContext } from './context.js';
 import { recordCreate } from '../history/engine-hooks.js';
+import { plainRecord, summarize } from '../history/history-log.js';
+import { statesDifferentFacts } from '../write/changed-fact.js';
 import type { RememberInput, RememberOptions, RememberResult } from './types.js';
 
 export const INJECTION_TAG = 'suspected-injection';
@@ -47,6 +50,7 @@ export function prepareRecord(ctx: EngineContext, input: RememberInput): Prepare
     const redacted = redactSecrets(text);
     text = redacted.text;
     redactions = redacted.count;
+    markRedacted(text); // the store boundary sees this text again
   }
   const flags: string[] = [];
   const tags = [...new Set((input.tags ?? []).map((t) => String(t).trim()).filter(Boolean))];
@@ -55,7 +59,7 @@ export function prepareRecord(ctx: EngineContext, input: RememberInput): Prepare
     if (!tags.includes(INJECTION_TAG)) tags.push(INJECTION_TAG);
   }
   const now = ctx.now().toISOString();
-  const record: MemoryRecord = {
+  let record: MemoryRecord = {
     id: newId(),
     text,
     category: input.category ?? 'other',
@@ -75,6 +79,12 @@ export function prepareRecord(ctx: EngineContext, input: RememberInput): Prepare
     contentHash: contentHash(text),
     embeddingModel: ctx.dimensions > 0 ? ctx.embedderId : 'none',
   };
+  if (ctx.write.redactSecrets) {
+    // Tags and source fields are stored strings too (the store redacts them again; this makes the returned record match).
+    const redacted = redactMemoryRecord(record);
+    redactions += redacted.tags.filter((t, i) => t !== record.tags[i]).length + (JSON.stringify(redacted.source) !== JSON.stringify(record.source) ? 1 : 0);
+    record = redacted;
+  }
   return { record, redactions, flags };
 }
 
@@ -102,6 +112,7 @@ export async function rememberMany(
       byScope.set(p.record.scope, list);
     });
     const toInsert: StoredMemory[] = [];
+    const superseded = new Map<string, { old: StoredMemory; previous: StoredMemory; by: MemoryRecord }>();
     for (const [scope, indexes] of byScope) {
       const hashes = [...new Set(indexes.map((i) => prepared[i]!.record.contentHash))];
       const existing = await ctx.store.findByHash({ scope, contentHashes: hashes });
@@ -114,21 +125,48 @@ export async function rememberMany(
           continue;
         }
         const vector = vectors?.[i] ?? null;
+        let replaces: StoredMemory | undefined;
         if (options.nearDuplicates !== false && vector) {
           const [hit] = await ctx.store.searchVector({ vector, filter: { scopes: [scope] }, limit: 1 });
-          if (hit && hit.score >= ctx.write.nearDuplicateThreshold) {
-            results[i] = { action: 'duplicate', id: hit.record.id, duplicateOf: { kind: 'near', similarity: hit.score }, redactions: p.redactions, flags: p.flags };
-            continue;
+          if (hit && hit.score >= ctx.write.nearDuplicateThreshold && !superseded.has(hit.record.id)) {
+            // A near-identical statement with another number, date, name or negation is a changed fact: it supersedes.
+            if (!statesDifferentFacts(p.record.text, hit.record.text)) {
+              results[i] = { action: 'duplicate', id: hit.record.id, duplicateOf: { kind: 'near', similarity: hit.score }, redactions: p.redactions, flags: p.flags };
+              continue;
+            }
+            [replaces] = await ctx.store.get({ ids: [hit.record.id], withVectors: true });
           }
         }
-        seen.set(p.record.contentHash, p.record.id);
-        toInsert.push({ ...p.record, vector });
-        results[i] = { action: 'created', id: p.record.id, record: p.record, redactions: p.redactions, flags: p.flags };
+        const record = replaces ? { ...p.record, supersedes: replaces.id } : p.record;
+        seen.set(record.contentHash, record.id);
+        toInsert.push({ ...record, vector });
+        if (replaces) {
+          const old: StoredMemory = { ...replaces, validTo: record.createdAt, supersededBy: record.id, updatedAt: record.createdAt };
+          superseded.set(old.id, { old, previous: replaces, by: record });
+        }
+        results[i] = { action: 'created', id: record.id, record, redactions: p.redactions, flags: p.flags, ...(replaces ? { supersedes: replaces.id } : {}) };
       }
     }
     if (toInsert.length > 0) {
       await ctx.store.insert({ records: toInsert });
-      if (ctx.history) await recordCreate({ history: ctx.history, actor: options.actor ?? 'api', records: toInsert.map(({ vector: _v, ...r }) => r) });
+      if (superseded.size > 0) await ctx.store.update({ records: [...superseded.values()].map((s) => s.old) });
+      if (ctx.history) {
+        const actor = options.actor ?? 'api';
+        const plain = toInsert.map(({ vector: _v, ...r }) => r);
+        const replacing = new Set([...superseded.values()].map((s) => s.by.id));
+        await recordCreate({ history: ctx.history, actor, records: plain.filter((r) => !replacing.has(r.id)) });
+        await ctx.history.append({
+          entries: [...superseded.values()].map((s) => ({
+            id: s.by.id,
+            actor,
+            action: 'supersede' as const,
+            reason: 'changed fact: a near-identical memory with a different number, date, name or negation',
+            previous: null,
+            next: summarize(s.by),
+            related: [{ id: s.old.id, previous: plainRecord(s.previous), next: summarize(s.old) }],
+          })),
+        });
+      }
     }
     return results;
   });

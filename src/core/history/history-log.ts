@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { MemoryRecord } from '../../spec/memory-record.js';
 import { withFileLock } from '../../util/file-lock.js';
 import { newId } from '../write/ids.js';
+import { redactMemoryRecord, redactText } from '../write/redact-record.js';
 
 /**
  * The memory history log: every change to a memory (create, update, merge, supersede, forget,
@@ -73,20 +74,40 @@ export function plainRecord(record: MemoryRecord & { vector?: unknown }): Memory
 
 const MONTH_FILE = /^\d{4}-\d{2}\.jsonl$/;
 
+const redactNext = (next: HistoryNext | null): HistoryNext | null => (next ? { ...next, text: redactText(next.text) } : null);
+const redactPrevious = (record: MemoryRecord | null): MemoryRecord | null => (record ? redactMemoryRecord(record) : null);
+
+/** Every stored string of an entry redacted: the records before and after, the reason (an LLM may write it). */
+export function redactHistoryEntry(entry: HistoryEntry): HistoryEntry {
+  return {
+    ...entry,
+    actor: redactText(entry.actor),
+    reason: redactText(entry.reason),
+    previous: redactPrevious(entry.previous),
+    next: redactNext(entry.next),
+    ...(entry.related ? { related: entry.related.map((r) => ({ ...r, previous: redactPrevious(r.previous), next: redactNext(r.next) })) } : {}),
+  };
+}
+
 export class HistoryLog {
   readonly dir: string;
   private readonly lockPath: string;
+  private readonly redact: boolean;
 
-  constructor(options: { home: string }) {
+  /** `redact` (default true, config `write.redactSecrets`): entries are redacted before they are written. */
+  constructor(options: { home: string; redact?: boolean }) {
     this.dir = join(options.home, 'history');
     this.lockPath = join(this.dir, '.lock');
+    this.redact = options.redact ?? true;
   }
 
   /** Appends entries (one line each) in one write under the history lock; returns them stamped. */
   async append(options: { entries: HistoryEntryInput[]; now?: Date }): Promise<HistoryEntry[]> {
     if (options.entries.length === 0) return [];
     const at = (options.now ?? new Date()).toISOString();
-    const stamped = options.entries.map((e): HistoryEntry => ({ entryId: newId(), ...e, at: e.at ?? at }));
+    const stamped = options.entries
+      .map((e): HistoryEntry => ({ entryId: newId(), ...e, at: e.at ?? at }))
+      .map((e) => (this.redact ? redactHistoryEntry(e) : e));
     const file = join(this.dir, `${at.slice(0, 7)}.jsonl`);
     await mkdir(this.dir, { recursive: true });
     await withFileLock({ path: this.lockPath }, async () => {

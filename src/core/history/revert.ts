@@ -32,11 +32,13 @@ export async function revertLast(options: {
   actor?: HistoryActor;
   reason?: string;
   abortSignal?: AbortSignal;
+  /** Sees the entry about to be undone; returning false refuses it as not found (a caller's scope check). */
+  accept?: (entry: HistoryEntry) => boolean;
 }): Promise<RevertResult> {
   const { ctx, history } = options;
   const entries = await history.historyOf({ id: options.id });
   const last = entries[entries.length - 1];
-  if (!last) {
+  if (!last || (options.accept && !options.accept(last))) {
     throw new NotFoundError({ what: 'history entry for memory', id: options.id });
   }
   const targets: Target[] = [{ id: last.id, previous: last.previous }, ...(last.related ?? []).map((r) => ({ id: r.id, previous: r.previous }))];

@@ -19,6 +19,7 @@ import { ARTICLE_KINDS, normaliseLinks, readArticles, renderIndex, serializeArti
 import { generateWithAttempts } from './attempts.js';
 import { DAY_LOG, journalPaths, resolveJournalOptions, type JournalOptions, type JournalPaths } from './options.js';
 import { readJson, updateJsonState } from './state.js';
+import { redactText } from '../write/redact-record.js';
 
 export interface CompileJournalOptions {
   home: string;
@@ -144,7 +145,7 @@ async function run(options: CompileJournalOptions, config: JournalOptions, paths
     });
     await applyArticles({ paths, existing, reply: reply.articles.slice(0, MAX_ARTICLES_PER_DAY), day: day.name.slice(0, 10), now, result });
     // Re-indexed after every day, so a later day's failure never leaves written articles unlisted.
-    await writeFileAtomic({ path: paths.indexFile, data: renderIndex([...existing.values()].map((a) => a.article)) });
+    await writeFileAtomic({ path: paths.indexFile, data: redactText(renderIndex([...existing.values()].map((a) => a.article))) });
     await updateJsonState<CompileState>({
       path: paths.compileState, lockPath: paths.stateLock, empty: emptyState,
       change: (s) => {
@@ -212,7 +213,7 @@ async function applyArticles(options: {
       updated: at,
       body: normaliseLinks(item.body),
     };
-    const text = serializeArticle(article);
+    const text = redactText(serializeArticle(article));
     await writeFileAtomic({ path: join(options.paths.knowledgeDir, `${slug}.md`), data: text });
     const list = prev ? options.result.updated : options.result.created;
     if (!list.includes(slug) && !options.result.created.includes(slug)) list.push(slug);

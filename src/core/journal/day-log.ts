@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { withFileLock } from '../../util/file-lock.js';
 import { dayOf, type JournalPaths } from './options.js';
+import { redactText } from '../write/redact-record.js';
 
 export interface JournalEntry {
   worthKeeping: boolean;
@@ -74,7 +75,7 @@ export async function appendToDayLog(options: { paths: JournalPaths; at: Date; t
       current = `# Journal ${dayOf(options.at)}\n\n`;
     }
     const separator = current.length === 0 || current.endsWith('\n\n') ? '' : current.endsWith('\n') ? '\n' : '\n\n';
-    await writeFileAtomic({ path, data: current + separator + options.text });
+    await writeFileAtomic({ path, data: current + separator + redactText(options.text) });
   });
   return path;
 }

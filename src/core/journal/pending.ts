@@ -10,6 +10,7 @@ import { StrataError } from '../../errors/index.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { withFileLock } from '../../util/file-lock.js';
 import type { JournalPaths } from './options.js';
+import { redactDeep } from '../write/redact-record.js';
 
 export interface PendingFlush {
   version: 1;
@@ -36,7 +37,7 @@ function safe(text: string): string {
 export async function savePending(paths: JournalPaths, pending: PendingFlush): Promise<string> {
   const stamp = pending.flushedAt.replace(/[-:.]/g, '');
   const path = join(paths.pendingDir, `${stamp}-${safe(pending.sessionId)}-${randomBytes(3).toString('hex')}.json`);
-  await writeFileAtomic({ path, data: JSON.stringify(pending, null, 2) + '\n' });
+  await writeFileAtomic({ path, data: JSON.stringify(redactDeep(pending), null, 2) + '\n' });
   return path;
 }
 
@@ -70,7 +71,7 @@ export async function withPending(path: string, fn: (pending: PendingFlush) => P
         await unlink(path);
         return 'done';
       }
-      await writeFileAtomic({ path, data: JSON.stringify({ ...pending, failures: pending.failures + 1, lastError: result.error }, null, 2) + '\n' });
+      await writeFileAtomic({ path, data: JSON.stringify(redactDeep({ ...pending, failures: pending.failures + 1, lastError: result.error }), null, 2) + '\n' });
       return 'failed';
     });
   } catch (error) {

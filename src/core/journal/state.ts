@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { StorageError } from '../../errors/index.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { withFileLock } from '../../util/file-lock.js';
+import { redactDeep } from '../write/redact-record.js';
 
 /** Per-session progress: what the last flush covered, so the next one sends only what is new. */
 export interface SessionProgress {
@@ -53,7 +54,7 @@ export async function updateJsonState<T>(options: { path: string; lockPath: stri
   return withFileLock({ path: options.lockPath }, async () => {
     const state = await readJson(options.path, options.empty);
     options.change(state);
-    await writeFileAtomic({ path: options.path, data: JSON.stringify(state, null, 2) + '\n' });
+    await writeFileAtomic({ path: options.path, data: JSON.stringify(redactDeep(state), null, 2) + '\n' });
     return state;
   });
 }

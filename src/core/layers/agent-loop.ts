@@ -34,7 +34,10 @@ export async function runAgentLoop(options: {
   timeoutMs: number;
   purpose: string;
   abortSignal?: AbortSignal;
+  /** Tool calls executed per model turn. Default 16. */
+  maxCallsPerTurn?: number;
 }): Promise<AgentLoopResult> {
+  const maxCallsPerTurn = options.maxCallsPerTurn ?? 16;
   const deadline = AbortSignal.timeout(options.timeoutMs);
   const signal = options.abortSignal ? AbortSignal.any([options.abortSignal, deadline]) : deadline;
   const messages = [...options.messages];
@@ -53,9 +56,12 @@ export async function runAgentLoop(options: {
     if (result.text) texts.push(result.text);
     if (result.toolCalls.length === 0) return { text: texts.join('\n'), turns: turn, toolCalls };
     messages.push({ role: 'assistant', content: result.text, toolCalls: result.toolCalls.map(trimEcho) });
-    for (const call of result.toolCalls) {
+    for (const [i, call] of result.toolCalls.entries()) {
       toolCalls++;
-      const outcome = await options.execute(call);
+      // One turn may not fan out into hundreds of writes: calls past the cap are refused unexecuted.
+      const outcome = i < maxCallsPerTurn
+        ? await options.execute(call)
+        : { content: `refused: at most ${maxCallsPerTurn} tool calls per turn; make the rest in the next turn.`, isError: true };
       messages.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content, isError: outcome.isError });
     }
   }

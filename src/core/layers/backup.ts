@@ -4,7 +4,7 @@
  * sort last, and pruned to the newest `keep`.
  */
 import { randomBytes } from 'node:crypto';
-import { cp, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { cp, lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { StorageError } from '../../errors/index.js';
 import { describeFsError } from '../../util/atomic-write.js';
@@ -20,13 +20,21 @@ async function prune(dir: string, keep: number): Promise<void> {
   }
 }
 
+async function copyable(source: string): Promise<boolean> {
+  const stat = await lstat(source).catch(() => undefined);
+  if (!stat) return false;
+  return stat.isDirectory() || stat.isSymbolicLink() || (stat.isFile() && stat.nlink === 1);
+}
+
 /** Copies `dir` (hidden files and symlinks included, symlinks not followed) into a new backup. */
 export async function backupFolder(options: { dir: string; backupsDir: string; keep: number; now?: Date }): Promise<string> {
   const target = join(options.backupsDir, stamp(options.now ?? new Date()));
   try {
     await mkdir(options.dir, { recursive: true });
     await mkdir(options.backupsDir, { recursive: true });
-    await cp(options.dir, target, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+    // Only folders and regular singly linked files are copied: a FIFO would block or abort the copy, a hard link
+    // would copy a file from outside, a symlink is kept as a link (never followed).
+    await cp(options.dir, target, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true, filter: copyable });
   } catch (error) {
     throw new StorageError({ message: `Cannot back up ${options.dir} to ${target}: ${describeFsError(error)}.`, cause: error });
   }
@@ -59,6 +67,7 @@ export async function backupFile(options: { file: string; backupsDir: string; ke
   const target = join(options.backupsDir, `${stamp(options.now ?? new Date())}.md`);
   try {
     await mkdir(options.backupsDir, { recursive: true });
+    if (!(await copyable(options.file)) || (await lstat(options.file)).isSymbolicLink()) return undefined; // never follow a planted link
     await cp(options.file, target, { preserveTimestamps: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;

@@ -22,6 +22,9 @@ import { layerPaths } from './paths.js';
 import { stripSceneNavigation } from './persona.js';
 import { readSceneIndex } from './scene-index.js';
 import { readSessionSummaries } from '../summaries/read.js';
+import { conversationFallback, formatConversationExcerpts } from '../recall/conversation/fallback.js';
+import type { ConversationTurnResult } from '../recall/conversation/search.js';
+import { isAutoInjectable } from '../write/injection.js';
 
 /** `Strata` fits as is; a bare `MemoryEngine` needs the home next to it. */
 export interface ContextSource extends MemoryLister {
@@ -42,6 +45,11 @@ export interface BuildContextOptions {
   scopes?: string[];
   now?: Date;
   abortSignal?: AbortSignal;
+  /**
+   * Caller-scoped conversation search: with a query whose memories do not answer it, its
+   * confident turns are added as `<conversation-excerpts>` (conversation/fallback.ts).
+   */
+  searchConversations?: (options: { query: string; limit: number }) => Promise<ConversationTurnResult[]>;
 }
 
 export interface ContextResult {
@@ -53,6 +61,8 @@ export interface ContextResult {
   memories: number;
   /** Hierarchical summaries included. */
   summaries: number;
+  /** Conversation excerpts included (when memories did not answer the query). */
+  conversations?: number;
 }
 
 /** Tag-safe text: a persona or summary can never close or open the wrapper's tags. */
@@ -76,12 +86,13 @@ function fitLines(lines: string[], maxTokens: number): { lines: string[]; tokens
   return { lines: out, tokens: out.reduce((n, l) => n + estimateTokens(l) + 1, 0) };
 }
 
-async function pickMemories(options: BuildContextOptions, scopes: string[]): Promise<Array<{ record: MemoryRecord }>> {
+async function pickMemories(options: BuildContextOptions, scopes: string[]): Promise<Array<{ record: MemoryRecord; score?: number }>> {
+  // The bootstrap is injected without being asked for: flagged memories stay out.
   if (options.query?.trim()) {
     const result = await options.strata.recall({ query: options.query, scopes, limit: 20, abortSignal: options.abortSignal, now: options.now });
-    return result.results;
+    return result.results.filter((r) => isAutoInjectable(r.record));
   }
-  const recent = await options.strata.list({ scopes, order: 'newest', limit: 200 });
+  const recent = (await options.strata.list({ scopes, order: 'newest', limit: 200 })).filter(isAutoInjectable);
   const important = [...recent].sort((a, b) => b.importance - a.importance || b.createdAt.localeCompare(a.createdAt));
   // Alternate the most important and the most recent so neither crowds the other out.
   const seen = new Set<string>();
@@ -146,11 +157,23 @@ export async function buildContext(options: BuildContextOptions): Promise<Contex
   }
 
   const candidates = await pickMemories(options, scopes);
+  let conversations = 0;
+  const query = options.query?.trim();
+  if (query && options.searchConversations && remaining > 40) {
+    const search = options.searchConversations;
+    const hits = await conversationFallback({ memories: { results: candidates.map((c) => ({ score: c.score ?? 0 })) }, search: (limit) => search({ query, limit }) });
+    const excerpts = formatConversationExcerpts({ hits, maxTokens: Math.min(Math.floor(budget * 0.25), remaining) });
+    if (excerpts) {
+      parts.push(excerpts);
+      conversations = excerpts.split('\n').length - 2;
+      remaining -= estimateTokens(excerpts) + 1;
+    }
+  }
   const block = remaining > 0 ? formatContextBlock({ results: candidates, maxTokens: remaining, now: options.now }) : '';
   const memories = block ? block.split('\n').length - 3 : 0;
   if (block) parts.push(block);
 
   if (parts.length === 0) return { text: '', tokens: 0, persona: false, scenes: 0, memories: 0, summaries: 0 };
   const text = [open, ...parts, close].join('\n');
-  return { text, tokens: estimateTokens(text), persona, scenes: sceneCount, memories, summaries: summaryCount };
+  return { text, tokens: estimateTokens(text), persona, scenes: sceneCount, memories, summaries: summaryCount, ...(options.searchConversations ? { conversations } : {}) };
 }

@@ -5,7 +5,8 @@
  * lock; any failure before the checkpoint is written restores the scenes folder from the backup
  * taken at the start, byte for byte.
  */
-import { readFile, rename, unlink } from 'node:fs/promises';
+import { rename, unlink } from 'node:fs/promises';
+import { assertRealDirectories, readRegularFile } from './safe-fs.js';
 import { join } from 'node:path';
 import { StrataError, InvalidArgumentError } from '../../errors/index.js';
 import type { LlmV1 } from '../../spec/llm.js';
@@ -23,6 +24,7 @@ import { capacityGuidance, organiserSystemPrompt, organiserUserPrompt, parsePers
 import { createSceneSandbox, SCENE_TOOLS } from './sandbox.js';
 import { isDeadScene, normalizeSceneName } from './scene-file.js';
 import { listSceneFiles, readSceneIndex, syncSceneIndex } from './scene-index.js';
+import { isAutoInjectable } from '../write/injection.js';
 
 /** What the organiser needs from the engine (`Strata` and `MemoryEngine` both fit). */
 export interface MemoryLister {
@@ -87,7 +89,8 @@ export async function newMemories(options: { memories: MemoryLister; scopes: str
   for (let offset = 0; offset < SCAN_CAP; offset += PAGE) {
     const page = await options.memories.list({ scopes: options.scopes, order: 'newest', limit: PAGE, offset });
     const after = page.filter((r) => isAfterCheckpoint(r, options.checkpoint));
-    fresh.push(...after);
+    // Scene files reach prompts through the bootstrap, so flagged memories are never organised into them.
+    fresh.push(...after.filter(isAutoInjectable));
     if (page.length < PAGE || after.length < page.length) break;
   }
   fresh.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
@@ -97,7 +100,8 @@ export async function newMemories(options: { memories: MemoryLister; scopes: str
 /** Removes dead files, then gives every scene a canonical name (collisions get `-2`, `-3`, ...). */
 async function tidyScenes(scenesDir: string): Promise<Array<{ from: string; to: string }>> {
   for (const file of await listSceneFiles(scenesDir)) {
-    if (isDeadScene(await readFile(join(scenesDir, file), 'utf8'))) await unlink(join(scenesDir, file));
+    const raw = await readRegularFile(join(scenesDir, file)).catch(() => undefined);
+    if (raw !== undefined && isDeadScene(raw)) await unlink(join(scenesDir, file));
   }
   const renamed: Array<{ from: string; to: string }> = [];
   const taken = new Set(await listSceneFiles(scenesDir));
@@ -116,7 +120,10 @@ async function tidyScenes(scenesDir: string): Promise<Array<{ from: string; to: 
 
 async function snapshot(scenesDir: string): Promise<Map<string, string>> {
   const map = new Map<string, string>();
-  for (const file of await listSceneFiles(scenesDir)) map.set(file, await readFile(join(scenesDir, file), 'utf8'));
+  for (const file of await listSceneFiles(scenesDir)) {
+    const raw = await readRegularFile(join(scenesDir, file)).catch(() => undefined);
+    if (raw !== undefined) map.set(file, raw);
+  }
   return map;
 }
 
@@ -181,12 +188,13 @@ async function runLocked(options: OrganizeOptions, paths: LayerPaths, limits: Li
     return report;
   }
 
+  await assertRealDirectories([join(options.home, 'scenes'), paths.scenesDir]);
   const backup = await backupFolder({ dir: paths.scenesDir, backupsDir: paths.sceneBackupsDir, keep: limits.backupKeep, now: now() });
   let next: LayerCheckpoint;
   let scenesAfter;
   try {
     const pre = await snapshot(paths.scenesDir);
-    const sandbox = createSceneSandbox({ scenesDir: paths.scenesDir, maxFileBytes: options.maxFileBytes, now });
+    const sandbox = createSceneSandbox({ scenesDir: paths.scenesDir, maxFileBytes: options.maxFileBytes, maxScenes, now });
     const loop = await runAgentLoop({
       llm: options.llm,
       messages: [

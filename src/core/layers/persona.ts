@@ -15,6 +15,9 @@ import { personaPrompt } from './prompts.js';
 import { parseScene } from './scene-file.js';
 import { listSceneFiles, type SceneIndexEntry } from './scene-index.js';
 import { join } from 'node:path';
+import { redactText } from '../write/redact-record.js';
+import { assertRealDirectories, readRegularFile, UnsafePathError } from './safe-fs.js';
+import { dirname } from 'node:path';
 
 export const NAV_OPEN = '<!-- strata:scene-navigation -->';
 export const NAV_CLOSE = '<!-- /strata:scene-navigation -->';
@@ -37,9 +40,16 @@ function compose(body: string, nav: string): string {
   return nav ? `${body.trimEnd()}\n\n${nav}\n` : `${body.trimEnd()}\n`;
 }
 
+/** The persona folder must be a real directory; the file is replaced by rename, never written through a link. */
+async function writePersona(path: string, text: string): Promise<void> {
+  await assertRealDirectories([dirname(path)]);
+  await writeFileAtomic({ path, data: redactText(text) });
+}
+
 export async function readPersona(paths: Pick<LayerPaths, 'personaFile'>): Promise<string | undefined> {
-  return readFile(paths.personaFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
+  // A symlinked or hard-linked persona is never followed: it reads as missing (and is replaced on the next write).
+  return readRegularFile(paths.personaFile).catch((error: unknown) => {
+    if (error instanceof UnsafePathError) return undefined;
     throw error;
   });
 }
@@ -51,7 +61,7 @@ export async function updatePersonaNavigation(options: { paths: LayerPaths; scen
   const body = stripSceneNavigation(existing);
   if (body.trim() === '') return false;
   const next = compose(body, sceneNavigation({ agentId: options.paths.agentId, scenes: options.scenes }));
-  if (next !== existing) await writeFileAtomic({ path: options.paths.personaFile, data: next });
+  if (next !== existing) await writePersona(options.paths.personaFile, next);
   return true;
 }
 
@@ -101,6 +111,6 @@ export async function generatePersona(options: {
   const body = cleanPersonaBody(result.text);
   if (body === '') return { written: false, reason: 'the model returned an empty persona; the previous one was kept' };
   const backup = await backupFile({ file: paths.personaFile, backupsDir: paths.personaBackupsDir, keep: options.backupKeep ?? ORGANIZE_DEFAULTS.personaBackupKeep });
-  await writeFileAtomic({ path: paths.personaFile, data: compose(body, sceneNavigation({ agentId: paths.agentId, scenes: options.scenes })) });
+  await writePersona(paths.personaFile, compose(body, sceneNavigation({ agentId: paths.agentId, scenes: options.scenes })));
   return { written: true, backup };
 }

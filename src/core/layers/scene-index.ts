@@ -4,9 +4,11 @@
  * fall back to scanning the folder.
  */
 import { lstat, readdir, readFile } from 'node:fs/promises';
+import { readRegularFile } from './safe-fs.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { parseScene, type SceneMeta } from './scene-file.js';
+import { redactDeep } from '../write/redact-record.js';
 
 export interface SceneIndexEntry extends SceneMeta {
   filename: string;
@@ -34,7 +36,9 @@ export async function scanScenes(scenesDir: string): Promise<SceneIndexEntry[]> 
   const entries: SceneIndexEntry[] = [];
   for (const filename of await listSceneFiles(scenesDir)) {
     const path = join(scenesDir, filename);
-    const [raw, stat] = await Promise.all([readFile(path, 'utf8'), lstat(path)]);
+    // Hard links and files swapped since the listing are skipped: nothing outside the folder is read.
+    const [raw, stat] = await Promise.all([readRegularFile(path).catch(() => undefined), lstat(path)]);
+    if (raw === undefined) continue;
     const { body: _body, ...meta } = parseScene(raw, stat.mtime.toISOString());
     entries.push({ filename, ...meta });
   }
@@ -54,6 +58,6 @@ export async function readSceneIndex(options: { scenesDir: string; indexFile: st
 export async function syncSceneIndex(options: { scenesDir: string; indexFile: string }): Promise<SceneIndexEntry[]> {
   const scenes = await scanScenes(options.scenesDir);
   const file: IndexFile = { version: 1, scenes };
-  await writeFileAtomic({ path: options.indexFile, data: JSON.stringify(file, null, 2) + '\n' });
+  await writeFileAtomic({ path: options.indexFile, data: JSON.stringify(redactDeep(file), null, 2) + '\n' });
   return scenes;
 }

@@ -1,6 +1,7 @@
 import { appendFile, mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LlmPricing } from '../../spec/llm.js';
+import { redactDeep } from '../write/redact-record.js';
 
 /**
  * Append-only JSONL log of LLM calls, one file per UTC month: `<home>/usage/llm-YYYY-MM.jsonl`.
@@ -48,7 +49,7 @@ export function usageLogPath(options: { home: string; at: Date }): string {
 export async function appendUsage(options: { home: string; entry: LlmUsageEntry }): Promise<void> {
   const path = usageLogPath({ home: options.home, at: new Date(options.entry.at) });
   await mkdir(join(options.home, 'usage'), { recursive: true });
-  await appendFile(path, `${JSON.stringify(options.entry)}\n`, 'utf8');
+  await appendFile(path, `${JSON.stringify(redactDeep(options.entry))}\n`, 'utf8');
 }
 
 export function costOf(options: { pricing: LlmPricing | undefined; inputTokens: number; outputTokens: number }): number | null {

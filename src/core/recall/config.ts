@@ -9,7 +9,7 @@ import { InvalidArgumentError } from '../../errors/index.js';
 const unit = z.number().min(0).max(1);
 const positiveInt = z.number().int().positive();
 
-export const fusionMethodSchema = z.enum(['weighted', 'rrf', 'lexical-first']);
+export const fusionMethodSchema = z.enum(['calibrated', 'weighted', 'rrf', 'lexical-first']);
 export type FusionMethod = z.infer<typeof fusionMethodSchema>;
 
 const fusionSchema = z.strictObject({
@@ -30,6 +30,8 @@ const fusionSchema = z.strictObject({
   vectorOnlyMinSimilarity: z.number().min(-1).max(1),
   /** Fetch vectors of lexical-only candidates so every candidate has a true cosine (one store.get call). */
   completeVectorScores: z.boolean(),
+  /** Scale each lexical hit by the share of the query's content words it contains (fusion.ts). */
+  lexicalCoverage: z.boolean(),
 });
 
 const rerankSchema = z.strictObject({
@@ -60,6 +62,10 @@ const scoringSchema = z.strictObject({
   /** Texts longer than this many characters are damped: x1/(1 + lengthPenalty x log2(len/anchor)). */
   lengthAnchorChars: positiveInt,
   lengthPenalty: z.number().min(0),
+  /** Multiplier for a text that is a question (it asks rather than tells); 1 turns it off. */
+  questionFactor: unit,
+  /** How much a query naming a time (dates.ts) damps results dated away from it: x(1 - w x (1 - match)). */
+  dateWeight: unit,
 });
 
 const diversitySchema = z.strictObject({
@@ -113,9 +119,8 @@ export type ScoringConfig = z.infer<typeof scoringSchema>;
 export type DiversityConfig = z.infer<typeof diversitySchema>;
 
 export const DEFAULT_FUSION_CONFIG: Readonly<FusionConfig> = Object.freeze({
-  method: 'weighted',
-  // Measured (fusion.ts header): 0.3-0.6 vector weight all beat lexical alone by 2-4 points R@10 with
-  // the weak local embedder; 0.4 is the conservative end, for embedders weaker still (non-English).
+  method: 'calibrated',
+  // Weights and the strong-lexical floor apply to the `weighted` method only.
   lexicalWeight: 0.6,
   vectorWeight: 0.4,
   rrfK: 60,
@@ -125,6 +130,7 @@ export const DEFAULT_FUSION_CONFIG: Readonly<FusionConfig> = Object.freeze({
   strongLexicalKeep: 0.92,
   vectorOnlyMinSimilarity: 0.6,
   completeVectorScores: true,
+  lexicalCoverage: true,
 });
 
 export const DEFAULT_RECALL_CONFIG: Readonly<RecallConfig> = Object.freeze({
@@ -134,7 +140,9 @@ export const DEFAULT_RECALL_CONFIG: Readonly<RecallConfig> = Object.freeze({
   candidatePoolMin: 20,
   candidatePoolMultiplier: 2,
   candidatePoolMax: 200,
-  minScore: 0.15,
+  // Calibrated scores (fusion.ts) are low for partial matches: a lexical-only hit holding one of a
+  // long query's ten content words scores ~0.1 and can still be the answer. Only near-zero goes.
+  minScore: 0.05,
   queryMaxChars: 1000,
   embedTimeoutMs: 5000,
   fusion: DEFAULT_FUSION_CONFIG,
@@ -151,11 +159,14 @@ export const DEFAULT_RECALL_CONFIG: Readonly<RecallConfig> = Object.freeze({
     recencyWeight: 0.1,
     recencyHalfLifeDays: 14,
     importanceWeight: 0.3,
-    accessWeight: 0.05,
+    // Off: access counts grow with every recall, so the same query twice gave different scores.
+    accessWeight: 0,
     accessSaturation: 10,
     accessHalfLifeDays: 30,
     lengthAnchorChars: 500,
     lengthPenalty: 0.5,
+    questionFactor: 0.8,
+    dateWeight: 0.3,
   }),
   diversity: Object.freeze({ enabled: true, vectorThreshold: 0.92, tokenThreshold: 0.8 }),
 });

@@ -1,7 +1,9 @@
 /**
  * The `<relevant-memories>` block a host injects into the prompt. Memories are untrusted data
- * (captured from users, tools, other agents), so the block says so, and every memory is escaped
- * and flattened to one line: a memory can neither close the block nor open a tag of its own.
+ * (captured from users, tools, other agents), so the block says so, and every memory is flattened
+ * to one line with its tag-like sequences neutralised: a memory can neither close the block nor
+ * open a tag of its own. Everything else stays as written: the reader is a model, not a browser,
+ * so `The user's "notes" & <3` must reach it as that, not as HTML entities.
  */
 import type { MemoryRecord } from '../../spec/index.js';
 import { estimateTokens } from './tokens.js';
@@ -20,14 +22,19 @@ export interface FormatContextOptions {
   now?: Date;
 }
 
-/** Neutralises markup: `&`, `<`, `>` (and quotes, for hosts that render attributes) become entities. */
+/**
+ * What a `<` becomes when it would start a tag: SINGLE LEFT-POINTING ANGLE QUOTATION MARK, which
+ * reads the same to a model but is no markup to any parser (prompt-block scanners, XML, HTML).
+ */
+export const NEUTRAL_LT = '\u2039';
+
+/**
+ * Neutralises tag-like sequences only: a `<` (or its full-width form) followed by `/` (spaces
+ * allowed), `!`, `?` or a letter, i.e. anything that could open or close a tag such as `</relevant-memories>`, `<system>`
+ * or `<!--`. Comparisons and arrows (`a < b`, `<3`, `<-`), quotes and `&` are left alone.
+ */
 export function escapeMemoryText(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return text.replace(/[<\uFF1C](?=\s*\/|[!?\p{L}])/gu, NEUTRAL_LT);
 }
 
 /** Collapses newlines and other control characters so one memory is exactly one line. */

@@ -6,6 +6,46 @@ import { fuse, normalizeByMax, scaleCosine } from './fusion.js';
 const config = (overrides: Partial<FusionConfig> = {}): FusionConfig => ({ ...DEFAULT_FUSION_CONFIG, ...overrides });
 const ids = (r: { kept: Array<{ id: string }> }) => r.kept.map((c) => c.id);
 
+describe('fuse: calibrated (default)', () => {
+  it('scales each lexical hit by the share of query words it holds, so a one-word match is not a perfect 1', () => {
+    const r = fuse({
+      lexical: [{ id: 'migrations', score: 5 }, { id: 'billing', score: 4.8 }],
+      vector: [{ id: 'billing', score: 0.7 }, { id: 'migrations', score: 0.3 }],
+      coverage: new Map([['migrations', 1 / 3], ['billing', 1 / 3]]),
+      config: config(),
+    });
+    expect(ids(r)).toEqual(['billing', 'migrations']);
+    expect(r.kept[1]!.lexical).toMatchObject({ normalized: 1, coverage: expect.closeTo(1 / 3), calibrated: expect.closeTo(1 / 3) });
+  });
+
+  it('keeps an exact match (every query word, best BM25) at 1 whatever the vector channel says', () => {
+    const r = fuse({
+      lexical: [{ id: 'ticket', score: 9 }],
+      vector: [{ id: 'paraphrase', score: 0.85 }, { id: 'ticket', score: 0.1 }],
+      coverage: new Map([['ticket', 1], ['paraphrase', 0]]),
+      config: config(),
+    });
+    expect(ids(r)).toEqual(['ticket', 'paraphrase']);
+    expect(r.kept[0]!.fused).toBe(1);
+  });
+
+  it('lets a dense-only hit with a high similarity outrank weak lexical hits', () => {
+    const r = fuse({
+      lexical: [{ id: 'weak', score: 3 }],
+      vector: [{ id: 'dense', score: 0.8 }, { id: 'weak', score: 0.25 }],
+      coverage: new Map([['weak', 0.25]]),
+      config: config(),
+    });
+    expect(ids(r)).toEqual(['dense', 'weak']);
+    expect(r.kept[0]!.fused).toBeCloseTo((0.8 - 0.2) / 0.7);
+  });
+
+  it('combines agreeing channels as a noisy-OR, staying within [0, 1]', () => {
+    const r = fuse({ lexical: [{ id: 'a', score: 2 }], vector: [{ id: 'a', score: 0.55 }], coverage: new Map([['a', 0.5]]), config: config() });
+    expect(r.kept[0]!.fused).toBeCloseTo(1 - 0.5 * 0.5);
+  });
+});
+
 describe('helpers', () => {
   it('normalizeByMax divides by the best score and zeroes junk', () => {
     expect(normalizeByMax([4, 2, 0, -1, Number.NaN])).toEqual([1, 0.5, 0, 0, 0]);
@@ -20,6 +60,7 @@ describe('helpers', () => {
 });
 
 describe('fuse: weighted', () => {
+  const config = (overrides: Partial<FusionConfig> = {}): FusionConfig => ({ ...DEFAULT_FUSION_CONFIG, method: 'weighted', ...overrides });
   it('keeps a strong lexical hit above a vector-favoured weak one', () => {
     const r = fuse({
       lexical: [{ id: 'exact', score: 10 }, { id: 'weak', score: 3 }],

@@ -1,39 +1,30 @@
 /**
  * Fusion of the lexical (BM25) and vector (cosine) candidate lists.
  *
- * The property that matters: with a weak dense channel (the local embedder reaches R@10 ~0.38
- * on LoCoMo against BM25's 0.60, and plain RRF of the two scores 0.572, below BM25 alone),
- * hybrid must rank at least as well as lexical alone. Rank-only fusion (RRF) gives a noisy
- * channel the same say as a good one; score fusion lets us keep each channel on a scale that
- * means something:
- *   - BM25 is normalised per query (divided by the best hit), since its raw scale depends on
- *     corpus and query length;
- *   - cosine stays on its own absolute scale, rescaled between `vectorFloor` (unrelated texts
- *     already score 0.1-0.3) and `vectorCeiling`, so a dense channel that finds nothing close
- *     adds ~nothing instead of promoting its "least bad" hits;
- *   - strong lexical hits keep (almost) their own score, so the dense channel can add
- *     candidates and reorder weak ones but cannot push a clear keyword match down.
+ * Each channel is first put on a scale that means the same thing for every query ("calibrated"):
+ *   - lexical: BM25 divided by the query's best BM25, times the share of the query's content
+ *     words the hit contains (`coverage`, terms.ts). Dividing by the best hit alone made the
+ *     top lexical hit of every query a perfect 1 whatever it matched: the demo's "which database
+ *     did we pick for billing?" ranked "Database migrations must be backwards compatible" first on
+ *     the single word "database". With coverage that hit is a 1-in-3 match (0.33), and a hit that
+ *     contains every content word (a name, an id) still scores 1;
+ *   - vector: the cosine rescaled between `vectorFloor` (what unrelated texts already score) and
+ *     `vectorCeiling` (a paraphrase), so an embedder that finds nothing close adds ~nothing.
  * Methods:
- *   - `weighted` (default): max(wl x lex + wv x vec, lex >= strongLexicalThreshold ? keep x lex : 0),
- *     weights normalised to sum 1 over the channels that ran.
+ *   - `calibrated` (default): 1 - (1 - lexical)(1 - vector), the chance that at least one
+ *     channel is right if each were a probability. A confident channel wins on its own (a dense-only
+ *     hit with a high similarity can reach the top; an exact match keeps 1), agreement adds up,
+ *     and the result stays in [0, 1].
+ *   - `weighted`: max(wl x lex + wv x vec, lex >= strongLexicalThreshold ? keep x lex : 0), weights
+ *     normalised over the channels that ran (the previous default, kept for comparison).
  *   - `rrf`: sum of w / (k + rank) over the channels, divided by its maximum so it is in [0, 1].
  *   - `lexical-first`: lexical hits keep lexical order exactly (vector only breaks ties);
  *     vector-only hits are admitted only above `vectorOnlyMinSimilarity`, scored wv x vec.
- *     By construction never reorders lexical results: the safest choice for a weak embedder.
- * Measured on LoCoMo-dev evidence retrieval (760 questions, in-memory BM25 without stemming,
- * local USE-lite embedder, recency/importance off, minScore 0; R@10 / R@20 / MRR):
- *   lexical only 0.575 / 0.642 / 0.424            dense only 0.402 / 0.529 / 0.212
- *   weighted 0.7/0.3 0.602 / 0.667 / 0.430       weighted 0.6/0.4 0.611 / 0.675 / 0.432
- *   weighted 0.5/0.5 0.614 / 0.684 / 0.434       weighted 0.4/0.6 0.614 / 0.699 / 0.436
- *   rrf 1:1 (k 60) 0.562 / 0.651 / 0.351         rrf 0.7/0.3 (k 60) 0.580 / 0.657 / 0.385
- *   lexical-first 0.575 / 0.644 / 0.424
- * Same task on the real LanceDB store (its FTS, same embeddings), R@10 / R@20 / MRR:
- *   lexical only 0.611 / 0.679 / 0.463   weighted 0.6/0.4 0.630 / 0.702 / 0.467
- *   weighted 0.7/0.3 0.634 / 0.695 / 0.467   weighted 0.5/0.5 0.629 / 0.706 / 0.467
- *   rrf 1:1 0.560 / 0.668 / 0.353   lexical-first 0.612 / 0.680 / 0.463
- * Without the strong-lexical floor, weighted gains ~+0.005-0.015 R@5 / MRR (the floor pins the
- * lexical top hit); it is kept as a guard for exact matches (names, ids) that embedders miss.
- * All functions here are pure.
+ * Measured on LoCoMo-dev, memory path (`npm run bench -- locomo`, local USE-lite embedder), R@10 / MRR:
+ *   lexical only 0.650 / 0.510     calibrated (default) 0.701 / 0.532     weighted 0.6/0.4 0.699 / 0.525
+ *   without coverage 0.676 / 0.511     main's fusion (best hit = 1, floor) 0.648 / 0.481     rrf 0.619 / 0.425
+ * Noisy-OR and the weighted sum rank alike; noisy-OR is kept because its score reads as a
+ * probability and lets one confident channel reach 1. All functions here are pure.
  */
 import type { FusionConfig } from './config.js';
 
@@ -45,7 +36,8 @@ export interface ChannelHit {
 
 export interface FusedCandidate {
   id: string;
-  lexical?: { score: number; normalized: number; rank: number };
+  /** `normalized`: BM25 / best BM25; `coverage`: share of query terms present; `calibrated`: what fusion used. */
+  lexical?: { score: number; normalized: number; rank: number; coverage?: number; calibrated: number };
   /** `rank` is absent when the cosine was computed for a candidate the vector search did not return. */
   vector?: { score: number; scaled: number; rank?: number };
   fused: number;
@@ -57,6 +49,8 @@ export interface FuseOptions {
   vector: readonly ChannelHit[] | null;
   /** Cosines computed for candidates missing from the vector list (see `completeVectorScores`). */
   extraVectorScores?: ReadonlyMap<string, number>;
+  /** Share of the query's content terms each lexical hit contains (terms.ts); absent = 1. */
+  coverage?: ReadonlyMap<string, number>;
   config: FusionConfig;
 }
 
@@ -92,7 +86,9 @@ export function fuse(options: FuseOptions): FuseResult {
   const lexical = dedupeHits(options.lexical ?? []);
   const normalized = normalizeByMax(lexical.map((h) => h.score));
   lexical.forEach((hit, i) => {
-    get(hit.id).lexical = { score: hit.score, normalized: normalized[i] ?? 0, rank: i + 1 };
+    const norm = normalized[i] ?? 0;
+    const coverage = config.lexicalCoverage ? options.coverage?.get(hit.id) : undefined;
+    get(hit.id).lexical = { score: hit.score, normalized: norm, rank: i + 1, ...(coverage !== undefined ? { coverage } : {}), calibrated: norm * (coverage ?? 1) };
   });
   const scale = (cosine: number) => scaleCosine({ cosine, floor: config.vectorFloor, ceiling: config.vectorCeiling });
   dedupeHits(options.vector ?? []).forEach((hit, i) => {
@@ -107,6 +103,7 @@ export function fuse(options: FuseOptions): FuseResult {
   const candidates = [...byId.values()];
   if (config.method === 'rrf') applyRrf(candidates, channels, config);
   else if (config.method === 'lexical-first') applyLexicalFirst(candidates, config);
+  else if (config.method === 'calibrated') applyCalibrated(candidates, channels);
   else applyWeighted(candidates, channels, config);
 
   const kept: FusedCandidate[] = [];
@@ -140,10 +137,19 @@ function weightsFor(channels: { lexical: boolean; vector: boolean }, config: Fus
   return sum > 0 ? { wl: wl / sum, wv: wv / sum } : { wl: channels.lexical ? 1 : 0, wv: channels.vector && !channels.lexical ? 1 : 0 };
 }
 
+/** Noisy-OR of the calibrated channel scores (a channel that did not run contributes 0). */
+function applyCalibrated(candidates: FusedCandidate[], channels: { lexical: boolean; vector: boolean }): void {
+  for (const c of candidates) {
+    const lex = channels.lexical ? (c.lexical?.calibrated ?? 0) : 0;
+    const vec = channels.vector ? (c.vector?.scaled ?? 0) : 0;
+    c.fused = 1 - (1 - lex) * (1 - vec);
+  }
+}
+
 function applyWeighted(candidates: FusedCandidate[], channels: { lexical: boolean; vector: boolean }, config: FusionConfig): void {
   const { wl, wv } = weightsFor(channels, config);
   for (const c of candidates) {
-    const lex = c.lexical?.normalized ?? 0;
+    const lex = c.lexical?.calibrated ?? 0;
     const vec = c.vector?.scaled ?? 0;
     const blended = wl * lex + wv * vec;
     // wl > 0: a config that turns lexical off (dense-only) must not get lexical floors either.
@@ -168,7 +174,7 @@ function applyLexicalFirst(candidates: FusedCandidate[], config: FusionConfig): 
   const epsilon = 1e-4;
   for (const c of candidates) {
     if (c.lexical) {
-      c.fused = Math.min(1, c.lexical.normalized + epsilon * (c.vector?.scaled ?? 0));
+      c.fused = Math.min(1, c.lexical.calibrated + epsilon * (c.vector?.scaled ?? 0));
     } else if (c.vector && c.vector.score >= config.vectorOnlyMinSimilarity) {
       c.fused = Math.min(1, config.vectorWeight) * c.vector.scaled;
     } else {
@@ -181,7 +187,7 @@ function applyLexicalFirst(candidates: FusedCandidate[], config: FusionConfig): 
 export function compareFused(a: FusedCandidate, b: FusedCandidate): number {
   return (
     b.fused - a.fused ||
-    (b.lexical?.normalized ?? 0) - (a.lexical?.normalized ?? 0) ||
+    (b.lexical?.calibrated ?? 0) - (a.lexical?.calibrated ?? 0) ||
     (a.lexical?.rank ?? Infinity) - (b.lexical?.rank ?? Infinity) ||
     (b.vector?.score ?? -2) - (a.vector?.score ?? -2) ||
     (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)

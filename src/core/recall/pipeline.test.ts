@@ -135,11 +135,12 @@ describe('recall pipeline', () => {
   });
 
   it('drops results under minScore and explains every drop', async () => {
-    const r = await pipeline().recall({ query: 'staging database booked conference', scopes: ['global'], minScore: 0.9, explain: true });
+    // 'trip' holds 3 of the 4 query words, the database memories 1 (no vector for this query).
+    const r = await pipeline().recall({ query: 'flight booked conference database', scopes: ['global'], minScore: 0.5, explain: true });
     expect(ids(r)).toEqual(['trip']);
     const drops = r.explain!.dropped.filter((d) => d.stage === 'min-score');
     expect(drops.map((d) => d.id).sort()).toEqual(['db', 'db-dup']);
-    expect(drops[0]!.reason).toMatch(/< minScore 0.9/);
+    expect(drops[0]!.reason).toMatch(/< minScore 0.5/);
     expect(r.explain!.dropped).toContainEqual({ id: 'editor', stage: 'fusion', reason: expect.stringContaining('vectorFloor') });
     for (const d of r.explain!.dropped) {
       const c = r.explain!.candidates.find((x) => x.id === d.id)!;
@@ -157,11 +158,13 @@ describe('recall pipeline', () => {
       lexical: { rank: 1, normalized: 1 },
       vector: { rank: expect.any(Number), score: expect.closeTo(1) },
       fused: { rank: 1 },
-      scoring: { factors: { recency: 1, importance: 1, access: 1, length: 1 } },
+      scoring: { factors: { recency: 1, importance: expect.closeTo(1 / 1.15), access: 1, length: 1, form: 1, date: 1 } },
       final: { rank: 1 },
     });
     expect(r.explain!.query.cleaned).toBe('staging database');
-    expect(r.explain!.fusion.method).toBe('weighted');
+    expect(r.explain!.fusion.method).toBe('calibrated');
+    expect(first.meaning).toMatch(/^0\.\d\d = match 1\.00 \[words 1\.00 \(100% of query words, BM25 1\.00 of best\); meaning 1\.00 \(cosine 1\.00\)\] x importance 0\.87$/);
+    expect(r.explain!.scale).toMatch(/final score 0\.\.1/);
   });
 
   it('cleans the query before searching', async () => {

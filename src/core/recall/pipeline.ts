@@ -13,7 +13,9 @@ import { cleanQuery } from './query-cleanup.js';
 import { rerankCandidates, type RerankOutcome } from './rerank.js';
 import { retrieveCandidates, type EmbedQuery } from './retrieve.js';
 import { applyScoring } from './scoring.js';
-import { round, toExplain, toHit, type Working } from './explain.js';
+import { parseQueryTime } from './dates.js';
+import { contentTerms, termCoverage } from './terms.js';
+import { round, SCORE_SCALE, toExplain, toHit, type Working } from './explain.js';
 import type { RecallExplain, RecallHit, RecallOptions, RecallResult } from './types.js';
 
 export interface RecallPipelineOptions {
@@ -90,8 +92,14 @@ async function runRecall(args: {
   const filter: MemoryFilter = { scopes, includeHistory: options.includeHistory ?? false, ...(options.categories?.length ? { categories: [...options.categories] } : {}) };
   const pool = Math.min(config.candidatePoolMax, Math.max(config.candidatePoolMin, Math.ceil(limit * config.candidatePoolMultiplier)));
   const notes: string[] = [];
+  const dateStarted = performance.now();
+  const dateRange = await parseQueryTime({ query: cleaned.text, now: new Date(now) });
+  timings.dates = performance.now() - dateStarted;
   const explain: RecallExplain = {
-    query: { original: options.query, cleaned: cleaned.text, removed: cleaned.removed, truncated: cleaned.truncated },
+    query: {
+      original: options.query, cleaned: cleaned.text, removed: cleaned.removed, truncated: cleaned.truncated,
+      ...(dateRange ? { time: { text: dateRange.text, from: new Date(dateRange.start).toISOString(), to: new Date(dateRange.end).toISOString() } } : {}),
+    },
     filter,
     limit,
     candidatePool: pool,
@@ -102,6 +110,7 @@ async function runRecall(args: {
     notes,
     candidates: [],
     dropped: [],
+    scale: SCORE_SCALE,
   };
   const finish = (results: RecallHit[]): RecallResult => {
     timings.total = performance.now() - started;
@@ -174,9 +183,14 @@ async function runRecall(args: {
 
   // 3. Fusion (over surviving candidates only, so a dropped hit cannot set the BM25 maximum).
   const alive = (hits: ChannelHit[] | null) => (hits ? hits.filter((h) => working.has(h.id)) : null);
-  const fused = time('fusion', () =>
-    fuse({ lexical: alive(lexicalHits), vector: alive(vectorHits), extraVectorScores: config.fusion.completeVectorScores ? extraVectorScores : undefined, config: config.fusion }),
-  );
+  const fused = time('fusion', () => {
+    const queryTerms = contentTerms(cleaned.text);
+    const coverage = new Map([...working].map(([id, w]) => [id, termCoverage({ queryTerms, text: w.record.text })]));
+    return fuse({
+      lexical: alive(lexicalHits), vector: alive(vectorHits), coverage,
+      extraVectorScores: config.fusion.completeVectorScores ? extraVectorScores : undefined, config: config.fusion,
+    });
+  });
   fused.kept.forEach((c, i) => {
     const w = working.get(c.id);
     if (w) Object.assign(w, { fusedCandidate: c, fusedRank: i + 1 });
@@ -202,7 +216,7 @@ async function runRecall(args: {
   time('scoring', () => {
     for (const w of ranked) {
       const base = w.rerank?.blended ?? w.fusedCandidate?.fused ?? 0;
-      w.scored = applyScoring({ record: w.record, score: base, now, config: config.scoring });
+      w.scored = applyScoring({ record: w.record, score: base, now, config: config.scoring, dateRange });
     }
     ranked.sort((a, b) => (b.scored?.score ?? 0) - (a.scored?.score ?? 0) || (a.fusedRank ?? 0) - (b.fusedRank ?? 0));
     ranked = ranked.filter((w) => {
@@ -255,7 +269,7 @@ async function runRerankStage(args: {
   const outcome = await rerankCandidates({
     reranker,
     query: args.query,
-    candidates: ranked.map((w) => ({ id: w.record.id, text: w.record.text, fused: w.fusedCandidate?.fused ?? 0, lexicalNormalized: w.fusedCandidate?.lexical?.normalized })),
+    candidates: ranked.map((w) => ({ id: w.record.id, text: w.record.text, fused: w.fusedCandidate?.fused ?? 0, lexicalNormalized: w.fusedCandidate?.lexical?.calibrated })),
     window: Math.max(config.rerank.window, 2 * args.limit),
     config: config.rerank,
     abortSignal: options.abortSignal,

@@ -13,7 +13,7 @@ export interface RerankCandidate {
   id: string;
   text: string;
   fused: number;
-  /** Max-normalised BM25 score, when the candidate was a lexical hit. */
+  /** Calibrated lexical score (fusion.ts), when the candidate was a lexical hit. */
   lexicalNormalized?: number;
 }
 

@@ -25,14 +25,14 @@ export interface RecallOptions {
 }
 
 export interface RecallScores {
-  /** BM25 divided by the best BM25 of this query (0..1), when the memory was a lexical hit. */
+  /** Calibrated lexical score (0..1): BM25 relative to the best hit x share of query words present. */
   lexical?: number;
   /** Cosine similarity with the query, when known. */
   vector?: number;
   fused: number;
   /** Provider relevance normalised to 0..1, when the reranker scored this memory. */
   rerank?: number;
-  /** Score after rerank blend and metadata scoring; results are ordered by it (then diversity). */
+  /** In [0, 1]: relevance after rerank blend and metadata factors; results are ordered by it (then diversity). */
   final: number;
 }
 
@@ -67,7 +67,7 @@ export interface ExplainCandidate {
   preview: string;
   scope: string;
   category: MemoryCategory;
-  lexical?: { score: number; normalized: number; rank: number };
+  lexical?: { score: number; normalized: number; rank: number; coverage?: number; calibrated: number };
   /** `rank` absent: cosine computed from the stored vector, not returned by the vector search. */
   vector?: { score: number; scaled: number; rank?: number };
   fused?: { score: number; rank: number };
@@ -76,11 +76,15 @@ export interface ExplainCandidate {
   demoted?: { similarTo: string; similarity: number; by: 'vector' | 'tokens' };
   /** Rank among returned results (1-based). */
   final?: { score: number; rank: number };
+  /** One line: what the final score is made of, e.g. "0.71 = match 0.82 (words 2/3 …) x importance 0.87". */
+  meaning?: string;
   dropped?: { stage: RecallDropStage; reason: string };
 }
 
 export interface RecallExplain {
-  query: { original: string; cleaned: string; removed: string[]; truncated: boolean };
+  query: { original: string; cleaned: string; removed: string[]; truncated: boolean; time?: { text: string; from: string; to: string } };
+  /** How to read a final score. */
+  scale: string;
   filter: MemoryFilter;
   limit: number;
   candidatePool: number;

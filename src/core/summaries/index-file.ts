@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { StorageError } from '../../errors/index.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
+import { redactDeep } from '../write/redact-record.js';
 
 export interface SummaryEntry {
   /** `L<level>-<4-digit sequence>`, unique in the session. */
@@ -68,7 +69,7 @@ export async function loadIndex(options: { path: string; agentId: string; sessio
 }
 
 export async function saveIndex(options: { path: string; index: SummaryIndex }): Promise<void> {
-  await writeFileAtomic({ path: options.path, data: JSON.stringify(options.index, null, 1) + '\n' });
+  await writeFileAtomic({ path: options.path, data: JSON.stringify(redactDeep(options.index), null, 1) + '\n' });
 }
 
 /** Unmerged summaries of one level, oldest first (entries are appended in time order). */

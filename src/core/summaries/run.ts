@@ -21,6 +21,7 @@ import { resolveSummaryOptions, type SummaryOptions } from './options.js';
 import { summaryFile, summaryPaths, type SummaryPaths } from './paths.js';
 import { nextChunk } from './plan.js';
 import { chunkPrompt, cleanSummary, mergePrompt, type ContextSummary } from './prompts.js';
+import { redactText } from '../write/redact-record.js';
 
 export interface RunSummariesOptions {
   home: string;
@@ -249,7 +250,7 @@ async function commit(options: {
     mergedInto: null,
     createdAt: new Date().toISOString(),
   };
-  if (!options.run.dryRun) await writeFileAtomic({ path: summaryFile(paths, id), data: options.text + '\n' });
+  if (!options.run.dryRun) await writeFileAtomic({ path: summaryFile(paths, id), data: redactText(options.text) + '\n' });
   const next: SummaryIndex = {
     ...index,
     summaries: [...index.summaries.map((s) => (options.mergedFrom.some((m) => m.id === s.id) ? { ...s, mergedInto: id } : s)), entry],

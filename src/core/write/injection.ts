@@ -92,3 +92,12 @@ export function detectPromptInjection(text: string): InjectionCheck {
 
 /** The tag the engine stores on a flagged memory. */
 export const INJECTION_TAG = 'suspected-injection';
+
+/**
+ * Whether a memory may be injected into a model's context without being asked for: flagged
+ * memories stay listable and recallable on explicit request, but never reach a prompt on their own
+ * (auto-recall, the context bootstrap, host hooks, the organiser's scene files).
+ */
+export function isAutoInjectable(record: { tags: readonly string[] }): boolean {
+  return !record.tags.includes(INJECTION_TAG);
+}

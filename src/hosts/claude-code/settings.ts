@@ -15,7 +15,6 @@ export interface CommandHandler {
   type: 'command';
   command: string;
   timeout?: number;
-  async?: boolean;
 }
 
 interface MatcherGroup {
@@ -24,15 +23,16 @@ interface MatcherGroup {
 }
 
 /**
- * Timeouts in seconds. SessionEnd's per-hook timeout raises the host's shared 1.5 s budget (the
- * hook itself returns well inside 1.5 s; this is headroom for a cold disk). Stop runs async: it
- * only captures, so the user never waits for it.
+ * Timeouts in seconds, above the hook's own deadlines (hook-client.ts) so a slow hook logs why.
+ * SessionEnd's per-hook timeout raises the host's shared 1.5 s budget. Stop is synchronous: Claude
+ * Code kills async hooks when `-p` exits (2.1.197 and 2.1.331 alike), and a capture through the
+ * resident process is a round trip.
  */
-const EVENT_SETTINGS: Record<HookEvent, { matcher?: string; timeout: number; async?: boolean }> = {
+const EVENT_SETTINGS: Record<HookEvent, { matcher?: string; timeout: number }> = {
   SessionStart: { matcher: 'startup|resume|clear|compact', timeout: 15 },
   UserPromptSubmit: { timeout: 15 },
   PreCompact: { matcher: 'manual|auto', timeout: 30 },
-  Stop: { timeout: 30, async: true },
+  Stop: { timeout: 30 },
   SessionEnd: { timeout: 10 },
 };
 
@@ -40,7 +40,7 @@ const EVENT_SETTINGS: Record<HookEvent, { matcher?: string; timeout: number; asy
 export function isStrataHookCommand(command: unknown): boolean {
   return (
     typeof command === 'string' &&
-    /(?:strata(?:-memory)?(?:\.js)?|claude-code\/hook-entry\.[jt]s)["']?\s(?:.*\s)?hook\s+(?:SessionStart|UserPromptSubmit|PreCompact|Stop|SessionEnd)\b/.test(command)
+    /(?:strata(?:-memory)?(?:@[^\s"']+)?(?:\.js)?|claude-code\/hook-entry\.[jt]s)["']?\s(?:.*\s)?hook\s+(?:SessionStart|UserPromptSubmit|PreCompact|Stop|SessionEnd)\b/.test(command)
   );
 }
 
@@ -88,7 +88,7 @@ export function addStrataHooks(options: { settings: Json; commandFor: (event: Ho
   const hooks: Json = isObject(out.hooks) ? out.hooks : {};
   for (const event of HOOK_EVENTS) {
     const s = EVENT_SETTINGS[event];
-    const handler: CommandHandler = { type: 'command', command: options.commandFor(event), timeout: s.timeout, ...(s.async ? { async: true } : {}) };
+    const handler: CommandHandler = { type: 'command', command: options.commandFor(event), timeout: s.timeout };
     const group: MatcherGroup = { ...(s.matcher ? { matcher: s.matcher } : {}), hooks: [handler] };
     const existing = hooks[event];
     if (existing !== undefined && !Array.isArray(existing)) {
@@ -122,5 +122,47 @@ export function removeMcpServer(config: Json): Json {
   if (!isObject(out.mcpServers) || !(MCP_SERVER_NAME in out.mcpServers)) return out;
   delete out.mcpServers[MCP_SERVER_NAME];
   if (Object.keys(out.mcpServers).length === 0) delete out.mcpServers;
+  return out;
+}
+
+/** Adds entries to `permissions.allow` (existing ones kept, no duplicates). */
+export function addAllowed(settings: Json, entries: readonly string[]): Json {
+  const out = clone(settings);
+  if (out.permissions !== undefined && !isObject(out.permissions)) throw new TypeError('"permissions" is not an object; fix or remove it, then run install again.');
+  const permissions: Json = isObject(out.permissions) ? out.permissions : {};
+  const allow = permissions.allow;
+  if (allow !== undefined && !Array.isArray(allow)) throw new TypeError('"permissions.allow" is not an array; fix or remove it, then run install again.');
+  permissions.allow = [...(allow ?? []), ...entries.filter((e) => !(allow ?? []).includes(e))];
+  out.permissions = permissions;
+  return out;
+}
+
+/** Removes entries from `permissions.allow`, and what that leaves empty. */
+export function removeAllowed(settings: Json, entries: readonly string[]): Json {
+  const out = clone(settings);
+  if (!isObject(out.permissions) || !Array.isArray(out.permissions.allow)) return out;
+  out.permissions.allow = out.permissions.allow.filter((e) => !entries.includes(e as string));
+  if ((out.permissions.allow as unknown[]).length === 0) delete out.permissions.allow;
+  if (Object.keys(out.permissions).length === 0) delete out.permissions;
+  return out;
+}
+
+/**
+ * Project installs: approve `.mcp.json`'s `strata` server for this user (`enabledMcpjsonServers`
+ * in `.claude/settings.local.json`); Claude Code still asks once whether to trust the folder.
+ */
+export function addEnabledMcpjsonServer(settings: Json): Json {
+  const out = clone(settings);
+  const list = out.enabledMcpjsonServers;
+  if (list !== undefined && !Array.isArray(list)) throw new TypeError('"enabledMcpjsonServers" is not an array; fix or remove it, then run install again.');
+  if (!(list ?? []).includes(MCP_SERVER_NAME)) out.enabledMcpjsonServers = [...(list ?? []), MCP_SERVER_NAME];
+  return out;
+}
+
+export function removeEnabledMcpjsonServer(settings: Json): Json {
+  const out = clone(settings);
+  if (!Array.isArray(out.enabledMcpjsonServers)) return out;
+  out.enabledMcpjsonServers = out.enabledMcpjsonServers.filter((s) => s !== MCP_SERVER_NAME);
+  if ((out.enabledMcpjsonServers as unknown[]).length === 0) delete out.enabledMcpjsonServers;
   return out;
 }

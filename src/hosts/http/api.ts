@@ -1,29 +1,29 @@
 /**
  * The Strata REST API as a Web-standard fetch handler (hono). The server acts as one configured
- * caller: requests may narrow to some of its scopes, never widen them.
+ * caller: requests may narrow to some of its scopes, never widen them. Every request from a browser
+ * page other than this server's own (or a configured CORS origin) is refused, and every
+ * state-changing request must be JSON or carry `X-Strata-Request`, so a cross-site form or a
+ * "simple" fetch can never change a memory.
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { Strata } from '../../strata.js';
-import { allowedScope, narrowScopes, resolveCaller, type Caller } from '../mcp/caller.js';
-import { scopedStats } from '../mcp/format.js';
+import { resolveCaller, type Caller } from '../../core/caller.js';
+import { bearerMatches, originAllowed } from '../shared/listen.js';
 import { errorBody, HttpError, toHttpError } from './errors.js';
-import { bearerMatches } from './listen.js';
-import { registerHistoryRoutes } from './history-routes.js';
 import { registerInspectorAssets } from './inspector-assets.js';
-import { registerInspectorRoutes } from './inspector-routes.js';
-import { summarizeUsage } from '../../core/llm/usage-log.js';
-import { jsonBody, parseWith, queryObject, schemas } from './validate.js';
+import { registerRoutes } from './routes.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-/** The history log's actor for changes made through this API. */
-const ACTOR = 'api';
+/** The header a non-JSON state-changing request must send (browsers cannot add it cross-site without a preflight). */
+export const REQUEST_HEADER = 'x-strata-request';
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface HttpHandlerOptions {
   /** An opened `Strata`; the handler never closes it. */
   strata: Strata;
-  /** Who the server acts as; default: `scopes.defaultAgent` from config, else `global` only. */
+  /** Who the server acts as; default: the configured agent (`STRATA_AGENT_ID`, `scopes.defaultAgent`), else `global` only. */
   caller?: Caller;
   /** When set, every request must send `Authorization: Bearer <token>`. */
   token?: string;
@@ -38,16 +38,15 @@ export interface HttpHandlerOptions {
 }
 
 export function createHttpHandler(options: HttpHandlerOptions): (req: Request) => Promise<Response> {
-  const { strata } = options;
-  const caller = options.caller ?? resolveCaller({ config: strata.config, env: {} });
+  const caller = options.caller ?? resolveCaller({ config: options.strata.config });
+  const ops = options.strata.as(caller, { actor: 'api' });
+  const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const app = new Hono();
-
   app.onError((error, c) => {
     const { status, body } = toHttpError(error);
     return c.json(body, status);
   });
   app.notFound((c) => c.json(errorBody('NOT_FOUND', `No route ${c.req.method} ${new URL(c.req.url).pathname}; the API lives under /api/v1.`), 404));
-
   if (options.allowedHosts) {
     const hosts = options.allowedHosts;
     app.use('*', async (c, next) => {
@@ -55,7 +54,16 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: Request) =
       await next();
     });
   }
-  if (options.cors) app.use('/api/*', cors({ origin: options.cors.origins, allowHeaders: ['authorization', 'content-type'], allowMethods: ['GET', 'POST', 'PATCH', 'DELETE'] }));
+  if (options.cors) app.use('/api/*', cors({ origin: options.cors.origins, allowHeaders: ['authorization', 'content-type', REQUEST_HEADER], allowMethods: ['GET', 'POST', 'PATCH', 'DELETE'] }));
+  app.use('/api/*', async (c, next) => {
+    if (!originAllowed({ origin: c.req.header('origin') ?? null, host: c.req.header('host') ?? null, allowed: options.cors?.origins })) {
+      throw new HttpError({ status: 403, code: 'FORBIDDEN_ORIGIN', message: 'Requests from this Origin are not accepted: only pages of this server and configured --cors-origin values may call the API.' });
+    }
+    if (STATE_CHANGING.has(c.req.method) && !/^application\/json\s*(;|$)/i.test(c.req.header('content-type') ?? '') && c.req.header(REQUEST_HEADER) === undefined) {
+      throw new HttpError({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: `State-changing requests need a JSON body (Content-Type: application/json) or an ${REQUEST_HEADER} header.` });
+    }
+    await next();
+  });
   if (options.token) {
     const token = options.token;
     app.use('/api/*', async (c, next) => {
@@ -70,95 +78,15 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: Request) =
   app.use(
     '/api/*',
     bodyLimit({
-      maxSize: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      maxSize: maxBytes,
       onError: (c) => {
         // The unread body makes the connection unusable for a next request: tell the client to drop it.
         c.header('connection', 'close');
-        return c.json(errorBody('PAYLOAD_TOO_LARGE', `Request body over ${options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES} bytes.`), 413);
+        return c.json(errorBody('PAYLOAD_TOO_LARGE', `Request body over ${maxBytes} bytes.`), 413);
       },
     }),
   );
-
-  const api = app.basePath('/api/v1');
-  const source = { kind: 'manual' as const, ...(caller.agentId ? { agentId: caller.agentId } : {}) };
-  const idParam = (raw: string | undefined) => parseWith(schemas.id, raw);
-
-  api.get('/health', (c) => c.json({ ok: true }));
-  api.get('/whoami', (c) => c.json({ agent: caller.agentId, scopes: caller.scopes, writeScope: caller.writeScope }));
-
-  api.get('/memories', async (c) => {
-    const q = parseWith(schemas.listQuery, queryObject(c, ['scope', 'category', 'tag']));
-    const scopes = narrowScopes(caller, q.scope);
-    const limit = q.limit ?? 50;
-    const offset = q.offset ?? 0;
-    const [memories, total] = await Promise.all([
-      strata.list({ scopes, categories: q.category, tags: q.tag, includeHistory: q.history, limit, offset, order: q.order }),
-      strata.count({ scopes, includeHistory: q.history, categories: q.category, tags: q.tag }),
-    ]);
-    return c.json({ memories, limit, offset, total });
-  });
-
-  api.post('/memories', async (c) => {
-    const body = await jsonBody(c, schemas.createMemory);
-    const scope = body.scope === undefined ? caller.writeScope : allowedScope(caller, body.scope);
-    const result = await strata.remember({ ...body, scope, source, actor: ACTOR });
-    return c.json(result, result.action === 'created' ? 201 : 200);
-  });
-
-  api.get('/memories/:id', async (c) => c.json(await strata.getOne({ id: idParam(c.req.param('id')), scopes: caller.scopes })));
-
-  api.patch('/memories/:id', async (c) => {
-    const id = idParam(c.req.param('id'));
-    const body = await jsonBody(c, schemas.updateMemory);
-    const scope = body.scope === undefined ? undefined : allowedScope(caller, body.scope);
-    return c.json(await strata.update({ ...body, id, scope, scopes: caller.scopes, actor: ACTOR }));
-  });
-
-  api.delete('/memories/:id', async (c) => {
-    const id = idParam(c.req.param('id'));
-    const out = await strata.forget({ ids: [id], scopes: caller.scopes, actor: ACTOR });
-    if (out.deleted === 0) throw new HttpError({ status: 404, code: 'NOT_FOUND', message: `No memory with id ${id} in this caller's scopes.` });
-    return c.json({ deleted: out.deleted, id });
-  });
-
-  api.post('/recall', async (c) => {
-    const body = await jsonBody(c, schemas.recall);
-    const { scopes: requested, ...rest } = body;
-    const result = await strata.recall({ ...rest, scopes: narrowScopes(caller, requested), abortSignal: c.req.raw.signal });
-    return c.json(result);
-  });
-
-  api.get('/stats', async (c) => {
-    const stats = await strata.stats({ scopes: caller.scopes }); // every count limited to the caller's scopes
-    return c.json({ agent: caller.agentId, scopes: caller.scopes, ...scopedStats(stats, caller.scopes, stats.current), byCategory: stats.byCategory });
-  });
-
-  // LLM usage and cost (distillation etc.): a property of the install, not of a scope.
-  api.get('/usage', async (c) => {
-    const q = parseWith(schemas.usageQuery, queryObject(c, []));
-    return c.json(await summarizeUsage({ home: strata.home, since: q.since ? new Date(q.since) : undefined }));
-  });
-
-  api.get('/export', (c) => {
-    const q = parseWith(schemas.exportQuery, queryObject(c, ['scope']));
-    const lines = strata.export({ scopes: narrowScopes(caller, q.scope), includeHistory: q.history ?? true });
-    const encoder = new TextEncoder();
-    const stream = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const next = await lines.next();
-        if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(next.value));
-      },
-      async cancel() {
-        await lines.return(undefined);
-      },
-    });
-    return new Response(stream, { headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'content-disposition': 'attachment; filename="strata-export.jsonl"' } });
-  });
-
-  registerHistoryRoutes(api, { strata, caller, actor: ACTOR });
-  registerInspectorRoutes(api, { strata, caller });
+  registerRoutes(app.basePath('/api/v1'), ops);
   if (options.inspector !== false) registerInspectorAssets(app);
-
   return async (req) => app.fetch(req);
 }

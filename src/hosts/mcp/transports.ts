@@ -4,7 +4,7 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { assertBindAllowed, bearerMatches, listen, loopbackHostHeaders, type ListeningServer } from '../http/listen.js';
+import { assertBindAllowed, bearerMatches, listen, loopbackHostHeaders, originAllowed, type ListeningServer, type RequestTimeouts } from '../shared/listen.js';
 import { createMcpServer, type CreateMcpServerOptions } from './server.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
@@ -57,11 +57,23 @@ function jsonRpcError(status: number, message: string): Response {
   });
 }
 
+export interface McpHttpOptions extends CreateMcpServerOptions {
+  token?: string;
+  /** Accepted Host headers (DNS-rebinding protection on loopback binds); undefined = any. */
+  allowedHosts?: string[];
+  /** Browser origins allowed besides the server's own (the MCP spec requires Origin validation). */
+  allowedOrigins?: string[];
+}
+
 /** A fetch handler for MCP over streamable HTTP at `/mcp` (stateless, JSON responses). */
-export function createMcpHttpHandler(options: CreateMcpServerOptions & { token?: string; allowedHosts?: string[] }): (req: Request) => Promise<Response> {
+export function createMcpHttpHandler(options: McpHttpOptions): (req: Request) => Promise<Response> {
   return async (req) => {
     const path = new URL(req.url).pathname;
     if (path !== '/mcp') return jsonRpcError(404, 'Not found: the MCP endpoint is /mcp.');
+    // Before the token: a web page must not even learn whether its guess was right.
+    if (!originAllowed({ origin: req.headers.get('origin'), host: req.headers.get('host'), allowed: options.allowedOrigins })) {
+      return jsonRpcError(403, 'Forbidden: requests from this Origin are not accepted (only the server itself and configured origins).');
+    }
     if (options.token && !bearerMatches(req.headers.get('authorization'), options.token)) return jsonRpcError(401, 'Unauthorized: send Authorization: Bearer <token>.');
     if (req.method !== 'POST') return jsonRpcError(405, 'Method not allowed.');
     const server = createMcpServer(options);
@@ -82,11 +94,11 @@ export function createMcpHttpHandler(options: CreateMcpServerOptions & { token?:
   };
 }
 
-export async function startMcpHttp(options: CreateMcpServerOptions & { host: string; port: number; token?: string }): Promise<ListeningServer> {
+export async function startMcpHttp(options: Omit<McpHttpOptions, 'allowedHosts'> & { host: string; port: number; timeouts?: RequestTimeouts }): Promise<ListeningServer> {
   assertBindAllowed({ host: options.host, token: options.token });
   // The port is known only after binding (port 0 picks a free one), and the Host allow-list needs it.
   const ready: { handler?: (req: Request) => Promise<Response> } = {};
-  const server = await listen({ host: options.host, port: options.port, fetch: (req) => (ready.handler ? ready.handler(req) : jsonRpcError(503, 'Starting up.')) });
+  const server = await listen({ host: options.host, port: options.port, timeouts: options.timeouts, fetch: (req) => (ready.handler ? ready.handler(req) : jsonRpcError(503, 'Starting up.')) });
   ready.handler = createMcpHttpHandler({ ...options, allowedHosts: loopbackHostHeaders({ host: options.host, port: server.port }) });
   return server;
 }

@@ -15,9 +15,14 @@ export interface AutoRecallOptions {
   maxTokens: number;
   logger: OpenClawLogger;
   now?: () => number;
+  /** Longest wait for the engine's warm-up, once per process (default WARM_UP_LIMIT_MS). */
+  warmUpLimitMs?: number;
 }
 
 export type AutoRecallOutcome = 'injected' | 'empty' | 'gated' | 'timeout' | 'opening' | 'cooldown' | 'error';
+
+/** How long the first recall of a process may wait for the store and embedder to load. */
+export const WARM_UP_LIMIT_MS = 20_000;
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -50,6 +55,8 @@ export function recallQueryOf(event: BeforePromptBuildEvent): string {
 
 export class AutoRecall {
   private readonly cooldownUntil = new Map<string, number>();
+  /** Set once a warm-up outlived its limit: later turns do not wait for it again (timeouts take over). */
+  private warmUpOverdue = false;
 
   constructor(private readonly options: AutoRecallOptions) {}
 
@@ -57,13 +64,35 @@ export class AutoRecall {
     return this.options.now?.() ?? Date.now();
   }
 
-  /** Runs one automatic recall for `agent` with `scopes`; returns the hook result and what happened. */
-  async run(options: { event: BeforePromptBuildEvent; agentId: string; resolve: () => Promise<{ engine: MemoryEngine; scopes: string[] }> }): Promise<{ outcome: AutoRecallOutcome; result?: PromptBuildResult }> {
+  /**
+   * Runs one automatic recall for `agent` with `scopes`; returns the hook result and what happened.
+   * `ready` (the engine's warm-up) is awaited first and is not part of the recall's time budget: a
+   * process that just started loads its store and embedder once, and that alone never skips a recall.
+   */
+  async run(options: {
+    event: BeforePromptBuildEvent;
+    agentId: string;
+    ready?: () => Promise<void>;
+    resolve: () => Promise<{ engine: MemoryEngine; scopes: string[] }>;
+  }): Promise<{ outcome: AutoRecallOutcome; result?: PromptBuildResult }> {
     const { agentId } = options;
     const until = this.cooldownUntil.get(agentId) ?? 0;
     if (this.now() < until) return { outcome: 'cooldown' };
     const query = recallQueryOf(options.event);
     if (!query) return { outcome: 'gated' };
+    if (options.ready && !this.warmUpOverdue) {
+      const limitMs = this.options.warmUpLimitMs ?? WARM_UP_LIMIT_MS;
+      let limit: NodeJS.Timeout | undefined;
+      const warmed = await Promise.race([
+        options.ready().then(() => true),
+        new Promise<false>((resolve) => (limit = setTimeout(() => resolve(false), limitMs))),
+      ]).finally(() => clearTimeout(limit));
+      if (!warmed) {
+        this.warmUpOverdue = true;
+        this.options.logger.warn(`strata: the memory store and embedder are still loading after ${limitMs} ms; this turn goes on without memories.`);
+        return { outcome: 'opening' };
+      }
+    }
 
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;

@@ -59,6 +59,7 @@ function deleteAt(root: Json, path: Path): void {
 }
 
 const ENTRY: Path = ['plugins', 'entries', PLUGIN_ID];
+const MEMORY_CORE: Path = ['plugins', 'entries', 'memory-core'];
 
 /** The keys install sets (to these values), the arrays it appends to and the containers it may create. */
 function installTargets(options: { pluginPath: string; home?: string }) {
@@ -69,12 +70,17 @@ function installTargets(options: { pluginPath: string; home?: string }) {
       { path: [...ENTRY, 'hooks', 'allowConversationAccess'], value: true },
       { path: [...ENTRY, 'hooks', 'allowPromptInjection'], value: true },
       ...(options.home ? [{ path: [...ENTRY, 'config', 'home'], value: options.home as unknown }] : []),
+      // Set only when the user had not chosen (see MEMORY_CORE_ENABLED in install.ts).
+      { path: [...MEMORY_CORE, 'enabled'], value: false as unknown },
     ],
     arrays: [
       { path: ['plugins', 'allow'], item: PLUGIN_ID as unknown },
       { path: ['plugins', 'load', 'paths'], item: options.pluginPath as unknown },
     ],
-    containers: [['plugins'], ['plugins', 'slots'], ['plugins', 'load'], ['plugins', 'load', 'paths'], ['plugins', 'entries'], ENTRY, [...ENTRY, 'config'], [...ENTRY, 'hooks']],
+    containers: [
+      ['plugins'], ['plugins', 'slots'], ['plugins', 'load'], ['plugins', 'load', 'paths'], ['plugins', 'entries'], ENTRY, [...ENTRY, 'config'], [...ENTRY, 'hooks'],
+      MEMORY_CORE,
+    ],
   };
 }
 
@@ -85,6 +91,7 @@ export function diffInstall(options: { before: Json; after: Json; pluginPath: st
   const same = (a: Path, b: Path) => isDeepStrictEqual(a, b);
   for (const { path, value } of t.scalars) {
     if (isDeepStrictEqual(getAt(options.before, path), value) && hasAt(options.before, path)) continue;
+    if (!isDeepStrictEqual(getAt(options.after, path), value)) continue; // left as the user had it
     const earlier = record.set.find((s) => same(s.path, path));
     if (earlier) earlier.after = value;
     else record.set.push({ path, ...(hasAt(options.before, path) ? { before: getAt(options.before, path) } : {}), after: value });

@@ -44,6 +44,14 @@ export function defaultOpenClawConfigPath(env: NodeJS.ProcessEnv = process.env):
   return join(env.OPENCLAW_STATE_DIR ? resolve(env.OPENCLAW_STATE_DIR) : join(homedir(), '.openclaw'), 'openclaw.json');
 }
 
+/**
+ * OpenClaw keeps its bundled memory-core loaded beside the memory slot owner (as a "dreaming
+ * sidecar", on by default), and a loaded memory-core offers the model its own `memory_search` and
+ * `memory_get` next to Strata's tools. Install turns memory-core off, unless the user set its
+ * `enabled` either way; uninstall puts it back.
+ */
+export const MEMORY_CORE_ENABLED: string[] = ['plugins', 'entries', 'memory-core', 'enabled'];
+
 /** The config with Strata installed; keys already present keep their order and values. */
 export function mergeOpenClawConfig(options: { config: Json; pluginPath: string; home?: string }): Json {
   const plugins = obj(options.config.plugins);
@@ -51,6 +59,8 @@ export function mergeOpenClawConfig(options: { config: Json; pluginPath: string;
   const paths = Array.isArray(load.paths) ? (load.paths as unknown[]) : [];
   const entries = obj(plugins.entries);
   const entry = obj(entries[PLUGIN_ID]);
+  const core = obj(entries['memory-core']);
+  const sidecar = core.enabled === undefined ? { 'memory-core': { ...core, enabled: false } } : {};
   return {
     ...options.config,
     plugins: {
@@ -60,6 +70,7 @@ export function mergeOpenClawConfig(options: { config: Json; pluginPath: string;
       load: { ...load, paths: paths.includes(options.pluginPath) ? paths : [...paths, options.pluginPath] },
       entries: {
         ...entries,
+        ...sidecar,
         [PLUGIN_ID]: {
           ...entry,
           enabled: true,

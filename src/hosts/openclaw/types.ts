@@ -53,7 +53,13 @@ export interface FlushEvent {
   reason?: string;
 }
 
+export interface SessionStartEvent {
+  sessionId?: string;
+  sessionKey?: string;
+}
+
 export interface OpenClawHookMap {
+  session_start: (event: SessionStartEvent, ctx: OpenClawHookContext) => Promise<void>;
   before_prompt_build: (event: BeforePromptBuildEvent, ctx: OpenClawHookContext) => Promise<PromptBuildResult | void>;
   agent_end: (event: AgentEndEvent, ctx: OpenClawHookContext) => Promise<void>;
   session_end: (event: SessionEndEvent, ctx: OpenClawHookContext) => Promise<void>;
@@ -97,7 +103,26 @@ export interface OpenClawService {
   stop?(ctx: ServiceContext): Promise<void> | void;
 }
 
+/** Why OpenClaw is calling `register()` (OpenClaw 2026.9 `PluginRegistrationMode`). */
+export type OpenClawRegistrationMode = 'full' | 'discovery' | 'tool-discovery' | 'setup-only' | 'setup-runtime' | 'cli-metadata';
+
+/** `registerMemoryCapability`'s argument (OpenClaw's `MemoryPluginCapability`, the parts Strata fills). */
+export interface OpenClawMemoryCapability {
+  promptBuilder?: (params: { availableTools: Set<string>; agentId?: string; agentSessionKey?: string; sandboxed?: boolean; citationsMode?: string }) => string[];
+  flushPlanResolver?: (params: { cfg?: unknown; nowMs?: number; contextWindowTokens?: number }) => unknown;
+  runtime?: {
+    getMemorySearchManager(params: { cfg?: unknown; agentId?: string; purpose?: string }): Promise<{ manager: unknown; error?: string }>;
+    resolveMemoryBackendConfig(params: { cfg?: unknown; agentId?: string }): { backend: 'builtin' };
+  };
+}
+
 export interface OpenClawPluginApi {
+  /** Absent on builds before registration modes; treat as `full`. */
+  registrationMode?: OpenClawRegistrationMode;
+  /** The plugin folder as installed (not the copy OpenClaw may load it from). */
+  rootDir?: string;
+  /** In-process host runtime (`runtime.llm.complete`, ...); throws where unavailable (cli-metadata). */
+  runtime?: unknown;
   /** `plugins.entries.<id>.config`. */
   pluginConfig?: unknown;
   config?: unknown;
@@ -105,6 +130,11 @@ export interface OpenClawPluginApi {
   resolvePath?(path: string): string;
   on<K extends keyof OpenClawHookMap>(hook: K, handler: OpenClawHookMap[K], options?: { priority?: number; timeoutMs?: number }): void;
   registerTool(tool: OpenClawTool | ToolFactory, options?: { name?: string; names?: string[]; optional?: boolean }): void;
-  registerCli(registrar: (ctx: { program: Command }) => void, options: { commands: string[] }): void;
+  registerCli(
+    registrar: (ctx: { program: Command }) => void | Promise<void>,
+    options: { commands: string[]; descriptors?: Array<{ name: string; description: string; hasSubcommands?: boolean }> },
+  ): void;
   registerService(service: OpenClawService): void;
+  /** OpenClaw 2026.9+: the memory slot owner's prompt section, flush plan and search runtime. */
+  registerMemoryCapability?(capability: OpenClawMemoryCapability): void;
 }

@@ -48,7 +48,7 @@ export function pathWith(node: InstalledNode, env: NodeJS.ProcessEnv = process.e
  * Installs into `<cache>/<key>` unless a finished install is there (marked by `.complete`).
  * A half-finished install (killed run) is removed and redone; concurrent runs wait on a lock.
  */
-async function installOnce(key: string, install: (prefix: string) => Promise<void>): Promise<string> {
+export async function installOnce(key: string, install: (prefix: string) => Promise<void>): Promise<string> {
   const prefix = join(cacheRoot(), key);
   const marker = join(prefix, '.complete');
   if (existsSync(marker)) return prefix;

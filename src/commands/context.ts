@@ -1,0 +1,88 @@
+/**
+ * The commander adapter over the engine, shared by the `strata` binary (src/cli) and the commands
+ * OpenClaw mounts under `openclaw strata` (src/hosts/openclaw/cli.ts). It knows no host: commands
+ * resolve their caller with the one resolver and run the operations table like every host does.
+ */
+import type { Command } from 'commander';
+import { assertAgentId, resolveCaller, describeCaller, type Caller } from '../core/caller.js';
+import type { CallerOperations } from '../core/ops/index.js';
+import { StrataError } from '../errors/index.js';
+import { Strata, type StrataOpenOptions } from '../strata.js';
+
+/** Options every command accepts (declared once on the root program). */
+export interface GlobalOptions {
+  home?: string;
+  json?: boolean;
+  verbose?: boolean;
+  scope?: string[];
+  agent?: string;
+  allScopes?: boolean;
+}
+
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** Declares the global options on a root command (`strata`, `openclaw strata`), with host defaults. */
+export function addGlobalOptions(cmd: Command, defaults: { home?: string; agent?: string } = {}): Command {
+  return cmd
+    .option('--home <dir>', 'Strata home (default $STRATA_HOME, else ~/.strata)', defaults.home)
+    .option('--scope <scope>', 'scope to read/write (repeatable): global, agent:<id>, user:<id>, project:<id>, session:<key>, custom:<name>', collect)
+    .option('--agent <id>', 'act as this agent (default $STRATA_AGENT_ID, else scopes.defaultAgent): reads global + agent:<id> + its grants, writes to agent:<id>', defaults.agent)
+    .option('--all-scopes', "owner mode: read every scope and every agent's conversations (default: the agent's scopes, or global only)")
+    .option('--json', 'stable machine-readable output')
+    .option('--verbose', 'print stack traces on errors');
+}
+
+export function globals(cmd: Command): GlobalOptions {
+  return cmd.optsWithGlobals<GlobalOptions>();
+}
+
+export async function openStrata(cmd: Command, extra: Omit<StrataOpenOptions, 'home'> = {}): Promise<Strata> {
+  return Strata.open({ home: globals(cmd).home, ...extra });
+}
+
+export async function withStrata<T>(cmd: Command, fn: (strata: Strata) => Promise<T>, extra: Omit<StrataOpenOptions, 'home'> = {}): Promise<T> {
+  const strata = await openStrata(cmd, extra);
+  try {
+    return await fn(strata);
+  } finally {
+    await strata.close();
+  }
+}
+
+/** Who the command acts as: `--agent` > `STRATA_AGENT_ID` > `scopes.defaultAgent`, plus `--scope` and `--all-scopes`. */
+export function callerOf(strata: Strata, g: GlobalOptions): Caller {
+  return resolveCaller({ config: strata.config, agentId: g.agent, scopes: g.scope, allScopes: g.allScopes });
+}
+
+/**
+ * `--agent` where it names whose transcripts to capture or distil (not who is asking): validated like
+ * an identity, so an id that cannot form its scope is refused instead of being filed anywhere.
+ */
+export function agentFlag(g: GlobalOptions): string | undefined {
+  return g.agent === undefined ? undefined : assertAgentId(g.agent, '--agent');
+}
+
+/** A "not here" answer names who asked, so the fix (another --agent, --scope or --all-scopes) is obvious. */
+function withCallerHint(error: unknown, caller: Caller): unknown {
+  if (!StrataError.isInstance(error) || caller.owner || (error.code !== 'NOT_FOUND' && error.code !== 'FORBIDDEN_SCOPE')) return error;
+  return new StrataError({
+    code: error.code,
+    message: `${error.message} This command acts as ${describeCaller(caller)}: pass --agent <id> or --scope <scope> to read elsewhere, or --all-scopes for every scope.`,
+    cause: error,
+    details: error.details,
+  });
+}
+
+/** Opens the engine, runs `fn` with the command's view of it (history actor `cli`), closes it. */
+export async function withOps<T>(cmd: Command, fn: (ops: CallerOperations, strata: Strata) => Promise<T>): Promise<T> {
+  return withStrata(cmd, async (strata) => {
+    const ops = strata.as(callerOf(strata, globals(cmd)), { actor: 'cli' });
+    try {
+      return await fn(ops, strata);
+    } catch (error) {
+      throw withCallerHint(error, ops.caller);
+    }
+  });
+}

@@ -1,0 +1,45 @@
+import type { Command } from 'commander';
+import { globals, withOps } from './context.js';
+import { printJson, printTable, shortDate } from './output.js';
+import { collectCategory, parsePositiveInt, parseUnit } from './parse.js';
+import { formatContextBlock } from '../core/recall/context-format.js';
+import { formatScore } from '../core/ops/index.js';
+
+export function registerRecallCommand(program: Command): void {
+  program
+    .command('recall')
+    .description('hybrid search over memories in the caller\'s scopes')
+    .argument('<query>')
+    .option('--limit <n>', 'results (default recall.defaultLimit, at most recall.maxLimit)', parsePositiveInt)
+    .option('--category <category>', 'filter by category (repeatable)', collectCategory)
+    .option('--history', 'include superseded memories')
+    .option('--min-score <n>', 'drop results below this score', parseUnit)
+    .option('--explain', 'show every stage\'s scores and why candidates were dropped')
+    .option('--no-rerank', 'skip the configured reranker')
+    .option('--context', 'print the <relevant-memories> block a host would inject')
+    .option('--budget <tokens>', 'token budget for --context', parsePositiveInt, 800)
+    .action(async (query: string, opts: { limit?: number; category?: string[]; history?: boolean; minScore?: number; explain?: boolean; rerank: boolean; context?: boolean; budget: number }, cmd: Command) => {
+      const g = globals(cmd);
+      await withOps(cmd, async (ops) => {
+        // --no-rerank skips the reranker; without it the configured default applies.
+        const input = { query, limit: opts.limit, categories: opts.category, includeHistory: opts.history, minScore: opts.minScore, ...(opts.rerank ? {} : { rerank: false }) };
+        const result = opts.explain ? await ops.run('explain', input) : await ops.run('recall', input);
+        // With --history, current memories come first and every row says whether it is current.
+        if (opts.history) result.results.sort((a, b) => Number(a.record.validTo !== null) - Number(b.record.validTo !== null));
+        if (opts.context) {
+          process.stdout.write(formatContextBlock({ results: result.results, maxTokens: opts.budget }) + '\n');
+          return;
+        }
+        if (g.json) return printJson(result);
+        if (result.results.length === 0) process.stdout.write('no matching memories\n');
+        else {
+          const state = (r: (typeof result.results)[number]) => (r.record.validTo === null ? 'current' : `until ${shortDate(r.record.validTo)}`);
+          printTable(
+            ['#', 'score', 'id', 'scope', 'category', 'date', ...(opts.history ? ['state'] : []), 'text'],
+            result.results.map((r, i) => [i + 1, formatScore(r.score), r.record.id, r.record.scope, r.record.category, shortDate(r.record.validFrom), ...(opts.history ? [state(r)] : []), r.record.text]),
+          );
+        }
+        if (opts.explain) process.stdout.write('\nexplain:\n' + JSON.stringify(result.explain, null, 2) + '\n');
+      });
+    });
+}

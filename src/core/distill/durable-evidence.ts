@@ -1,0 +1,60 @@
+import { hasCjk, hasSelfDisclosure, weightedLength } from './signals.js';
+
+/**
+ * Positive evidence that a sentence holds something that stays true after the task: a rule or
+ * preference, a lesson (a cause, a limitation, a condition under which something fails), or a
+ * standing fact (a named thing and a present-tense verb of state). Assistant prose and compaction
+ * summaries mostly narrate the task ("Updated NavUser.tsx", "The error shows it's blocking the
+ * commit"), and user messages mostly ask for things, so the gate asks for one of these there.
+ * English and Chinese.
+ */
+const RULE =
+  /\b(?:always|never(?! ?mind)|must(?:n't| not)?|from now on|by default|prefers?|preferred|don'?t|do not|does not want|avoid|instead of|rather than|convention|policy|required|not allowed|forbidden|only (?:use|accept|allow))\b/i;
+const LESSON =
+  /\b(?:because|due to|caused by|root cause|turn(?:s|ed) out|the fix (?:is|was)|workaround|known (?:issue|bug|limitation)|means|otherwise|or else|doesn'?t support|does not support|not supported|only (?:accepts?|supports?|has|have|works)|cannot|can'?t|is blocked by|was blocked by|failed (?:due to|because)|fails when|breaks when|happens when|returns?\b[^.]{1,60}\bnot\b|set (?:\w+ )?to \S+ to (?:disable|enable|fix|avoid|prevent|stop|force))\b|\b(?:when|if|whenever)\b[^.]{3,80}\b(?:fails?|breaks?|crash(?:es)?|hangs?|times? out)\b/i;
+const RULE_ZH = /以后|今后|总是|永远|始终|每次|必须|务必|不要|别再|不许|禁止|绝不|偏好|喜欢|讨厌|习惯|默认|一律|约定|规定/;
+const LESSON_ZH = /因为|由于|原因|导致|根本原因|解决办法|办法是|教训|不支持|只支持|只接受|不能|无法|否则|会导致|而不是/;
+
+const PERSON = /\b(?:i|i'm|i've|i'll|we|we're|we've|you|you're|your|let's|me|my)\b/i;
+const NOW = /\b(?:now|just|currently|still|already|yet)\b/i;
+/** Words that point at something in the conversation ("that branch", "the issue", "the plan"). */
+const DEICTIC = /\b(?:this|that|these|those|above|below|here)\b|\bthe (?:issue|problem|error|bug|fix|result|plan|instruction|goal|task|epic|difference|change|current|remaining|following|same)\b/i;
+/** A named subject, then a present-tense verb of state within the first few words. */
+const FACT_FRAME =
+  /^(?:the\s+|our\s+|this\s+(?:project|repo|repository|app)'?s?\s+)?(?:[`"']?[\w.@/#-]+[`"']?(?:\s+|'s\s+)){1,6}?(?:is|are|has|have|uses|use|lives|live|runs|run|stores|keeps|contains|accepts|supports|reads|passes|returns|requires|belongs|points|maps|delegates|monitors|tracks|connects|sits|stays|holds|owns|handles|calls|exposes|wraps|writes|collapses|auto-generates|generates|expects|logs|lacks|means)\b/i;
+
+function isStandingFact(t: string): boolean {
+  return FACT_FRAME.test(t) && !PERSON.test(t) && !NOW.test(t) && !DEICTIC.test(t);
+}
+
+/** A cause, a limitation or a failure condition: what turns a change-log line into a lesson. */
+export function hasLesson(text: string): boolean {
+  return hasCjk(text) ? LESSON_ZH.test(text) : LESSON.test(text);
+}
+
+/** For assistant prose and summaries: a rule, a lesson or a standing fact. */
+export function hasDurableEvidence(text: string): boolean {
+  const t = text.trim();
+  if (hasCjk(t)) return RULE_ZH.test(t) || LESSON_ZH.test(t) || (/(?<![还就可但只要倒于或不])是|位于|属于|使用|运行在|存放在/.test(t) && weightedLength(t) >= 16);
+  if (RULE.test(t) || LESSON.test(t)) return true;
+  return isStandingFact(t);
+}
+
+// ---------------------------------------------------------------- user messages
+
+const USER_RULE =
+  /\b(?:always|never(?! ?mind)|from now on|going forward|in (?:the )?future|by default|every ?time|whenever|each time|must(?:n't| not)?|don'?t ever|do not ever|prefer(?:s|red)?|favou?rite|dislike|hate|can't stand|remember|keep in mind|note that|make sure|ensure|should(?:n't)?|no longer|not allowed|forbidden|convention|rule|policy|instead)\b|\bdon'?t\b[^.?]{2,60}\binstead\b/i;
+const USER_DECISION =
+  /\b(?:we|i)(?:'ve|'d| have| had)\s+(?:switched|moved|migrated|decided|chosen|agreed|stopped)\b|\b(?:we|i)(?:'ll| will| are going to|'re going to| decided| agreed| chose| settled| can keep| can instruct| can use| should| switched| moved| migrated| use| are using| always| never| want to (?:migrate|switch|move|use|keep|standardi[sz]e|adopt))\b|\blet'?s (?:go with|use|stick with|keep)\b/i;
+const USER_NOW = /\b(?:right now|currently|still|already|yet|at the moment)\b/i;
+/** "no console logs!", "don't fail, redact": a terse prohibition. */
+const PROHIBITION = /^(?:no|never|don'?t|do not|stop)\s[^?]{2,60}$/i;
+
+/** For user messages: a rule, preference, decision, self-disclosure or standing fact. */
+export function hasUserEvidence(text: string): boolean {
+  const t = text.trim();
+  if (hasCjk(t)) return hasDurableEvidence(t) || hasSelfDisclosure(t) || /记住|记得|别忘|决定|选择|改用|换成|我们用|我用|我的|我们的|我对/.test(t);
+  if (USER_RULE.test(t) || USER_DECISION.test(t) || PROHIBITION.test(t) || LESSON.test(t)) return true;
+  if (hasSelfDisclosure(t) && !USER_NOW.test(t)) return true;
+  return FACT_FRAME.test(t) && !USER_NOW.test(t) && !/\b(?:you|your|this|that|it)\b/i.test(t);
+}

@@ -1,0 +1,95 @@
+import { stripPreamble } from './source-policy.js';
+
+/**
+ * Turns a sentence a person typed into a clean standalone memory: lead-ins and leftovers removed
+ * ("ok, btw", "please remember that", "just so you know", trailing "btw."/"thanks"), intensifiers
+ * and swearing dropped, the speaker's first person turned into "The user" (the voice LLM-written
+ * memories use, so both paths store comparable text), "don't ever" made "never", and the sentence
+ * capitalised and closed with a full stop. Chinese keeps its wording; only lead-ins are removed.
+ */
+const LEAD_IN =
+  /^(?:(?:ok(?:ay)?|oh|hey|hi|so|and|also|plus|btw|by the way|fyi|for the record|for future reference|ps|p\.s\.|note|nb|alright|right|well|actually|yeah|yes|anyway|anyways|hmm+|hm|um+|uh+|oh and|just so you know|just fyi|heads up|quick note|one more thing|omfg|omg|dude|my dude|man|guys)\b[,:.!-]*\s+)+/i;
+const REMEMBER =
+  /^(?:(?:please|pls|and)\s+)?(?:remember|note|don't forget|do not forget|keep in mind|make a note|bear in mind|never forget)(?:\s+(?:this|that|the following))?(?:\s*[:,-]\s*|\s+that\s+|\s+)/i;
+const FIRST_PERSON_PREAMBLE =
+  /^(?:i (?:just )?(?:want|wanted|need|needed|'d like|would like) (?:you )?to (?:know|remember|note|mention|say|tell you|point out|let you know|make (?:it )?clear)(?: that)?|i should (?:mention|say|tell you|point out|note)(?: that)?|let me (?:tell you|remind you|be clear|mention)(?: that)?|i'?m telling you(?: that)?|you should know(?: that)?|for your information|fyi|to be clear|i (?:think|guess|believe|suppose|feel like|reckon)(?: that)?)[,:]?\s+/i;
+const TRAILING = /(?:[\s,;]+(?:btw|by the way|fyi|thanks|thank you|thx|ty|please|pls|ok|okay|k|lol|haha|:\)|;\)|🙂|😉|👍))+\s*[.!?]*$/i;
+const INTENSIFIER = /\b(?:fucking|fuckin|freaking|frickin|damn|bloody|goddamn|effing)\s+/gi;
+
+const ZH_LEAD_IN = /^(?:(?:另外|还有|对了|顺便说一下|顺便|补充一下|补充|提醒一下|注意|嗯|哦|好的|那个)[，,、：:\s]*)+/;
+const ZH_REMEMBER = /^(?:请)?(?:记住|记得|别忘了|不要忘记|牢记)[:：，,\s]*/;
+
+// Irregular third-person forms; regular verbs take -s / -es / -ies.
+const THIRD_PERSON: Record<string, string> = { have: 'has', do: 'does', go: 'goes', am: 'is', be: 'is', "'m": 'is', "'ve": 'has', was: 'was' };
+const MODALS = new Set(['can', 'could', 'will', 'would', 'shall', 'should', 'must', 'may', 'might', "can't", 'cannot', "won't", "don't", "didn't", "haven't", "wasn't", 'did', 'had', 'used']);
+const ADVERB = /^(?:always|never|usually|often|sometimes|generally|mostly|really|strongly|also|still|just|only|now|no longer|much|rather|definitely|absolutely|typically|normally|mainly|primarily)$/i;
+
+const IRREGULAR_PAST = new Set(['was', 'were', 'had', 'did', 'went', 'got', 'made', 'left', 'began', 'took', 'chose', 'ran', 'wrote', 'said', 'set', 'put', 'bought', 'came', 'became', 'found', 'kept', 'sold', 'quit', 'thought', 'told', 'grew', 'gave', 'knew', 'met', 'paid', 'spent', 'stood', 'understood']);
+
+export function thirdPersonVerb(verb: string): string {
+  const lower = verb.toLowerCase();
+  if (/ed$/.test(lower) || IRREGULAR_PAST.has(lower) || !/^[a-z']+$/.test(lower)) return lower;
+  if (THIRD_PERSON[lower]) return THIRD_PERSON[lower]!;
+  if (MODALS.has(lower)) return lower === "don't" ? "doesn't" : lower === "haven't" ? "hasn't" : lower;
+  if (/(?:s|sh|ch|x|z|o)$/.test(lower)) return `${lower}es`;
+  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
+  return `${lower}s`;
+}
+
+/** "I always run X" -> "The user always runs X"; "my editor is Y" -> "The user's editor is Y". */
+export function toThirdPerson(sentence: string): string {
+  let s = sentence;
+  const m = /^(i)(?:'m|'ve|\s+)(.*)$/i.exec(s);
+  if (/^i'm\b/i.test(s)) s = s.replace(/^i'm\b/i, 'The user is');
+  else if (/^i've\b/i.test(s)) s = s.replace(/^i've\b/i, 'The user has');
+  else if (/^i'd rather\b/i.test(s)) s = s.replace(/^i'd rather\b/i, 'The user would rather');
+  else if (/^i'd\b/i.test(s)) s = s.replace(/^i'd\b/i, 'The user would');
+  else if (m) {
+    const words = m[2]!.split(/\s+/);
+    let i = 0;
+    while (i < words.length && (ADVERB.test(words[i]!) || (/^no$/i.test(words[i]!) && /^longer$/i.test(words[i + 1] ?? '')))) i += /^no$/i.test(words[i]!) ? 2 : 1;
+    if (i < words.length) {
+      // "I no longer use" keeps "no longer"; the first real verb is conjugated.
+      words[i] = thirdPersonVerb(words[i]!);
+      s = `The user ${words.join(' ')}`;
+    }
+  } else if (/^my\s/i.test(s)) s = s.replace(/^my\s/i, "The user's ");
+  // The rest of the sentence: "my" -> "their", "me" -> "them", "myself" -> "themselves".
+  return s
+    .replace(/\bmy\b/gi, 'their')
+    .replace(/\bmine\b/gi, 'theirs')
+    .replace(/\bmyself\b/gi, 'themselves')
+    .replace(/(?<=\b(?:to|for|with|from|tell|ask|remind|give|send|show|call|let|help|at|about)\s)me\b/gi, 'them')
+    .replace(/\bI'm\b/g, 'they are')
+    .replace(/\bI\b/g, 'they');
+}
+
+function finish(text: string): string {
+  let t = text.replace(/\s+/g, ' ').trim().replace(/^[-*•:;,]+\s*/, '');
+  t = t.replace(/\s*(?:\.{2,}|…)\s*$/, '').replace(/[,;:\s-]+$/, '').replace(/\s+([.!?])$/, '$1').replace(/!+$/, '.');
+  if (t === '') return t;
+  // "setTheme should ..." keeps its identifier; ordinary words are capitalised.
+  if (!/^[a-z]+[A-Z0-9_.\-/]/.test(t)) t = t.charAt(0).toUpperCase() + t.slice(1);
+  return /[.!?。！？)"'`]$/.test(t) ? t : `${t}.`;
+}
+
+/** The cleaned, standalone form of one sentence. */
+/** A generic label in front of a statement in notes and summaries ("Issue: X doesn't support Y"). */
+const LABEL = /^(?:[-*•]\s+)?(?:issue|fix|error|note|nb|explanation|lesson|lesson learned|cause|root cause|solution|warning|impact|result|finding|rule|preference|decision|fact|tip|important|key point|reminder)\s*[:：-]\s+/i;
+
+export function normalizeStatement(sentence: string, options: { thirdPerson?: boolean } = {}): string {
+  let t = stripPreamble(sentence.trim().replace(/^[-*•]\s+/, '').replace(LABEL, ''));
+  if (/[\u3400-\u9fff]/.test(t)) {
+    t = t.replace(ZH_LEAD_IN, '').replace(ZH_REMEMBER, '').replace(ZH_LEAD_IN, '').trim();
+    return t.replace(/[，,；;：:\s]+$/, '').replace(/(?<![。！？!?])$/, '。');
+  }
+  for (let pass = 0; pass < 3; pass++) {
+    const before = t;
+    t = t.replace(LEAD_IN, '').replace(REMEMBER, '').replace(FIRST_PERSON_PREAMBLE, '').trim();
+    if (t === before) break;
+  }
+  t = t.replace(TRAILING, '').replace(INTENSIFIER, '');
+  t = t.replace(/\bdon'?t ever\b/gi, 'never').replace(/\bdo not ever\b/gi, 'never').replace(/\bnever ever\b/gi, 'never');
+  if (options.thirdPerson !== false) t = toThirdPerson(t);
+  return finish(t);
+}

@@ -1,0 +1,127 @@
+import type { MemoryCategory } from '../../spec/memory-record.js';
+
+/**
+ * The explicit statements rule-based capture learns, by who says them. A user states rules,
+ * preferences, decisions, changes and facts about themselves or their project in many phrasings
+ * ("never X", "don't ever X", "from now on X", "we use X, not Y", "our X is Y", "I switched to X",
+ * "I prefer X", 以后/总是/别再/改用/我们用); a compaction summary restates them ("User demanded
+ * '...'") next to lessons; an assistant only counts when it states a lesson explicitly ("the root
+ * cause was ...", "X doesn't support Y"). The first matching trigger sets category and confidence.
+ */
+export type Speaker = 'user' | 'assistant' | 'summary';
+
+export interface Trigger {
+  name: string;
+  pattern: RegExp;
+  category: MemoryCategory;
+  confidence: number;
+}
+
+const SUBJECT = String.raw`(?:i|we|the team|our team)`;
+
+export const USER_TRIGGERS: Trigger[] = [
+  { name: 'remember', pattern: /\b(?:remember|don't forget|do not forget|note to self|keep in mind|for future reference|bear in mind)\b/i, category: 'fact', confidence: 0.9 },
+  {
+    name: 'change',
+    pattern: new RegExp(
+      String.raw`\b${SUBJECT}(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:switched|moved|migrated|changed|went|converted|upgraded)\s+(?:over\s+)?(?:from\s+[\w.+# -]{1,30}?\s+)?to\b|\b${SUBJECT}\s+(?:now\s+use|no longer\s+(?:use|want|like)|stopped\s+using|replaced\s+\S+(?:\s+\S+)?\s+with)\b|\b${SUBJECT}\s+use\s+[\w.+#-]+(?:\s+[\w.+#-]+)?\s+now\b|\bnot\s+[\w.+#-]+\s+anymore\b`,
+      'i',
+    ),
+    category: 'preference',
+    confidence: 0.8,
+  },
+  {
+    name: 'rule',
+    pattern:
+      /\b(?:always|never(?! ?mind)|from now on|going forward|from here on|in (?:the )?future|by default|every ?time|each time|whenever|don'?t ever|do not ever|under no circumstances|at all times|no more\s+\w+|must(?:n't| not)?)\b/i,
+    category: 'rule',
+    confidence: 0.85,
+  },
+  {
+    name: 'decision',
+    pattern: new RegExp(
+      String.raw`\b${SUBJECT}(?:'ve| have)?\s+(?:decided|agreed|chose|settled on|standardi[sz]ed on)\b|\b(?:we're|we are)\s+(?:going with|standardi[sz]ing on|sticking with)\b|\blet'?s\s+(?:go with|stick with|standardi[sz]e on)\b|\bwe(?:'ll| will)\s+(?:use|keep|go with|stick with|start with|migrate|move|switch)\b|\bwe can keep\b|\b(?:this|it) will be\b[^.]{0,40}\bin phases\b|\bthe decision is\b`,
+      'i',
+    ),
+    category: 'decision',
+    confidence: 0.8,
+  },
+  {
+    name: 'preference',
+    pattern:
+      /\bi\s+(?:really\s+|much\s+|strongly\s+|generally\s+)?(?:prefer|like|love|enjoy|hate|dislike|can'?t stand|don'?t like|do not like)\b|\bi'd rather\b|\bmy (?:favou?rite|preferred|go-to)\b|\bprefer\s+[\w.+# -]{1,30}\s+(?:over|to|to using)\b|\bwe prefer\b/i,
+    category: 'preference',
+    confidence: 0.75,
+  },
+  {
+    name: 'use-not',
+    pattern:
+      /\b(?:we|i)\s+(?:usually\s+|mostly\s+|only\s+)?(?:use|run|deploy (?:on|to)|build with|code in|write)\s+[\w.@/+# -]{1,40}?,?\s+(?:not|never|instead of|rather than)\b|\buse\s+[\w.@/+# -]{1,40}?,?\s+(?:not|no)\s+[\w.@/+#-]+/i,
+    category: 'rule',
+    confidence: 0.8,
+  },
+  { name: 'i-use', pattern: /\bi\s+(?:usually\s+|mostly\s+|always\s+)?(?:use|am using|work with|code in)\s+\S+/i, category: 'preference', confidence: 0.65 },
+  { name: 'we-use', pattern: /\bwe\s+(?:usually\s+|mostly\s+|always\s+)?(?:use|are using|work with|code in|deploy (?:on|to)|host (?:on|at))\s+\S+/i, category: 'fact', confidence: 0.7 },
+  {
+    name: 'our-x-is',
+    pattern: /\b(?:our|my)\s+(?:[\w.-]+\s+){0,3}?(?:is|are|was|runs on|runs at|lives (?:in|at|on)|sits (?:on|at)|listens on|uses|is called|is named)\b/i,
+    category: 'fact',
+    confidence: 0.7,
+  },
+  {
+    name: 'self',
+    pattern: /\bi(?:'m| am)\s+(?:a|an|allergic|vegetarian|vegan|based|from|married|left-handed|colou?r-?blind)\b|\bi\s+(?:live|work|grew up)\s+(?:in|at|as|for|on)\b/i,
+    category: 'fact',
+    confidence: 0.7,
+  },
+  {
+    name: 'normative',
+    pattern: /^(?:(?:ok|so|and|also)[,\s]+)*(?:the\s+|our\s+)?(?:[\w.`'-]+\s+){1,5}?(?:should|must)\s+(?:always\s+|never\s+|not\s+)?(?:be|stay|use|show|stop|return|fit|fall back|run|live|go|have|never|only)\b|\bwe should\s+(?:always\s+|never\s+)?(?:use|keep|start|stick|prefer|avoid|investigate)\b/i,
+    category: 'rule',
+    confidence: 0.7,
+  },
+  { name: 'lesson', pattern: /\b(?:lesson learned|turns out|turned out|til|the trick is|the root cause)\b/i, category: 'lesson', confidence: 0.7 },
+  { name: 'requirement', pattern: /^(?:please\s+)?(?:make sure|ensure)\s+(?!to\b|you\b|that you\b)(?:that\s+)?[\w.@/-]+(?:\s+[\w.@/-]+){0,3}\s+(?:is|are|stays?|remains?|uses?|runs?|never|always)\b/i, category: 'rule', confidence: 0.7 },
+  { name: 'instead', pattern: /\b(?:don'?t|do not|never|stop)\b[^.?]{2,80}\binstead\b/i, category: 'rule', confidence: 0.75 },
+  { name: 'or-else', pattern: /\b(?:needs? to|has to|have to)\b[^.?]{3,80}\b(?:or else|otherwise)\b/i, category: 'rule', confidence: 0.7 },
+  { name: 'prohibition', pattern: /^(?:don'?t|do not)\s+\w+[^.?]{0,40}(?:!|\binstead\b)|^no\s+[\w.-]+(?:\s+[\w.-]+)?!$/i, category: 'rule', confidence: 0.65 },
+];
+
+export const USER_TRIGGERS_ZH: Trigger[] = [
+  { name: 'remember', pattern: /记住|记得|别忘了|不要忘记|牢记/, category: 'fact', confidence: 0.9 },
+  { name: 'change', pattern: /(?:我|我们)(?:已经|现在)?(?:改用|换成|换到|切换到|转到|迁移到)|(?:我|我们)(?:不再用|不用了|现在用)/, category: 'preference', confidence: 0.8 },
+  { name: 'rule', pattern: /以后|今后|往后|从现在(?:开始|起)|总是|永远|始终|每次|不要再|别再|不许|禁止|绝不|务必|一律|默认|必须/, category: 'rule', confidence: 0.85 },
+  { name: 'decision', pattern: /决定|我们选择了?|约定|定下来|统一用/, category: 'decision', confidence: 0.8 },
+  { name: 'preference', pattern: /我(?:比较|更|很|最|非常|特别|不太|不)?(?:喜欢|偏好|爱|讨厌|习惯|倾向于)|我更愿意/, category: 'preference', confidence: 0.75 },
+  { name: 'use-not', pattern: /(?:我们|我)(?:用|使用)[^，。]{1,20}[，,]?(?:而不是|不用|不是)/, category: 'rule', confidence: 0.8 },
+  { name: 'we-use', pattern: /我(?:们)?(?:一般|通常|平时|主要)?(?:用|使用)(?!户)/, category: 'fact', confidence: 0.65 },
+  { name: 'our-x-is', pattern: /(?:我|我们)的[^，。！？,.!?]{1,12}(?:是|叫|在)/, category: 'fact', confidence: 0.7 },
+  { name: 'self', pattern: /我(?:住在|在[^，。]{1,10}工作|是一名|是个|是一个|对[^，。]{1,8}过敏)/, category: 'fact', confidence: 0.7 },
+  { name: 'lesson', pattern: /教训|经验是|原来是因为/, category: 'lesson', confidence: 0.7 },
+];
+
+/** Lessons stated explicitly after a fix, by an assistant or in a summary's errors-and-fixes part. */
+export const LESSON_TRIGGERS: Trigger[] = [
+  {
+    name: 'lesson',
+    pattern:
+      /\b(?:the root cause (?:was|is)|root cause:|turn(?:s|ed) out (?:that )?|lesson(?: learned)?:|the (?:real )?(?:problem|issue|bug) (?:was|is) (?:that|caused by)|(?:was|is|were|are) caused by|known (?:issue|bug|limitation)|doesn'?t support|does not support|is not supported|isn'?t supported|only (?:accepts?|supports?|allows?|reads?|has|have|works (?:with|on|in))|(?:is|are) hardcoded to|returns?\b[^.]{1,80},?\s+not (?:an? |the )?\w+|(?:was|is) blocked by|failed (?:to install )?(?:due to|because of)|automatically (?:removes?|removed|drops?|dropped|deletes?|deleted)|must be re-added|needs to be re-added|the fix (?:is|was) to)\b|\bwhen\b[^.]{3,80}\b(?:fails?|breaks?|crash(?:es)?|hangs?|times? out)\b/i,
+    category: 'lesson',
+    confidence: 0.7,
+  },
+];
+export const LESSON_TRIGGERS_ZH: Trigger[] = [
+  { name: 'lesson', pattern: /根本原因|原因是|原来是因为|不支持|只支持|只接受|教训是|解决办法是/, category: 'lesson', confidence: 0.7 },
+];
+
+/** A compaction summary quoting or restating what the user demanded ("User demanded \"...\""). */
+export const SUMMARY_USER_STATEMENT =
+  /\b(?:the\s+)?user\s+(?:explicitly\s+|repeatedly\s+|strongly\s+)?(?:demanded|insisted|emphasi[sz]ed|stressed|required|requires|specified|prefers|preferred|wants|wanted|dislikes|clarified|corrected|decided|stated|set the rule|made clear)\b(?:\s+(?:that|to|on))?\s*[:,]?\s*["“]?([^"”]{4,300})["”]?/i;
+
+/** Summary sentences also carry rules and preferences in the third person. */
+export const SUMMARY_RULE = /\b(?:always|never(?! ?mind)|must(?:n't| not)?|from now on|by default|prefers?|preference|convention|policy|not allowed|forbidden)\b/i;
+
+export function triggersFor(speaker: Speaker, cjk: boolean): Trigger[] {
+  if (speaker === 'user') return cjk ? USER_TRIGGERS_ZH : USER_TRIGGERS;
+  return cjk ? LESSON_TRIGGERS_ZH : LESSON_TRIGGERS;
+}

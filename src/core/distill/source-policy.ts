@@ -1,0 +1,77 @@
+import type { AdmissionReason, AdmissionSource } from './admission.js';
+import { hasDurableEvidence, hasUserEvidence } from './durable-evidence.js';
+import { hasContentEvidence, hasCjk, isShort } from './signals.js';
+import { hasNoFiniteVerb, isVerbless } from './structure-signals.js';
+
+/**
+ * What the gate asks of a candidate depending on where it comes from. User messages mostly ask for
+ * things and react to the work; assistant prose and summaries mostly narrate it; an LLM extractor
+ * writes standalone third-person statements. The families below are the shapes each source
+ * produces that look like statements but only make sense next to the conversation.
+ */
+
+/** "I can see that X", "It looks like X": evidence preambles; the claim after them is what counts. */
+const PREAMBLE =
+  /^(?:(?:ok(?:ay)?|so|good|great|perfect|interesting|alright|right)[,!.]?\s+)*(?:i can see (?:that )?|i see (?:that )?|i found (?:that )?|i noticed (?:that )?|i've found (?:that )?|it (?:looks|seems) like |looks like |it seems (?:that )?|note(?: that)?:?\s+|turns out,?\s+)/i;
+
+export function stripPreamble(text: string): string {
+  const stripped = text.replace(PREAMBLE, '');
+  return stripped === text ? text : stripped.charAt(0).toUpperCase() + stripped.slice(1);
+}
+
+const PROFANITY = /\b(?:fuck\w*|shit\w*|wtf|w\.t\.f|omfg|damn\w*|crap|bullshit|stupid|idiot\w*)\b/i;
+const STRONG_RULE = /\b(?:always|never|must|from now on|no longer|don'?t|do not|not allowed|forbidden)\b|\bno\s+\w+(?:\s+\w+)?!|\buse\b[^.]{1,40}\bnot?\b/i;
+/** "i think X is broken", "I am not seeing Y": a hedged report on the current state of the work. */
+const HEDGED =
+  /^(?:(?:ok(?:ay)?|so|alright|hm+|well|actually|yeah|also)[,.]?\s*)*(?:i think|i suspect|i guess|i believe|i suppose|i don'?t (?:think|tink|understand|know)|i'm not sure|i am not sure|i am not seeing|i'm not seeing|i don'?t see|i see|i noticed|i removed|i undid|i selected|i changed|i added|i tried|it looks like|looks like|it seems|seems like|apparently|some differences)\b/i;
+/** "we need to fix X", "we still need to port Y": work to do now. */
+const WORK_TO_DO = /^(?:(?:ok(?:ay)?|so|alright|now|also)[,.]?\s*)*(?:we|i)\s+(?:still\s+|also\s+|now\s+)?(?:need|have|got)\s+to\b|^(?:(?:ok(?:ay)?|so|alright|now|also)[,.]?\s*)*(?:we|i)\s+need\s+(?:a|an|the|some)\b/i;
+/** A reply that only makes sense after the question it answers ("yes, our current machine."). */
+const ANSWER = /^(?:yes|yeah|yep|no|nope|nah|correct|right|exactly|not quite|that's not it)\b[,.!]?/i;
+/** No subject: the sentence continues one before it ("should be 8ABeB7", "Need to restructure ..."). */
+const SUBJECTLESS = /^(?:also\s+)?(?:should|shall|must|needs? to|has to|have to|could|would|can|might|will|is|are|was|were)\b/i;
+/** A sentence that continues the previous one or points back at it. */
+const CONTINUATION = /^(?:but|and|so|then|also|or|which|though|plus)\b/i;
+const DEICTIC_START = /^(?:this|that|these|those|it|they|both|either|neither|here|there's|there are|the (?:issue|problem|error|fix|result|plan|instruction|difference|change|same))\b/i;
+const LESSON_STRONG = /\b(?:known (?:issue|bug|limitation)|root cause|doesn'?t support|does not support|not supported|because|means)\b/i;
+/** An assistant's expectation about the fix it just made ("should work now", "should pick up"). */
+const EXPECTATION = /\bshould (?:now |also |still |then )?(?:work|be working|pick up|see|render|detect|fix|resolve|help|appear|show|load|be fine|be good|match|pass)\b/i;
+/** "Initials: "JN" (instead of hardcoded "CN")": a label and a value cut from a list. */
+const LABEL = /^([^:：]{1,30})[:：]\s+(.+)$/;
+/** Short Title Case line with no sentence end: a heading that lost its markdown. */
+function isHeadingLike(t: string): boolean {
+  if (/[.!?。！？]$/.test(t)) return false;
+  const words = t.split(/\s+/).filter((w) => /[A-Za-z]/.test(w));
+  if (words.length === 0 || words.length > 6) return false;
+  return words.every((w) => /^[^a-z]/.test(w) || /^(?:a|an|the|of|for|and|or|to|in|on|with|by|vs)$/.test(w));
+}
+
+export function sourceRejection(text: string, source: AdmissionSource): { reason: AdmissionReason; detail?: string } | undefined {
+  const t = text.trim();
+  const cjk = hasCjk(t);
+  if (source === 'user') {
+    if (PROFANITY.test(t) && !STRONG_RULE.test(t) && !/\bshould\b/i.test(t)) return { reason: 'chatter', detail: 'frustration' };
+    if (HEDGED.test(t) && !STRONG_RULE.test(t) && !/\bshould\b/i.test(t)) return { reason: 'passing-state', detail: 'hedged observation' };
+    if (WORK_TO_DO.test(t) && !STRONG_RULE.test(t)) return { reason: 'task-request', detail: 'work to do' };
+    if (ANSWER.test(t) && !STRONG_RULE.test(t)) return { reason: 'context-dependent', detail: 'answer' };
+    if (SUBJECTLESS.test(t)) return { reason: 'context-dependent', detail: 'no subject' };
+    if (!hasUserEvidence(t)) return { reason: 'no-content', detail: 'no rule, preference, decision or fact' };
+    return undefined;
+  }
+  // An extractor writes sentences whose verbs the short list may not know ("The team deploys ..."),
+  // so only very short LLM output is judged verbless.
+  if (!cjk && !STRONG_RULE.test(t) && isVerbless(t, source === 'llm' ? 4 : 8)) return { reason: 'fragment', detail: 'no verb' };
+  if (source === 'llm') return isShort(t) && !hasContentEvidence(t) ? { reason: 'no-content' } : undefined;
+  // Assistant prose and compaction summaries.
+  if (!cjk) {
+    if (isHeadingLike(t)) return { reason: 'fragment', detail: 'heading' };
+    const label = LABEL.exec(t);
+    if (label && hasNoFiniteVerb(label[2]!)) return { reason: 'fragment', detail: 'label and value' };
+    if (CONTINUATION.test(t) || SUBJECTLESS.test(t)) return { reason: 'context-dependent' };
+    if (DEICTIC_START.test(t) && !LESSON_STRONG.test(t)) return { reason: 'context-dependent' };
+    if (EXPECTATION.test(t)) return { reason: 'passing-state', detail: 'expectation' };
+    if (/^(?:i|we)\b/i.test(t)) return { reason: 'process-narration' };
+  }
+  if (!hasDurableEvidence(t)) return { reason: 'no-content', detail: 'no rule, lesson or standing fact' };
+  return undefined;
+}

@@ -1,0 +1,82 @@
+import { hasCjk } from './signals.js';
+
+/**
+ * Detectors for text that is true only inside the conversation it came from: requests for the task
+ * at hand (in any voice: "fix the build", "The user asked the assistant to fix the build",
+ * 用户让助手修复构建), events of the session ("The user approved the force push", "The assistant
+ * created briefing.js"), and passing state ("There are uncommitted changes", "All 7 tests passed",
+ * "size reduced from 9.0M to 784K"). A durable marker (always, never, from now on, every, prefer,
+ * 以后, 总是 ...) turns any of them into a standing statement, so each detector yields to it.
+ */
+
+/** Marks a statement meant to last, whoever states it and in whatever voice. */
+const DURABLE_EN =
+  /\b(?:always|never(?! ?mind)|from now on|going forward|from here on|in (?:the )?future|by default|every ?(?:time|day|morning|week|commit|release|session|pr|deploy)|each time|whenever|all (?:replies|answers|responses|commits|messages|future)|prefers?|preferred|preference|dislikes?|favou?rite|usually|habitually|as a rule|policy|convention|must(?:n't)?|not allowed|forbidden|daily|weekly|nightly)\b|\b(?:user|i|we|they|he|she)\s+(?:really\s+)?(?:likes?|loves?|hates?|enjoys?|can't stand)\b/i;
+const DURABLE_ZH = /以后|今后|往后|从现在(?:开始|起)|总是|永远|始终|每次|每天|每周|每当|所有|一律|默认|必须|务必|不要|别再|不许|禁止|绝不|绝对不|决不|不能|不可以|只能|一定要|之前先|偏好|喜欢|讨厌|不喜欢|习惯|一直/;
+
+export function hasDurableMarker(text: string): boolean {
+  return DURABLE_EN.test(text) || DURABLE_ZH.test(text);
+}
+
+// ---------------------------------------------------------------- requests for the task at hand
+
+const AGENT = '(?:the assistant|the agent|the ai|the model|claude(?: code)?|codex|copilot|gpt|charbi|pi|you|me|it|him|her|them)';
+/** "The user asked (the assistant) to ...", "The user wants the assistant to ...", "User requested that ...". */
+const THIRD_PERSON_REQUEST = new RegExp(
+  `^(?:the )?user\\s+(?:has\\s+|had\\s+)?(?:asked|requested|wants|wanted|would like|'d like|needs|needed|told|instructed|directed|commanded|had|got|made|requires|required|is asking|was asking)\\s+(?:(?:${AGENT})\\s+)?(?:to|that)\\b`,
+  'i',
+);
+/** "The user wants the TeamSheet refactored", "The user wants a plan": a want about an artefact of this task. */
+const THIRD_PERSON_WANT_TASK =
+  /^(?:the )?user\s+(?:wants|wanted|would like|needs|asked for|requested)\s+(?:(?:a|an|the|this|that|some|more)\s+[\w\s-]{0,40}?\b(?:plan|fix|refactor|review|summary|report|test|script|pr|pull request|branch|commit|change|update|version|list|answer|explanation|example|draft|rewrite|theme|file|screenshot)s?\b(?:\s+(?:for|of|to|about|on)\b.*)?[.!]?$|(?:a|an|the|this|that|these|those|its|their)\s+\S+(?:\s+\S+){0,4}\s+(?:refactored|fixed|created|rewritten|opened|deleted|removed|committed|pushed|renamed|moved|reverted|run|tested|implemented|written|added|updated|reviewed|merged|deployed|built)\b)/i;
+/** 用户让/请/叫 助手 ..., 用户要求助手 ..., 用户希望助手 ...: a request to the agent for this task. */
+const ZH_REQUEST = /^用户(?:让|请|叫|要|要求|希望|想要|想让|需要|请求)(?:助手|你|我|ai|模型|它|助理)/i;
+const ZH_TASK_VERB = /^用户(?:让|请|叫)/;
+
+/** A request for the current task phrased in the third person (what an extractor writes). */
+export function isThirdPersonRequest(text: string): boolean {
+  const t = text.trim();
+  if (hasDurableMarker(t)) return false;
+  if (THIRD_PERSON_REQUEST.test(t) || THIRD_PERSON_WANT_TASK.test(t)) return true;
+  return ZH_REQUEST.test(t) || ZH_TASK_VERB.test(t);
+}
+
+// ---------------------------------------------------------------- events of the session
+
+const USER_EVENT =
+  /^(?:the )?user\s+(?:just\s+|then\s+|also\s+|again\s+)?(?:asked|said|says|told|typed|wrote|replied|answered|responded|reported|mentioned|shared|uploaded|attached|pasted|sent|approved|confirmed|agreed|accepted|rejected|declined|chose|selected|picked|clicked|opened|closed|ran|started|stopped|restarted|interrupted|cancell?ed|undid|reverted|deleted|removed|thanked|greeted|swore|complained|noticed|saw|tried|tested|checked|looked|pointed out|asked about|is working|was working|is testing|wants to know|wanted to know|wonders|is asking|was asking)\b/i;
+const AGENT_EVENT = new RegExp(
+  `^(?:${AGENT.replace('|you|me|it|him|her|them', '')})\\s+(?:has\\s+|have\\s+|had\\s+|then\\s+|also\\s+|successfully\\s+|just\\s+)?(?:\\w+ed|ran|made|wrote|built|found|gave|took|sent|set|put|did|began|chose|read|kept|got|left|began|will|is going to|plans to|offered|asked)\\b`,
+  'i',
+);
+const ZH_EVENT =
+  /^(?:用户|助手|助理|ai|模型)(?:刚才|刚刚|已经|已|又|也|还)?(?:问|说|回答|回复|上传|分享|发送|发了|打了|粘贴|同意|批准|确认|选择|选了|点击|打开|关闭|运行|启动|停止|中断|撤销|删除|感谢|谢谢|说了声|对助手|创建|生成|修改|修复|给出|提供|完成|编写|写了|执行|搜索|查看|检查)/i;
+
+/** Something that happened in this conversation, told in the third person. */
+export function isSessionEvent(text: string): boolean {
+  const t = text.trim();
+  if (hasDurableMarker(t)) return false;
+  return USER_EVENT.test(t) || AGENT_EVENT.test(t) || ZH_EVENT.test(t);
+}
+
+// ---------------------------------------------------------------- passing state and results
+
+const TRANSIENT_EN =
+  /\b(?:right now|at the moment|currently|for now|so far|not yet|just now|this session|in this session|this conversation|today|tonight|yesterday|uncommitted|unstaged|in progress|awaiting|anymore|still (?:not|no|failing|broken|running|loading|pending|looks|shows)|at line \d+|line \d+ of)\b|(?<!from )\bnow\b/i;
+/** A measured outcome of this run: "reduced from 9.0M to 784K", "632 → 16,684", "All 7 tests pass". */
+const RESULT_EN =
+  /\b(?:increased|decreased|reduced|dropped|went|grew|fell|shrank|improved|changed|cut)\s+(?:\w+\s+){0,3}?from\s+[\w.,%$-]+\s+to\s+[\w.,%$-]+|\d[\d.,]*\s*[A-Za-z%]*\s*(?:→|->)\s*\d|\ball\s+\d+\s+(?:tests?|checks?|jobs?|files?)\s+(?:pass|passed|are green|succeeded)|\b\d+\s+(?:files?|items?|results?|matches|tests?|errors?|warnings?|findings?)\s+(?:were|was|have been)\s+(?:found|fixed|removed|added|updated|detected)|^(?:\S+\s+){0,3}(?:were|was|have been|has been)\s+(?:found|committed|pushed|merged|deleted|removed|created|updated|fixed|reverted|closed)\b|\b(?:completed|finished|took|ran|passed|failed)\s+in\s+\d/i;
+const TRANSIENT_ZH = /现在|目前|刚才|刚刚|今天|这次|本次|暂时|还没|尚未|正在|待提交|未提交/;
+const RESULT_ZH = /从\s*[\d.,]+\s*\S{0,3}\s*(?:减少|降低|增加|提高|缩小)到|(?:测试|检查)(?:全部|都)?(?:通过|成功)|已(?:经)?(?:提交|推送|合并|删除|创建)/;
+
+/** True now, not next week: pending work, this session's results, measured before/after figures. */
+/** "I now use Helix", "we use pnpm now": "now" marks a lasting change here, not a passing state. */
+const CHANGE_NOW = /\b(?:i|we|the user|the team)\s+(?:now\s+(?:uses?|prefers?|works? with)|uses?\s+\S+(?:\s+\S+)?\s+now)\b/i;
+
+export function isPassingState(text: string): boolean {
+  const t = text.trim();
+  if (CHANGE_NOW.test(t)) return false;
+  if (hasCjk(t)) return (TRANSIENT_ZH.test(t) || RESULT_ZH.test(t)) && !/(?:以后|今后|总是|永远|每次|所有|必须|一律|默认)/.test(t);
+  if (RESULT_EN.test(t)) return true;
+  return TRANSIENT_EN.test(t) && !/\b(?:always|never|from now on|by default|every|whenever|prefers?|must)\b/i.test(t);
+}

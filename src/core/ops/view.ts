@@ -1,0 +1,106 @@
+/**
+ * A caller-scoped view of the engine (`strata.as(caller)`): validates an operation's input against
+ * the limits of this engine's config, checks access, runs it within the caller's scopes and returns
+ * plain data. Hosts hold one view per caller and never talk to the engine around it.
+ */
+import { z } from 'zod';
+import { assertScopeSet, isValidScope } from '../scope.js';
+import { InvalidArgumentError } from '../../errors/index.js';
+import { requestedScopes, type Caller } from '../caller.js';
+import { invalidInput } from './errors.js';
+import { limitsOf, type OpLimits } from './limits.js';
+import type { InputContext } from './inputs.js';
+import type { OpContext, Operation, OpsDeps } from './operation.js';
+import { OPERATIONS, type OpName, type OpResult } from './table.js';
+
+export interface RunOptions {
+  abortSignal?: AbortSignal;
+}
+
+function operation(name: OpName): Operation {
+  return OPERATIONS[name] as unknown as Operation;
+}
+
+/** An operation's input as a JSON schema (draft 7), for hosts that describe tools to a model. */
+export function operationJsonSchema(name: OpName, ctx: InputContext): Record<string, unknown> {
+  const schema = operation(name).input(ctx);
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+}
+
+export class CallerOperations {
+  readonly caller: Caller;
+  readonly limits: OpLimits;
+  readonly actor: string;
+  private readonly deps: OpsDeps;
+  private readonly schemas = new Map<OpName, z.ZodType>();
+
+  constructor(deps: OpsDeps) {
+    this.deps = deps;
+    this.caller = deps.caller;
+    this.actor = deps.actor;
+    this.limits = limitsOf(deps.engine.config);
+  }
+
+  /** The operation's zod input schema for this engine and caller (limits from config). */
+  schema(name: OpName): z.ZodType {
+    let schema = this.schemas.get(name);
+    if (!schema) {
+      schema = operation(name).input({ limits: this.limits, caller: this.caller });
+      this.schemas.set(name, schema);
+    }
+    return schema;
+  }
+
+  /** The input as a JSON schema (draft 7), for hosts that describe tools to a model. */
+  jsonSchema(name: OpName): Record<string, unknown> {
+    return operationJsonSchema(name, { limits: this.limits, caller: this.caller });
+  }
+
+  /** Validates an input; a bad one becomes an InvalidArgumentError naming every bad field. */
+  parse(name: OpName, input: unknown): unknown {
+    const result = this.schema(name).safeParse(input ?? {});
+    if (!result.success) throw invalidInput(result.error, name);
+    return result.data;
+  }
+
+  async run<N extends OpName>(name: N, input: unknown = {}, options: RunOptions = {}): Promise<OpResult<N>> {
+    const op = operation(name);
+    const args = this.parse(name, input);
+    if (op.access === 'owner' && !this.caller.owner) {
+      throw new InvalidArgumentError({ argument: 'caller', code: 'FORBIDDEN_SCOPE', message: `${name} needs owner mode (--all-scopes); this caller reads ${this.caller.scopes.join(', ')} only.` });
+    }
+    return (await op.run(this.context(options), args)) as OpResult<N>;
+  }
+
+  /** The result in the compact shape model-facing hosts return. */
+  forModel<N extends OpName>(name: N, result: OpResult<N>): unknown {
+    const op = operation(name);
+    return op.forModel ? op.forModel(result) : result;
+  }
+
+  /** The result as text for a model: the operation's wording, else compact JSON. */
+  text<N extends OpName>(name: N, result: OpResult<N>): string {
+    const op = operation(name);
+    if (op.text) return op.text(result);
+    const view = this.forModel(name, result);
+    return typeof view === 'string' ? view : JSON.stringify(view, null, 1);
+  }
+
+  private context(options: RunOptions): OpContext {
+    return { ...this.deps, limits: this.limits, abortSignal: options.abortSignal, readScopes: (requested) => this.readScopes(requested) };
+  }
+
+  private async readScopes(requested?: string | readonly string[]): Promise<string[]> {
+    const narrowed = requestedScopes(this.caller, requested);
+    if (narrowed) return narrowed;
+    if (!this.caller.owner) return this.caller.scopes;
+    // Owner mode reads every scope there is; only the store knows which those are.
+    const all = Object.keys((await this.deps.engine.stats()).byScope).filter(isValidScope);
+    return assertScopeSet([...this.caller.scopes, ...all]);
+  }
+}
+
+export function createCallerOperations(deps: OpsDeps): CallerOperations {
+  return new CallerOperations(deps);
+}

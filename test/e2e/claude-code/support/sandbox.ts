@@ -1,0 +1,152 @@
+/**
+ * One real Claude Code in a throwaway machine: a temp HOME, a project folder, the pinned Claude
+ * Code and Node on PATH, Strata installed globally (strata-package.ts), and the scripted Anthropic
+ * API on loopback. The model's behaviour follows markers in the prompt:
+ *
+ * - `[tool:<name> <json>]`: call that tool with that input, then answer with the tool's result;
+ * - anything else: answer `OK`.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureNode, ensurePackage, pathWith, type InstalledNode } from '../../support/toolchain.js';
+import { startAnthropicServer, type AnthropicServer, type MessagesRequest, type Turn } from './anthropic-server.js';
+import type { StrataInstall } from './strata-package.js';
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+export interface ClaudeSandbox {
+  version: string;
+  root: string;
+  /** The temp HOME (`~`). */
+  home: string;
+  /** `~/.strata`, the default Strata home. */
+  strataHome: string;
+  project: string;
+  env: NodeJS.ProcessEnv;
+  server: AnthropicServer;
+  node: InstalledNode;
+  claudeBin: string;
+  /** `claude <args>` in `cwd` (default the project), stdin closed. */
+  claude(args: string[], options?: { cwd?: string; env?: NodeJS.ProcessEnv }): Promise<RunResult>;
+  /** Any command with the sandbox environment (e.g. `strata-memory …`, `npx …`). */
+  run(command: string, args: string[], options?: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string }): Promise<RunResult>;
+  /** Stops the resident Strata process this sandbox's hooks started (if any), then removes everything. */
+  close(): Promise<void>;
+}
+
+const TOOL_MARKER = /\[tool:(\S+) (\{.*?\})\]/;
+
+/**
+ * The scripted model. With a `[tool:<name> <json>]` marker it calls that tool, as a real model
+ * would: MCP servers connect in the background, so it first waits for them (WaitForMcpServers,
+ * 2.1.197) or loads the deferred tool's schema (ToolSearch, 2.1.331) when the tool is not offered
+ * yet; it answers with the tool's result. Anything else: `OK`.
+ */
+export function scriptedModel(request: MessagesRequest): Turn {
+  const marker = TOOL_MARKER.exec(request.userTexts.join('\n'));
+  if (!marker) return { kind: 'text', text: 'OK' };
+  const [, name, json] = marker as unknown as [string, string, string];
+  if (request.lastToolUses.includes(name)) return { kind: 'text', text: `Tool said: ${request.toolResults.map((r) => r.text).join('\n')}` };
+  const tries = (tool: string) => request.toolUses.filter((t) => t === tool).length;
+  // A deferred tool (2.1.331) becomes callable once ToolSearch has returned a reference to it.
+  const tool = (request.body.tools as Array<{ name: string; defer_loading?: boolean }> | undefined)?.find((t) => t.name === name);
+  if (tool && (!tool.defer_loading || tries('ToolSearch') > 0)) return { kind: 'tool_use', name, input: JSON.parse(json) as Record<string, unknown> };
+  if (request.tools.includes('WaitForMcpServers') && tries('WaitForMcpServers') < 3) return { kind: 'tool_use', name: 'WaitForMcpServers', input: {} };
+  if (request.tools.includes('ToolSearch') && tries('ToolSearch') < 5) return { kind: 'tool_use', name: 'ToolSearch', input: { query: `select:${name}`, max_results: 5 } };
+  return { kind: 'text', text: `Tool ${name} is not available.` };
+}
+
+function exec(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number }): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const started = Date.now();
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 180_000);
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code: code ?? -1, stdout, stderr, ms: Date.now() - started });
+    });
+    if (options.input !== undefined) child.stdin!.end(options.input);
+  });
+}
+
+export async function createSandbox(options: { version: string; nodeVersion: string; strata: StrataInstall }): Promise<ClaudeSandbox> {
+  const node = await ensureNode(options.nodeVersion);
+  const claudePkg = await ensurePackage({ name: '@anthropic-ai/claude-code', version: options.version, node });
+  const root = await mkdtemp(join(tmpdir(), `strata-e2e-cc-${options.version}-`));
+  const home = join(root, 'home');
+  const project = join(home, 'work', 'quokka');
+  await mkdir(project, { recursive: true });
+  const server = await startAnthropicServer({ script: scriptedModel });
+  const env: NodeJS.ProcessEnv = {
+    HOME: home,
+    USER: 'e2e',
+    LANG: 'C.UTF-8',
+    TERM: 'dumb',
+    PATH: pathWith(node, { PATH: [options.strata.binDir, '/usr/local/bin', '/usr/bin', '/bin'].join(':') }),
+    // npm as the user has it: the global prefix holds Strata; the real cache keeps npx offline-fast.
+    NPM_CONFIG_PREFIX: options.strata.prefix,
+    npm_config_cache: join(homedir(), '.npm'),
+    npm_config_update_notifier: 'false',
+    ANTHROPIC_BASE_URL: server.url,
+    ANTHROPIC_API_KEY: 'sk-ant-e2e-not-a-real-key',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  };
+  const claudeBin = join(claudePkg.binDir, 'claude');
+  const sandbox: ClaudeSandbox = {
+    version: options.version,
+    root,
+    home,
+    strataHome: join(home, '.strata'),
+    project,
+    env,
+    server,
+    node,
+    claudeBin,
+    claude: (args, o = {}) => exec(claudeBin, args, { cwd: o.cwd ?? project, env: { ...env, ...o.env } }),
+    run: (command, args, o = {}) => exec(command, args, { cwd: o.cwd ?? project, env: { ...env, ...o.env }, input: o.input }),
+    async close() {
+      await stopResident(join(home, '.strata'));
+      await server.close();
+      await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    },
+  };
+  return sandbox;
+}
+
+/** Stops the resident Strata process of a home (started by this test's hooks) and waits for it. */
+export async function stopResident(strataHome: string): Promise<void> {
+  const info = await readFile(join(strataHome, 'run', 'resident.json'), 'utf8').then((t) => JSON.parse(t) as { pid: number }, () => undefined);
+  if (!info) return;
+  try {
+    process.kill(info.pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(info.pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Occurrences of `needle` in a model request (system prompt, messages, tool results). */
+export function occurrences(request: MessagesRequest, needle: string): number {
+  return request.rawBody.split(needle).length - 1;
+}
