@@ -9,6 +9,7 @@ import { createEmbeddingService } from '../core/embedding/embedding-service.js';
 import type { EngineContext } from '../core/engine/context.js';
 import { MemoryEngine } from '../core/engine/memory-engine.js';
 import { HistoryLog } from '../core/history/index.js';
+import { redactingL0Log } from '../core/write/redacting-l0-log.js';
 import { createLlmClient, type LlmClient } from '../core/llm/index.js';
 import type { ConversationIndexV1 } from '../spec/conversation-index.js';
 import type { EmbedderV1 } from '../spec/embedder.js';
@@ -78,7 +79,8 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
     : embedder.dimensions;
   const ctx: EngineContext = {
     store,
-    l0,
+    // Like the memory store (MemoryEngine), the L0 log redacts at its boundary: every append path goes through it.
+    l0: config.write.redactSecrets ? redactingL0Log(l0) : l0,
     embeddings: createEmbeddingService({ embedder }),
     embedderId: embedder.id,
     dimensions,
