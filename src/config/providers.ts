@@ -4,9 +4,11 @@
  * one. A provider is added by adding a member here and a case in its factory (src/wiring).
  */
 import { z } from 'zod';
+// The section's schema only (zod, no driver): the backend owns its settings, this file their place in the union.
+import { postgresSectionSchema } from '../backends/store-postgres/config.js';
 
 export const EMBEDDER_PROVIDERS = ['local', 'openai', 'transformers', 'none'] as const;
-export const STORE_PROVIDERS = ['lancedb'] as const;
+export const STORE_PROVIDERS = ['lancedb', 'postgres'] as const;
 export const L0_PROVIDERS = ['jsonl'] as const;
 export const CONVERSATION_INDEX_PROVIDERS = ['lancedb'] as const;
 export const LLM_PROVIDERS = ['none', 'openai', 'anthropic'] as const;
@@ -96,6 +98,13 @@ export const storeSchema = providerUnion({
       /** Row count above which the store builds an ANN index. */
       annThreshold: z.number().int().nonnegative().optional(),
       /** HNSW search breadth once the ANN index exists (default 100; raised to 2x the candidate pool when larger). */
+      efSearch: z.number().int().min(10).max(10_000).optional(),
+    }),
+    // PostgreSQL + pgvector; the connection URL only from the environment variable `postgres.urlEnv` names.
+    z.strictObject({
+      provider: z.literal('postgres'),
+      postgres: postgresSectionSchema.default(postgresSectionSchema.parse({})),
+      annThreshold: z.number().int().nonnegative().optional(),
       efSearch: z.number().int().min(10).max(10_000).optional(),
     }),
   ],

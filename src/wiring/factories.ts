@@ -20,6 +20,7 @@ function unreachable(kind: string, provider: never): never {
   throw new ConfigError({ field: `${kind}.provider`, message: `Unknown ${kind} provider ${JSON.stringify(provider)}.` });
 }
 
+/** `postgres` reads its connection URL from `env[store.postgres.urlEnv]` (never from the file). */
 export async function createStoreFromConfig(options: { config: StrataConfig; home: string; env?: Env }): Promise<MemoryStoreV1> {
   const s = options.config.store;
   switch (s.provider) {
@@ -27,8 +28,12 @@ export async function createStoreFromConfig(options: { config: StrataConfig; hom
       const { createLanceDbStore } = await import('../backends/store-lancedb/index.js');
       return createLanceDbStore({ path: s.path ?? join(options.home, 'store'), annThreshold: s.annThreshold, efSearch: s.efSearch, lockStaleMs: options.config.lock?.staleMs });
     }
+    case 'postgres': {
+      const { createPostgresStoreFromConfig } = await import('../backends/store-postgres/index.js');
+      return createPostgresStoreFromConfig({ section: s.postgres, env: options.env, efSearch: s.efSearch, annThreshold: s.annThreshold });
+    }
     default:
-      return unreachable('store', s.provider);
+      return unreachable('store', s);
   }
 }
 
