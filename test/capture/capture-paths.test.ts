@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOpenClawPlugin } from '../../src/hosts/openclaw/index.js';
 import { Strata } from '../../src/strata.js';
+import { BASE_ENV, stopResident } from '../hosts/claude-code-helpers.js';
 import { OpenClawHarness } from '../support/openclaw-harness.js';
 import { REPO_ROOT, runCli, tempHome } from '../support/run-cli.js';
 import { CLAUDE_PROJECT, CLAUDE_SESSION, FIXTURES, piHeader, piMessage } from './helpers.js';
@@ -100,8 +101,13 @@ describe('capture paths feed the conversation index', () => {
     };
     await appendFile(transcript, `${JSON.stringify(line)}\n`);
     const payload = { session_id: CLAUDE_SESSION, transcript_path: transcript, cwd: '/home/USER/projects/spotter', hook_event_name: 'Stop', stop_hook_active: false };
-    const r = await runCli(['--home', home, 'hook', 'Stop', '--no-distill'], { input: JSON.stringify(payload), env: { STRATA_AGENT_ID: '', STRATA_HOME: '', STRATA_HOOK_GUARD: '' } });
-    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
-    expect(await found('frobnicator', { agentIds: ['claude-code'] })).toEqual(['the flaky test lives in the frobnicator module']);
+    try {
+      // The hook hands the capture to the resident Strata process it starts for this home.
+      const r = await runCli(['--home', home, 'hook', 'Stop', '--no-distill'], { input: JSON.stringify(payload), env: BASE_ENV });
+      expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+      expect(await found('frobnicator', { agentIds: ['claude-code'] })).toEqual(['the flaky test lives in the frobnicator module']);
+    } finally {
+      await stopResident(home);
+    }
   }, 60_000);
 });
