@@ -37,7 +37,7 @@ export function hookCaller(strata: Strata, agentId: string | undefined): { agent
 export function startSessionJournal(options: { strata: Strata; agentId: string; input: HookOpInput; env: NodeJS.ProcessEnv }): void {
   const { input, strata } = options;
   if ((input.event !== 'PreCompact' && input.event !== 'SessionEnd') || !input.sessionId || !input.transcriptPath) return;
-  if (llmProviderOf({ config: strata.config, env: options.env }) === 'none') return;
+  if (llmProviderOf({ config: strata.config }) === 'none') return;
   const common = { home: strata.home, agentId: options.agentId, launcher: cliLauncher(), env: { ...options.env, [HOOK_GUARD_ENV]: '1' } };
   startBackground({ ...common, args: ['journal', 'flush', '--session', input.sessionId, '--transcript', resolve(input.transcriptPath)] });
   startBackground({ ...common, args: ['summarize'] });
