@@ -20,6 +20,7 @@ import { createHttpReranker } from './backends/reranker-http/index.js';
 import { join } from 'node:path';
 import { createOpenAIChat } from './backends/llm-openai/index.js';
 import { createAnthropic } from './backends/llm-anthropic/index.js';
+import { createClaudeCodeLlm } from './backends/llm-claude-code/index.js';
 import { createLlmClient, type LlmClient } from './core/llm/index.js';
 import { HistoryLog, revertLast, type HistoryEntry, type RevertResult } from './core/history/index.js';
 import { DistillScheduler, runDistill, type DistillOptions, type DistillReport } from './core/distill/index.js';
@@ -99,6 +100,8 @@ export function createLlmFromConfig(options: { config: StrataConfig; home: strin
   const provider = llmProviderOf({ config: options.config, env });
   if (provider === 'none') return undefined;
   const model = env.STRATA_LLM_MODEL?.trim() || cfg.model;
+  const client = (llm: LlmV1) => createLlmClient({ llm, usageLog: { home: options.home }, maxConcurrency: cfg.maxConcurrency, maxRetries: cfg.maxRetries, prices: cfg.prices });
+  if (provider === 'claude-code') return client(createClaudeCodeLlm({ command: cfg.command, model, timeoutMs: cfg.timeoutMs, env }));
   if (!model) {
     throw new ConfigError({ field: 'llm.model', message: `The LLM provider is ${provider} but no model is set: set llm.model in config.json or STRATA_LLM_MODEL.` });
   }
@@ -111,8 +114,8 @@ export function createLlmFromConfig(options: { config: StrataConfig; home: strin
   let llm;
   if (provider === 'openai') llm = createOpenAIChat({ ...common, jsonMode: cfg.jsonMode });
   else if (provider === 'anthropic') llm = createAnthropic(common);
-  else throw new ConfigError({ field: 'llm.provider', message: `Unknown LLM provider ${JSON.stringify(provider)}: use openai (any OpenAI-compatible server), anthropic or none.` });
-  return createLlmClient({ llm, usageLog: { home: options.home }, maxConcurrency: cfg.maxConcurrency, maxRetries: cfg.maxRetries, prices: cfg.prices });
+  else throw new ConfigError({ field: 'llm.provider', message: `Unknown LLM provider ${JSON.stringify(provider)}: use openai (any OpenAI-compatible server), anthropic, claude-code or none.` });
+  return client(llm);
 }
 
 export function createStoreFromConfig(loaded: LoadedConfig): MemoryStoreV1 {

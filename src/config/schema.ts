@@ -117,7 +117,9 @@ const lockSchema = z.strictObject({
 
 const llmSchema = z
   .strictObject({
-    provider: z.enum(['none', 'openai', 'anthropic']).default('none'),
+    provider: z.enum(['none', 'openai', 'anthropic', 'claude-code']).default('none'),
+    /** `claude-code` only: the CLI to run (default `claude` on PATH). */
+    command: nonEmpty.optional(),
     baseURL: httpUrl.optional(),
     model: nonEmpty.optional(),
     apiKeyEnv: envVarName.optional(),
@@ -128,7 +130,8 @@ const llmSchema = z
     /** USD per million tokens, by model id, for cost accounting in `strata stats`. */
     prices: z.record(z.string(), z.strictObject({ inputPerMillion: z.number().min(0), outputPerMillion: z.number().min(0) })).optional(),
   })
-  .refine((l) => l.provider === 'none' || l.model !== undefined, { message: 'llm.model is required when llm.provider is set', path: ['model'] });
+  // The claude-code provider has a cheap default model (haiku).
+  .refine((l) => l.provider === 'none' || l.provider === 'claude-code' || l.model !== undefined, { message: 'llm.model is required when llm.provider is set', path: ['model'] });
 
 const distillSchema = z.strictObject({
   minConfidence: z.number().min(0).max(1).default(0.5),
