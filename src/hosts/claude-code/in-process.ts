@@ -10,11 +10,13 @@ import { appendHookError } from '../../resident/hook-log.js';
 import { InjectionStore } from './injections.js';
 import { HookInputError, type HookOpInput } from './payload.js';
 import { hookCaller, startSessionJournal } from './resident-ops.js';
+import { claudeCodeLlmOverrides, llmEnvFor } from './host-llm.js';
 
 export async function runHookInProcess(options: { home: string; agentId?: string; input: HookOpInput; env: NodeJS.ProcessEnv }): Promise<HookAnswer> {
   const { input, env } = options;
-  const { Strata } = await import('../../strata.js');
-  const strata: Strata = await Strata.open({ home: options.home, env });
+  const [{ Strata }, { loadConfig }] = await Promise.all([import('../../strata.js'), import('../../config/load.js')]);
+  const { config } = await loadConfig({ home: options.home, env });
+  const strata: Strata = await Strata.open({ home: options.home, env, overrides: claudeCodeLlmOverrides({ config, env }) });
   try {
     const caller = hookCaller(strata, options.agentId);
     const { agentId } = caller;
@@ -27,7 +29,7 @@ export async function runHookInProcess(options: { home: string; agentId?: string
       appendHookError(strata.home, { event: input.event, sessionId: input.sessionId, code: 'CAPTURE_FAILED', message: `${e.path}: ${e.message}`, where: 'in-process' });
     }
     if (input.distill && (result.newMessages > 0 || input.event === 'SessionEnd')) {
-      startBackground({ home: strata.home, agentId, launcher: cliLauncher(), env, args: ['distill'] });
+      startBackground({ home: strata.home, agentId, launcher: cliLauncher(), env: llmEnvFor(strata.config, env), args: ['distill'] });
     }
     startSessionJournal({ strata, agentId, input, env });
     return {};
