@@ -25,7 +25,7 @@
  *                                process was started with (hosts: --agent > this > config; src/core/caller.ts)
  *   STRATA_LOCK_TIMEOUT_MS       lock.timeoutMs
  *   STRATA_LOCK_STALE_MS         lock.staleMs
- *   STRATA_LLM_PROVIDER          llm.provider: none | openai | anthropic
+ *   STRATA_LLM_PROVIDER          llm.provider: none | openai | anthropic | claude-code
  *   STRATA_LLM_BASE_URL          llm.baseURL
  *   STRATA_LLM_MODEL             llm.model
  *   STRATA_LLM_API_KEY_ENV       llm.apiKeyEnv

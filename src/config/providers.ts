@@ -11,7 +11,7 @@ export const EMBEDDER_PROVIDERS = ['local', 'openai', 'transformers', 'none'] as
 export const STORE_PROVIDERS = ['lancedb', 'postgres'] as const;
 export const L0_PROVIDERS = ['jsonl'] as const;
 export const CONVERSATION_INDEX_PROVIDERS = ['lancedb'] as const;
-export const LLM_PROVIDERS = ['none', 'openai', 'anthropic'] as const;
+export const LLM_PROVIDERS = ['none', 'openai', 'anthropic', 'claude-code'] as const;
 export const HTTP_RERANK_PROVIDERS = ['jina', 'cohere', 'voyage', 'tei', 'siliconflow', 'generic'] as const;
 export const RERANK_PROVIDERS = ['none', ...HTTP_RERANK_PROVIDERS] as const;
 export const TASK_HINTS = ['none', 'jina', 'e5', 'nomic', 'prefix'] as const;
@@ -166,8 +166,10 @@ export const llmSchema = providerUnion({
   names: LLM_PROVIDERS,
   members: [
     // `none` keeps the other settings valid (ignored): STRATA_LLM_PROVIDER=none switches a configured LLM off.
-    z.strictObject({ provider: z.literal('none'), ...llmFields, jsonMode }),
+    z.strictObject({ provider: z.literal('none'), ...llmFields, jsonMode, command: nonEmpty.optional() }),
     z.strictObject({ provider: z.literal('openai'), ...llmFields, jsonMode }),
     z.strictObject({ provider: z.literal('anthropic'), ...llmFields }),
+    // The user's own `claude` CLI, headless; `command` names it (default `claude` on PATH), haiku by default.
+    z.strictObject({ provider: z.literal('claude-code'), ...llmFields, command: nonEmpty.optional() }),
   ],
-}).refine((l) => l.provider === 'none' || l.model !== undefined, { message: 'llm.model is required when llm.provider is set (config llm.model or STRATA_LLM_MODEL)', path: ['model'] });
+}).refine((l) => l.provider === 'none' || l.provider === 'claude-code' || l.model !== undefined, { message: 'llm.model is required when llm.provider is set (config llm.model or STRATA_LLM_MODEL)', path: ['model'] });

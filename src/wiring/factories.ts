@@ -12,6 +12,7 @@ import type { EmbedderV1 } from '../spec/embedder.js';
 import type { L0LogV1 } from '../spec/l0-log.js';
 import type { MemoryStoreV1 } from '../spec/memory-store.js';
 import type { RerankerV1 } from '../spec/reranker.js';
+import type { LlmV1 } from '../spec/llm.js';
 import { join } from 'node:path';
 
 type Env = NodeJS.ProcessEnv;
@@ -93,6 +94,11 @@ export async function createRerankerFromConfig(options: { config: StrataConfig; 
 export async function createLlmFromConfig(options: { config: StrataConfig; home: string; env?: Env }): Promise<LlmClient | undefined> {
   const cfg = options.config.llm;
   if (cfg.provider === 'none') return undefined;
+  const client = (llm: LlmV1) => createLlmClient({ llm, usageLog: { home: options.home }, maxConcurrency: cfg.maxConcurrency, maxRetries: cfg.maxRetries, prices: cfg.prices });
+  if (cfg.provider === 'claude-code') {
+    const { createClaudeCodeLlm } = await import('../backends/llm-claude-code/index.js');
+    return client(createClaudeCodeLlm({ command: cfg.command, model: cfg.model, timeoutMs: cfg.timeoutMs, env: options.env }));
+  }
   if (!cfg.model) {
     throw new ConfigError({ field: 'llm.model', message: `The LLM provider is ${cfg.provider} but no model is set: set llm.model in config.json or STRATA_LLM_MODEL.` });
   }
@@ -108,7 +114,7 @@ export async function createLlmFromConfig(options: { config: StrataConfig; home:
     default:
       return unreachable('llm', cfg);
   }
-  return createLlmClient({ llm, usageLog: { home: options.home }, maxConcurrency: cfg.maxConcurrency, maxRetries: cfg.maxRetries, prices: cfg.prices });
+  return client(llm);
 }
 
 export async function createL0LogFromConfig(options: { config: StrataConfig; home: string }): Promise<L0LogV1> {

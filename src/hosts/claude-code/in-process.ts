@@ -11,14 +11,16 @@ import { appendHookError } from '../../resident/hook-log.js';
 import { InjectionStore } from './injections.js';
 import { HookInputError, type HookOpInput } from './payload.js';
 import { hookCaller, startSessionJournal } from './resident-ops.js';
+import { claudeCodeLlmOverrides, llmEnvFor } from './host-llm.js';
 
 /** Time a capture waits for conversation indexing; the worker pass indexes the rest. */
 const CAPTURE_INDEX_BUDGET_MS = 500;
 
 export async function runHookInProcess(options: { home: string; agentId?: string; input: HookOpInput; env: NodeJS.ProcessEnv }): Promise<HookAnswer> {
   const { input, env } = options;
-  const { Strata } = await import('../../strata.js');
-  const strata: Strata = await Strata.open({ home: options.home, env });
+  const [{ Strata }, { loadConfig }] = await Promise.all([import('../../strata.js'), import('../../config/load.js')]);
+  const { config } = await loadConfig({ home: options.home, env });
+  const strata: Strata = await Strata.open({ home: options.home, env, overrides: claudeCodeLlmOverrides({ config, env }) });
   try {
     const caller = hookCaller(strata, options.agentId);
     const { agentId } = caller;
@@ -32,7 +34,7 @@ export async function runHookInProcess(options: { home: string; agentId?: string
     }
     // SessionEnd also starts a pass with nothing new: it catches up on anything an earlier one deferred.
     if (result.newMessages > 0 || !result.indexDone || input.event === 'SessionEnd') {
-      startBackground({ home: strata.home, agentId, launcher: cliLauncher(), env, args: ['worker', '--once', ...(input.distill ? [] : ['--no-distill'])] });
+      startBackground({ home: strata.home, agentId, launcher: cliLauncher(), env: llmEnvFor(strata.config, env), args: ['worker', '--once', ...(input.distill ? [] : ['--no-distill'])] });
     }
     startSessionJournal({ strata, agentId, input, env });
     return {};
