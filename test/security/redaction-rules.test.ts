@@ -26,6 +26,11 @@ describe('redaction rule set', () => {
     }
   });
 
+  it('still finds a key glued to a UUID', () => {
+    const key = 'xK9fQ2mZ7vLp3RtW8nB4cY6hJ1sD5gA0';
+    expect(redactSecrets(`3fd20435-b8e4-4665-8552-62463e9032b5/${key}`).text).not.toContain(key);
+  });
+
   it('keeps the command around a password', () => {
     expect(redactSecrets('curl -u admin:hunter2! https://ci').text).toBe('curl -u admin:[REDACTED:password] https://ci');
     expect(redactSecrets("sshpass -p 'pw 1' ssh host").text).toBe('sshpass -p [REDACTED:password] ssh host');
@@ -62,6 +67,9 @@ describe('redaction rule set', () => {
     'The password is required. The key is consistency. Your password is too short.',
     'token: data.token, password: null, secret: "**"',
     'grep -n found lib/subagent_live.ex:25:guard_fail',
+    // Claude Code session keys: a project slug (mixed-case names with digits) and the session UUID.
+    'claude-code:-home-alice-Projects-MyApp2/ad22c0e2-83e8-48b9-bd91-e8a23ab17937',
+    'claude-code:-tmp-strata-cc-AbC12x-project/3fd20435-b8e4-4665-8552-62463e9032b5',
   ])('leaves alone: %s', (text) => {
     expect(redactSecrets(text).text).toBe(text);
   });

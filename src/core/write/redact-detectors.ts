@@ -17,6 +17,8 @@ export interface Found {
 const TOKEN = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{24,200}={0,2}(?![A-Za-z0-9+/=_-])/g;
 /** Object ids of LLM and payment APIs (tool calls, messages, requests): identifiers, not credentials. */
 const ID_PREFIX = /^(?:[a-z]+_)?(?:srvtoolu|toolu|call|msg|req|resp|chatcmpl|run|thread|asst|file|fc|rs|ws|evt|sess|cus|ch|pi|in|sub|prod|price|cs|seti|pm|txn|ord|item|step|batch|job)[_-]/;
+/** A canonical UUID: an identifier (Claude Code session ids, request ids), never a credential by itself. */
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const HASH_PREFIX = /(?:sha(?:1|224|256|384|512)-|sha(?:1|256|512)[:=]|md5[:=]|integrity["': ]+|[?&](?:v|hash|rev)=)$/i;
 
 /** Changes between lower case, upper case and digits per character: about 0.5 for random base62, under 0.25 for identifiers. */
@@ -39,9 +41,13 @@ export function looksLikeKey(token: string): boolean {
   const body = token.replace(/=+$/, '');
   // Longer runs are data (signatures, encrypted blobs, images), not keys; labelled long tokens have their own rules.
   if (body.length < 24 || body.length > 100) return false;
+  // Session keys and transcript paths join a project slug and a session UUID into one token; the
+  // UUID's hex alternation alone would look random. Judge what is around it instead.
+  if (UUID.test(body)) return body.split(UUID).some((piece) => looksLikeKey(piece));
   if (ID_PREFIX.test(body) || /^sha(?:1|224|256|384|512)-/.test(body) || /example|test|fake|dummy|sample/i.test(body)) return false;
-  // A path is key-like only through a segment that is key-like by itself.
-  const segments = body.split('/').filter(Boolean);
+  // A path is key-like only through a segment that is key-like by itself. A leading dash marks a
+  // path flattened into a slug (Claude Code's project directories: /home/a/MyApp2 -> -home-a-MyApp2).
+  const segments = body.split(body.startsWith('-') ? /[/-]/ : '/').filter(Boolean);
   if (segments.length > 1 && segments.filter((s) => /^[A-Za-z]{3,}$/.test(s)).length >= 1) return segments.some((s) => s.length >= 24 && looksLikeKey(s));
   // camelCase / PascalCase identifiers with version numbers: NonpagedSystemMemorySize64, AppleHIDKeyboardEventDriverV2.
   if (/^(?:[A-Z]?[a-z]{3,}|[A-Z]+|\d+|[_-])+$/.test(body)) return false;
