@@ -65,6 +65,23 @@ export interface ResidentCallResult {
   started: boolean;
 }
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A dead resident's info file names the socket path a new resident already listens on, with the
+ * old token: the info file is read again once the new one has written its own.
+ */
+function staleToken(error: unknown, info: ResidentInfo): boolean {
+  return error instanceof ResidentCallError && error.code === 'RESIDENT_FORBIDDEN' && !alive(info.pid);
+}
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export async function readResidentInfo(home: string): Promise<ResidentInfo | undefined> {
@@ -154,7 +171,7 @@ export async function callResident(options: CallResidentOptions): Promise<Reside
     try {
       return { result: unwrap(await exchange({ info, ...request, deadline })), started: false };
     } catch (error) {
-      if (!(error instanceof NotListeningError)) throw error;
+      if (!(error instanceof NotListeningError) && !staleToken(error, info)) throw error;
     }
   } else if (info) {
     // Other code (an npm update, a rebuild) is running: ask it to leave; ours takes over the home.
@@ -185,7 +202,7 @@ export async function callResident(options: CallResidentOptions): Promise<Reside
     try {
       return { result: unwrap(await exchange({ info: current, ...request, deadline })), started: true };
     } catch (error) {
-      if (!(error instanceof NotListeningError)) throw error;
+      if (!(error instanceof NotListeningError) && !staleToken(error, current)) throw error;
     }
   }
   throw new ResidentTimeoutError(`the resident Strata process did not start in time for ${options.op}`);
