@@ -56,6 +56,11 @@ export interface LoadedConfig {
   configPath: string;
   /** Whether config.json existed; false means file defaults were used. */
   fromFile: boolean;
+  /**
+   * Whether the user named `llm.provider` (config.json or STRATA_LLM_PROVIDER), `none` included:
+   * a host may pick an LLM for the user (Claude Code's own CLI) only when this is false.
+   */
+  llmProviderSet: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -198,7 +203,9 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   const conversations = config.conversations.provider === 'lancedb'
     ? { ...config.conversations, path: at(config.conversations.path, join(home, 'conversations', 'index')) }
     : config.conversations;
-  return { config: { ...config, store, conversations }, home, configPath, fromFile: text !== undefined };
+  const fileLlm = (fileLayer as { llm?: { provider?: unknown } }).llm;
+  const llmProviderSet = sources.has('llm.provider') || (isPlainObject(fileLlm) && fileLlm.provider !== undefined);
+  return { config: { ...config, store, conversations }, home, configPath, fromFile: text !== undefined, llmProviderSet };
 }
 
 function dotted(path: readonly PropertyKey[]): string {

@@ -35,11 +35,11 @@ const code = await runResident({
   idleMs: Number.isFinite(idleMs) && idleMs > 0 ? idleMs : DEFAULT_IDLE_MS,
   openEngine: async () => {
     const [{ Strata }, { loadConfig }] = await Promise.all([import('../strata.js'), import('../config/load.js')]);
-    const { config } = await loadConfig({ home });
-    const embedTimeoutMs = Math.min(config.recall.embedTimeoutMs ?? INTERACTIVE_EMBED_TIMEOUT_MS, INTERACTIVE_EMBED_TIMEOUT_MS);
+    const loaded = await loadConfig({ home });
+    const embedTimeoutMs = Math.min(loaded.config.recall.embedTimeoutMs ?? INTERACTIVE_EMBED_TIMEOUT_MS, INTERACTIVE_EMBED_TIMEOUT_MS);
     const { claudeCodeLlmOverrides } = await import('../hosts/claude-code/host-llm.js');
     // No llm configured: the Claude Code user's own `claude` CLI distills (issue 14.6).
-    return Strata.open({ home, overrides: { recall: { embedTimeoutMs }, ...claudeCodeLlmOverrides({ config, env: process.env }) } });
+    return Strata.open({ home, overrides: { recall: { embedTimeoutMs }, ...claudeCodeLlmOverrides({ loaded, env: process.env }) } });
   },
   loadOps: async () => (await import('./ops.js')).residentOps(),
   warmUp: async (strata) => (await import('./ops.js')).warmUp(strata),

@@ -19,8 +19,8 @@ const CAPTURE_INDEX_BUDGET_MS = 500;
 export async function runHookInProcess(options: { home: string; agentId?: string; input: HookOpInput; env: NodeJS.ProcessEnv }): Promise<HookAnswer> {
   const { input, env } = options;
   const [{ Strata }, { loadConfig }] = await Promise.all([import('../../strata.js'), import('../../config/load.js')]);
-  const { config } = await loadConfig({ home: options.home, env });
-  const strata: Strata = await Strata.open({ home: options.home, env, overrides: claudeCodeLlmOverrides({ config, env }) });
+  const loaded = await loadConfig({ home: options.home, env });
+  const strata: Strata = await Strata.open({ home: options.home, env, overrides: claudeCodeLlmOverrides({ loaded, env }) });
   try {
     const caller = hookCaller(strata, options.agentId);
     const { agentId } = caller;
