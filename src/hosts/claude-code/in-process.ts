@@ -10,7 +10,7 @@ import { promptSubmit, sessionStart, type HookAnswer } from './context-ops.js';
 import { appendHookError } from '../../resident/hook-log.js';
 import { InjectionStore } from './injections.js';
 import { HookInputError, type HookOpInput } from './payload.js';
-import { hookCaller, startSessionJournal } from './resident-ops.js';
+import { hookCaller, sessionJournalArgs } from './resident-ops.js';
 import { claudeCodeLlmOverrides, llmEnvFor } from './host-llm.js';
 
 /** Time a capture waits for conversation indexing; the worker pass indexes the rest. */
@@ -32,11 +32,14 @@ export async function runHookInProcess(options: { home: string; agentId?: string
     for (const e of result.errors) {
       appendHookError(strata.home, { event: input.event, sessionId: input.sessionId, code: 'CAPTURE_FAILED', message: `${e.path}: ${e.message}`, where: 'in-process' });
     }
-    // SessionEnd also starts a pass with nothing new: it catches up on anything an earlier one deferred.
-    if (result.newMessages > 0 || !result.indexDone || input.event === 'SessionEnd') {
-      startBackground({ home: strata.home, agentId, launcher: cliLauncher(), env: llmEnvFor(strata.config, env), args: ['worker', '--once', ...(input.distill ? [] : ['--no-distill'])] });
+    // One worker pass: indexing, distillation, and the session's journal entry and summaries at
+    // PreCompact / SessionEnd. SessionEnd also starts a pass with nothing new: it catches up on
+    // anything an earlier one deferred.
+    const journal = sessionJournalArgs(strata, input) ?? [];
+    if (result.newMessages > 0 || !result.indexDone || input.event === 'SessionEnd' || journal.length > 0) {
+      const args = ['worker', '--once', ...(input.distill ? [] : ['--no-distill']), ...journal];
+      startBackground({ home: strata.home, agentId, launcher: cliLauncher(), env: llmEnvFor(strata.config, env), args });
     }
-    startSessionJournal({ strata, agentId, input, env });
     return {};
   } finally {
     await strata.close();

@@ -34,14 +34,27 @@ export function hookCaller(strata: Strata, agentId: string | undefined): { agent
   return { agentId: caller.agentId ?? DEFAULT_AGENT_ID, scopes: caller.scopes };
 }
 
-/** PreCompact / SessionEnd with an LLM configured: a journal entry for the session and a summaries pass. */
-export function startSessionJournal(options: { strata: Strata; agentId: string; input: HookOpInput; env: NodeJS.ProcessEnv }): void {
+/**
+ * PreCompact / SessionEnd with an LLM configured: the session's journal entry and a summaries pass,
+ * by the one background worker (`strata worker --once --journal-session <id> --transcript <path>`),
+ * undefined otherwise.
+ */
+export function sessionJournalArgs(strata: Strata, input: HookOpInput): string[] | undefined {
+  if ((input.event !== 'PreCompact' && input.event !== 'SessionEnd') || !input.sessionId || !input.transcriptPath) return undefined;
+  if (llmProviderOf({ config: strata.config }) === 'none') return undefined;
+  return ['--journal-session', input.sessionId, '--transcript', resolve(input.transcriptPath)];
+}
+
+/** Starts the one worker pass for a session's journal (see sessionJournalArgs); false when none is due. */
+export function startSessionJournal(options: { strata: Strata; agentId: string; input: HookOpInput; env: NodeJS.ProcessEnv }): boolean {
   const { input, strata } = options;
-  if ((input.event !== 'PreCompact' && input.event !== 'SessionEnd') || !input.sessionId || !input.transcriptPath) return;
-  if (llmProviderOf({ config: strata.config }) === 'none') return;
-  const common = { home: strata.home, agentId: options.agentId, launcher: cliLauncher(), env: { ...llmEnvFor(strata.config, options.env), [HOOK_GUARD_ENV]: '1' } };
-  startBackground({ ...common, args: ['journal', 'flush', '--session', input.sessionId, '--transcript', resolve(input.transcriptPath)] });
-  startBackground({ ...common, args: ['summarize'] });
+  const journal = sessionJournalArgs(strata, input);
+  if (!journal) return false;
+  // The worker's summaries pass belongs to distillation (off with --no-distill); a pass that finds
+  // the distill lock taken by the resident skips distilling.
+  const args = ['worker', '--once', ...(input.distill ? [] : ['--no-distill']), ...journal];
+  startBackground({ home: strata.home, agentId: options.agentId, launcher: cliLauncher(), env: { ...llmEnvFor(strata.config, options.env), [HOOK_GUARD_ENV]: '1' }, args });
+  return true;
 }
 
 async function distillOnce(strata: Strata, agentId: string, signal: AbortSignal): Promise<void> {
