@@ -15,7 +15,7 @@ import { readFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import {
-  LineDecoder, RESIDENT_PROTOCOL, encodeMessage, residentPaths, type ResidentCaller, type ResidentInfo, type ResidentResponse,
+  LineDecoder, RESIDENT_PROTOCOL, alive, encodeMessage, residentPaths, type ResidentCaller, type ResidentInfo, type ResidentResponse,
 } from './protocol.js';
 
 /** Exit code of a resident that found another one holding the home's lock. */
@@ -63,15 +63,6 @@ export interface ResidentCallResult {
   result: unknown;
   /** True when this call started the resident (a cold call). */
   started: boolean;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

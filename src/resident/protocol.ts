@@ -101,3 +101,13 @@ export class LineDecoder {
     return lines;
   }
 }
+
+/** Whether a process with this pid exists (EPERM: it does, under another user). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

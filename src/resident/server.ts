@@ -15,7 +15,7 @@ import lockfile from 'proper-lockfile';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { EXIT_ALREADY_RUNNING, readResidentInfo } from './client.js';
 import {
-  LineDecoder, MAX_SOCKET_PATH, RESIDENT_PROTOCOL, encodeMessage, residentPaths, type ResidentCaller, type ResidentEndpoint,
+  LineDecoder, MAX_SOCKET_PATH, RESIDENT_PROTOCOL, alive, encodeMessage, residentPaths, type ResidentCaller, type ResidentEndpoint,
   type ResidentInfo, type ResidentRequest, type ResidentResponse,
 } from './protocol.js';
 import { TaskQueue } from './tasks.js';
@@ -84,15 +84,6 @@ async function listen(server: Server, home: string): Promise<ResidentEndpoint> {
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('loopback listen returned no port');
   return { kind: 'tcp', host: '127.0.0.1', port: address.port };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
