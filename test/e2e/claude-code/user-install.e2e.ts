@@ -8,7 +8,7 @@ import { chmod, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_VERSIONS } from '../versions.js';
-import { createSandbox, occurrences, type ClaudeSandbox } from './support/sandbox.js';
+import { CLAUDE_ON_PATH, DISTILL_PROMPT, createSandbox, occurrences, type ClaudeSandbox } from './support/sandbox.js';
 import { installStrataGlobally } from './support/strata-package.js';
 
 const MEMORY = 'Project Quokka deploys to the aurora-eu-west-3 Kubernetes cluster.';
@@ -153,6 +153,19 @@ describe.each(CLAUDE_CODE_VERSIONS)('Claude Code $version, Strata installed for 
     expect(answered).toHaveLength(1);
     expect(answered[0]!.toolResults.map((t) => t.text).join('\n')).toContain('heronbase-42');
     expect(asked.stdout).toContain('heronbase-42');
+  });
+
+  it.runIf(CLAUDE_ON_PATH)("the hooks distilled through the user's own claude CLI, whose session Strata never captured", async () => {
+    // No llm configured and `claude` on PATH: the hooks chose the claude-code provider by themselves.
+    const distills = sb.server.requests.filter((r) => DISTILL_PROMPT.test(r.system));
+    expect(distills.length).toBeGreaterThan(0);
+    expect(distills.some((r) => r.userTexts.join('\n').includes('heronbase-42'))).toBe(true);
+    // The child `claude -p` runs in the temp dir with hooks off and STRATA_HOOK_GUARD set: every
+    // captured session is one the user ran in the project, none is Strata's own.
+    const slug = sb.project.replace(/[^A-Za-z0-9]/g, '-');
+    const listed = JSON.parse((await strata('--agent', 'claude-code', 'sessions', '--json')).stdout) as { sessions: Array<{ sessionKey: string }> };
+    expect(listed.sessions.length).toBeGreaterThan(0);
+    for (const s of listed.sessions) expect(s.sessionKey).toContain(slug);
   });
 
   it('a broken config.json is reported to the model, the log and `strata doctor`; fixing it recovers', async () => {

@@ -4,6 +4,8 @@
  * API on loopback. The model's behaviour follows markers in the prompt:
  *
  * - `[tool:<name> <json>]`: call that tool with that input, then answer with the tool's result;
+ * - Strata's distillation prompt (sent by the `claude -p` child the hooks start when `claude` is on
+ *   PATH and no llm is configured, see CLAUDE_ON_PATH): one memory per "remember that ..." line;
  * - anything else: answer `OK`.
  */
 import { spawn } from 'node:child_process';
@@ -42,6 +44,23 @@ export interface ClaudeSandbox {
 }
 
 const TOOL_MARKER = /\[tool:(\S+) (\{.*?\})\]/;
+/** `STRATA_E2E_CLAUDE_ON_PATH=1`: the sandbox user has `claude` on PATH (see createSandbox). */
+export const CLAUDE_ON_PATH = process.env.STRATA_E2E_CLAUDE_ON_PATH === '1';
+/** The system prompt of Strata's extraction call (src/core/distill). */
+export const DISTILL_PROMPT = /You distill a conversation/;
+
+/** What a good extractor makes of the user's "remember that ..." messages, citing each message. */
+function distilled(request: MessagesRequest): Turn {
+  const text = request.userTexts.join('\n');
+  const blocks = [...text.matchAll(/^\[(\d+) user \d\d:\d\d\]\n([\s\S]*?)(?=^\[\d+ \w+ \d\d:\d\d\]$|(?![\s\S]))/gm)];
+  const memories = blocks.flatMap(([, id, body]) => {
+    const fact = /remember that (.+?)\.?\s*$/im.exec(body ?? '')?.[1];
+    if (!fact) return [];
+    const statement = fact.charAt(0).toUpperCase() + fact.slice(1) + '.';
+    return [{ text: statement, category: 'fact', importance: 0.8, confidence: 0.9, scope: 'agent', temporal: 'static', validFrom: null, sourceMessageIds: [id], keywords: [] }];
+  });
+  return { kind: 'text', text: JSON.stringify({ memories }) };
+}
 
 /**
  * The scripted model. With a `[tool:<name> <json>]` marker it calls that tool, as a real model
@@ -50,6 +69,7 @@ const TOOL_MARKER = /\[tool:(\S+) (\{.*?\})\]/;
  * yet; it answers with the tool's result. Anything else: `OK`.
  */
 export function scriptedModel(request: MessagesRequest): Turn {
+  if (DISTILL_PROMPT.test(request.system)) return distilled(request);
   const marker = TOOL_MARKER.exec(request.userTexts.join('\n'));
   if (!marker) return { kind: 'text', text: 'OK' };
   const [, name, json] = marker as unknown as [string, string, string];
@@ -94,7 +114,9 @@ export async function createSandbox(options: { version: string; nodeVersion: str
     USER: 'e2e',
     LANG: 'C.UTF-8',
     TERM: 'dumb',
-    PATH: pathWith(node, { PATH: [options.strata.binDir, '/usr/local/bin', '/usr/bin', '/bin'].join(':') }),
+    // With CLAUDE_ON_PATH, `claude` is on PATH as for every user: with no llm configured the hooks
+    // then distill through it (the claude-code provider). Off by default until that path passes here.
+    PATH: pathWith(node, { PATH: [options.strata.binDir, ...(CLAUDE_ON_PATH ? [claudePkg.binDir] : []), '/usr/local/bin', '/usr/bin', '/bin'].join(':') }),
     // npm as the user has it: the global prefix holds Strata; the real cache keeps npx offline-fast.
     NPM_CONFIG_PREFIX: options.strata.prefix,
     npm_config_cache: join(homedir(), '.npm'),
