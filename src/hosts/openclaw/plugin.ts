@@ -17,7 +17,6 @@ import { resolveCaller } from '../../core/caller.js';
 import { AutoRecall } from './auto-recall.js';
 import { openClawPluginConfigSchema, parsePluginConfig, PLUGIN_ID, strataOverrides, type OpenClawPluginConfig } from './config.js';
 import { messageOf, sharedEngine, type SharedEngine } from './engine.js';
-import { holdExitFor } from './exit-guard.js';
 import { createOpenClawHostLlm, hostLlmRuntimeOf } from './host-llm.js';
 import { buildStrataMemorySection, createMemoryRuntime } from './memory-capability.js';
 import { createToolFactories } from './tools.js';
@@ -107,14 +106,8 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
     else log.debug?.(`strata: ${describeAutoOrganize(r)}`);
   };
 
-  /**
-   * Records what is new in a session snapshot; never throws (hooks must not break the agent). Held
-   * against `process.exit`: OpenClaw does not wait for `agent_end`, and a one-shot command exits
-   * right after the reply (exit-guard.ts).
-   */
-  const captureSnapshot = (messages: unknown[], ctx: OpenClawHookContext, sessionKey?: string): Promise<void> =>
-    holdExitFor(recordSnapshot(messages, ctx, sessionKey));
-  const recordSnapshot = async (messages: unknown[], ctx: OpenClawHookContext, sessionKey?: string): Promise<void> => {
+  /** Records what is new in a session snapshot; never throws (hooks must not break the agent). */
+  const captureSnapshot = async (messages: unknown[], ctx: OpenClawHookContext, sessionKey?: string): Promise<void> => {
     try {
       const s = await engine().strata();
       const key = sessionKey || ctx.sessionKey || ctx.sessionId || 'default';
