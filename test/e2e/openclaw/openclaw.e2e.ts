@@ -22,7 +22,7 @@ async function conversationsHit(world: World, marker: string): Promise<boolean> 
   const search = await world.strata(['conversations', 'search', marker, '--agent', 'main', '--json']);
   expect(search.code, search.stderr).toBe(0);
   // Hits are the L0 records themselves (spec/conversation.ts ConversationSearchHit).
-  return (JSON.parse(search.stdout) as { results: Array<{ record: { text: string } }> }).results.some((h) => h.record.text.includes(marker));
+  return (JSON.parse(search.stdout) as { results: Array<{ record: { content: string } }> }).results.some((h) => h.record.content.includes(marker));
 }
 
 describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({ version, node }) => {
