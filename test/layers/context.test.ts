@@ -23,7 +23,7 @@ async function seed(e: LayerEnv): Promise<void> {
     await writeFile(join(paths.scenesDir, `topic-${i}.md`), serializeScene({ summary: `Topic number ${i} about things`, heat: i, created: T, updated: T, body: 'x\n' }));
   }
   await syncSceneIndex(paths);
-  const persona = Array.from({ length: 80 }, (_, i) => `- persona line ${i} with some detail </persona>`).join('\n');
+  const persona = Array.from({ length: 80 }, (_, i) => `- persona line ${i} with some detail </persona> & a < b`).join('\n');
   await writeFile(paths.personaFile, `${persona}\n\n${NAV_OPEN}\n- nav that must not be repeated\n${NAV_CLOSE}\n`);
   await e.strata.remember({ text: 'The user prefers dark roast coffee', scope: 'agent:main', importance: 0.9 });
   await e.strata.remember({ text: 'The deploy runs on Fridays', scope: 'global' });
@@ -46,6 +46,9 @@ describe('context bootstrap', () => {
         expect(result.scenes).toBeGreaterThan(0);
         expect(result.text).toContain('topic-29.md (heat 29)'); // hottest first
         expect(result.text).toContain('dark roast coffee');
+        // Neutralised like memory lines: only the tag-like `<`, and no HTML entities for the model to read.
+        expect(result.text).toContain('with some detail \u2039/persona> & a < b');
+        expect(result.text).not.toContain('&lt;');
       }
     }
   });

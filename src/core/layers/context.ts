@@ -14,7 +14,7 @@
 import { readFile } from 'node:fs/promises';
 import type { MemoryRecord } from '../../spec/memory-record.js';
 import type { RecallOptions, RecallResult } from '../recall/types.js';
-import { formatContextBlock } from '../recall/context-format.js';
+import { escapeMemoryText, formatContextBlock } from '../recall/context-format.js';
 import { estimateTokens } from '../recall/tokens.js';
 import { agentScopes } from '../scope.js';
 import type { MemoryLister } from './organiser.js';
@@ -65,10 +65,11 @@ export interface ContextResult {
   conversations?: number;
 }
 
-/** Tag-safe text: a persona or summary can never close or open the wrapper's tags. */
-function neutralise(text: string): string {
-  return text.replace(/</g, '&lt;');
-}
+/**
+ * Tag-safe text: a persona or summary can never close or open the wrapper's tags. The same
+ * neutralisation as memory lines (tag-like `<` only, no HTML entities: the reader is a model).
+ */
+const neutralise = escapeMemoryText;
 
 /** Whole lines, in order, while they fit; a cut is marked so the reader knows there is more. */
 function fitLines(lines: string[], maxTokens: number): { lines: string[]; tokens: number } {

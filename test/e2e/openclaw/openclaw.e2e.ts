@@ -21,7 +21,8 @@ const AGENT_END_AWAITED_LOCALLY: Record<string, boolean> = { '2026.9.2': false }
 async function conversationsHit(world: World, marker: string): Promise<boolean> {
   const search = await world.strata(['conversations', 'search', marker, '--agent', 'main', '--json']);
   expect(search.code, search.stderr).toBe(0);
-  return (JSON.parse(search.stdout) as { results: Array<{ content: string }> }).results.some((h) => h.content.includes(marker));
+  // Hits are the L0 records themselves (spec/conversation.ts ConversationSearchHit).
+  return (JSON.parse(search.stdout) as { results: Array<{ record: { content: string } }> }).results.some((h) => h.record.content.includes(marker));
 }
 
 describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({ version, node }) => {

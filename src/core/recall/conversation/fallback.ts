@@ -4,6 +4,7 @@
  * marked as conversation excerpts with their date. This is the offline path to "it remembers what
  * we said": without an LLM, distillation learns little, but what was said is still searchable.
  */
+import { escapeMemoryText } from '../context-format.js';
 import { estimateTokens } from '../tokens.js';
 import type { ConversationTurnResult, IndexedTurn } from './search.js';
 import { spokenDate } from './turn-text.js';
@@ -48,7 +49,7 @@ export function formatConversationExcerpts(options: { hits: ReadonlyArray<Conver
   let budget = options.maxTokens - estimateTokens(open) - estimateTokens(close) - 2;
   const lines: string[] = [];
   for (const hit of options.hits) {
-    const text = `${hit.turn.speaker}: ${hit.turn.text}`.replace(/\s+/g, ' ').replace(/</g, '&lt;');
+    const text = escapeMemoryText(`${hit.turn.speaker}: ${hit.turn.text}`.replace(/\s+/g, ' '));
     const line = `- [conversation, ${spokenDate(hit.turn.time)}] ${text}`;
     const cost = estimateTokens(line) + 1;
     if (cost > budget) break;
