@@ -7,6 +7,8 @@ import { describeWorkerSettings } from '../config/diagnostics.js';
 import { createEmbedderFromConfig, createRerankerFromConfig, createStoreFromConfig } from '../strata.js';
 import { StrataError } from '../errors/index.js';
 import { residentHealth } from '../resident/health.js';
+import { llmProviderOf } from '../config/schema.js';
+import { checkLlm, checkOrphans } from './doctor-checks.js';
 
 interface Check {
   name: string;
@@ -14,7 +16,7 @@ interface Check {
   detail: string;
 }
 
-async function runChecks(home: string | undefined): Promise<Check[]> {
+async function runChecks(home: string | undefined, options: { repair?: boolean } = {}): Promise<Check[]> {
   const checks: Check[] = [];
   const check = async (name: string, fn: () => Promise<string>) => {
     try {
@@ -42,10 +44,14 @@ async function runChecks(home: string | undefined): Promise<Check[]> {
         throw new Error(`built with ${meta.embedderId} (${meta.dimensions}-d), configured ${embedder.id}: run \`strata reembed\``);
       }
       const idx = stats.indexes.map((i) => `${i.name}(${i.type})`).join(', ') || 'none yet';
-      return `${store.provider}: ${stats.rows} rows, ${stats.fragments ?? '?'} fragments, indexes: ${idx}`;
+      return `${store.provider}: ${stats.rows} rows, ${stats.fragments ?? (stats.rows === 0 ? 0 : '?')} fragments, indexes: ${idx}`;
     } finally {
       await store.close();
     }
+  });
+  await check('orphans', async () => {
+    const store = createStoreFromConfig(cfg);
+    return checkOrphans(store, options.repair === true).finally(() => store.close());
   });
   await check('embedder', async () => {
     if (embedder.dimensions === 0) return `${embedder.id}: lexical only`;
@@ -56,6 +62,7 @@ async function runChecks(home: string | undefined): Promise<Check[]> {
     await embedder.close?.();
     return `${embedder.id}: ${len}-d, answered in ${Date.now() - started} ms`;
   });
+  if (llmProviderOf({ config: cfg.config, env: process.env }) !== 'none') await check('llm', async () => (await checkLlm(cfg.config, cfg.home)) ?? 'none');
   const reranker = createRerankerFromConfig(cfg.config);
   if (reranker) {
     await check('reranker', async () => {
@@ -88,7 +95,7 @@ export function registerAdminCommands(program: Command): void {
         const stats = await ops.run('stats', {});
         const usage = await ops.run('usage', {});
         if (g.json) return printJson({ ...stats, llmUsage: usage });
-        const store = stats.owner ? `, ${stats.store.rows ?? '?'} rows in all, ${stats.store.fragments ?? '?'} fragments` : '';
+        const store = stats.owner ? `, ${stats.store.rows ?? 0} rows in all, ${stats.store.fragments ?? 0} fragments` : '';
         process.stdout.write(`home      ${strata.home}\nas        ${describeCaller(ops.caller)}\nstore     ${stats.store.provider}: ${stats.memories} current memories in these scopes${store}\n`);
         process.stdout.write(`embedder  ${stats.embedder.id} (${stats.embedder.dimensions}-d)\n\n`);
         printTable(['scope', 'memories'], Object.entries(stats.byScope).map(([k, v]) => [k, v]));
@@ -113,16 +120,17 @@ export function registerAdminCommands(program: Command): void {
       await withStrata(cmd, async (strata) => {
         const out = await strata.optimize({ force: true });
         if (g.json) return printJson(out);
-        process.stdout.write(`optimized: fragments ${out.fragmentsBefore ?? '?'} -> ${out.fragmentsAfter ?? '?'}; indexes: ${out.indexes.join(', ') || 'none'}\n`);
+        process.stdout.write(`optimized: fragments ${out.fragmentsBefore ?? 0} -> ${out.fragmentsAfter ?? 0}; indexes: ${out.indexes.join(', ') || 'none'}\n`);
       });
     });
 
   program
     .command('doctor')
-    .description('check config, store, indexes and embedder reachability')
-    .action(async (_opts: unknown, cmd: Command) => {
+    .description('check config, store, indexes, orphan tables, and that the embedder, reranker and LLM answer')
+    .option('--repair', 'drop orphan tables an interrupted reembed left behind')
+    .action(async (opts: { repair?: boolean }, cmd: Command) => {
       const g = globals(cmd);
-      const checks = await runChecks(g.home);
+      const checks = await runChecks(g.home, { repair: opts.repair });
       // Claude Code hook failures and the resident process (whether or not config.json loads).
       checks.push(...(await residentHealth({ home: resolveHome({ home: g.home }) })));
       // What the background workers will do with this config (not checks: nothing here can fail).

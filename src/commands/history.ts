@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { HistoryEntry } from '../core/history/index.js';
 import { globals, withOps } from './context.js';
 import { printJson, printTable } from './output.js';
+import { confirmOrRefuse } from './confirm.js';
 
 /** `strata history <id>` and `strata revert <id>` over the history log (`<home>/history/`), within the caller's scopes. */
 function describe(entry: HistoryEntry): string {
@@ -28,7 +29,7 @@ export function registerHistoryCommands(program: Command): void {
           : undefined;
         if (g.json) return printJson({ ...out, ...(state ? { state } : {}) });
         if (state) {
-          const key = out.id.toUpperCase();
+          const key = out.id;
           process.stdout.write(state.current
             ? `${key}: current (valid from ${state.validFrom.slice(0, 10)})\n`
             : `${key}: not current (valid ${state.validFrom.slice(0, 10)} to ${state.validTo!.slice(0, 10)}${state.supersededBy ? `; current: ${state.supersededBy}` : ''})\n`);
@@ -44,9 +45,20 @@ export function registerHistoryCommands(program: Command): void {
     .command('revert')
     .description('undo the last change to a memory (restores related memories of a supersede or merge)')
     .argument('<id>')
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
+    .option('-y, --yes', 'do not ask before a revert that deletes the memory (its first version)')
+    .action(async (id: string, opts: { yes?: boolean }, cmd: Command) => {
       const g = globals(cmd);
       await withOps(cmd, async (ops) => {
+        // Undoing a memory's creation deletes it: that needs the same consent as forget.
+        const last = (await ops.run('history', { id })).entries.at(-1);
+        if (last && !last.previous) {
+          const ok = await confirmOrRefuse({
+            yes: opts.yes,
+            question: `${id} has no earlier version: reverting its ${last.action} deletes it. Delete it?`,
+            refusal: `Refusing to revert ${id}: it has no earlier version, so reverting deletes it.`,
+          });
+          if (!ok) return g.json ? printJson({ reverted: null, deleted: [], restored: [] }) : void process.stdout.write('nothing reverted\n');
+        }
         const result = await ops.run('revert', { id });
         if (g.json) return printJson(result);
         const parts = [

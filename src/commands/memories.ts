@@ -5,6 +5,7 @@ import type { MemoryRecord } from '../spec/memory-record.js';
 import { collect, globals, withOps } from './context.js';
 import { printJson, printTable, shortDate } from './output.js';
 import { collectCategory, parseCategory, parsePositiveInt, parseUnit } from './parse.js';
+import { printScopeHint } from './scope-hint.js';
 
 function printRecords(records: MemoryRecord[]): void {
   printTable(
@@ -120,7 +121,8 @@ export function registerMemoryCommands(program: Command): void {
     .option('--oldest', 'oldest first')
     .action(async (opts: { category?: string[]; tag?: string[]; history?: boolean; limit: number; offset: number; oldest?: boolean }, cmd: Command) => {
       const g = globals(cmd);
-      await withOps(cmd, async (ops) => {
+      await withOps(cmd, async (ops, strata) => {
+        await printScopeHint(cmd, strata, ops.caller);
         const page = await ops.run('list', { categories: opts.category, tags: opts.tag, includeHistory: opts.history, limit: opts.limit, offset: opts.offset, order: opts.oldest ? 'oldest' : 'newest' });
         if (g.json) return printJson(page);
         if (page.memories.length === 0) return void process.stdout.write('no memories\n');

@@ -1,10 +1,23 @@
 import type { Command } from 'commander';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { dirname } from 'node:path';
+import { InvalidArgumentError } from '../errors/index.js';
 import { once } from 'node:events';
 import { rename, unlink } from 'node:fs/promises';
 import { globals, withOps, withStrata } from './context.js';
 import { printJson } from './output.js';
 import { createProgress } from './progress.js';
+
+async function openOutput(tmp: string, target: string): Promise<WriteStream> {
+  const stream = createWriteStream(tmp);
+  try {
+    await once(stream, 'open');
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    throw new InvalidArgumentError({ argument: '--output', message: `Cannot write ${target}: ${e.code === 'ENOENT' ? `folder ${dirname(target)} does not exist` : e.code === 'EACCES' ? 'permission denied' : e.message}.`, cause: error });
+  }
+  return stream;
+}
 
 export function registerTransferCommands(program: Command): void {
   program
@@ -14,9 +27,14 @@ export function registerTransferCommands(program: Command): void {
     .option('--current-only', 'leave out superseded memories')
     .action(async (opts: { output?: string; currentOnly?: boolean }, cmd: Command) => {
       await withOps(cmd, async (ops) => {
-        const lines = await ops.run('export', { includeHistory: !opts.currentOnly });
         const tmp = opts.output ? `${opts.output}.tmp-${process.pid}` : undefined;
-        const out = tmp ? createWriteStream(tmp) : process.stdout;
+        // Open the file first: a missing folder is a one-line error before any work is done.
+        const file = tmp ? await openOutput(tmp, opts.output!) : undefined;
+        const lines = await ops.run('export', { includeHistory: !opts.currentOnly }).catch(async (error: unknown) => {
+          if (tmp) await unlink(tmp).catch(() => undefined);
+          throw error;
+        });
+        const out = file ?? process.stdout;
         const progress = opts.output ? createProgress('export') : { update() {}, stop() {} };
         let n = 0;
         try {
