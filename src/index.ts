@@ -3,6 +3,7 @@
  * Hosts with Node-only transports (MCP stdio, HTTP server) are reached through the CLI.
  */
 export { Strata, type StrataOpenOptions, createEmbedderFromConfig, createRerankerFromConfig, createStoreFromConfig, createLlmFromConfig } from './strata.js';
+export type { LearnOptions, LearnResult, DeleteAllOptions } from './learn.js';
 export { MemoryEngine } from './core/engine/memory-engine.js';
 export type { RememberInput, RememberOptions, RememberResult, UpdateOptions, ListMemoriesOptions, EngineStats } from './core/engine/types.js';
 export type { ImportReport, ExportOptions } from './core/engine/import-export.js';

@@ -30,6 +30,7 @@ import { agentScopes } from './core/scope.js';
 import type { Caller } from './core/caller.js';
 import { createCallerOperations, type CallerOperations } from './core/ops/index.js';
 import { L0Log } from './capture/l0-log.js';
+import { deleteAll, learn, type DeleteAllOptions, type LearnOptions, type LearnResult } from './learn.js';
 import { createSummaryWorker, type SummaryRunReport, type SummaryWorker } from './core/summaries/index.js';
 import { agentsOfMemories, autoOrganize, organizeScenes, type AutoOrganizeResult, type OrganizeOptions, type OrganizeReport } from './core/layers/index.js';
 
@@ -311,6 +312,16 @@ export class Strata extends MemoryEngine {
       // The index filters by one agent: ask per agent and keep the best overall.
       : (await Promise.all(agentIds.map((agentId) => index.search({ ...rest, limit: fetch, agentId })))).flat().sort((a, b) => b.score - a.score);
     return (includeSummaries ? hits : hits.filter((h) => h.record.role !== 'summary')).slice(0, limit);
+  }
+
+  /** Records a conversation and distils it into memories in one call (see src/learn.ts). */
+  learn(options: LearnOptions): Promise<LearnResult> {
+    return learn(this, options);
+  }
+
+  /** Deletes memories by scope, category and date (all scopes unless `scopes` narrows it). */
+  deleteAll(options: DeleteAllOptions = {}): Promise<{ matched: number; deleted: number; ids: string[] }> {
+    return deleteAll(this, options);
   }
 
   /** This engine as seen by one caller: every host operation, validated and limited to its scopes. */

@@ -43,6 +43,7 @@ export function buildProgram(): Command {
 function exitCodeFor(error: unknown): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
   if (StrataError.isInstance(error) && isUsageError(error.code)) return 2;
+  if (StrataError.isInstance(error) && error.code === 'ABORTED') return 130; // interrupted (Ctrl-C), like a shell reports SIGINT
   return 1;
 }
 

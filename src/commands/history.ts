@@ -3,6 +3,7 @@ import type { HistoryEntry } from '../core/history/index.js';
 import { globals, withOps } from './context.js';
 import { printJson, printTable } from './output.js';
 import { confirmOrRefuse } from './confirm.js';
+import { resolveId } from './id-prefix.js';
 
 /** `strata history <id>` and `strata revert <id>` over the history log (`<home>/history/`), within the caller's scopes. */
 function describe(entry: HistoryEntry): string {
@@ -16,9 +17,10 @@ export function registerHistoryCommands(program: Command): void {
     .command('history')
     .description('show every change to a memory: who, when, why, and the previous text')
     .argument('<id>')
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
+    .action(async (given: string, _opts: unknown, cmd: Command) => {
       const g = globals(cmd);
       await withOps(cmd, async (ops) => {
+        const id = await resolveId(ops, given);
         const out = await ops.run('history', { id });
         // Which memory is current now: this one, or the one that replaced it (when still readable).
         const record = await ops.run('get', { id }).catch(() => undefined);
@@ -46,9 +48,10 @@ export function registerHistoryCommands(program: Command): void {
     .description('undo the last change to a memory (restores related memories of a supersede or merge)')
     .argument('<id>')
     .option('-y, --yes', 'do not ask before a revert that deletes the memory (its first version)')
-    .action(async (id: string, opts: { yes?: boolean }, cmd: Command) => {
+    .action(async (given: string, opts: { yes?: boolean }, cmd: Command) => {
       const g = globals(cmd);
       await withOps(cmd, async (ops) => {
+        const id = await resolveId(ops, given);
         // Undoing a memory's creation deletes it: that needs the same consent as forget.
         const last = (await ops.run('history', { id })).entries.at(-1);
         if (last && !last.previous) {
@@ -73,10 +76,10 @@ export function registerHistoryCommands(program: Command): void {
     .command('provenance')
     .description('where a memory came from: its source and the conversation messages it was distilled from')
     .argument('<id>')
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
+    .action(async (given: string, _opts: unknown, cmd: Command) => {
       const g = globals(cmd);
       await withOps(cmd, async (ops) => {
-        const out = await ops.run('provenance', { id });
+        const out = await ops.run('provenance', { id: await resolveId(ops, given) });
         if (g.json) return printJson(out);
         const s = out.source;
         process.stdout.write(`source: ${s.kind}${s.agentId ? `, agent ${s.agentId}` : ''}${s.sessionKey ? `, session ${s.sessionKey}` : ''}\n`);
