@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * Public API of strata-memory. Every export here is public; named exports only.
  * Hosts with Node-only transports (MCP stdio, HTTP server) are reached through the CLI.
