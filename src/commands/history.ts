@@ -52,9 +52,10 @@ export function registerHistoryCommands(program: Command): void {
       const g = globals(cmd);
       await withOps(cmd, async (ops) => {
         const id = await resolveId(ops, given);
-        // Undoing a memory's creation deletes it: that needs the same consent as forget.
+        // Undoing a plain creation deletes the memory and restores nothing: the same consent as forget.
+        // (A supersede or merge restores the memories it replaced, so it is undone without asking.)
         const last = (await ops.run('history', { id })).entries.at(-1);
-        if (last && !last.previous) {
+        if (last && !last.previous && !(last.related ?? []).some((r) => r.previous)) {
           const ok = await confirmOrRefuse({
             yes: opts.yes,
             question: `${id} has no earlier version: reverting its ${last.action} deletes it. Delete it?`,
