@@ -8,14 +8,16 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli, tempHome } from '../support/run-cli.js';
-import { startScriptedServer, type ScriptedServer } from '../support/scripted-http-server.js';
+import { startScriptedServer, type ScriptFunction, type ScriptedServer } from '../support/scripted-http-server.js';
 import { openAIEmbeddingsScript } from '../support/embedding-scripts.js';
 
 describe('reembed interrupted (issue 16, item 4)', () => {
   let server: ScriptedServer;
   beforeAll(async () => {
     const embed = openAIEmbeddingsScript({ dimensions: 8 });
-    server = await startScriptedServer({ routes: { 'POST /v1/embeddings': async (req, i) => ({ ...(await embed(req, i)), delayMs: 400 }) } });
+    // Each answer waits, so the rebuild is still running when the signal comes.
+    const slow: ScriptFunction = async (req, i) => ({ ...((await embed(req, i)) as { json?: unknown }), delayMs: 400 });
+    server = await startScriptedServer({ routes: { 'POST /v1/embeddings': slow } });
   });
   afterAll(() => server.close());
 
