@@ -16,7 +16,7 @@ describe('reembed interrupted (issue 16, item 4)', () => {
   beforeAll(async () => {
     const embed = openAIEmbeddingsScript({ dimensions: 8 });
     // Each answer waits, so the rebuild is still running when the signal comes.
-    const slow: ScriptFunction = async (req, i) => ({ ...((await embed(req, i)) as { json?: unknown }), delayMs: 400 });
+    const slow: ScriptFunction = async (req) => ({ ...((await embed(req)) as { json?: unknown }), delayMs: 400 });
     server = await startScriptedServer({ routes: { 'POST /v1/embeddings': slow } });
   });
   afterAll(() => server.close());
