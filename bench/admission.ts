@@ -134,8 +134,12 @@ export function runAdmissionBench(options: { misses?: boolean } = {}): void {
   printTable('Held-out junk by labelled kind: admitted by the gate', ['kind', 'total', 'admitted'],
     [...kinds].sort((a, b) => b[1].total - a[1].total).map(([k, c]) => [k, c.total, c.admitted]));
   const whys = new Map<string, number>();
-  for (const r of held.filter((x) => x.label === 'keep' && !x.admitted)) whys.set(r.why ?? '?', (whys.get(r.why ?? '?') ?? 0) + 1);
-  printTable('Held-out keep items rejected, by gate reason', ['reason', 'count'], [...whys].sort((a, b) => b[1] - a[1]));
+  for (const r of held.filter((x) => x.label === 'keep' && !x.admitted)) {
+    const key = `${r.source}\t${r.reason}\t${r.why ?? '?'}`;
+    whys.set(key, (whys.get(key) ?? 0) + 1);
+  }
+  printTable('Held-out keep items rejected, by source, labelled kind and gate reason', ['source', 'kind', 'gate reason', 'count'],
+    [...whys].sort((a, b) => a[0].localeCompare(b[0])).map(([k, c]) => [...k.split('\t'), c]));
 
   runSyntheticTable();
 

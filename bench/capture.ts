@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { createCleaner } from '../src/capture/clean/index.js';
 import { CursorStore } from '../src/capture/cursor-store.js';
 import { ingest, type IngestSourceSpec } from '../src/capture/ingest.js';
+import { createJsonlL0Log } from '../src/backends/l0-jsonl/index.js';
 import { readCompleteLines } from '../src/capture/line-reader.js';
 import { READERS } from '../src/capture/readers/index.js';
 import { printTable } from './lib/table.js';
@@ -124,10 +125,11 @@ async function runCase(format: Format, n: number): Promise<Row> {
     const sources: IngestSourceSpec[] = [{ kind: format, root }];
     const baseRss = process.memoryUsage().rss / 1024 / 1024;
     const pc = await measure(() => parseClean(format, root, path));
-    const first = await measure(() => ingest({ home, sources }));
-    const again = await measure(() => ingest({ home, sources }));
+    const log = createJsonlL0Log({ home });
+    const first = await measure(() => ingest({ home, log, sources }));
+    const again = await measure(() => ingest({ home, log, sources }));
     await new CursorStore({ home }).reset();
-    const rescan = await measure(() => ingest({ home, sources }));
+    const rescan = await measure(() => ingest({ home, log, sources }));
     const s = first.value;
     const maxRss = process.resourceUsage().maxRSS / 1024;
     return [

@@ -8,6 +8,7 @@ import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createJsonlL0Log } from '../src/backends/l0-jsonl/index.js';
 import { ingest } from '../src/capture/ingest.js';
 import { readCompleteLines } from '../src/capture/line-reader.js';
 import { printTable } from './lib/table.js';
@@ -56,7 +57,7 @@ export async function runLineReaderBench(): Promise<void> {
     const runs: Array<Array<string | number>> = [];
     const timed = async (label: string): Promise<void> => {
       const started = process.hrtime.bigint();
-      const s = await ingest({ home, sources: [{ kind: 'jsonl', root }], sqlite: false });
+      const s = await ingest({ home, log: createJsonlL0Log({ home }), sources: [{ kind: 'jsonl', root }], sqlite: false });
       runs.push([label, s.files.read, s.files.unchanged, (Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)]);
     };
     await timed('first run');

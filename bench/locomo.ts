@@ -22,6 +22,7 @@ import { formatContextBlock } from '../src/core/recall/context-format.js';
 import { estimateTokens } from '../src/core/recall/tokens.js';
 import { buildTurnIndexText, spokenDate } from '../src/core/recall/conversation/turn-text.js';
 import { searchConversationTurns } from '../src/core/recall/conversation/search.js';
+import { createJsonlL0Log } from '../src/backends/l0-jsonl/index.js';
 import { ingest } from '../src/capture/ingest.js';
 import type { L0Record } from '../src/spec/conversation.js';
 import { createLocalEmbedder } from '../src/backends/embedder-local/index.js';
@@ -138,7 +139,7 @@ async function ingestConversations(data: Locomo, home: string): Promise<{ record
       sessions.set(t.session, [...(sessions.get(t.session) ?? []), line]);
     });
     for (const [n, lines] of sessions) await writeFile(join(dir, `session_${String(n).padStart(2, '0')}.jsonl`), lines.join('\n') + '\n');
-    await ingest({ home, sources: [{ kind: 'jsonl', root: dir }], agentId: s.sample_id, onRecords: (r) => void records.push(...r) });
+    await ingest({ home, log: createJsonlL0Log({ home }), sources: [{ kind: 'jsonl', root: dir }], agentId: s.sample_id, onRecords: (r) => void records.push(...r) });
   }
   return { records, speakers };
 }

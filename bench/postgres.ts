@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monotonicFactory } from 'ulid';
 import pg from 'pg';
+import { createJsonlL0Log } from '../src/backends/l0-jsonl/index.js';
 import { createLanceDbStore } from '../src/backends/store-lancedb/index.js';
 import { createPostgresStore } from '../src/backends/store-postgres/index.js';
 import { createEmbeddingService } from '../src/core/embedding/embedding-service.js';
@@ -107,6 +108,8 @@ async function measure(backend: Backend, size: number, rows: Array<Array<string 
   const ctx = {
     store, embeddings: createEmbeddingService({ embedder }), embedderId: embedder.id, dimensions: DIMS,
     write: { redactSecrets: true, maxChars: 4000, nearDuplicateThreshold: 0.95 }, now: () => new Date(),
+    // Recall never reads the L0 log; a log under a path nothing writes to (files appear only on append).
+    l0: createJsonlL0Log({ home: join(tmpdir(), 'strata-bench-postgres-no-l0') }),
   };
   const qs = queries(size + 1);
   for (const mode of ['lexical', 'vector', 'hybrid'] as const) {

@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- <name> ...]`: runs the benchmarks and prints their tables.
- * Names: write, recall, locomo, embedders, ann, admission, capture, distill, rules, http, hooks, postgres,
- * redaction, lines (default: all available).
+ * Names: write, recall, locomo, embedders, ann, admission, capture, conversations, distill, rules, http, hooks,
+ * postgres, redaction, lines (default: all available).
  */
 import { runLocomo } from './locomo.js';
 import { runRecallLatency, runWriteThroughput } from './engine-perf.js';
@@ -28,6 +28,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
     const out = spawnSync(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit' });
     if (out.status !== 0) throw new Error(`capture benchmark failed (exit ${out.status})`);
   },
+  conversations: async () => (await import('./conversations.js')).runConversationsBench(),
   http: async () => (await import('./http-load.js')).runHttpLoadBench(),
   // Claude Code hooks as installed: child processes against the built package and a resident process.
   hooks: async () => (await import('./hooks.js')).runHooksBench(),

@@ -4,7 +4,6 @@
  * so the class only delegates.
  */
 import { ulid } from 'ulid';
-import { capture, type CaptureResult } from './capture/index.js';
 import { deleteIds, selectForDelete, type BulkFilter } from './core/bulk-delete.js';
 import type { DistillReport } from './core/distill/index.js';
 import type { Strata } from './strata.js';
@@ -21,6 +20,8 @@ export interface LearnOptions {
   abortSignal?: AbortSignal;
 }
 
+type CaptureResult = Awaited<ReturnType<Strata['capture']>>;
+
 export interface LearnResult {
   agentId: string;
   sessionKey: string;
@@ -32,9 +33,8 @@ export interface LearnResult {
 export async function learn(strata: Strata, options: LearnOptions): Promise<LearnResult> {
   const agentId = options.agentId ?? strata.config.scopes.defaultAgent ?? 'main';
   const sessionKey = options.sessionKey ?? `learn-${ulid()}`;
-  const captured = await capture({ home: strata.home, agentId, sessionKey, messages: options.messages, host: 'live', dryRun: options.dryRun });
-  // Searchable at once, like every other capture path.
-  if (!options.dryRun && captured.records.length > 0) await (await strata.conversationIndex()).add({ records: captured.records });
+  // The capture pipeline appends to L0 and indexes in one step: searchable at once, like every capture path.
+  const captured = await strata.capture({ agentId, sessionKey, messages: options.messages, host: 'live', dryRun: options.dryRun });
   const distill = await strata.distill({ agentId, dryRun: options.dryRun, abortSignal: options.abortSignal });
   return { agentId, sessionKey, captured: { considered: captured.considered, new: captured.new, duplicates: captured.duplicates, redactions: captured.redactions }, distill };
 }

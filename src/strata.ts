@@ -1,178 +1,197 @@
 /**
- * The one place where configuration meets concrete backends. The core engine only knows the
- * spec interfaces; everything LanceDB-, model- or HTTP-specific is chosen here.
+ * The library entry point: `const strata = await Strata.open({ home })`. A facade over the memory
+ * engine (recall, remember, ...) plus the operations every host shares: capture (L0 log and
+ * conversation index in one pipeline), conversation search, distillation, the organiser,
+ * summaries, the journal and the background worker. Wiring lives in src/wiring.
  */
-import type { EmbedderV1 } from './spec/embedder.js';
-import type { MemoryStoreV1 } from './spec/memory-store.js';
-import type { RerankerV1 } from './spec/reranker.js';
-import type { LlmV1 } from './spec/llm.js';
-import { MemoryEngine } from './core/engine/memory-engine.js';
-import type { EngineContext } from './core/engine/context.js';
-import { createEmbeddingService } from './core/embedding/embedding-service.js';
-import { loadConfig, type LoadedConfig, type StrataConfigOverrides } from './config/load.js';
-import { llmProviderOf, type StrataConfig } from './config/schema.js';
-import { createLanceDbStore } from './backends/store-lancedb/index.js';
-import { createLocalEmbedder } from './backends/embedder-local/index.js';
-import { createOpenAIEmbedder } from './backends/embedder-openai/index.js';
-import { createNoneEmbedder } from './backends/embedder-none/index.js';
-import { createTransformersEmbedder } from './backends/embedder-transformers/index.js';
-import { createHttpReranker } from './backends/reranker-http/index.js';
-import { join } from 'node:path';
-import { createOpenAIChat } from './backends/llm-openai/index.js';
-import { createAnthropic } from './backends/llm-anthropic/index.js';
-import { createLlmClient, type LlmClient } from './core/llm/index.js';
-import { HistoryLog, revertLast, type HistoryEntry, type RevertResult } from './core/history/index.js';
+import type { LoadedConfig } from './config/load.js';
+import type { StrataConfig } from './config/schema.js';
+import { CapturePipeline, type PipelineCaptureOptions, type PipelineIngestOptions, type PipelineWatchOptions } from './capture/pipeline.js';
+import { readTranscriptForJournal } from './capture/journal-source.js';
+import type { SourceKind } from './capture/readers/index.js';
+import { ConversationIndexer, searchConversationIndex, type CatchUpOptions, type CatchUpResult, type ConversationIndexStatus, type SearchConversationsOptions } from './core/conversations/index.js';
 import { DistillScheduler, runDistill, type DistillOptions, type DistillReport } from './core/distill/index.js';
+import { MemoryEngine } from './core/engine/memory-engine.js';
+import { revertLast, type HistoryEntry, type RevertResult } from './core/history/index.js';
+import { compileJournal, flushJournal, lintJournal, type CompileJournalResult, type FlushJournalResult, type LintJournalResult } from './core/journal/index.js';
+import { LayerService } from './core/layers/service.js';
+import type { AutoOrganizeResult, OrganizeReport } from './core/layers/index.js';
+import type { LlmClient } from './core/llm/index.js';
+import { createSummaryWorker, runSummaries, type SummaryRunReport, type SummaryWorker } from './core/summaries/index.js';
+import type { BackgroundWorker } from './core/worker/background-worker.js';
 import { ConfigError } from './errors/index.js';
-import type { ConversationIndexV1, ConversationSearchHit } from './spec/conversation.js';
-import { openLanceConversationIndex } from './backends/conversation-lancedb/index.js';
-import { agentScopes } from './core/scope.js';
+import type { ConversationSearchHit, L0Record } from './spec/conversation.js';
+import type { ConversationIndexV1 } from './spec/conversation-index.js';
+import type { L0LogV1, L0SessionInfo } from './spec/l0-log.js';
+import { openParts, type OpenedParts, type StrataOpenOptions } from './wiring/open.js';
+import { buildWorker, type CreateWorkerOptions } from './wiring/worker.js';
+
 import type { Caller } from './core/caller.js';
 import { createCallerOperations, type CallerOperations } from './core/ops/index.js';
-import { L0Log } from './capture/l0-log.js';
 import { deleteAll, learn, type DeleteAllOptions, type LearnOptions, type LearnResult } from './learn.js';
-import { createSummaryWorker, type SummaryRunReport, type SummaryWorker } from './core/summaries/index.js';
-import { agentsOfMemories, autoOrganize, organizeScenes, type AutoOrganizeResult, type OrganizeOptions, type OrganizeReport } from './core/layers/index.js';
 
-export interface StrataOpenOptions {
-  /** Strata home; default `$STRATA_HOME`, else `~/.strata`. */
-  home?: string;
-  /** Deep-merged over `<home>/config.json` and the environment, then validated. */
-  overrides?: StrataConfigOverrides;
-  /** Inject a ready embedder (tests, custom providers) instead of the configured one. */
-  embedder?: EmbedderV1;
-  reranker?: RerankerV1;
-  /** Inject an LLM (e.g. a host's own model) instead of the configured one; wrapped in the same client. */
-  llm?: LlmV1;
-  /** Used by `reembed`: open a store recorded with another embedder without failing. */
-  allowEmbedderMismatch?: boolean;
-  env?: NodeJS.ProcessEnv;
-}
+export type { StrataOpenOptions } from './wiring/open.js';
+export type { CreateWorkerOptions } from './wiring/worker.js';
 
-export function createEmbedderFromConfig(config: StrataConfig, env: NodeJS.ProcessEnv = process.env, home?: string): EmbedderV1 {
-  const e = config.embedder;
-  switch (e.provider) {
-    case 'none':
-      return createNoneEmbedder();
-    case 'openai':
-      return createOpenAIEmbedder({
-        baseURL: e.baseURL ?? 'https://api.openai.com/v1',
-        model: e.model ?? 'text-embedding-3-small',
-        apiKeyEnv: e.apiKeyEnv,
-        dimensions: e.dimensions,
-        sendDimensions: e.sendDimensions,
-        taskHints: e.taskHints,
-        batchSize: e.batchSize,
-        timeoutMs: e.timeoutMs,
-        env,
-      });
-    case 'local':
-      return createLocalEmbedder();
-    case 'transformers':
-      return createTransformersEmbedder({
-        model: e.model ?? 'Xenova/bge-small-en-v1.5',
-        modelPath: e.modelPath,
-        cacheDir: home ? join(home, 'models') : undefined,
-        allowDownload: e.allowDownload,
-        dtype: e.dtype,
-        pooling: e.pooling,
-        queryPrefix: e.queryPrefix,
-        documentPrefix: e.documentPrefix,
-        batchSize: e.batchSize,
-      });
-  }
-}
-
-export function createRerankerFromConfig(config: StrataConfig): RerankerV1 | undefined {
-  const r = config.rerank;
-  if (!r || r.provider === 'none') return undefined;
-  return createHttpReranker({ provider: r.provider, baseURL: r.baseURL, model: r.model, apiKeyEnv: r.apiKeyEnv, timeoutMs: r.timeoutMs });
-}
-
-/**
- * The configured LLM (config `llm`, overridden by STRATA_LLM_PROVIDER / _BASE_URL / _MODEL /
- * _API_KEY_ENV), wrapped in the client that retries, limits concurrency and logs usage.
- * Undefined when none is configured: distillation then falls back to rule-based capture.
- */
-export function createLlmFromConfig(options: { config: StrataConfig; home: string; env?: NodeJS.ProcessEnv }): LlmClient | undefined {
-  const env = options.env ?? process.env;
-  const cfg = options.config.llm;
-  const provider = llmProviderOf({ config: options.config, env });
-  if (provider === 'none') return undefined;
-  const model = env.STRATA_LLM_MODEL?.trim() || cfg.model;
-  if (!model) {
-    throw new ConfigError({ field: 'llm.model', message: `The LLM provider is ${provider} but no model is set: set llm.model in config.json or STRATA_LLM_MODEL.` });
-  }
-  const common = {
-    baseURL: env.STRATA_LLM_BASE_URL || cfg.baseURL,
-    model,
-    apiKeyEnv: env.STRATA_LLM_API_KEY_ENV || cfg.apiKeyEnv,
-    timeoutMs: cfg.timeoutMs,
-  };
-  let llm;
-  if (provider === 'openai') llm = createOpenAIChat({ ...common, jsonMode: cfg.jsonMode });
-  else if (provider === 'anthropic') llm = createAnthropic(common);
-  else throw new ConfigError({ field: 'llm.provider', message: `Unknown LLM provider ${JSON.stringify(provider)}: use openai (any OpenAI-compatible server), anthropic or none.` });
-  return createLlmClient({ llm, usageLog: { home: options.home }, maxConcurrency: cfg.maxConcurrency, maxRetries: cfg.maxRetries, prices: cfg.prices });
-}
-
-export function createStoreFromConfig(loaded: LoadedConfig): MemoryStoreV1 {
-  const s = loaded.config.store;
-  return createLanceDbStore({
-    path: s.path ?? join(loaded.home, 'store'),
-    annThreshold: s.annThreshold,
-    efSearch: s.efSearch,
-    lockStaleMs: loaded.config.lock?.staleMs,
-  });
-}
-
-/** The library entry point: `const strata = await Strata.open({ home })`. */
 export class Strata extends MemoryEngine {
   readonly home: string;
   readonly config: StrataConfig;
-  private conversationIndexPromise: Promise<ConversationIndexV1> | undefined;
-  private llmClient: LlmClient | undefined | null = null;
+  /** The L0 conversation log. */
+  readonly l0: L0LogV1;
+  private readonly parts: OpenedParts;
+  private readonly layers: LayerService;
+  private readonly capturePipeline: CapturePipeline;
+  private indexerPromise: Promise<ConversationIndexer> | undefined;
+  /** Workers started by this instance: captures notify them, `close` stops them. */
+  private readonly workers = new Set<BackgroundWorker>();
 
-  private constructor(ctx: EngineContext, loaded: LoadedConfig, private readonly injectedLlm?: LlmV1) {
-    super(ctx, loaded.config.recall);
-    this.home = loaded.home;
-    this.config = loaded.config;
+  private constructor(parts: OpenedParts) {
+    super(parts.ctx, parts.loaded.config.recall);
+    this.parts = parts;
+    this.home = parts.loaded.home;
+    this.config = parts.loaded.config;
+    this.l0 = parts.ctx.l0;
+    this.layers = new LayerService({
+      home: this.home, layers: this.config.layers, agentGrants: this.config.scopes.agentGrants, llm: parts.llm, memories: this, store: parts.ctx.store,
+    });
+    this.capturePipeline = new CapturePipeline({
+      home: this.home,
+      l0: this.l0,
+      indexer: () => this.indexer(),
+      onNewMessages: (messages) => {
+        for (const w of this.workers) w.notify({ messages });
+      },
+    });
   }
 
-  /** The LLM client (injected, else configured), created on first use; undefined when there is none. */
+  static async open(options: StrataOpenOptions = {}): Promise<Strata> {
+    return new Strata(await openParts(options));
+  }
+
+  /** The loaded configuration with where it came from. */
+  get loadedConfig(): LoadedConfig {
+    return this.parts.loaded;
+  }
+
+  /** The configured LLM client; undefined when none is configured. */
   llm(): LlmClient | undefined {
-    if (this.llmClient === null) {
-      const cfg = this.config.llm;
-      this.llmClient = this.injectedLlm
-        ? createLlmClient({ llm: this.injectedLlm, usageLog: { home: this.home }, maxConcurrency: cfg.maxConcurrency, maxRetries: cfg.maxRetries, prices: cfg.prices })
-        : createLlmFromConfig({ config: this.config, home: this.home });
-    }
-    return this.llmClient;
+    return this.parts.llm;
   }
+
+  // --- capture: the L0 log and the conversation index, in one pipeline --------------------------
+
+  /** Reads new transcript lines (incremental, exactly once) into the L0 log and indexes them. */
+  ingest(options: PipelineIngestOptions = {}): ReturnType<CapturePipeline['ingest']> {
+    return this.capturePipeline.ingest(options);
+  }
+
+  /** Records what is new in a live session snapshot (OpenClaw `agent_end`, a custom agent's turn hook). */
+  capture(options: PipelineCaptureOptions): ReturnType<CapturePipeline['capture']> {
+    return this.capturePipeline.capture(options);
+  }
+
+  /** Appends ready L0 records (already cleaned) and indexes them. */
+  appendConversation(options: { records: L0Record[]; abortSignal?: AbortSignal }): ReturnType<CapturePipeline['append']> {
+    return this.capturePipeline.append(options);
+  }
+
+  /** Ingests continuously until `abortSignal` fires (`strata watch`). */
+  watch(options: PipelineWatchOptions): ReturnType<CapturePipeline['watch']> {
+    return this.capturePipeline.watch(options);
+  }
+
+  /** The searchable copy of the L0 log (storage), opened on first use. */
+  conversationIndex(): Promise<ConversationIndexV1> {
+    return this.parts.conversationIndex();
+  }
+
+  private indexer(): Promise<ConversationIndexer> {
+    this.indexerPromise ??= this.conversationIndex().then(
+      (index) => new ConversationIndexer({ l0: this.l0, index, embedderId: this.ctx.embedderId, dimensions: this.ctx.dimensions, buildDocument: this.parts.buildTurnDocument }),
+      (error: unknown) => {
+        this.indexerPromise = undefined;
+        throw error;
+      },
+    );
+    return this.indexerPromise;
+  }
+
+  /** Brings the conversation index up to the L0 log (`fromStart`: re-checks every entry, the repair). */
+  async indexConversations(options: CatchUpOptions = {}): Promise<CatchUpResult> {
+    return (await this.indexer()).catchUp(options);
+  }
+
+  /** Brings the conversation index's search structures up to date when enough was written since (`force`: always). */
+  async optimizeConversations(options: { force?: boolean } = {}): Promise<boolean> {
+    return (await this.indexer()).optimize(options);
+  }
+
+  /** How far the conversation index is behind the log; `verify` checks every entry (`strata doctor`). */
+  async conversationIndexStatus(options: { verify?: boolean; abortSignal?: AbortSignal } = {}): Promise<ConversationIndexStatus> {
+    return (await this.indexer()).status(options);
+  }
+
+  /** Embeds conversation documents that have no vector yet (background work). */
+  async embedConversations(options: { batchSize?: number; budgetMs?: number; abortSignal?: AbortSignal } = {}): Promise<{ embedded: number; remaining: number }> {
+    return (await this.indexer()).embedPending({ ...options, embeddings: this.ctx.embeddings });
+  }
+
+  /**
+   * Searches captured conversation turns: full text plus vectors, fused like memory recall.
+   * `agentIds` undefined = every agent (owner reads; the operations layer decides who may).
+   * An empty `agentIds` finds nothing. Compaction and branch summaries (role `summary`) restate the
+   * session in the summariser's words, so they are left out unless `includeSummaries` (or `roles`)
+   * asks for them (contract 5).
+   */
+  async searchConversations(options: SearchConversationsOptions & { /** @deprecated use `agentIds` */ agentId?: string }): Promise<ConversationSearchHit[]> {
+    const { agentId, ...rest } = options;
+    const agentIds = rest.agentIds ?? (agentId !== undefined ? [agentId] : undefined);
+    if (agentIds?.length === 0) return [];
+    const embeddings = this.ctx.embeddings;
+    return searchConversationIndex({
+      ...rest,
+      agentIds,
+      index: await this.conversationIndex(),
+      embedQuery: embeddings.producesVectors ? (o) => embeddings.embedQuery(o) : undefined,
+      config: this.config.recall,
+    });
+  }
+
+  /** Sessions in the L0 log, most recently active first. */
+  sessions(options: { agentId?: string; host?: L0SessionInfo['host']; abortSignal?: AbortSignal } = {}): Promise<L0SessionInfo[]> {
+    return this.l0.sessions(options);
+  }
+
+  /** Messages of the L0 log by entry id (a memory's provenance), within one agent / session when given. */
+  async conversationMessages(options: { ids: string[]; agentId?: string; sessionKey?: string; limit?: number; abortSignal?: AbortSignal }): Promise<L0Record[]> {
+    const wanted = new Set(options.ids);
+    if (wanted.size === 0) return [];
+    const seen = new Set<string>();
+    const out: L0Record[] = [];
+    for (const { record } of await this.l0.readSession({ agentId: options.agentId, sessionKey: options.sessionKey, abortSignal: options.abortSignal })) {
+      if (!wanted.has(record.id) || seen.has(record.id)) continue;
+      seen.add(record.id);
+      out.push(record);
+      if (out.length >= (options.limit ?? 200)) break;
+    }
+    return out;
+  }
+
+  // --- background work ---------------------------------------------------------------------------
 
   /** One distillation run over the L0 log (LLM extraction, or rule-based capture without an LLM). */
   distill(options: Omit<DistillOptions, 'ctx' | 'home'> = {}): Promise<DistillReport> {
     const d = this.config.distill;
     return runDistill({
-      ctx: this.ctx,
-      home: this.home,
-      history: this.ctx.history,
-      llm: this.llm(),
-      budget: d.budget,
-      caps: d.caps,
-      chunkTokens: d.chunkTokens,
-      minConfidence: d.minConfidence,
-      ruleScope: d.ruleScope,
-      ...options,
+      ctx: this.ctx, home: this.home, history: this.ctx.history, llm: this.llm(), budget: d.budget, caps: d.caps, chunkTokens: d.chunkTokens,
+      minConfidence: d.minConfidence, ruleScope: d.ruleScope, ...options,
     });
   }
 
   /**
-   * The background distiller used by `strata watch` and the hosts: runs after N new messages or
-   * an idle timeout, under the distill lock (another process already distilling = skip a tick).
-   * With `onOrganize`, each run is followed by `organizeIfDue` (inside the run, so `stop()` also
-   * waits for an organiser run in progress; abort `organizeSignal` first to cut it short) and
-   * every attempt is handed to `onOrganize`.
+   * The background distiller: runs after N new messages or an idle timeout, under the distill
+   * lock (another process already distilling = skip a tick). With `onOrganize`, each run is
+   * followed by `organizeIfDue` (inside the run, so `stop()` also waits for it).
    */
   createDistillScheduler(
     options: { onReport?: (r: DistillReport) => void; onError?: (e: unknown) => void; onOrganize?: (r: AutoOrganizeResult) => void; organizeSignal?: AbortSignal } = {},
@@ -181,11 +200,8 @@ export class Strata extends MemoryEngine {
     const s = this.config.distill.scheduler;
     return new DistillScheduler({
       home: this.home,
-      run: async () => {
-        const report = await this.distill({ lockTimeoutMs: 0 });
-        if (onOrganize && !organizeSignal?.aborted) await this.organizeIfDue({ report, onResult: onOrganize, abortSignal: organizeSignal });
-        return report;
-      },
+      log: this.l0,
+      run: () => this.distillAndOrganize({ onOrganize, organizeSignal }),
       everyMessages: s.everyMessages,
       idleMs: s.idleMs,
       pollMs: s.pollMs,
@@ -193,86 +209,75 @@ export class Strata extends MemoryEngine {
     });
   }
 
-  /**
-   * The periodic hierarchical-summaries worker (config `summaries`), for long-running hosts
-   * (`strata watch`, the OpenClaw service). Undefined without an LLM. Sessions another process is
-   * summarising are skipped for that tick, never waited for.
-   */
+  private async distillAndOrganize(options: { onOrganize?: (r: AutoOrganizeResult) => void; organizeSignal?: AbortSignal }): Promise<DistillReport> {
+    const report = await this.distill({ lockTimeoutMs: 0 });
+    if (options.onOrganize && !options.organizeSignal?.aborted) {
+      await this.organizeIfDue({ report, onResult: options.onOrganize, abortSignal: options.organizeSignal });
+    }
+    return report;
+  }
+
+  /** The periodic hierarchical-summaries worker (config `summaries`); undefined without an LLM. */
   createSummaryWorker(options: { onReport?: (r: SummaryRunReport) => void; onError?: (e: unknown) => void } = {}): SummaryWorker | undefined {
     const llm = this.llm();
     if (!llm) return undefined;
-    return createSummaryWorker({ home: this.home, llm, config: this.config.summaries, ...options });
+    return createSummaryWorker({ home: this.home, l0: this.l0, llm, config: this.config.summaries, ...options });
   }
 
-  /** Organiser options for one agent from config `layers` (scopes: the agent's, with its grants). */
-  private organizeOptions(agentId: string, llm: LlmClient): OrganizeOptions {
-    const { scenes, persona } = this.config.layers;
-    return {
-      home: this.home,
-      agentId,
-      llm,
-      memories: this,
-      scopes: agentScopes(agentId, this.config.scopes.agentGrants[agentId] ?? []),
-      maxScenes: scenes.limit,
-      backupKeep: scenes.backups,
-      maxTurns: scenes.maxTurns,
-      timeoutMs: scenes.timeoutMs,
-      maxMemoriesPerRun: scenes.maxMemoriesPerRun,
-      personaEveryN: persona.regenerateEveryMemories,
-      personaBackupKeep: persona.backups,
-    };
+  /**
+   * The background worker of a host process: conversation indexing and embedding, distillation
+   * with the organiser, summaries (with an LLM) and journal entries on request. Captures through
+   * this instance notify it. `start()` runs it until `stop()`; `runOnce()` does one pass.
+   */
+  createWorker(options: CreateWorkerOptions = {}): BackgroundWorker {
+    const worker = buildWorker(this, options, (w) => this.workers.delete(w));
+    this.workers.add(worker);
+    return worker;
+  }
+
+  /** One hierarchical summaries pass (`strata summarize`). */
+  summarize(options: { agentId?: string; sessionKey?: string; dryRun?: boolean; lockTimeoutMs?: number; abortSignal?: AbortSignal } = {}): Promise<SummaryRunReport> {
+    const llm = options.dryRun ? undefined : this.requireLlm('strata summarize');
+    return runSummaries({ home: this.home, l0: this.l0, llm, config: this.config.summaries, ...options });
+  }
+
+  /** A journal entry for what a session said since its last flush (from a host transcript, else the L0 log). */
+  async flushJournal(options: { sessionId: string; agentId?: string; transcriptPath?: string; format?: SourceKind; now?: () => Date; abortSignal?: AbortSignal }): Promise<FlushJournalResult> {
+    const llm = this.requireLlm('strata journal flush');
+    const { transcriptPath, format, ...rest } = options;
+    const messages = transcriptPath
+      ? (await readTranscriptForJournal({ path: transcriptPath, sessionId: options.sessionId, agentId: options.agentId, format, abortSignal: options.abortSignal })).messages
+      : undefined;
+    return flushJournal({ ...rest, home: this.home, llm, l0: this.l0, messages, config: this.config.journal });
+  }
+
+  compileJournal(options: { force?: boolean; abortSignal?: AbortSignal } = {}): Promise<CompileJournalResult> {
+    return compileJournal({ home: this.home, llm: this.requireLlm('strata journal compile'), config: this.config.journal, ...options });
+  }
+
+  lintJournal(): Promise<LintJournalResult> {
+    return lintJournal({ home: this.home });
+  }
+
+  private requireLlm(what: string): LlmClient {
+    const llm = this.llm();
+    if (!llm) {
+      throw new ConfigError({ field: 'llm.provider', message: `${what} needs an LLM: set llm.provider and llm.model in config.json (or STRATA_LLM_PROVIDER / STRATA_LLM_MODEL).` });
+    }
+    return llm;
   }
 
   /** One organiser run for an agent with the configured limits (`strata organize`); needs a tool-capable LLM. */
   organize(options: { agentId: string; maxScenes?: number; maxMemoriesPerRun?: number; lockTimeoutMs?: number; abortSignal?: AbortSignal }): Promise<OrganizeReport> {
-    const llm = this.llm();
-    if (!llm) {
-      throw new ConfigError({ field: 'llm.provider', message: 'Organising scenes needs an LLM: set llm.provider and llm.model in config.json (or STRATA_LLM_PROVIDER / STRATA_LLM_MODEL).' });
-    }
-    const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-    return organizeScenes({ ...this.organizeOptions(options.agentId, llm), ...given });
+    return this.layers.organize(options);
   }
 
-  /**
-   * After a distillation: runs the organiser of each agent the run stored memories for (or of
-   * `agentIds`) when it is due by config `layers.organizer`. Does nothing when `auto` is off or no
-   * LLM is configured. Never throws: failures come back as results (and through `onResult`).
-   */
-  async organizeIfDue(options: { report?: DistillReport; agentIds?: string[]; onResult?: (r: AutoOrganizeResult) => void; abortSignal?: AbortSignal } = {}): Promise<AutoOrganizeResult[]> {
-    const auto = this.config.layers.organizer;
-    if (!auto.auto || options.report?.dryRun) return [];
-    const results: AutoOrganizeResult[] = [];
-    const emit = (r: AutoOrganizeResult) => {
-      results.push(r);
-      try {
-        options.onResult?.(r);
-      } catch {
-        // a failing log callback must not stop the background worker
-      }
-    };
-    let agents: string[];
-    let llm: LlmClient | undefined;
-    try {
-      agents = options.agentIds ?? (await this.agentsStoredBy(options.report));
-      llm = agents.length > 0 ? this.llm() : undefined;
-    } catch (error) {
-      emit({ agentId: options.agentIds?.join(',') ?? '*', status: 'failed', error });
-      return results;
-    }
-    if (!llm) return results;
-    for (const agentId of agents) {
-      if (options.abortSignal?.aborted) break;
-      emit(await autoOrganize({ ...this.organizeOptions(agentId, llm), everyMemories: auto.everyMemories, minIntervalMs: auto.minIntervalMs, abortSignal: options.abortSignal }));
-    }
-    return results;
+  /** After a distillation: the organiser of each agent it stored memories for, when due (never throws). */
+  organizeIfDue(options: Parameters<LayerService['organizeIfDue']>[0] = {}): Promise<AutoOrganizeResult[]> {
+    return this.layers.organizeIfDue(options);
   }
 
-  /** Agents whose memories a distill run created or changed. */
-  private async agentsStoredBy(report: DistillReport | undefined): Promise<string[]> {
-    const ids = [...new Set((report?.changes ?? []).filter((c) => c.kind !== 'skip' && c.id).map((c) => c.id!))];
-    if (ids.length === 0) return [];
-    return agentsOfMemories(await this.ctx.store.get({ ids }));
-  }
+  // --- history ---------------------------------------------------------------------------------
 
   /** Every logged change of one memory, oldest first. */
   history(options: { id: string }): Promise<HistoryEntry[]> {
@@ -282,36 +287,6 @@ export class Strata extends MemoryEngine {
   /** Undoes the last logged change of a memory (and records the revert); `accept` may refuse that change. */
   revert(options: { id: string; actor?: string; reason?: string; accept?: (entry: HistoryEntry) => boolean }): Promise<RevertResult> {
     return revertLast({ ctx: this.ctx, history: this.ctx.history!, ...options });
-  }
-
-  /** The searchable copy of the L0 conversation log (opened on first use). */
-  conversationIndex(): Promise<ConversationIndexV1> {
-    const embedder = this.ctx.embeddings.embedder;
-    this.conversationIndexPromise ??= openLanceConversationIndex({
-      dir: join(this.home, 'conversations', 'index'),
-      embedder: this.ctx.dimensions > 0 ? embedder : undefined,
-    });
-    return this.conversationIndexPromise;
-  }
-
-  /**
-   * Conversation search; `agentIds` undefined searches every agent (owner mode: the operations
-   * layer decides), an empty list finds nothing. Compaction and branch summaries (role `summary`)
-   * restate the session in the summariser's words, so they are left out unless `includeSummaries`
-   * (contract 5).
-   */
-  async searchConversations(options: { query: string; limit?: number; agentIds?: string[]; sessionKey?: string; includeSummaries?: boolean; abortSignal?: AbortSignal }): Promise<ConversationSearchHit[]> {
-    const { agentIds, includeSummaries, ...rest } = options;
-    const limit = options.limit ?? 10;
-    if (agentIds?.length === 0) return [];
-    const index = await this.conversationIndex();
-    // Summaries are rare (one per compaction), so a few extra hits make up for the ones left out.
-    const fetch = includeSummaries ? limit : limit + 5;
-    const hits = agentIds === undefined
-      ? await index.search({ ...rest, limit: fetch })
-      // The index filters by one agent: ask per agent and keep the best overall.
-      : (await Promise.all(agentIds.map((agentId) => index.search({ ...rest, limit: fetch, agentId })))).flat().sort((a, b) => b.score - a.score);
-    return (includeSummaries ? hits : hits.filter((h) => h.record.role !== 'summary')).slice(0, limit);
   }
 
   /** Records a conversation and distils it into memories in one call (see src/learn.ts). */
@@ -326,46 +301,24 @@ export class Strata extends MemoryEngine {
 
   /** This engine as seen by one caller: every host operation, validated and limited to its scopes. */
   as(caller: Caller, options: { actor?: string } = {}): CallerOperations {
-    return createCallerOperations({ engine: this, caller, actor: options.actor ?? 'api', l0Records: () => new L0Log({ home: this.home }).records() });
+    return createCallerOperations({ engine: this, caller, actor: options.actor ?? 'api', l0Records: () => this.l0Records() });
+  }
+
+  /** Every record of the L0 log, oldest first, read page by page. */
+  private async *l0Records(): AsyncIterable<L0Record> {
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.l0.read({ after });
+      for (const entry of page.entries) yield entry.record;
+      if (page.done || page.end === undefined || page.end === after) return;
+      after = page.end;
+    }
   }
 
   override async close(): Promise<void> {
-    const index = this.conversationIndexPromise;
-    this.conversationIndexPromise = undefined;
-    if (index) await (await index).close();
+    await Promise.allSettled([...this.workers].map((w) => w.stop()));
+    await (await this.parts.openedConversationIndex())?.close();
+    await this.l0.close();
     await super.close();
-  }
-
-  static async open(options: StrataOpenOptions = {}): Promise<Strata> {
-    const loaded = await loadConfig({ home: options.home, overrides: options.overrides, env: options.env });
-    const embedder = options.embedder ?? createEmbedderFromConfig(loaded.config, options.env, loaded.home);
-    // A remote embedder with no configured length learns it from one probe call.
-    const dimensions = 'resolveDimensions' in embedder && typeof embedder.resolveDimensions === 'function'
-      ? await (embedder.resolveDimensions as () => Promise<number>)()
-      : embedder.dimensions;
-    const store = createStoreFromConfig(loaded);
-    const ctx: EngineContext = {
-      store,
-      embeddings: createEmbeddingService({ embedder }),
-      embedderId: embedder.id,
-      dimensions,
-      reranker: options.reranker ?? createRerankerFromConfig(loaded.config),
-      write: {
-        redactSecrets: loaded.config.write.redactSecrets,
-        maxChars: loaded.config.write.maxChars,
-        nearDuplicateThreshold: loaded.config.write.nearDuplicateThreshold,
-      },
-      history: new HistoryLog({ home: loaded.home, redact: loaded.config.write.redactSecrets }),
-      now: () => new Date(),
-    };
-    if (!options.allowEmbedderMismatch) {
-      try {
-        await MemoryEngine.checkEmbedder(ctx);
-      } catch (error) {
-        await store.close().catch(() => undefined);
-        throw error;
-      }
-    }
-    return new Strata(ctx, loaded, options.llm);
   }
 }

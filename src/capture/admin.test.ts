@@ -1,9 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { piSession, tempDir } from '../../test/capture/helpers.js';
-import { listSessions, resetCursors, showCursors } from './admin.js';
-import { ingest } from './ingest.js';
+import { ingestHome, piSession, sessionsOf, tempDir } from '../../test/capture/helpers.js';
+import { resetCursors, showCursors } from './admin.js';
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -19,15 +18,15 @@ describe('sessions and cursors', () => {
       mkdirSync(join(root, 'agents', agent, 'sessions'), { recursive: true });
       writeFileSync(join(root, 'agents', agent, 'sessions', `${sid}.jsonl`), piSession(sid, n));
     }
-    await ingest({ home, sources: [{ kind: 'openclaw', root }] });
-    const sessions = await listSessions({ home });
+    await ingestHome({ home, sources: [{ kind: 'openclaw', root }] });
+    const sessions = await sessionsOf(home);
     expect(sessions.map((s) => [s.agentId, s.sessionId, s.messages]).sort()).toEqual([['main', 'a', 4], ['main', 'b', 2], ['ops', 'c', 3]]);
-    expect((await listSessions({ home, agentId: 'ops' })).map((s) => s.sessionId)).toEqual(['c']);
+    expect((await sessionsOf(home, { agentId: 'ops' })).map((s) => s.sessionId)).toEqual(['c']);
     const cursors = await showCursors({ home });
     expect(cursors).toHaveLength(3);
     expect(cursors.every((c) => c.kind === 'file' && !c.pending && c.committed === c.size)).toBe(true);
     expect(await resetCursors({ home, pathPrefix: join(root, 'agents', 'ops') })).toEqual({ removed: 1 });
-    const again = await ingest({ home, sources: [{ kind: 'openclaw', root }] });
+    const again = await ingestHome({ home, sources: [{ kind: 'openclaw', root }] });
     expect(again.files).toMatchObject({ read: 1, unchanged: 2 });
     expect(again.messages).toMatchObject({ new: 0, duplicates: 3 });
   });

@@ -1,42 +1,8 @@
 import type { ConversationHost } from '../spec/conversation.js';
 import { CursorStore } from './cursor-store.js';
-import { L0Log } from './l0-log.js';
 import { SqliteCursorStore } from './sqlite/openclaw-sqlite.js';
 
-/** Read-only views and resets behind `strata sessions` and `strata cursor show|reset`. */
-export interface SessionSummary {
-  host: ConversationHost;
-  agentId: string;
-  sessionKey: string;
-  sessionId: string;
-  messages: number;
-  firstTimestamp: number;
-  lastTimestamp: number;
-  lastRecordedAt: string;
-}
-
-/** Sessions in the L0 log, most recently active first. Streams the log (memory: one entry per session). */
-export async function listSessions(options: { home: string; agentId?: string; host?: ConversationHost }): Promise<SessionSummary[]> {
-  const sessions = new Map<string, SessionSummary>();
-  for await (const r of new L0Log({ home: options.home }).records()) {
-    if ((options.agentId && r.agentId !== options.agentId) || (options.host && r.host !== options.host)) continue;
-    const key = JSON.stringify([r.host, r.agentId, r.sessionKey, r.sessionId]);
-    const s = sessions.get(key);
-    if (!s) {
-      sessions.set(key, {
-        host: r.host, agentId: r.agentId, sessionKey: r.sessionKey, sessionId: r.sessionId, messages: 1,
-        firstTimestamp: r.timestamp, lastTimestamp: r.timestamp, lastRecordedAt: r.recordedAt,
-      });
-      continue;
-    }
-    s.messages += 1;
-    s.firstTimestamp = Math.min(s.firstTimestamp, r.timestamp);
-    s.lastTimestamp = Math.max(s.lastTimestamp, r.timestamp);
-    if (r.recordedAt > s.lastRecordedAt) s.lastRecordedAt = r.recordedAt;
-  }
-  return [...sessions.values()].sort((a, b) => b.lastTimestamp - a.lastTimestamp);
-}
-
+/** Read-only views and resets behind `strata cursor show|reset` (sessions come from `L0LogV1.sessions`). */
 export interface CursorInfo {
   kind: 'file' | 'sqlite';
   path: string;

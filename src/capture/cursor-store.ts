@@ -3,7 +3,7 @@ import { StorageError } from '../errors/index.js';
 import type { ConversationHost } from '../spec/conversation.js';
 import { withFileLock } from '../util/file-lock.js';
 import { isObject } from './readers/common.js';
-import { readJsonFile, writeFileDurable } from './fs-util.js';
+import { readJsonFile, writeFileDurable } from '../util/fs-util.js';
 
 /**
  * Per-file read positions with two-phase commit. A run first *stages* a batch (pending offset and

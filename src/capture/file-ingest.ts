@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { ulid } from 'ulid';
 import type { ConversationMessage, L0Record, LineSkipReason, TranscriptFile, TranscriptReader } from '../spec/conversation.js';
+import type { L0LogV1 } from '../spec/l0-log.js';
 import type { Cleaner } from './clean/index.js';
 import { cursorKey, type CursorStore, type FileCursor, type FileIdentity } from './cursor-store.js';
-import { headHash, isNotFound } from './fs-util.js';
-import type { L0Log } from './l0-log.js';
+import { headHash, isNotFound } from '../util/fs-util.js';
 import { lastLineBoundary, readCompleteLines } from './line-reader.js';
 import { readZstdLines } from './zstd-lines.js';
 
@@ -30,7 +30,7 @@ export interface FileResult {
 
 export interface FileIngestContext {
   store: CursorStore;
-  log: L0Log;
+  log: L0LogV1;
   cleaner: Cleaner;
   reader: TranscriptReader;
   cursors: Record<string, FileCursor>;
@@ -113,7 +113,7 @@ export async function ingestFile(ctx: FileIngestContext, file: TranscriptFile): 
   let buffer: L0Record[] = [];
   const flush = async (): Promise<void> => {
     if (buffer.length === 0) return;
-    const appended = await ctx.log.append({ records: buffer, dryRun: ctx.dryRun, now: ctx.now() });
+    const appended = await ctx.log.append({ records: buffer, dryRun: ctx.dryRun });
     result.written += appended.written;
     result.duplicates += appended.duplicates;
     if (appended.records.length > 0 && ctx.onRecords && !ctx.dryRun) await ctx.onRecords(appended.records);

@@ -5,7 +5,6 @@ export {
 } from './ingest.js';
 export { capture, normaliseLiveMessage, type CaptureOptions, type CaptureResult } from './live.js';
 export { CursorStore, cursorKey, type FileCursor, type FileIdentity, type PendingBatch } from './cursor-store.js';
-export { L0Log, fingerprintsOf, sourceKeyOf, type AppendResult } from './l0-log.js';
 export { readCompleteLines, lastLineBoundary, type RawLine, type LineChunk, type ReadLinesOptions } from './line-reader.js';
 export {
   createCleaner, emptyCleanStats, mergeCleanStats, DEFAULT_INJECTED_TAGS,
@@ -15,7 +14,6 @@ export {
   READERS, SOURCE_KINDS, claudeCodeReader, codexReader, jsonlReader, openClawReader, classifyOpenClawFile,
   claudeConfigDirs, codexHomes, openClawStateDirs, type SourceKind,
 } from './readers/index.js';
-export { indexL0Log } from './index-sync.js';
 export { discoverOpenClawSqlite, ingestOpenClawSqlite, type SqliteStore } from './sqlite/openclaw-sqlite.js';
-export { listSessions, resetCursors, showCursors, type CursorInfo, type SessionSummary } from './admin.js';
+export { resetCursors, showCursors, type CursorInfo } from './admin.js';
 export { watch, type WatchOptions, type WatchResult } from './watch.js';

@@ -1,9 +1,8 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { copyFixture, piMessage, piSession, readL0, tempDir } from '../../test/capture/helpers.js';
+import { copyFixture, ingestHome, piMessage, piSession, readL0, tempDir } from '../../test/capture/helpers.js';
 import { CursorStore, cursorKey } from './cursor-store.js';
-import { ingest } from './ingest.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let home: string;
@@ -28,7 +27,7 @@ describe('ingest', () => {
       { kind: 'claude-code' as const, root: copyFixture('claude-code', tmp.dir) },
       { kind: 'codex' as const, root: copyFixture('codex', tmp.dir) },
     ];
-    const first = await ingest({ home, sources });
+    const first = await ingestHome({ home, sources });
     expect(first.errors).toEqual([]);
     expect(first.files).toMatchObject({ found: 3, read: 3 });
     const records = await readL0(home);
@@ -47,7 +46,7 @@ describe('ingest', () => {
     const day = new Date().toISOString().slice(0, 10);
     expect(readFileSync(join(home, 'conversations', `${day}.jsonl`), 'utf8').trim().split('\n')).toHaveLength(records.length);
 
-    const second = await ingest({ home, sources });
+    const second = await ingestHome({ home, sources });
     expect(second.files).toMatchObject({ read: 0, unchanged: 3 });
     expect(second.messages.new).toBe(0);
     expect(await readL0(home)).toHaveLength(records.length);
@@ -56,9 +55,9 @@ describe('ingest', () => {
   it('reads only what was appended since the last run', async () => {
     const path = openClawSession('main', 's1', piSession('s1', 10));
     const root = join(tmp.dir, 'oc');
-    expect((await ingest({ home, sources: [{ kind: 'openclaw', root }] })).messages.new).toBe(10);
+    expect((await ingestHome({ home, sources: [{ kind: 'openclaw', root }] })).messages.new).toBe(10);
     appendFileSync(path, piSession('s1', 5, 10));
-    const second = await ingest({ home, sources: [{ kind: 'openclaw', root }] });
+    const second = await ingestHome({ home, sources: [{ kind: 'openclaw', root }] });
     expect(second.messages).toEqual({ parsed: 5, new: 5, duplicates: 0 });
     expect((await readL0(home)).map((r) => r.id)).toHaveLength(15);
   });
@@ -66,11 +65,11 @@ describe('ingest', () => {
   it('--from-now starts new cursors at the last line boundary', async () => {
     const path = openClawSession('main', 's1', piSession('s1', 10) + '{"partial');
     const root = join(tmp.dir, 'oc');
-    const first = await ingest({ home, sources: [{ kind: 'openclaw', root }], fromNow: true });
+    const first = await ingestHome({ home, sources: [{ kind: 'openclaw', root }], fromNow: true });
     expect(first.files.startedFromNow).toBe(1);
     expect(await readL0(home)).toHaveLength(0);
     writeFileSync(path, readFileSync(path, 'utf8').replace(/\{"partial$/, '') + piSession('s1', 2, 50));
-    const second = await ingest({ home, sources: [{ kind: 'openclaw', root }], fromNow: true });
+    const second = await ingestHome({ home, sources: [{ kind: 'openclaw', root }], fromNow: true });
     expect(second.messages.new).toBe(2);
   });
 
@@ -79,17 +78,17 @@ describe('ingest', () => {
     openClawSession('ops', 'o1', piSession('o1', 4));
     openClawSession('main', 'm1', piSession('m1', 4));
     const root = join(tmp.dir, 'oc');
-    const all = await ingest({ home, sources: [{ kind: 'openclaw', root }] });
+    const all = await ingestHome({ home, sources: [{ kind: 'openclaw', root }] });
     expect(all.files.skippedAgent).toBe(1);
     expect(new Set((await readL0(home)).map((r) => r.agentId))).toEqual(new Set(['ops', 'main']));
     const home2 = join(tmp.dir, 'home2');
-    await ingest({ home: home2, sources: [{ kind: 'openclaw', root }], agentId: 'ops' });
+    await ingestHome({ home: home2, sources: [{ kind: 'openclaw', root }], agentId: 'ops' });
     expect(new Set((await readL0(home2)).map((r) => r.agentId))).toEqual(new Set(['ops']));
   });
 
   it('dry run counts what would be written and writes nothing', async () => {
     openClawSession('main', 's1', piSession('s1', 6));
-    const summary = await ingest({ home, sources: [{ kind: 'openclaw', root: join(tmp.dir, 'oc') }], dryRun: true });
+    const summary = await ingestHome({ home, sources: [{ kind: 'openclaw', root: join(tmp.dir, 'oc') }], dryRun: true });
     expect(summary.messages.new).toBe(6);
     expect(await readL0(home)).toHaveLength(0);
     expect(await new CursorStore({ home }).load()).toEqual({});
@@ -101,7 +100,7 @@ describe('ingest', () => {
     const root = join(tmp.dir, 'oc');
     const runs: number[] = [];
     for (let i = 0; i < 50; i += 1) {
-      const s = await ingest({ home, sources: [{ kind: 'openclaw', root }], maxBytesPerRun: 8_000 });
+      const s = await ingestHome({ home, sources: [{ kind: 'openclaw', root }], maxBytesPerRun: 8_000 });
       runs.push(s.messages.new);
       expect(s.bytesRead).toBeLessThan(8_000 + 1_000);
       if (s.messages.new === 0 && s.files.deferred === 0) break;
@@ -115,15 +114,15 @@ describe('ingest', () => {
   it('processes a batch a crashed run left pending again, without duplicates', async () => {
     const path = openClawSession('main', 's1', piSession('s1', 8));
     const root = join(tmp.dir, 'oc');
-    await ingest({ home, sources: [{ kind: 'openclaw', root }] });
+    await ingestHome({ home, sources: [{ kind: 'openclaw', root }] });
     // Simulate a crash after staging the next batch (and after its records reached L0).
     appendFileSync(path, piSession('s1', 4, 8));
     const store = new CursorStore({ home });
     const key = cursorKey('openclaw', path);
     const cursor = (await store.get(key))!;
-    await ingest({ home, sources: [{ kind: 'openclaw', root }] });
+    await ingestHome({ home, sources: [{ kind: 'openclaw', root }] });
     await store.stage({ key, cursor: { ...cursor }, pendingOffset: cursor.committed + 100, batchId: 'crashed' });
-    const rerun = await ingest({ home, sources: [{ kind: 'openclaw', root }] });
+    const rerun = await ingestHome({ home, sources: [{ kind: 'openclaw', root }] });
     expect(rerun.files.recoveredBatches).toBe(1);
     expect(rerun.messages).toMatchObject({ new: 0, duplicates: 4 });
     expect((await store.get(key))!.pending).toBeNull();
@@ -133,7 +132,7 @@ describe('ingest', () => {
   it('reads only the files named in `only` (a hook passing its transcript path)', async () => {
     const a = openClawSession('main', 'a', piSession('a', 3));
     openClawSession('main', 'b', piSession('b', 3));
-    const s = await ingest({ home, sources: [{ kind: 'openclaw', root: join(tmp.dir, 'oc'), only: [a] }] });
+    const s = await ingestHome({ home, sources: [{ kind: 'openclaw', root: join(tmp.dir, 'oc'), only: [a] }] });
     expect(s.files.found).toBe(1);
     expect(new Set((await readL0(home)).map((r) => r.sessionId))).toEqual(new Set(['a']));
   });
@@ -142,7 +141,7 @@ describe('ingest', () => {
     const dir = join(tmp.dir, 'custom');
     mkdirSync(dir);
     writeFileSync(join(dir, 'run.jsonl'), `${JSON.stringify({ role: 'user', content: 'remember the blue door' })}\n${piMessage(1, 'user', 'pi lines are not generic')}\n`);
-    const s = await ingest({ home, sources: [{ kind: 'jsonl', root: dir }], agentId: 'bot' });
+    const s = await ingestHome({ home, sources: [{ kind: 'jsonl', root: dir }], agentId: 'bot' });
     expect(s.messages.new).toBe(1);
     expect((await readL0(home))[0]).toMatchObject({ agentId: 'bot', host: 'jsonl', content: 'remember the blue door' });
   });

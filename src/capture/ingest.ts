@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import type { L0Record, LineSkipReason, TranscriptFile } from '../spec/conversation.js';
+import type { L0LogV1 } from '../spec/l0-log.js';
 import { createCleaner, type CleanOptions, type CleanStats } from './clean/index.js';
 import { CursorStore } from './cursor-store.js';
 import { ingestFile, type FileResult, type RescanReason } from './file-ingest.js';
-import { L0Log } from './l0-log.js';
 import { assertAgentId, isValidAgentId } from '../core/scope.js';
 import { READERS, SOURCE_KINDS, type SourceKind } from './readers/index.js';
 import { discoverOpenClawSqlite, ingestOpenClawSqlite, type SqliteResult } from './sqlite/openclaw-sqlite.js';
@@ -28,8 +28,10 @@ export interface IngestProgress {
 }
 
 export interface IngestOptions {
-  /** Strata home: L0 goes to `<home>/conversations`, cursors to `<home>/capture`. */
+  /** Strata home: cursors go to `<home>/capture`. */
   home: string;
+  /** Where messages go (hosts use `Strata.ingest`, which also feeds the conversation index). */
+  log: L0LogV1;
   /** Default: openclaw, claude-code and codex at their default locations. `jsonl` needs a root. */
   sources?: Array<SourceKind | 'all' | IngestSourceSpec>;
   /** OpenClaw: only this agent. Other hosts: the agent id recorded (default the host name). */
@@ -114,7 +116,7 @@ export async function discoverTranscripts(options: Pick<IngestOptions, 'sources'
 export async function ingest(options: IngestOptions): Promise<IngestSummary> {
   if (options.agentId !== undefined) assertAgentId(options.agentId);
   const store = new CursorStore({ home: options.home });
-  const log = new L0Log({ home: options.home });
+  const { log } = options;
   const cleaner = createCleaner(options.clean);
   const skip = new Set(options.skipAgentIds ?? DEFAULT_SKIP_AGENT_IDS);
   const summary: IngestSummary = {
@@ -193,7 +195,7 @@ function addResult(summary: IngestSummary, r: FileResult): void {
 
 async function ingestSqliteStores(
   options: IngestOptions,
-  ctx: { log: L0Log; cleaner: ReturnType<typeof createCleaner>; skip: Set<string>; summary: IngestSummary },
+  ctx: { log: L0LogV1; cleaner: ReturnType<typeof createCleaner>; skip: Set<string>; summary: IngestSummary },
 ): Promise<void> {
   const { summary } = ctx;
   for (const spec of normaliseSources(options.sources).filter((s) => s.kind === 'openclaw')) {

@@ -10,7 +10,7 @@ import { InvalidArgumentError } from '../errors/index.js';
 import type { JournalMessage } from '../core/journal/options.js';
 import type { ConversationMessage, TranscriptFile } from '../spec/conversation.js';
 import { createCleaner, type CleanOptions, type CleanStats } from './clean/index.js';
-import { isNotFound } from './fs-util.js';
+import { isNotFound } from '../util/fs-util.js';
 import { readCompleteLines, type LineChunk } from './line-reader.js';
 import { READERS, SOURCE_KINDS, type SourceKind } from './readers/index.js';
 import { isObject, parseJsonLine } from './readers/common.js';

@@ -2,11 +2,11 @@ import { join } from 'node:path';
 import { InvalidArgumentError } from '../errors/index.js';
 import { assertAgentId } from '../core/scope.js';
 import type { ConversationHost, ConversationMessage, L0Record } from '../spec/conversation.js';
+import type { L0LogV1 } from '../spec/l0-log.js';
 import { withFileLock } from '../util/file-lock.js';
 import { createCleaner, type CleanOptions, type CleanStats } from './clean/index.js';
-import { readJsonFile, writeFileDurable } from './fs-util.js';
+import { readJsonFile, writeFileDurable } from '../util/fs-util.js';
 import { DEFAULT_SKIP_AGENT_IDS } from './ingest.js';
-import { L0Log } from './l0-log.js';
 import { parseOpenClawLine } from './readers/openclaw.js';
 import { blockText, hashId, isObject, makeMessage, str, toMillis, type MessageBase } from './readers/common.js';
 
@@ -19,7 +19,10 @@ import { blockText, hashId, isObject, makeMessage, str, toMillis, type MessageBa
  * 3. the L0 entry-id and content fingerprints, which catch whatever the first two let through.
  */
 export interface CaptureOptions {
+  /** Strata home: the live cursors go to `<home>/capture/live`. */
   home: string;
+  /** Where messages go (hosts use `Strata.capture`, which also feeds the conversation index). */
+  log: L0LogV1;
   agentId: string;
   sessionKey: string;
   sessionId?: string;
@@ -107,8 +110,7 @@ export async function capture(options: CaptureOptions): Promise<CaptureResult> {
         timestamp: m.timestamp > 0 ? m.timestamp : recordedAt.getTime(), recordedAt: recordedAt.toISOString(),
       });
     }
-    const log = new L0Log({ home: options.home });
-    const appended = await log.append({ records, dryRun: options.dryRun, now: recordedAt });
+    const appended = await options.log.append({ records, dryRun: options.dryRun });
     if (!options.dryRun) {
       const lastTimestamp = Math.max(state?.lastTimestamp ?? 0, ...messages.map((m) => m?.timestamp ?? 0));
       const next: LiveState = { count: messages.length, lastTimestamp, head };

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { piSession, readL0, tempDir } from '../../test/capture/helpers.js';
+import { l0Of, piSession, readL0, tempDir } from '../../test/capture/helpers.js';
 import { CursorStore } from './cursor-store.js';
 import { watch } from './watch.js';
 
@@ -33,7 +33,7 @@ describe('watch', () => {
     const controller = new AbortController();
     const errors: unknown[] = [];
     const watching = watch({
-      home, sources: [{ kind: 'openclaw', root }], abortSignal: controller.signal, pollIntervalMs, debounceMs: 20, onError: (e) => errors.push(e),
+      home, log: l0Of(home), sources: [{ kind: 'openclaw', root }], abortSignal: controller.signal, pollIntervalMs, debounceMs: 20, onError: (e) => errors.push(e),
     });
     await until(async () => (await readL0(home)).length === 4, 'the initial run');
     appendFileSync(path, piSession('s', 6, 4));

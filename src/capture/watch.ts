@@ -18,6 +18,8 @@ export interface WatchOptions extends Omit<IngestOptions, 'abortSignal' | 'dryRu
   /** Quiet time after the last file event before a run starts. Default 500 ms. */
   debounceMs?: number;
   onRun?: (summary: IngestSummary) => void;
+  /** One ingest run; default capture's `ingest` (`Strata.watch` passes its own, which also indexes). */
+  run?: (options: IngestOptions) => Promise<IngestSummary>;
   /** A failed run is reported here and retried on the next trigger; watching goes on. */
   onError?: (error: unknown) => void;
 }
@@ -76,7 +78,7 @@ export async function watch(options: WatchOptions): Promise<WatchResult> {
       if (dirty) {
         dirty = false;
         try {
-          const summary = await ingest({ ...options, abortSignal });
+          const summary = await (options.run ?? ingest)({ ...options, abortSignal });
           runs += 1;
           options.onRun?.(summary);
         } catch (error) {

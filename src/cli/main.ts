@@ -9,6 +9,7 @@ import { registerLayerCommands } from './commands/layers.js';
 import { registerJournalCommands } from './commands/journal.js';
 import { registerSummarizeCommand } from './commands/summarize.js';
 import { registerHookCommand } from './commands/hook.js';
+import { registerWorkerCommand } from './commands/worker.js';
 import { registerInstallCommands } from './commands/install.js';
 import { registerInstallOpenClawCommand, registerUninstallOpenClawCommand } from './commands/install-openclaw.js';
 import { registerCompletionCommand } from './commands/completion.js';
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerSummarizeCommand(program);
   registerJournalCommands(program);
   registerHookCommand(program);
+  registerWorkerCommand(program);
   registerInstallCommands(program);
   // After registerInstallCommands: mounts `openclaw` under the existing `install` command.
   registerInstallOpenClawCommand(program);

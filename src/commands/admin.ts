@@ -4,7 +4,8 @@ import { describeCaller } from '../core/caller.js';
 import { printJson, printTable } from './output.js';
 import { loadConfig, resolveHome, writeDefaultConfig } from '../config/load.js';
 import { describeWorkerSettings } from '../config/diagnostics.js';
-import { createEmbedderFromConfig, createRerankerFromConfig, createStoreFromConfig } from '../strata.js';
+import { Strata } from '../strata.js';
+import { createEmbedderFromConfig, createRerankerFromConfig, createStoreFromConfig } from '../wiring/factories.js';
 import { StrataError } from '../errors/index.js';
 import { residentHealth } from '../resident/health.js';
 import { llmProviderOf } from '../config/schema.js';
@@ -34,9 +35,9 @@ async function runChecks(home: string | undefined, options: { repair?: boolean }
   });
   if (!loaded) return checks;
   const cfg = loaded;
-  const embedder = createEmbedderFromConfig(cfg.config);
+  const embedder = await createEmbedderFromConfig({ config: cfg.config, home: cfg.home });
   await check('store', async () => {
-    const store = createStoreFromConfig(cfg);
+    const store = await createStoreFromConfig({ config: cfg.config, home: cfg.home });
     try {
       const meta = await store.getMeta();
       const stats = await store.stats();
@@ -50,7 +51,7 @@ async function runChecks(home: string | undefined, options: { repair?: boolean }
     }
   });
   await check('orphans', async () => {
-    const store = createStoreFromConfig(cfg);
+    const store = await createStoreFromConfig({ config: cfg.config, home: cfg.home });
     return checkOrphans(store, options.repair === true).finally(() => store.close());
   });
   await check('embedder', async () => {
@@ -62,8 +63,9 @@ async function runChecks(home: string | undefined, options: { repair?: boolean }
     await embedder.close?.();
     return `${embedder.id}: ${len}-d, answered in ${Date.now() - started} ms`;
   });
-  if (llmProviderOf({ config: cfg.config, env: process.env }) !== 'none') await check('llm', async () => (await checkLlm(cfg.config, cfg.home)) ?? 'none');
-  const reranker = createRerankerFromConfig(cfg.config);
+  await check('conversations', () => conversationCheck(cfg.home, options.repair === true));
+  if (llmProviderOf({ config: cfg.config }) !== 'none') await check('llm', async () => (await checkLlm(cfg.config, cfg.home)) ?? 'none');
+  const reranker = await createRerankerFromConfig({ config: cfg.config });
   if (reranker) {
     await check('reranker', async () => {
       const { results } = await reranker.doRerank({ query: 'probe', documents: ['probe document'] });
@@ -71,6 +73,24 @@ async function runChecks(home: string | undefined, options: { repair?: boolean }
     });
   }
   return checks;
+}
+
+/** L0 messages missing from the conversation index (every entry is checked); `repair` indexes them. */
+async function conversationCheck(home: string, repair: boolean): Promise<string> {
+  const strata = await Strata.open({ home, allowEmbedderMismatch: true });
+  try {
+    const fixed = repair ? await strata.l0.repair() : undefined;
+    const reindexed = repair ? await strata.indexConversations({ fromStart: true }) : undefined;
+    if (repair) await strata.optimizeConversations({ force: true });
+    const s = await strata.conversationIndexStatus({ verify: true });
+    const repaired = fixed && reindexed ? `repaired: ${fixed.truncated} torn bytes cut, ${reindexed.inserted} messages indexed; ` : '';
+    const embedded = s.unembedded > 0 ? `, ${s.unembedded} waiting for vectors` : '';
+    const detail = `${repaired}${s.entries ?? 0} L0 messages, ${s.documents} indexed${embedded}`;
+    if ((s.missing ?? 0) > 0) throw new Error(`${detail}; ${s.missing} L0 messages missing from the index: run \`strata ingest --reindex\` or \`strata doctor --repair\``);
+    return detail;
+  } finally {
+    await strata.close();
+  }
 }
 
 export function registerAdminCommands(program: Command): void {
@@ -126,19 +146,19 @@ export function registerAdminCommands(program: Command): void {
 
   program
     .command('doctor')
-    .description('check config, store, indexes, orphan tables, and that the embedder, reranker and LLM answer')
-    .option('--repair', 'drop orphan tables an interrupted reembed left behind')
+    .description('check config, store, indexes, orphan tables, the conversation index against the L0 log, and that the embedder, reranker and LLM answer')
+    .option('--repair', 'drop orphan tables an interrupted reembed left behind, cut torn L0 tails and index every L0 message missing from the conversation index')
     .action(async (opts: { repair?: boolean }, cmd: Command) => {
       const g = globals(cmd);
       const checks = await runChecks(g.home, { repair: opts.repair });
       // Claude Code hook failures and the resident process (whether or not config.json loads).
       checks.push(...(await residentHealth({ home: resolveHome({ home: g.home }) })));
       // What the background workers will do with this config (not checks: nothing here can fail).
-      const settings = await loadConfig({ home: g.home }).then((l) => describeWorkerSettings({ config: l.config, env: process.env }), () => []);
+      const settings = await loadConfig({ home: g.home }).then((l) => describeWorkerSettings({ config: l.config }), () => []);
       if (g.json) printJson({ ok: checks.every((c) => c.ok), checks, settings });
       else {
-        for (const c of checks) process.stdout.write(`${c.ok ? 'ok  ' : 'FAIL'}  ${c.name.padEnd(9)} ${c.detail}\n`);
-        for (const s of settings) process.stdout.write(`      ${s.name.padEnd(9)} ${s.detail}\n`);
+        for (const c of checks) process.stdout.write(`${c.ok ? 'ok  ' : 'FAIL'}  ${c.name.padEnd(13)} ${c.detail}\n`);
+        for (const s of settings) process.stdout.write(`      ${s.name.padEnd(13)} ${s.detail}\n`);
       }
       if (!checks.every((c) => c.ok)) process.exitCode = 1;
     });

@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { resolve } from 'node:path';
-import { ingest, listSessions, resetCursors, showCursors, watch, type IngestOptions, type IngestSourceSpec, type IngestSummary } from '../capture/index.js';
-import type { L0Record } from '../spec/conversation.js';
+import { resetCursors, showCursors, type IngestSourceSpec, type IngestSummary } from '../capture/index.js';
+import type { PipelineIngestOptions } from '../capture/pipeline.js';
 import { describeAutoOrganize } from '../core/layers/auto-organize.js';
-import type { Strata } from '../strata.js';
 import { agentFlag, globals, withOps, withStrata } from './context.js';
 import { formatScore } from '../core/ops/index.js';
 import { printJson, printTable } from './output.js';
@@ -25,12 +24,11 @@ interface IngestFlags {
   embed: boolean;
 }
 
-function ingestOptions(strata: Strata, flags: IngestFlags, agent: string | undefined): Omit<IngestOptions, 'onRecords'> {
+function ingestOptions(flags: IngestFlags, agent: string | undefined): PipelineIngestOptions {
   if (flags.source === 'jsonl' && !flags.path) throw new Error('--source jsonl needs --path <dir or file>.');
   const source: IngestSourceSpec | SourceName =
     flags.path && flags.source !== 'all' ? { kind: flags.source, root: resolve(flags.path) } : flags.source;
   return {
-    home: strata.home,
     sources: [source],
     agentId: agent,
     fromNow: flags.fromNow,
@@ -38,25 +36,6 @@ function ingestOptions(strata: Strata, flags: IngestFlags, agent: string | undef
     includeSubagents: flags.includeSubagents,
     dryRun: flags.dryRun,
   };
-}
-
-/** Feeds new L0 records to the conversation index: full text at once, vectors later. */
-function indexFeeder(strata: Strata): (records: L0Record[]) => Promise<void> {
-  return async (records) => {
-    await (await strata.conversationIndex()).add({ records });
-  };
-}
-
-/** Embeds pending conversation vectors for at most `budgetMs`, so ingest stays quick. */
-async function embedPending(strata: Strata, budgetMs: number): Promise<{ embedded: number; remaining: number }> {
-  const index = await strata.conversationIndex();
-  const deadline = Date.now() + budgetMs;
-  let embedded = 0;
-  for (;;) {
-    const out = await index.embedPending({ batchSize: 64 });
-    embedded += out.embedded;
-    if (out.embedded === 0 || out.remaining === 0 || Date.now() >= deadline) return { embedded, remaining: out.remaining };
-  }
 }
 
 function printSummary(s: IngestSummary, embedded?: { embedded: number; remaining: number }): void {
@@ -87,18 +66,21 @@ function addIngestFlags(cmd: Command): Command {
 export function registerCaptureCommands(program: Command): void {
   addIngestFlags(program.command('ingest').description('read new transcript lines into the L0 conversation log (incremental, exactly once)'))
     .option('--dry-run', 'parse and clean, but write nothing and move no cursor')
-    .action(async (flags: IngestFlags, cmd: Command) => {
+    .option('--reindex', 'also re-check the whole L0 log against the conversation index and index what is missing (repair)')
+    .action(async (flags: IngestFlags & { reindex?: boolean }, cmd: Command) => {
       const g = globals(cmd);
       await withStrata(cmd, async (strata) => {
         const progress = createProgress('ingest');
-        const summary = await ingest({
-          ...ingestOptions(strata, flags, agentFlag(g)),
+        const summary = await strata.ingest({
+          ...ingestOptions(flags, agentFlag(g)),
           onProgress: (p) => progress.update(p.filesDone, p.filesTotal),
-          onRecords: flags.dryRun ? undefined : indexFeeder(strata),
         }).finally(() => progress.stop());
-        const embedded = !flags.dryRun && flags.embed ? await embedPending(strata, 15_000) : undefined;
-        if (g.json) return printJson({ ...summary, conversationIndex: embedded });
+        const reindexed = flags.reindex && !flags.dryRun ? await strata.indexConversations({ fromStart: true }) : undefined;
+        const embedded = !flags.dryRun && flags.embed ? await strata.embedConversations({ batchSize: 64, budgetMs: 15_000 }) : undefined;
+        if (!flags.dryRun) await strata.optimizeConversations();
+        if (g.json) return printJson({ ...summary, reindexed, conversationIndex: embedded });
         printSummary(summary, embedded);
+        if (reindexed) process.stdout.write(`  reindex: ${reindexed.read} L0 messages checked, ${reindexed.inserted} added to the conversation index, ${reindexed.updated} rewritten\n`);
         if (summary.errors.length > 0) process.exitCode = 1;
       });
     });
@@ -115,44 +97,32 @@ export function registerCaptureCommands(program: Command): void {
         process.once('SIGTERM', stop);
         process.stderr.write(`watching (${flags.source}); Ctrl-C to stop\n`);
         if (flags.distill) process.stderr.write(`${describeDistillSchedule(strata.config.distill.scheduler)}\n`);
-        const scheduler = flags.distill
-          ? strata.createDistillScheduler({
-              onReport: (r) => {
-                if (r.admitted > 0 || r.errors.length > 0) process.stderr.write(`distilled: ${r.admitted} admitted, decisions ${JSON.stringify(r.decisions)}\n`);
-              },
-              onError: (e) => process.stderr.write(`distill failed (will retry): ${(e as Error).message}\n`),
-              onOrganize: (r) => {
-                if (r.status !== 'not-due') process.stderr.write(`${describeAutoOrganize(r)}\n`);
-              },
-              organizeSignal: controller.signal, // Ctrl-C cuts an organiser run short (its scenes are restored)
-            })
-          : undefined;
-        scheduler?.start();
-        const summaries = flags.distill
-          ? strata.createSummaryWorker({
-              onReport: (r) => {
-                if (r.chunksSummarised > 0 || r.failed > 0) process.stderr.write(`summaries: ${r.chunksSummarised} chunks summarised, merges ${JSON.stringify(r.merges)}, ${r.failed} failed\n`);
-              },
-              onError: (e) => process.stderr.write(`summaries failed (will retry): ${(e as Error).message}\n`),
-            })
-          : undefined;
-        summaries?.start();
-        const result = await watch({
-          ...ingestOptions(strata, { ...flags, dryRun: false }, agentFlag(g)),
+        const worker = strata.createWorker({
+          distill: flags.distill,
+          conversations: flags.embed,
+          onOrganize: (r) => {
+            if (r.status !== 'not-due') process.stderr.write(`${describeAutoOrganize(r)}\n`);
+          },
+          onEvent: (e) => {
+            if ('error' in e) process.stderr.write(`${e.task} failed (will retry): ${(e.error as Error).message}\n`);
+            else if (e.task === 'distill' && (e.report.admitted > 0 || e.report.errors.length > 0)) process.stderr.write(`distilled: ${e.report.admitted} admitted, decisions ${JSON.stringify(e.report.decisions)}\n`);
+            else if (e.task === 'summaries' && (e.report.chunksSummarised > 0 || e.report.failed > 0)) process.stderr.write(`summaries: ${e.report.chunksSummarised} chunks summarised, merges ${JSON.stringify(e.report.merges)}, ${e.report.failed} failed\n`);
+          },
+        });
+        worker.start();
+        const result = await strata.watch({
+          ...ingestOptions({ ...flags, dryRun: false }, agentFlag(g)),
           abortSignal: controller.signal,
           pollIntervalMs: flags.interval,
-          onRecords: indexFeeder(strata),
           onRun: (s) => {
             if (s.messages.new > 0 || s.errors.length > 0) {
               if (g.json) process.stdout.write(JSON.stringify(s) + '\n');
               else printSummary(s);
             }
-            if (flags.embed) void embedPending(strata, 5_000).catch(() => undefined);
-            if (s.messages.new > 0) scheduler?.notify({ messages: s.messages.new });
           },
           onError: (e) => process.stderr.write(`ingest run failed (will retry): ${(e as Error).message}\n`),
         });
-        await Promise.all([scheduler?.stop(), summaries?.stop()]);
+        await worker.stop();
         process.stderr.write(`stopped after ${result.runs} runs; cursors committed\n`);
       });
     });
@@ -165,7 +135,7 @@ export function registerCaptureCommands(program: Command): void {
     .action(async (opts: { host?: never; limit: number }, cmd: Command) => {
       const g = globals(cmd);
       await withStrata(cmd, async (strata) => {
-        const sessions = (await listSessions({ home: strata.home, agentId: agentFlag(g), host: opts.host })).slice(0, opts.limit);
+        const sessions = (await strata.sessions({ agentId: agentFlag(g), host: opts.host })).slice(0, opts.limit);
         if (g.json) return printJson({ sessions });
         if (sessions.length === 0) return void process.stdout.write('no sessions recorded yet (run `strata ingest`)\n');
         printTable(

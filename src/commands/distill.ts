@@ -5,7 +5,7 @@ import { agentFlag, globals, withStrata } from './context.js';
 import { printJson, printTable } from './output.js';
 import { whyNothingFound } from './distill-why.js';
 
-function printReport(report: DistillReport): void {
+export function printDistillReport(report: DistillReport): void {
   const out = (line: string) => process.stdout.write(line + '\n');
   out(`${report.dryRun ? 'dry run (nothing written)' : 'distilled'} with ${report.mode === 'llm' ? 'LLM extraction' : 'rule-based capture (no LLM configured)'}`);
   out(`messages: ${report.messages.read} read, ${report.messages.distilled} distilled, ${report.messages.pending} pending`);
@@ -34,7 +34,7 @@ export function registerDistillCommands(program: Command): void {
         // The Claude Code hooks run this command as their background process: organise when due.
         if (opts.organize) await strata.organizeIfDue({ report, onResult: (r) => r.status !== 'not-due' && process.stderr.write(`${describeAutoOrganize(r)}\n`) });
         if (g.json) return printJson(report);
-        printReport(report);
+        printDistillReport(report);
         const why = whyNothingFound(report, { agentId: g.agent });
         if (why) process.stdout.write(why + '\n');
         if (report.errors.length > 0) process.exitCode = 1;

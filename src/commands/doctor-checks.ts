@@ -5,7 +5,7 @@
 import type { MemoryStoreV1 } from '../spec/memory-store.js';
 import type { StrataConfig } from '../config/schema.js';
 import { llmProviderOf } from '../config/schema.js';
-import { createLlmFromConfig } from '../strata.js';
+import { createLlmFromConfig } from '../wiring/factories.js';
 
 /** Stores that can find and drop tables no meta file names (LanceDB). */
 interface OrphanAware {
@@ -33,9 +33,9 @@ export async function checkOrphans(store: MemoryStoreV1, repair: boolean): Promi
 
 /** Undefined when no LLM is configured (not a failure: rules distil without one). */
 export async function checkLlm(config: StrataConfig, home: string, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
-  if (llmProviderOf({ config, env }) === 'none') return undefined;
+  if (llmProviderOf({ config }) === 'none') return undefined;
   // Construction checks the settings (model set, key present where one is needed).
-  const client = createLlmFromConfig({ config, home, env });
+  const client = await createLlmFromConfig({ config, home, env });
   if (!client) return undefined;
   const started = Date.now();
   const out = await client.inner.doGenerate({

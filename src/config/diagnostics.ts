@@ -141,9 +141,9 @@ function duration(ms: number): string {
  * One line per background-worker section (`layers`, `summaries`, `journal`) for `strata doctor`,
  * saying what will happen with these settings, including when nothing will for lack of an LLM.
  */
-export function describeWorkerSettings(options: { config: Pick<StrataConfig, 'layers' | 'summaries' | 'journal' | 'llm'>; env?: Record<string, string | undefined> }): Array<{ name: string; detail: string }> {
+export function describeWorkerSettings(options: { config: Pick<StrataConfig, 'layers' | 'summaries' | 'journal' | 'llm'> }): Array<{ name: string; detail: string }> {
   const { layers, summaries, journal } = options.config;
-  const noLlm = llmProviderOf({ config: options.config, env: options.env }) === 'none' ? ' (inactive: no LLM configured; set llm.provider and llm.model)' : '';
+  const noLlm = llmProviderOf({ config: options.config }) === 'none' ? ' (inactive: no LLM configured; set llm.provider and llm.model)' : '';
   const o = layers.organizer;
   const auto = o.auto ? `automatic after ${o.everyMemories} new memories, at most every ${duration(o.minIntervalMs)}${noLlm}` : 'manual only (strata organize)';
   const persona = layers.persona.regenerateEveryMemories === 0 ? 'on request' : `every ${layers.persona.regenerateEveryMemories} memories`;

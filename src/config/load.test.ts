@@ -105,7 +105,7 @@ describe('loadConfig', () => {
     const error = await loadError({ home });
     expect(error.field).toBe('embedder.provider');
     expect(error.message).toContain(`${join(home, 'config.json')}:3:5: embedder.provider`);
-    expect(error.message).toMatch(/expected one of "local"\|"openai"\|"transformers"\|"none"/);
+    expect(error.message).toContain('Unknown embedder provider "bert": use local, openai, transformers, none');
   });
 
   it('rejects unknown keys and suggests the intended one', async () => {
@@ -168,6 +168,27 @@ describe('loadConfig', () => {
     expect(config.write.redactSecrets).toBe(false);
     expect(config.recall.defaultLimit).toBe(12);
     expect(config.store.path).toBe(join(home, 'store')); // empty env value = unset
+  });
+
+  it('applies the STRATA_LLM_* variables here, so nothing else reads the environment', async () => {
+    const home = await homeWith(JSON.stringify({ llm: { provider: 'openai', model: 'from-file', baseURL: 'http://127.0.0.1:1/v1' } }));
+    const env = { STRATA_LLM_PROVIDER: 'Anthropic', STRATA_LLM_MODEL: 'claude-x', STRATA_LLM_API_KEY_ENV: 'MY_KEY' };
+    expect((await loadConfig({ home, env })).config.llm).toMatchObject({ provider: 'anthropic', model: 'claude-x', apiKeyEnv: 'MY_KEY', baseURL: 'http://127.0.0.1:1/v1' });
+    // Switching a configured LLM off from the environment keeps the file valid.
+    expect((await loadConfig({ home, env: { STRATA_LLM_PROVIDER: 'none' } })).config.llm.provider).toBe('none');
+    const error = await loadError({ home, env: { STRATA_LLM_PROVIDER: 'gemini' } });
+    expect(error.message).toContain('environment variable STRATA_LLM_PROVIDER (llm.provider): Unknown LLM provider "gemini": use none, openai, anthropic');
+  });
+
+  it('provider sections are discriminated unions: each provider takes only its own settings', async () => {
+    const { config } = await loadConfig({ home: await homeWith(JSON.stringify({ store: { path: 'data' }, conversations: { path: 'conv' } })), env: {} });
+    expect(config.store).toEqual({ provider: 'lancedb', path: join(dir, 'home', 'data') });
+    expect(config.conversations).toEqual({ provider: 'lancedb', path: join(dir, 'home', 'conv') });
+    expect(config.l0).toEqual({ provider: 'jsonl' });
+    const local = await loadError({ home: await homeWith(JSON.stringify({ embedder: { provider: 'local', model: 'text-embedding-3-small' } })) });
+    expect(local.message).toMatch(/embedder.*model/);
+    const store = await loadError({ home: await homeWith(JSON.stringify({ store: { provider: 'sqlite' } })) });
+    expect(store.message).toContain('Unknown store provider "sqlite": use lancedb');
   });
 
   it('names the environment variable when its value is invalid', async () => {

@@ -25,6 +25,12 @@
  *                                process was started with (hosts: --agent > this > config; src/core/caller.ts)
  *   STRATA_LOCK_TIMEOUT_MS       lock.timeoutMs
  *   STRATA_LOCK_STALE_MS         lock.staleMs
+ *   STRATA_LLM_PROVIDER          llm.provider: none | openai | anthropic | claude-code
+ *   STRATA_LLM_BASE_URL          llm.baseURL
+ *   STRATA_LLM_MODEL             llm.model
+ *   STRATA_LLM_API_KEY_ENV       llm.apiKeyEnv
+ * Nothing else in Strata reads configuration from the environment (API keys are read by name,
+ * from the variable the config names).
  */
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -39,8 +45,8 @@ export const CONFIG_FILE_NAME = 'config.json';
 /** Settings given in code; deep-merged over the file and the environment. */
 export type StrataConfigOverrides = StrataConfigInput;
 
-/** The loaded configuration; `store.path` is always absolute. */
-export type ResolvedStrataConfig = StrataConfig & { store: { path: string } };
+/** The loaded configuration; file-based providers' `path` is always set and absolute. */
+export type ResolvedStrataConfig = StrataConfig;
 
 export interface LoadedConfig {
   config: ResolvedStrataConfig;
@@ -71,16 +77,16 @@ export function configPathFor(home: string): string {
   return join(home, CONFIG_FILE_NAME);
 }
 
-type EnvKind = 'string' | 'number' | 'boolean' | 'dimensions';
+type EnvKind = 'string' | 'provider' | 'number' | 'boolean' | 'dimensions';
 const ENV_OVERRIDES: ReadonlyArray<{ name: string; path: [string, string]; kind: EnvKind }> = [
-  { name: 'STRATA_EMBEDDER', path: ['embedder', 'provider'], kind: 'string' },
+  { name: 'STRATA_EMBEDDER', path: ['embedder', 'provider'], kind: 'provider' },
   { name: 'STRATA_EMBEDDER_MODEL', path: ['embedder', 'model'], kind: 'string' },
   { name: 'STRATA_EMBEDDER_BASE_URL', path: ['embedder', 'baseURL'], kind: 'string' },
   { name: 'STRATA_EMBEDDER_API_KEY_ENV', path: ['embedder', 'apiKeyEnv'], kind: 'string' },
   { name: 'STRATA_EMBEDDER_DIMENSIONS', path: ['embedder', 'dimensions'], kind: 'dimensions' },
   { name: 'STRATA_EMBEDDER_TASK_HINTS', path: ['embedder', 'taskHints'], kind: 'string' },
   { name: 'STRATA_STORE_PATH', path: ['store', 'path'], kind: 'string' },
-  { name: 'STRATA_RERANK_PROVIDER', path: ['rerank', 'provider'], kind: 'string' },
+  { name: 'STRATA_RERANK_PROVIDER', path: ['rerank', 'provider'], kind: 'provider' },
   { name: 'STRATA_RERANK_MODEL', path: ['rerank', 'model'], kind: 'string' },
   { name: 'STRATA_RERANK_BASE_URL', path: ['rerank', 'baseURL'], kind: 'string' },
   { name: 'STRATA_RERANK_API_KEY_ENV', path: ['rerank', 'apiKeyEnv'], kind: 'string' },
@@ -93,11 +99,15 @@ const ENV_OVERRIDES: ReadonlyArray<{ name: string; path: [string, string]; kind:
   { name: 'STRATA_AGENT_ID', path: ['scopes', 'defaultAgent'], kind: 'string' },
   { name: 'STRATA_LOCK_TIMEOUT_MS', path: ['lock', 'timeoutMs'], kind: 'number' },
   { name: 'STRATA_LOCK_STALE_MS', path: ['lock', 'staleMs'], kind: 'number' },
+  { name: 'STRATA_LLM_PROVIDER', path: ['llm', 'provider'], kind: 'provider' },
+  { name: 'STRATA_LLM_BASE_URL', path: ['llm', 'baseURL'], kind: 'string' },
+  { name: 'STRATA_LLM_MODEL', path: ['llm', 'model'], kind: 'string' },
+  { name: 'STRATA_LLM_API_KEY_ENV', path: ['llm', 'apiKeyEnv'], kind: 'string' },
 ];
 
 /** Converts an env string to the field's type; unconvertible text is kept so validation names it. */
 function envValue(raw: string, kind: EnvKind): unknown {
-  const text = raw.trim();
+  const text = kind === 'provider' ? raw.trim().toLowerCase() : raw.trim();
   if ((kind === 'number' || kind === 'dimensions') && /^-?\d+(?:\.\d+)?$/.test(text)) return Number(text);
   if (kind === 'boolean') {
     if (/^(?:true|1|yes|on)$/i.test(text)) return true;
@@ -183,8 +193,12 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   if (options.overrides !== undefined) {
     config = validate(deepMerge(withEnv, options.overrides), (path) => `overrides.${dotted(path)}`);
   }
-  const storePath = config.store.path === undefined ? join(home, 'store') : resolve(home, expandHome(config.store.path));
-  return { config: { ...config, store: { ...config.store, path: storePath } }, home, configPath, fromFile: text !== undefined };
+  const at = (path: string | undefined, fallback: string) => (path === undefined ? fallback : resolve(home, expandHome(path)));
+  const store = config.store.provider === 'lancedb' ? { ...config.store, path: at(config.store.path, join(home, 'store')) } : config.store;
+  const conversations = config.conversations.provider === 'lancedb'
+    ? { ...config.conversations, path: at(config.conversations.path, join(home, 'conversations', 'index')) }
+    : config.conversations;
+  return { config: { ...config, store, conversations }, home, configPath, fromFile: text !== undefined };
 }
 
 function dotted(path: readonly PropertyKey[]): string {

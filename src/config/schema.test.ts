@@ -29,8 +29,8 @@ describe('strataConfigSchema', () => {
     expect(parse({ store: { provider: 'sqlite' } }).success).toBe(false);
     expect(parse({ rerank: { provider: 'siliconflow' } }).success).toBe(true);
     expect(parse({ rerank: { provider: 'openai' } }).success).toBe(false);
-    expect(parse({ embedder: { taskHints: 'nomic' } }).success).toBe(true);
-    expect(parse({ embedder: { taskHints: 'bert' } }).success).toBe(false);
+    expect(parse({ embedder: { provider: 'openai', taskHints: 'nomic' } }).success).toBe(true);
+    expect(parse({ embedder: { provider: 'openai', taskHints: 'bert' } }).success).toBe(false);
     expect(parse({ embedder: { baseURL: 'ftp://x' } }).success).toBe(false);
     expect(parse({ embedder: { dimensions: 0 } }).success).toBe(false);
     expect(parse({ write: { nearDuplicateThreshold: 1.5 } }).success).toBe(false);

@@ -9,66 +9,11 @@ import { isValidScope } from '../core/scope.js';
 import { recallConfigSchema, resolveRecallConfig } from '../core/recall/config.js';
 import { StrataError } from '../errors/index.js';
 import { AUTO_ORGANIZE_DEFAULTS, ORGANIZE_DEFAULTS } from '../core/layers/defaults.js';
+import { conversationsSchema, embedderSchema, l0Schema, llmSchema, positiveInt, rerankSchema, storeSchema } from './providers.js';
 
-export const EMBEDDER_PROVIDERS = ['local', 'openai', 'transformers', 'none'] as const;
-export const STORE_PROVIDERS = ['lancedb'] as const;
-export const RERANK_PROVIDERS = ['none', 'jina', 'cohere', 'voyage', 'tei', 'siliconflow', 'generic'] as const;
-export const TASK_HINTS = ['none', 'jina', 'e5', 'nomic', 'prefix'] as const;
-export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY';
-
-const positiveInt = z.number().int().positive();
-const nonEmpty = z.string().trim().min(1);
-const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL such as https://api.openai.com/v1 or http://localhost:11434/v1' });
-const envVarName = z
-  .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected the NAME of an environment variable (e.g. OPENAI_API_KEY), not the key itself');
-
-const embedderSchema = z
-  .strictObject({
-    provider: z.enum(EMBEDDER_PROVIDERS).default('local'),
-    model: nonEmpty.optional(),
-    baseURL: httpUrl.optional(),
-    /** Env var holding the API key. Defaults to OPENAI_API_KEY only for OpenAI's own endpoint, so a
-     *  key is never sent to a self-hosted base URL unless named explicitly. */
-    apiKeyEnv: envVarName.optional(),
-    /** Number, numeric string, or env reference (`$EMBED_DIM`, `${EMBED_DIM:-1024}`). */
-    dimensions: z.union([positiveInt, nonEmpty]).optional(),
-    /** Send `dimensions` in requests (models that can shorten vectors). */
-    sendDimensions: z.boolean().optional(),
-    taskHints: z.enum(TASK_HINTS).optional(),
-    queryPrefix: z.string().optional(),
-    documentPrefix: z.string().optional(),
-    queryTask: z.string().optional(),
-    documentTask: z.string().optional(),
-    batchSize: positiveInt.max(4096).optional(),
-    timeoutMs: positiveInt.optional(),
-    /** transformers: a local model folder (config.json, tokenizer.json, onnx/); else `<home>/models` holds downloads. */
-    modelPath: nonEmpty.optional(),
-    /** transformers: fetch `model` from the Hugging Face hub into `<home>/models` on first use. */
-    allowDownload: z.boolean().optional(),
-    /** transformers: ONNX weights variant (`fp32` default, `q8` quantised, ...). */
-    dtype: z.enum(['fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4']).optional(),
-    /** transformers: pooling, when the model family's default (known-models.ts) is wrong for it. */
-    pooling: z.enum(['mean', 'cls']).optional(),
-  })
-  .transform((e) => ({
-    ...e,
-    apiKeyEnv: e.apiKeyEnv ?? (e.provider === 'openai' && isOpenAIEndpoint(e.baseURL) ? DEFAULT_API_KEY_ENV : undefined),
-  }));
-
-function isOpenAIEndpoint(baseURL: string | undefined): boolean {
-  return baseURL === undefined || new URL(baseURL).hostname === 'api.openai.com';
-}
-
-const storeSchema = z.strictObject({
-  provider: z.enum(STORE_PROVIDERS).default('lancedb'),
-  /** Default `<home>/store`; a relative path is resolved against the home directory. */
-  path: nonEmpty.optional(),
-  /** Row count above which the store builds an ANN index. */
-  annThreshold: z.number().int().nonnegative().optional(),
-  /** HNSW search breadth once the ANN index exists (default 100; raised to 2x the candidate pool when larger). */
-  efSearch: z.number().int().min(10).max(10_000).optional(),
-});
+export {
+  CONVERSATION_INDEX_PROVIDERS, DEFAULT_API_KEY_ENV, EMBEDDER_PROVIDERS, L0_PROVIDERS, LLM_PROVIDERS, RERANK_PROVIDERS, STORE_PROVIDERS, TASK_HINTS,
+} from './providers.js';
 
 // Recall settings belong to the recall pipeline; the file holds any subset and the defaults are
 // filled in here so `config.recall` is always complete.
@@ -81,15 +26,6 @@ const recallSchema = recallConfigSchema.prefault({}).transform((input, ctx) => {
     ctx.issues.push({ code: 'custom', message: error.message, input, path: argument.split('.').slice(1) });
     return z.NEVER;
   }
-});
-
-const rerankSchema = z.strictObject({
-  provider: z.enum(RERANK_PROVIDERS).default('none'),
-  model: nonEmpty.optional(),
-  baseURL: httpUrl.optional(),
-  /** Defaults per provider (JINA_API_KEY, COHERE_API_KEY, ...). */
-  apiKeyEnv: envVarName.optional(),
-  timeoutMs: positiveInt.optional(),
 });
 
 const writeSchema = z.strictObject({
@@ -114,21 +50,6 @@ const lockSchema = z.strictObject({
   staleMs: z.number().int().min(2000).optional(),
   timeoutMs: z.number().int().nonnegative().optional(),
 });
-
-const llmSchema = z
-  .strictObject({
-    provider: z.enum(['none', 'openai', 'anthropic']).default('none'),
-    baseURL: httpUrl.optional(),
-    model: nonEmpty.optional(),
-    apiKeyEnv: envVarName.optional(),
-    jsonMode: z.enum(['json_schema', 'json_object', 'none']).optional(),
-    timeoutMs: positiveInt.optional(),
-    maxConcurrency: positiveInt.optional(),
-    maxRetries: z.number().int().min(0).optional(),
-    /** USD per million tokens, by model id, for cost accounting in `strata stats`. */
-    prices: z.record(z.string(), z.strictObject({ inputPerMillion: z.number().min(0), outputPerMillion: z.number().min(0) })).optional(),
-  })
-  .refine((l) => l.provider === 'none' || l.model !== undefined, { message: 'llm.model is required when llm.provider is set', path: ['model'] });
 
 const distillSchema = z.strictObject({
   minConfidence: z.number().min(0).max(1).default(0.5),
@@ -226,6 +147,8 @@ export const strataConfigSchema = z.strictObject({
   $schema: z.string().optional(),
   embedder: embedderSchema.prefault({}),
   store: storeSchema.prefault({}),
+  l0: l0Schema.prefault({}),
+  conversations: conversationsSchema.prefault({}),
   recall: recallSchema,
   rerank: rerankSchema.prefault({}),
   write: writeSchema.prefault({}),
@@ -250,6 +173,8 @@ export type JournalConfig = StrataConfig['journal'];
 export const DEFAULT_CONFIG_FILE: StrataConfigInput = {
   embedder: { provider: 'local' },
   store: { provider: 'lancedb' },
+  l0: { provider: 'jsonl' },
+  conversations: { provider: 'lancedb' },
   recall: {},
   rerank: { provider: 'none' },
   write: { redactSecrets: true, maxChars: DEFAULT_MAX_CHARS, nearDuplicateThreshold: 0.95 },
@@ -281,22 +206,33 @@ interface SchemaDef {
   type: string;
   innerType?: z.ZodType;
   in?: z.ZodType;
+  out?: z.ZodType;
+  options?: z.ZodType[];
   shape?: Record<string, z.ZodType>;
+}
+
+/** The object shape(s) behind wrappers (defaults, pipes, transforms); a union gives all its members' keys. */
+function shapeOf(schema: z.ZodType | undefined): Record<string, z.ZodType> | undefined {
+  const def = schema?._zod.def as SchemaDef | undefined;
+  if (!def) return undefined;
+  if (def.shape) return def.shape;
+  if (def.options) return Object.assign({}, ...def.options.map((o) => shapeOf(o) ?? {})) as Record<string, z.ZodType>;
+  if (def.innerType) return shapeOf(def.innerType);
+  return shapeOf(def.in) ?? shapeOf(def.out);
 }
 
 /** The keys a config object accepts at `path` (for "did you mean" hints). */
 export function knownKeysAt(path: readonly PropertyKey[]): string[] {
   let schema: z.ZodType | undefined = strataConfigSchema;
   for (let depth = 0; ; depth++) {
-    let def = schema?._zod.def as SchemaDef | undefined;
-    while (def && (def.innerType || def.in)) def = (def.innerType ?? def.in)?._zod.def as SchemaDef | undefined;
-    if (!def?.shape) return [];
-    if (depth === path.length) return Object.keys(def.shape);
-    schema = def.shape[String(path[depth])];
+    const shape = shapeOf(schema);
+    if (!shape) return [];
+    if (depth === path.length) return Object.keys(shape);
+    schema = shape[String(path[depth])];
   }
 }
 
-/** The LLM provider in effect: `STRATA_LLM_PROVIDER` overrides config `llm.provider`. */
-export function llmProviderOf(options: { config: Pick<StrataConfig, 'llm'>; env?: Record<string, string | undefined> }): string {
-  return options.env?.STRATA_LLM_PROVIDER?.trim().toLowerCase() || options.config.llm.provider;
+/** The LLM provider in effect (`STRATA_LLM_PROVIDER` is already applied by the config loader). */
+export function llmProviderOf(options: { config: Pick<StrataConfig, 'llm'> }): StrataConfig['llm']['provider'] {
+  return options.config.llm.provider;
 }

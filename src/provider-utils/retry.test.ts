@@ -63,6 +63,14 @@ describe('retryWithBackoff', () => {
     await expect(retryWithBackoff(date.fn, { initialDelayMs: 600_000 })).resolves.toBe('ok');
   });
 
+  it('honours retryAfterMs in a typed error\'s details (any StrataError a backend raises)', async () => {
+    const busy = new StrataError({ code: 'STORAGE', message: 'busy', isRetryable: true, details: { retryAfterMs: 20 } });
+    const { fn, attempts } = script([busy]);
+    await expect(retryWithBackoff(fn, { initialDelayMs: 600_000 })).resolves.toBe('ok');
+    expect(attempts).toHaveLength(2);
+    expect(retryable({ 'retry-after': '2' }).details).toMatchObject({ retryAfterMs: 2000 });
+  });
+
   it('caps a server wait at maxDelayMs', async () => {
     const { fn, attempts } = script([retryable({ 'retry-after': '3600' })]);
     await expect(retryWithBackoff(fn, { maxDelayMs: 5 })).resolves.toBe('ok');

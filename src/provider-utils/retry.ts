@@ -1,8 +1,11 @@
 import { InvalidArgumentError, RetryError, StrataError } from '../errors/index.js';
+import { retryAfterOf } from '../errors/provider-call-error.js';
 
 /**
- * The one retry policy in Strata: exponential backoff, honours `retry-after-ms` / `retry-after`,
- * never retries an abort or a non-retryable error. Adapters never retry on their own.
+ * The one retry policy in Strata: exponential backoff, honours the server's wait (`retryAfterMs`
+ * in a typed error's details, else `retry-after-ms` / `retry-after` headers), never retries an
+ * abort or a non-retryable error. Adapters make one attempt and throw typed errors; the engine's
+ * services (embedding service, LLM client) retry through this function.
  */
 export interface RetryOptions {
   /** Retries after the first attempt. Default 2. */
@@ -35,17 +38,12 @@ export function abortErrorFrom(signal: AbortSignal): unknown {
   return new StrataError({ code: 'ABORTED', message: 'The call was aborted by the caller.', cause: reason });
 }
 
-function headerDelayMs(error: unknown): number | undefined {
-  const headers = (error as { responseHeaders?: Record<string, string> } | null)?.responseHeaders;
-  if (!headers) return undefined;
-  const ms = headers['retry-after-ms'];
-  if (ms !== undefined && Number.isFinite(Number(ms))) return Number(ms); // more precise than retry-after
-  const after = headers['retry-after'];
-  if (after === undefined) return undefined;
-  const seconds = Number(after);
-  if (Number.isFinite(seconds)) return seconds * 1000;
-  const date = Date.parse(after);
-  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+/** The wait a provider asked for: `details.retryAfterMs` of a typed error, else its response headers. */
+function serverDelayMs(error: unknown): number | undefined {
+  const details = StrataError.isInstance(error) ? error.details : undefined;
+  const fromDetails = details?.retryAfterMs;
+  if (typeof fromDetails === 'number' && Number.isFinite(fromDetails)) return fromDetails;
+  return retryAfterOf((error as { responseHeaders?: Record<string, string> } | null)?.responseHeaders);
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -90,7 +88,7 @@ export async function retryWithBackoff<T>(fn: () => Promise<T>, options: RetryOp
       if (attempt >= maxRetries) {
         throw new RetryError({ message: `${options.operation ?? 'Call'} failed after ${errors.length} attempts: ${(error as Error).message}`, errors });
       }
-      const fromHeader = headerDelayMs(error);
+      const fromHeader = serverDelayMs(error);
       const wait = Math.min(maxDelay, fromHeader !== undefined && fromHeader >= 0 ? fromHeader : delay);
       await sleep(wait, options.abortSignal);
       delay *= factor;

@@ -37,7 +37,9 @@ const code = await runResident({
     const [{ Strata }, { loadConfig }] = await Promise.all([import('../strata.js'), import('../config/load.js')]);
     const { config } = await loadConfig({ home });
     const embedTimeoutMs = Math.min(config.recall.embedTimeoutMs ?? INTERACTIVE_EMBED_TIMEOUT_MS, INTERACTIVE_EMBED_TIMEOUT_MS);
-    return Strata.open({ home, overrides: { recall: { embedTimeoutMs } } });
+    const { claudeCodeLlmOverrides } = await import('../hosts/claude-code/host-llm.js');
+    // No llm configured: the Claude Code user's own `claude` CLI distills (issue 14.6).
+    return Strata.open({ home, overrides: { recall: { embedTimeoutMs }, ...claudeCodeLlmOverrides({ config, env: process.env }) } });
   },
   loadOps: async () => (await import('./ops.js')).residentOps(),
   warmUp: async (strata) => (await import('./ops.js')).warmUp(strata),

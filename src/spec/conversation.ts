@@ -1,7 +1,8 @@
 /**
  * Conversation (layer L0) model: every transcript source is normalised to `ConversationMessage`;
- * the daily L0 log stores `L0Record`s; readers and the conversation index are specified here.
- * Types only: implementations live in src/capture and src/backends/conversation-*.
+ * the L0 log (`l0-log.ts`) stores `L0Record`s; transcript readers are specified here, the
+ * conversation index in `conversation-index.ts`. Types only: implementations live in src/capture
+ * and src/backends.
  */
 
 export const CONVERSATION_HOSTS = ['openclaw', 'claude-code', 'codex', 'jsonl', 'live'] as const;
@@ -68,7 +69,7 @@ export interface L0Record {
   content: string;
   /** Epoch milliseconds of the message. */
   timestamp: number;
-  /** ISO time the record was written. */
+  /** ISO time the record was appended to the log (time-partitioned logs rely on it). */
   recordedAt: string;
 }
 
@@ -121,30 +122,9 @@ export interface TranscriptReader {
   createParser(file: TranscriptFile): TranscriptParser;
 }
 
+/** One conversation search result (the engine's answer: fused over text and vectors). */
 export interface ConversationSearchHit {
   record: L0Record;
-  /** Higher is better; fused rank score when both text and vector search ran. */
+  /** Higher is better: the fused score in [0, 1]. */
   score: number;
-}
-
-/**
- * Conversation index, version 1: a searchable copy of the L0 log (full text at once; vectors
- * filled in later by background batches). Adding a record already present is a no-op.
- */
-export interface ConversationIndexV1 {
-  add(options: { records: L0Record[]; abortSignal?: AbortSignal }): Promise<{ added: number }>;
-  search(options: {
-    query: string;
-    limit: number;
-    agentId?: string;
-    sessionKey?: string;
-    abortSignal?: AbortSignal;
-  }): Promise<ConversationSearchHit[]>;
-  count(): Promise<number>;
-  /**
-   * Embeds up to `batchSize` messages that have no vector yet (background work: `add` never waits
-   * for an embedder). Indexes without an embedder report nothing to do.
-   */
-  embedPending(options?: { batchSize?: number; abortSignal?: AbortSignal }): Promise<{ embedded: number; remaining: number }>;
-  close(): Promise<void>;
 }

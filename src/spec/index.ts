@@ -4,3 +4,5 @@ export type * from './reranker.js';
 export type * from './memory-store.js';
 export type * from './llm.js';
 export * from './conversation.js';
+export type * from './l0-log.js';
+export * from './conversation-index.js';

@@ -45,6 +45,8 @@ export type LlmFinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter
 export interface LlmUsage {
   inputTokens: number;
   outputTokens: number;
+  /** USD the provider itself reported for the call (the Claude Code CLI does), preferred to configured prices. */
+  costUsd?: number;
 }
 
 export interface LlmGenerateOptions {

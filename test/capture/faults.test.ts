@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, renameSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ingest, type IngestOptions } from '../../src/capture/ingest.js';
-import { piHeader, piMessage, piSession, readL0, tempDir } from './helpers.js';
+import type { IngestOptions } from '../../src/capture/ingest.js';
+import { ingestHome, piHeader, piMessage, piSession, readL0, tempDir } from './helpers.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let home: string;
@@ -18,7 +18,7 @@ beforeEach(() => {
 });
 afterEach(() => tmp.cleanup());
 
-const run = (extra: Partial<IngestOptions> = {}) => ingest({ home, sources: [{ kind: 'openclaw', root }], ...extra });
+const run = (extra: Partial<Omit<IngestOptions, 'log'>> = {}) => ingestHome({ home, sources: [{ kind: 'openclaw', root }], ...extra });
 
 async function expectExactlyOnce(ids: number[]): Promise<void> {
   const records = await readL0(home);

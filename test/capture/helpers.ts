@@ -1,8 +1,11 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { L0Log } from '../../src/capture/l0-log.js';
+import { createJsonlL0Log } from '../../src/backends/l0-jsonl/index.js';
+import { capture, type CaptureOptions } from '../../src/capture/live.js';
+import { ingest, type IngestOptions } from '../../src/capture/ingest.js';
 import type { L0Record } from '../../src/spec/conversation.js';
+import type { L0LogV1, L0SessionInfo } from '../../src/spec/l0-log.js';
 
 export const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'transcripts');
 export const CLAUDE_PROJECT = '-home-USER-projects-spotter-worktrees-spotter-dov';
@@ -22,10 +25,33 @@ export function copyFixture(host: 'openclaw' | 'claude-code' | 'codex', dest: st
   return target;
 }
 
+/** The home's L0 log (the daily JSONL files, as `Strata.open` wires it by default). */
+export function l0Of(home: string): L0LogV1 {
+  return createJsonlL0Log({ home });
+}
+
 export async function readL0(home: string): Promise<L0Record[]> {
   const out: L0Record[] = [];
-  for await (const r of new L0Log({ home }).records()) out.push(r);
+  const log = l0Of(home);
+  for (let after: string | undefined, done = false; !done; ) {
+    const page = await log.read({ after, limit: 10_000 });
+    out.push(...page.entries.map((e) => e.record));
+    ({ end: after, done } = page);
+  }
   return out;
+}
+
+export function sessionsOf(home: string, filter: { agentId?: string } = {}): Promise<L0SessionInfo[]> {
+  return l0Of(home).sessions(filter);
+}
+
+/** Capture's `ingest` into the home's L0 log (no conversation index: see `Strata.ingest`). */
+export function ingestHome(options: Omit<IngestOptions, 'log'>): ReturnType<typeof ingest> {
+  return ingest({ ...options, log: l0Of(options.home) });
+}
+
+export function captureHome(options: Omit<CaptureOptions, 'log'>): ReturnType<typeof capture> {
+  return capture({ ...options, log: l0Of(options.home) });
 }
 
 /** pi SessionManager v3 lines, for generated sessions. */

@@ -4,7 +4,7 @@
  * Runs ingest repeatedly with a small byte budget (as `strata watch` does on a busy file), so the work
  * spans many batches and cursor commits and a kill lands mid-ingest even on a fast, idle machine.
  */
-import { ingest } from '../../src/capture/ingest.js';
+import { ingestHome as ingest } from './helpers.js';
 
 const [home, root] = process.argv.slice(2);
 if (!home || !root) throw new Error('usage: ingest-child <home> <openclaw root>');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CursorStore } from '../../src/capture/cursor-store.js';
 import { ingest, type IngestOptions } from '../../src/capture/ingest.js';
-import { readL0, tempDir } from './helpers.js';
+import { l0Of, readL0, tempDir } from './helpers.js';
 
 /**
  * Transcripts as custom agents and hosts really write them (issue 13, the smaller items): lone-CR
@@ -20,7 +20,7 @@ function jsonlSource(): { home: string; root: string; path: string; run: (extra?
   const root = join(tmp.dir, 'logs');
   mkdirSync(root, { recursive: true });
   const path = join(root, 'chat.jsonl');
-  return { home, root, path, run: (extra = {}) => ingest({ home, sources: [{ kind: 'jsonl', root }], ...extra }) };
+  return { home, root, path, run: (extra = {}) => ingest({ home, log: l0Of(home), sources: [{ kind: 'jsonl', root }], ...extra }) };
 }
 
 const line = (fields: Record<string, unknown>): string => JSON.stringify(fields);

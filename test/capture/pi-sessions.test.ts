@@ -1,8 +1,7 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ingest } from '../../src/capture/ingest.js';
-import { readL0, tempDir } from './helpers.js';
+import { ingestHome, readL0, tempDir } from './helpers.js';
 
 /** Sessions written by pi's real SessionManager (see fixtures/pi/README.md). */
 const PI = join(import.meta.dirname, 'fixtures', 'pi');
@@ -24,7 +23,7 @@ afterEach(() => tmp.cleanup());
 describe('sessions written by pi SessionManager', () => {
   it('a v3 session with every entry kind: only the conversation lands in L0, cleaned', async () => {
     copyFileSync(join(PI, 'generated-v3.jsonl'), join(dir, GENERATED));
-    const s = await ingest({ home, sources: [{ kind: 'openclaw', root }] });
+    const s = await ingestHome({ home, sources: [{ kind: 'openclaw', root }] });
     expect(s.errors).toEqual([]);
     const records = await readL0(home);
     expect(records.map((r) => `${r.role}: ${r.content}`)).toEqual([
@@ -47,10 +46,10 @@ describe('sessions written by pi SessionManager', () => {
   it('a v1 file migrated in place by pi (ids added, whole file rewritten) is re-scanned without duplicates', async () => {
     const path = join(dir, '5f0e1d2c-0000-4000-8000-000000000001.jsonl');
     copyFileSync(join(PI, 'v1-before-migration.jsonl'), path);
-    const first = await ingest({ home, sources: [{ kind: 'openclaw', root }] });
+    const first = await ingestHome({ home, sources: [{ kind: 'openclaw', root }] });
     expect(first.messages.new).toBe(5); // 4 messages and the compaction summary
     writeFileSync(path, readFileSync(join(PI, 'v3-after-migration.jsonl')));
-    const second = await ingest({ home, sources: [{ kind: 'openclaw', root }] });
+    const second = await ingestHome({ home, sources: [{ kind: 'openclaw', root }] });
     expect(second.files.rescanned).toEqual({ rewritten: 1 });
     expect(second.messages).toMatchObject({ new: 2, duplicates: 5 });
     expect((await readL0(home)).map((r) => r.content)).toEqual([

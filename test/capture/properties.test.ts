@@ -2,10 +2,9 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ingest } from '../../src/capture/ingest.js';
 import { claudeCodeReader, openClawReader } from '../../src/capture/readers/index.js';
 import type { ConversationMessage, TranscriptFile } from '../../src/spec/conversation.js';
-import { piHeader, piMessage, readL0, tempDir } from './helpers.js';
+import { ingestHome, piHeader, piMessage, readL0, tempDir } from './helpers.js';
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -76,10 +75,10 @@ describe('reader properties', () => {
       for (const point of [...points, content.length]) {
         appendFileSync(path, content.slice(at, point));
         at = point;
-        await ingest({ home, sources: [{ kind: 'openclaw', root }], maxBytesPerRun: cap });
+        await ingestHome({ home, sources: [{ kind: 'openclaw', root }], maxBytesPerRun: cap });
       }
       for (let i = 0; i < 100; i += 1) {
-        const s = await ingest({ home, sources: [{ kind: 'openclaw', root }], maxBytesPerRun: cap });
+        const s = await ingestHome({ home, sources: [{ kind: 'openclaw', root }], maxBytesPerRun: cap });
         if (s.bytesRead === 0) break;
       }
       const ids = (await readL0(home)).map((r) => r.content);

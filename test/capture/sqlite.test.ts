@@ -2,8 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import initSqlJs from 'sql.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ingest } from '../../src/capture/ingest.js';
-import { readL0, tempDir } from './helpers.js';
+import { ingestHome, readL0, tempDir } from './helpers.js';
 
 interface ZstdFixture {
   events: Array<{ json: string; zstdBase64: string }>;
@@ -43,7 +42,7 @@ async function writeDb(rows: Row[], windows: Array<[string, string]> = [['s1', '
 }
 
 const zstdRow = (i: number): Uint8Array => new Uint8Array(Buffer.from(ZSTD.events[i]!.zstdBase64, 'base64'));
-const run = (extra: Parameters<typeof ingest>[0] extends infer O ? Partial<O> : never = {}) => ingest({ home, sources: [{ kind: 'openclaw', root }], ...extra });
+const run = (extra: Parameters<typeof ingestHome>[0] extends infer O ? Partial<O> : never = {}) => ingestHome({ home, sources: [{ kind: 'openclaw', root }], ...extra });
 
 describe('OpenClaw SQLite-era reader', () => {
   it('reads event_json and zstd-compressed event_zstd rows with the session key from session_windows', async () => {

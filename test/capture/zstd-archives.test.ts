@@ -1,9 +1,8 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ingest } from '../../src/capture/ingest.js';
 import { readZstdLines } from '../../src/capture/zstd-lines.js';
-import { piSession, readL0, tempDir } from './helpers.js';
+import { ingestHome, piSession, readL0, tempDir } from './helpers.js';
 
 const FIX = join(import.meta.dirname, 'fixtures');
 const PI_ARCHIVE = '01a1ffe8-61a4-73a3-957f-3bae83c2af8d.jsonl.reset.2026-11-21T21-00-00.000Z.zst';
@@ -30,14 +29,14 @@ describe('zstd-compressed OpenClaw archives', () => {
     mkdirSync(dir, { recursive: true });
     copyFileSync(join(FIX, 'pi', PI_ARCHIVE), join(dir, PI_ARCHIVE));
     copyFileSync(join(FIX, 'zstd', 'session-3000.jsonl.zst'), join(dir, 'z.jsonl.deleted.2026-03-14T23-42-00.310Z.zst'));
-    expect((await ingest({ home, sources: [{ kind: 'openclaw', root }] })).files.found).toBe(0);
-    const s = await ingest({ home, sources: [{ kind: 'openclaw', root }], includeArchives: true });
+    expect((await ingestHome({ home, sources: [{ kind: 'openclaw', root }] })).files.found).toBe(0);
+    const s = await ingestHome({ home, sources: [{ kind: 'openclaw', root }], includeArchives: true });
     expect(s.errors).toEqual([]);
     expect(s.messages.new).toBe(3008); // 3006 messages and the 2 summaries of the pi archive (kept as role summary)
     const records = await readL0(home);
     expect(records.filter((r) => r.sessionId === '01a1ffe8-61a4-73a3-957f-3bae83c2af8d').map((r) => r.content)[0]).toBe('Please set up the deploy script for staging.');
     expect(records.filter((r) => r.sessionId === 'z')).toHaveLength(3000);
-    const again = await ingest({ home, sources: [{ kind: 'openclaw', root }], includeArchives: true });
+    const again = await ingestHome({ home, sources: [{ kind: 'openclaw', root }], includeArchives: true });
     expect(again.files).toMatchObject({ unchanged: 2, read: 0 });
   });
 });

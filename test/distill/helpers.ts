@@ -1,4 +1,4 @@
-import { appendFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAIChat } from '../../src/backends/llm-openai/index.js';
@@ -33,11 +33,19 @@ export function msg(options: { session: string; role: L0Record['role']; content:
   };
 }
 
-/** Appends records to the L0 day file of their recording time, in the capture file format. */
+/**
+ * Appends records to the L0 day file of their recording time, in the capture file format. Like the
+ * JSONL L0 log, never to a day file older than the newest one: log positions only grow, so a record
+ * backfilled with an older recording time lands at the end (where readers that follow the log find it).
+ */
 export async function writeL0(home: string, records: L0Record[]): Promise<void> {
   const dir = join(home, 'conversations');
   await mkdir(dir, { recursive: true });
-  for (const r of records) await appendFile(join(dir, `${r.recordedAt.slice(0, 10)}.jsonl`), JSON.stringify(r) + '\n');
+  for (const r of records) {
+    const newest = (await readdir(dir)).filter((f) => /^\d{4}-\d{2}-\d{2}\.jsonl$/.test(f)).sort().at(-1);
+    const file = [`${r.recordedAt.slice(0, 10)}.jsonl`, newest ?? ''].sort().at(-1)!;
+    await appendFile(join(dir, file), JSON.stringify(r) + '\n');
+  }
 }
 
 export function openStrata(home: string): Promise<Strata> {

@@ -94,7 +94,7 @@ describe('raw conversation search and summaries (contract 5)', () => {
     try {
       const user = msg({ session: 'q1', role: 'user', content: 'the gitleaks scan must redact, not block', at: '2026-01-16T18:00:00Z' });
       const summary = msg({ session: 'q1', role: 'summary', content: 'Summary: the user wants the gitleaks scan to redact secrets instead of blocking.', at: '2026-01-16T18:30:00Z' });
-      await (await strata.conversationIndex()).add({ records: [user, summary] });
+      await strata.appendConversation({ records: [user, summary] });
       const plain = await strata.searchConversations({ query: 'gitleaks redact' });
       expect(plain.map((h) => h.record.role)).toEqual(['user']);
       const all = await strata.searchConversations({ query: 'gitleaks redact', includeSummaries: true });

@@ -24,7 +24,7 @@ function scheduler(options: { everyMessages?: number; idleMs?: number; now?: () 
   const s = new DistillScheduler({
     home,
     run: () => runDistill({ ctx: ctxOf(strata), home }),
-    bytesPerMessage: 100,
+    log: ctxOf(strata).l0,
     onReport: (r) => reports.push(r),
     onError: (e) => errors.push(e),
     ...options,

@@ -6,7 +6,7 @@
 import { appendFile, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listSessions } from '../../src/capture/index.js';
+import { sessionsOf } from '../capture/helpers.js';
 import { Strata } from '../../src/strata.js';
 import { REPO_ROOT, runCli, tempHome, type CliResult } from '../support/run-cli.js';
 import { startScriptedLlmServer } from '../support/scripted-llm-server.js';
@@ -128,7 +128,7 @@ describe('strata hook (Claude Code), answered by the resident process', { timeou
     ]);
     expect(cli).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(fast).toEqual({ code: 0, stdout: '', stderr: '' });
-    expect(await listSessions({ home, agentId: 'guarded' })).toEqual([]);
+    expect(await sessionsOf(home, { agentId: 'guarded' })).toEqual([]);
   });
 
   it('bad input never fails the host: exit 0, nothing on stdout, one stderr line, and a log entry', async () => {
@@ -151,7 +151,7 @@ describe('strata hook (Claude Code), answered by the resident process', { timeou
     const stop = { ...base('Stop'), stop_hook_active: false, last_assistant_message: 'Done.' };
     const first = await runScript({ script: ENTRY, args: ['--home', home, 'hook', 'Stop', '--no-distill'], input: JSON.stringify(stop), env: BASE_ENV });
     expect(first).toEqual({ code: 0, stdout: '', stderr: '' });
-    const ours = async () => (await listSessions({ home })).filter((s) => s.sessionId === SESSION && s.agentId === 'claude-code');
+    const ours = async () => (await sessionsOf(home)).filter((s) => s.sessionId === SESSION && s.agentId === 'claude-code');
     const sessions = await ours();
     expect(sessions).toMatchObject([{ host: 'claude-code', sessionKey: `claude-code:${PROJECT}/${SESSION}` }]);
     const messages = sessions[0]!.messages;

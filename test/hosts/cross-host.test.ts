@@ -5,7 +5,6 @@
  */
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { L0Log } from '../../src/capture/l0-log.js';
 import type { OpName } from '../../src/core/ops/index.js';
 import type { L0Record } from '../../src/spec/conversation.js';
 import { Strata } from '../../src/strata.js';
@@ -112,8 +111,7 @@ describe('one operation, every host', () => {
       { ...base, agentId: 'coder', sessionKey: 'agent:coder:main', id: 'c1', content: 'CODERCONVO please set the retry budget to three' },
       { ...base, agentId: 'other', sessionKey: 'agent:other:main', id: 'o1', content: 'OTHERCONVO the billing secret is hunter2, freeze deploys on Fridays' },
     ];
-    await new L0Log({ home }).append({ records });
-    await (await strata.conversationIndex()).add({ records });
+    await strata.appendConversation({ records });
   });
 
   afterAll(async () => {

@@ -151,9 +151,8 @@ describe('HTTP API (real HTTP on 127.0.0.1)', () => {
   });
 
   it('searches only the server agent’s conversations', async () => {
-    const index = await strata.conversationIndex();
     const base = { sessionId: 's1', host: 'jsonl' as const, role: 'user' as const, timestamp: 1_771_996_735_000, recordedAt: new Date().toISOString() };
-    await index.add({
+    await strata.appendConversation({
       records: [
         { ...base, sessionKey: 'agent:coder:main', agentId: 'coder', id: 'c1', content: 'Rotate the signing keys before the audit' },
         { ...base, sessionKey: 'agent:other:main', agentId: 'other', id: 'o1', content: 'Rotate the signing keys of the other team' },

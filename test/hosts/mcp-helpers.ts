@@ -45,8 +45,7 @@ export async function countIn(home: string, scopes: string[]): Promise<number> {
 export async function seedConversations(home: string, messages: Array<{ agentId: string; content: string }>): Promise<void> {
   const strata = await Strata.open({ home });
   try {
-    const index = await strata.conversationIndex();
-    await index.add({
+    await strata.appendConversation({
       records: messages.map((m, i) => ({
         sessionKey: `agent:${m.agentId}:main`,
         sessionId: 's1',

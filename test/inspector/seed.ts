@@ -5,7 +5,6 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { L0Log } from '../../src/capture/l0-log.js';
 import { appendUsage } from '../../src/core/llm/usage-log.js';
 import type { EmbedderV1 } from '../../src/spec/embedder.js';
 import type { RerankerV1 } from '../../src/spec/reranker.js';
@@ -64,7 +63,7 @@ export async function seedHome(): Promise<Seeded> {
     { ...base, id: 'm3', role: 'user', content: 'Unrelated chatter about lunch.', timestamp: Date.parse('2026-11-20T09:59:00Z') },
     { ...base, sessionId: 's-99', sessionKey: 'agent:coder:other', id: 'm1', role: 'user', content: 'DECOY message from another session', timestamp: Date.parse('2026-11-20T09:59:30Z') },
   ];
-  await new L0Log({ home }).append({ records });
+  await strata.appendConversation({ records });
   const distilled = (await strata.remember({
     text: 'API deploys happen on Tuesdays, never on Fridays',
     scope: 'agent:coder', category: 'rule', importance: 0.9, tags: ['deploy'],

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { l0Of } from '../capture/helpers.js';
 import { readTranscriptForJournal } from '../../src/capture/journal-source.js';
 import { flushJournal } from '../../src/core/journal/index.js';
 import { appendToDayLog } from '../../src/core/journal/day-log.js';
@@ -29,7 +30,7 @@ describe('flushJournal', () => {
     expect(transcript.format).toBe('claude-code');
     expect(transcript.stats.stripped['relevant-memories']).toBe(1);
 
-    const result = await flushJournal({ home: env.home, llm: env.llm, sessionId: 'cc-1', agentId: 'claude-code', messages: transcript.messages, now: at(T0) });
+    const result = await flushJournal({ home: env.home, l0: l0Of(env.home), llm: env.llm, sessionId: 'cc-1', agentId: 'claude-code', messages: transcript.messages, now: at(T0) });
     expect(result).toMatchObject({ status: 'written', source: 'transcript', path: journalDay(env.home, '2026-11-21') });
     expect(result.newMessages).toBe(transcript.messages.length);
     expect(result.omittedMessages).toBe(0);
@@ -60,7 +61,7 @@ describe('flushJournal', () => {
     env = await journalEnv({ script: [entryReply({ context: 'budgeted' })] });
     const path = await claudeTranscriptWithInjection(env.home, { marker: 'M', content: 'The newest message.', secret: 'none' });
     const { messages } = await readTranscriptForJournal({ path });
-    const result = await flushJournal({ home: env.home, llm: env.llm, sessionId: 'cc-2', messages, config: { maxInputTokens: 1000 }, now: at(T0) });
+    const result = await flushJournal({ home: env.home, l0: l0Of(env.home), llm: env.llm, sessionId: 'cc-2', messages, config: { maxInputTokens: 1000 }, now: at(T0) });
     expect(result.status).toBe('written');
     expect(result.omittedMessages).toBeGreaterThan(0);
     const prompt = promptOf(env.server.requests[0]);
@@ -76,7 +77,7 @@ describe('flushJournal', () => {
       l0({ session: 'other', role: 'user', content: 'Unrelated chatter from another session', at: '2026-11-21T09:00:30.000Z' }),
       l0({ session: 's1', role: 'assistant', content: 'Rotate them monthly via the vault CLI.', at: '2026-11-21T09:01:00.000Z' }),
     ]);
-    const first = await flushJournal({ home: env.home, llm: env.llm, sessionId: 's1', now: at(T0) });
+    const first = await flushJournal({ home: env.home, l0: l0Of(env.home), llm: env.llm, sessionId: 's1', now: at(T0) });
     expect(first).toMatchObject({ status: 'written', source: 'l0', newMessages: 2, omittedMessages: 0 });
     const prompt1 = promptOf(env.server.requests[0]);
     expect(prompt1).toContain('user: How do we rotate the API keys?');
@@ -84,13 +85,13 @@ describe('flushJournal', () => {
     expect(prompt1).not.toContain('Unrelated chatter');
 
     await writeL0(env.home, [l0({ session: 's1', role: 'user', content: 'Also document the vault policy.', at: '2026-11-21T10:05:00.000Z' })]);
-    const second = await flushJournal({ home: env.home, llm: env.llm, sessionId: 's1', now: at(plus(T0, 10 * 60_000)) });
+    const second = await flushJournal({ home: env.home, l0: l0Of(env.home), llm: env.llm, sessionId: 's1', now: at(plus(T0, 10 * 60_000)) });
     expect(second).toMatchObject({ status: 'written', newMessages: 1 });
     const prompt2 = promptOf(env.server.requests[1]);
     expect(prompt2).toContain('Also document the vault policy.');
     expect(prompt2).not.toContain('rotate the API keys');
 
-    const third = await flushJournal({ home: env.home, llm: env.llm, sessionId: 's1', now: at(plus(T0, 20 * 60_000)) });
+    const third = await flushJournal({ home: env.home, l0: l0Of(env.home), llm: env.llm, sessionId: 's1', now: at(plus(T0, 20 * 60_000)) });
     expect(third).toMatchObject({ status: 'skipped' });
     expect(third.reason).toMatch(/no new messages/);
     expect(env.server.requests).toHaveLength(2);
@@ -102,7 +103,7 @@ describe('flushJournal', () => {
   it('records a one-line entry when the LLM says nothing is worth keeping', async () => {
     env = await journalEnv({ script: [entryReply({ worthKeeping: false })] });
     await writeL0(env.home, [l0({ session: 's2', role: 'user', content: 'ok thanks', at: '2026-11-21T09:00:00.000Z' })]);
-    const result = await flushJournal({ home: env.home, llm: env.llm, sessionId: 's2', now: at(T0) });
+    const result = await flushJournal({ home: env.home, l0: l0Of(env.home), llm: env.llm, sessionId: 's2', now: at(T0) });
     expect(result.status).toBe('nothing-worth-keeping');
     expect(await readFile(result.path!, 'utf8')).toBe('# Journal 2026-11-21\n\n## 10:00 UTC · session s2\n\nNothing worth keeping (1 messages reviewed).\n\n');
   });
@@ -116,7 +117,7 @@ describe('flushJournal', () => {
       ],
     });
     await writeL0(env.home, [l0({ session: 'f1', role: 'user', content: 'We chose Postgres over MySQL for JSONB.', at: '2026-11-21T09:00:00.000Z' })]);
-    const failed = await flushJournal({ home: env.home, llm: env.llm, sessionId: 'f1', now: at(T0), retryDelayMs: 1 });
+    const failed = await flushJournal({ home: env.home, l0: l0Of(env.home), llm: env.llm, sessionId: 'f1', now: at(T0), retryDelayMs: 1 });
     expect(failed.status).toBe('failed');
     expect(failed.reason).toMatch(/retried by the next flush/);
     expect(env.server.requests).toHaveLength(3);
@@ -131,7 +132,7 @@ describe('flushJournal', () => {
     // The next flush (another session) retries the kept input first, then flushes its own.
     env.server.push(entryReply({ decisions: ['Postgres over MySQL for JSONB'] }), entryReply({ context: 'g1 work' }));
     await writeL0(env.home, [l0({ session: 'g1', role: 'user', content: 'Set up CI caching.', at: '2026-11-21T10:01:00.000Z' })]);
-    const next = await flushJournal({ home: env.home, llm: env.llm, sessionId: 'g1', now: at(plus(T0, 5 * 60_000)), retryDelayMs: 1 });
+    const next = await flushJournal({ home: env.home, l0: l0Of(env.home), llm: env.llm, sessionId: 'g1', now: at(plus(T0, 5 * 60_000)), retryDelayMs: 1 });
     expect(next).toMatchObject({ status: 'written', pending: { retried: 1, written: 1, remaining: 0 } });
     expect(promptOf(env.server.requests[3])).toBe(kept.prompt);
     expect((await readdir(pendingDir)).filter((n) => n.endsWith('.json'))).toEqual([]);
@@ -144,15 +145,15 @@ describe('flushJournal', () => {
   it('skips a second flush of the same session within 60 s and flushes after it', async () => {
     env = await journalEnv({ script: [entryReply({ context: 'one' }), entryReply({ context: 'two' })] });
     await writeL0(env.home, [l0({ session: 'd1', role: 'user', content: 'first message', at: '2026-11-21T09:59:00.000Z' })]);
-    expect((await flushJournal({ home: env.home, llm: env.llm, sessionId: 'd1', now: at(T0) })).status).toBe('written');
+    expect((await flushJournal({ home: env.home, l0: l0Of(env.home), llm: env.llm, sessionId: 'd1', now: at(T0) })).status).toBe('written');
     await writeL0(env.home, [l0({ session: 'd1', role: 'user', content: 'second message', at: '2026-11-21T10:00:10.000Z' })]);
 
-    const dup = await flushJournal({ home: env.home, llm: env.llm, sessionId: 'd1', now: at(plus(T0, 30_000)) });
+    const dup = await flushJournal({ home: env.home, l0: l0Of(env.home), llm: env.llm, sessionId: 'd1', now: at(plus(T0, 30_000)) });
     expect(dup.status).toBe('skipped');
     expect(dup.reason).toBe('session d1 was flushed 30 s ago (within 60 s)');
     expect(env.server.requests).toHaveLength(1);
 
-    const later = await flushJournal({ home: env.home, llm: env.llm, sessionId: 'd1', now: at(plus(T0, 61_000)) });
+    const later = await flushJournal({ home: env.home, l0: l0Of(env.home), llm: env.llm, sessionId: 'd1', now: at(plus(T0, 61_000)) });
     expect(later).toMatchObject({ status: 'written', newMessages: 1 });
     expect(promptOf(env.server.requests[1])).toContain('second message');
   });
@@ -169,7 +170,7 @@ describe('flushJournal', () => {
       l0({ session: 'c1', role: 'user', content: 'c1 says hello', at: '2026-11-21T09:00:00.000Z' }),
       l0({ session: 'c2', role: 'user', content: 'c2 says hello', at: '2026-11-21T09:00:00.000Z' }),
     ]);
-    const results = await Promise.all(['c1', 'c2'].map((sessionId) => flushJournal({ home: env!.home, llm: env!.llm, sessionId, now: at(T0) })));
+    const results = await Promise.all(['c1', 'c2'].map((sessionId) => flushJournal({ home: env!.home, l0: l0Of(env!.home), llm: env!.llm, sessionId, now: at(T0) })));
     expect(results.map((r) => r.status)).toEqual(['written', 'written']);
     const paths = journalPaths(env.home);
     const at2 = new Date(T0);

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { l0Of } from '../capture/helpers.js';
 import { buildContext, layerPaths, NAV_CLOSE, NAV_OPEN, serializeScene, syncSceneIndex } from '../../src/core/layers/index.js';
 import { estimateTokens } from '../../src/core/recall/index.js';
 import { runSummaries } from '../../src/core/summaries/index.js';
@@ -63,7 +64,7 @@ describe('context bootstrap', () => {
   it("adds the session's hierarchical summaries when given its key, within the budget", async () => {
     env = await layerEnv({ script: summaryModel });
     await writeL0(env.home, [...session({ key: 'proj', count: 40 }), ...session({ key: 'other', count: 40 })]);
-    await runSummaries({ home: env.home, llm: env.llm, config: { boundaryTokens: 500, chunkTokens: 500, mergeFanIn: 3 } });
+    await runSummaries({ home: env.home, l0: l0Of(env.home), llm: env.llm, config: { boundaryTokens: 500, chunkTokens: 500, mergeFanIn: 3 } });
     await env.strata.remember({ text: 'The deploy runs on Fridays', scope: 'agent:main' });
     const withKey = await buildContext({ strata: env.strata, agentId: 'main', sessionKey: 'proj', budgetTokens: 1000 });
     expect(withKey.summaries).toBeGreaterThan(0);

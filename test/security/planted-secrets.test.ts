@@ -12,8 +12,6 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { capture } from '../../src/capture/live.js';
-import { ingest } from '../../src/capture/ingest.js';
 import { appendToDayLog } from '../../src/core/journal/day-log.js';
 import { savePending } from '../../src/core/journal/pending.js';
 import { journalPaths as journalPathsOf } from '../../src/core/journal/options.js';
@@ -123,12 +121,12 @@ describe('planted secrets', () => {
       await mkdir(jsonlRoot, { recursive: true });
       const transcript = corpusFor('ingest').map((p, i) => JSON.stringify({ id: p.text, session: p.text, role: 'user', content: p.text, timestamp: Date.parse('2026-01-05T10:00:00Z') + i * 1000 }));
       await writeFile(join(jsonlRoot, 'session.jsonl'), transcript.join('\n') + '\n');
-      const index = await strata.conversationIndex();
-      await ingest({ home, sources: [{ kind: 'jsonl', root: jsonlRoot }], agentId: 'main', onRecords: async (records) => void (await index.add({ records })) });
+      // Through the engine's capture pipeline: the L0 log and the conversation index.
+      await strata.ingest({ sources: [{ kind: 'jsonl', root: jsonlRoot }], agentId: 'main' });
       // Live capture.
       const liveCorpus = corpusFor('live');
-      const live = await capture({ home, agentId: 'main', sessionKey: liveCorpus[0]!.text, messages: liveCorpus.map((p, i) => ({ role: 'user', content: p.text, id: p.text, timestamp: Date.parse('2026-01-06T10:00:00Z') + i * 1000 })) });
-      await index.add({ records: live.records });
+      await strata.capture({ agentId: 'main', sessionKey: liveCorpus[0]!.text, messages: liveCorpus.map((p, i) => ({ role: 'user', content: p.text, id: p.text, timestamp: Date.parse('2026-01-06T10:00:00Z') + i * 1000 })) });
+      await strata.embedConversations();
       everything.push(...corpusFor('ingest'), ...liveCorpus);
       // Distillation: the scripted model echoes the secrets it sees back as memories and keywords.
       plant('distill', [...corpusFor('ingest'), ...liveCorpus]);
@@ -153,7 +151,7 @@ describe('planted secrets', () => {
       await strata.close();
       const cli = corpusFor('cli');
       for (const text of chunks(cli)) {
-        const result = await runCli(['add', text, '--scope', 'agent:main', ...cli.slice(0, 5).flatMap((p) => ['--tag', p.text])], { env: { STRATA_HOME: home } });
+        const result = await runCli(['add', text, '--scope', 'agent:main', ...cli.slice(0, 5).filter((p) => p.text.length <= 64).flatMap((p) => ['--tag', p.text])], { env: { STRATA_HOME: home } });
         expect(result.code, result.stderr).toBe(0);
       }
     } finally {
@@ -178,7 +176,7 @@ describe('planted secrets', () => {
       let exported = '';
       for await (const line of reopened.export()) exported += line;
       for (const p of all) if (exported.includes(p.secret)) hits.push({ secret: p.secret, where: `${p.kind} in the memory table (export)` });
-      const conversations = await reopened.searchConversations({ query: 'password key token', limit: 1000 });
+      const conversations = await reopened.searchConversations({ query: 'password key token', limit: reopened.config.recall.maxLimit });
       const text = JSON.stringify(conversations);
       for (const p of all) if (text.includes(p.secret)) hits.push({ secret: p.secret, where: `${p.kind} in the conversation index` });
       expect(conversations.length).toBeGreaterThan(0);

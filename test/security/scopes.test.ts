@@ -7,9 +7,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runDistill } from '../../src/core/distill/run.js';
-import { capture } from '../../src/capture/live.js';
 import { ingest } from '../../src/capture/ingest.js';
-import { L0Log } from '../../src/capture/l0-log.js';
+import { l0Of } from '../capture/helpers.js';
 import { assertAgentId, isValidAgentId } from '../../src/core/scope.js';
 import { runCli } from '../support/run-cli.js';
 import { ctxOf, msg, openStrata, removeDir, tempDir, writeL0 } from '../distill/helpers.js';
@@ -65,22 +64,32 @@ describe('scopes never fall back', () => {
     const dir = await home();
     let attempts = 0;
     let accepted = 0;
-    for (const agentId of HOSTILE_AGENT_IDS) {
-      attempts += 3;
-      await capture({ home: dir, agentId, sessionKey: 's', messages: [{ role: 'user', content: 'hello there' }] }).then(
-        () => accepted++,
-        (e: Error) => expect(e.message).toMatch(/agent/i),
-      );
-      await ingest({ home: dir, agentId, sources: [] }).then(
-        () => accepted++,
-        (e: Error) => expect(e.message).toMatch(/Invalid agent id/),
-      );
-      const log = new L0Log({ home: dir });
-      const record = { ...msg({ agent: 'main', session: 's', role: 'user', content: 'hi', at: '2026-01-05T10:00:00.000Z' }), agentId };
-      await log.append({ records: [record] }).then(
-        () => accepted++,
-        (e: Error) => expect(e.message).toMatch(/agent/i),
-      );
+    const strata = await openStrata(dir);
+    try {
+      for (const agentId of HOSTILE_AGENT_IDS) {
+        attempts += 4;
+        await strata.capture({ agentId, sessionKey: 's', messages: [{ role: 'user', content: 'hello there' }] }).then(
+          () => accepted++,
+          (e: Error) => expect(e.message).toMatch(/agent/i),
+        );
+        await strata.ingest({ agentId, sources: [] }).then(
+          () => accepted++,
+          (e: Error) => expect(e.message).toMatch(/Invalid agent id/),
+        );
+        // The L0 log as Strata.open wires it: every append path goes through this boundary.
+        const record = { ...msg({ agent: 'main', session: 's', role: 'user', content: 'hi', at: '2026-01-05T10:00:00.000Z' }), agentId };
+        await strata.l0.append({ records: [record] }).then(
+          () => accepted++,
+          (e: Error) => expect(e.message).toMatch(/agent/i),
+        );
+        await strata.appendConversation({ records: [record] }).then(
+          () => accepted++,
+          (e: Error) => expect(e.message).toMatch(/agent/i),
+        );
+      }
+      expect(await strata.sessions()).toEqual([]);
+    } finally {
+      await strata.close();
     }
     console.log(`hostile agent-id attempts: ${attempts}, accepted: ${accepted}`);
     expect(accepted).toBe(0);
@@ -94,7 +103,7 @@ describe('scopes never fall back', () => {
       const line = JSON.stringify({ type: 'message', id: `${agent}-1`, timestamp: '2026-01-05T10:00:00.000Z', message: { role: 'user', content: [{ type: 'text', text: `hello from ${agent}` }] } });
       await writeFile(join(root, 'agents', agent, 'sessions', 'a.jsonl'), `{"type":"session","version":3,"id":"a","timestamp":"2026-01-05T10:00:00.000Z"}\n${line}\n`);
     }
-    const summary = await ingest({ home: dir, sources: [{ kind: 'openclaw', root }], sqlite: false });
+    const summary = await ingest({ home: dir, log: l0Of(dir), sources: [{ kind: 'openclaw', root }], sqlite: false });
     expect(summary.errors.map((e) => e.message).join('\n')).toMatch(/"ops team" cannot form a scope/);
     expect(summary.messages.new).toBe(1);
   });

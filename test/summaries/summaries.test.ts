@@ -1,6 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { l0Of } from '../capture/helpers.js';
 import { StrataError } from '../../src/errors/index.js';
 import { readSessionSummaries, runSummaries, summaryPaths, type SummaryOptions } from '../../src/core/summaries/index.js';
 import type { L0Record } from '../../src/spec/conversation.js';
@@ -51,7 +52,7 @@ describe('runSummaries on a long generated history', () => {
   it('summarises and merges exactly as the thresholds say, and re-running is a no-op', async () => {
     server = await startScriptedLlmServer({ script: summaryModel });
     const llm = llmClient(server.baseURL);
-    const report = await runSummaries({ home, llm, config: CONFIG });
+    const report = await runSummaries({ home, l0: l0Of(home), llm, config: CONFIG });
 
     expect(report.sessionsVisited).toBe(3);
     expect(report.chunksSummarised).toBe(33);
@@ -85,7 +86,7 @@ describe('runSummaries on a long generated history', () => {
     expect(JSON.stringify(second.body)).toContain('chunk summary #0');
 
     const snapshot = await snapshotSummaries();
-    const again = await runSummaries({ home, llm, config: CONFIG });
+    const again = await runSummaries({ home, l0: l0Of(home), llm, config: CONFIG });
     expect(again).toMatchObject({ chunksSummarised: 0, merges: {}, llmCalls: 0, failed: 0 });
     expect(again.skipped).toEqual({ 'nothing-old-enough': 2, 'partial-chunk-waiting': 1 });
     expect(server.requests).toHaveLength(TOTAL_CALLS);
@@ -95,11 +96,11 @@ describe('runSummaries on a long generated history', () => {
   it('continues where the history grew: new messages close the waiting chunk', async () => {
     server = await startScriptedLlmServer({ script: summaryModel });
     const llm = llmClient(server.baseURL);
-    await runSummaries({ home, llm, config: CONFIG, sessionKey: C[0]!.sessionKey });
+    await runSummaries({ home, l0: l0Of(home), llm, config: CONFIG, sessionKey: C[0]!.sessionKey });
     // 5 more messages: 30 eligible, so the third chunk (messages 20-29) closes.
     const more = session({ key: C[0]!.sessionKey, count: 50, start: '2026-01-04T00:00:00Z' }).slice(45);
     await writeL0(home, more);
-    const report = await runSummaries({ home, llm, config: CONFIG, sessionKey: C[0]!.sessionKey });
+    const report = await runSummaries({ home, l0: l0Of(home), llm, config: CONFIG, sessionKey: C[0]!.sessionKey });
     expect(report).toMatchObject({ chunksSummarised: 1, merges: { 2: 1 }, llmCalls: 2 });
     const index = (await readIndexes(home)).get(C[0]!.sessionKey);
     expect(countByLevel(index, true)).toEqual({ 2: 1 });
@@ -112,13 +113,13 @@ describe('runSummaries on a long generated history', () => {
     server = await startScriptedLlmServer({ script: summaryModel });
     const llm = llmClient(server.baseURL);
     const key = C[0]!.sessionKey;
-    await runSummaries({ home, llm, config: CONFIG, sessionKey: key });
+    await runSummaries({ home, l0: l0Of(home), llm, config: CONFIG, sessionKey: key });
     const late = { ...C[0]!, id: 'late', content: C[0]!.content.replace('message 0', 'late msg0'), timestamp: C[0]!.timestamp - 1, recordedAt: '2026-02-01T00:00:00.000Z' };
     const grown = session({ key, count: 55, start: '2026-01-04T00:00:00Z' }).slice(45);
     await writeL0(home, [late, ...grown]);
     // Sorted: late, m0..m54 (56 messages, 36 eligible). Pending: late, m20..m34 eligible ->
     // chunk [late, m20..m28] closes at 500 tokens; m29..m34 (300 tokens) wait; 3 L1 merge into one L2.
-    const report = await runSummaries({ home, llm, config: CONFIG, sessionKey: key });
+    const report = await runSummaries({ home, l0: l0Of(home), llm, config: CONFIG, sessionKey: key });
     expect(report).toMatchObject({ chunksSummarised: 1, merges: { 2: 1 } });
     expect(report.sessions[0]!.waiting).toEqual({ messages: 6, tokens: 300 });
     const index = (await readIndexes(home)).get(key)!;
@@ -135,7 +136,7 @@ describe('runSummaries on a long generated history', () => {
       },
     });
     const llm = llmClient(server.baseURL);
-    const first = await runSummaries({ home, llm, config: CONFIG, sessionKey: A[0]!.sessionKey });
+    const first = await runSummaries({ home, l0: l0Of(home), llm, config: CONFIG, sessionKey: A[0]!.sessionKey });
     expect(first.failed).toBe(1);
     expect(first.sessions[0]!.error?.code).toBe('PROVIDER_CALL');
     expect(first.llmCalls).toBe(15);
@@ -148,7 +149,7 @@ describe('runSummaries on a long generated history', () => {
     const nextL1 = `L1-${String(partial.summaries.filter((s) => s.level === 1).length + 1).padStart(4, '0')}.md`;
     await writeFile(join(dir, nextL1), 'torn leftover of a crashed run');
 
-    const second = await runSummaries({ home, llm, config: CONFIG, sessionKey: A[0]!.sessionKey });
+    const second = await runSummaries({ home, l0: l0Of(home), llm, config: CONFIG, sessionKey: A[0]!.sessionKey });
     expect(second.failed).toBe(0);
     expect(first.llmCalls - 1 + second.llmCalls).toBe(32);
     const index = (await readIndexes(home)).get(A[0]!.sessionKey)!;
@@ -161,7 +162,7 @@ describe('runSummaries on a long generated history', () => {
   it('serialises two concurrent runs: no duplicate summaries or calls', async () => {
     server = await startScriptedLlmServer({ script: (request, index) => ({ ...summaryModel(request, index), delayMs: 2 }) });
     const llm = llmClient(server.baseURL);
-    const [one, two] = await Promise.all([runSummaries({ home, llm, config: CONFIG }), runSummaries({ home, llm, config: CONFIG })]);
+    const [one, two] = await Promise.all([runSummaries({ home, l0: l0Of(home), llm, config: CONFIG }), runSummaries({ home, l0: l0Of(home), llm, config: CONFIG })]);
     expect(one.failed + two.failed).toBe(0);
     expect(one.llmCalls + two.llmCalls).toBe(TOTAL_CALLS);
     expect(one.chunksSummarised + two.chunksSummarised).toBe(33);
@@ -173,10 +174,10 @@ describe('runSummaries on a long generated history', () => {
   });
 
   it('plans without an LLM or writes on a dry run, and refuses a real run without an LLM', async () => {
-    const plan = await runSummaries({ home, config: CONFIG, dryRun: true });
+    const plan = await runSummaries({ home, l0: l0Of(home), config: CONFIG, dryRun: true });
     expect(plan).toMatchObject({ dryRun: true, chunksSummarised: 33, merges: { 2: 9, 3: 2 }, llmCalls: 0 });
     expect(await readdir(home)).toEqual(['conversations']);
-    const error = await runSummaries({ home, config: CONFIG }).catch((e: unknown) => e);
+    const error = await runSummaries({ home, l0: l0Of(home), config: CONFIG }).catch((e: unknown) => e);
     expect(StrataError.isInstance(error) && error.code).toBe('CONFIG_INVALID');
     expect((error as Error).message).toContain('llm.provider');
   });
@@ -185,7 +186,7 @@ describe('runSummaries on a long generated history', () => {
 describe('readSessionSummaries', () => {
   it('returns the covering summaries in order, newest kept within the budget', async () => {
     server = await startScriptedLlmServer({ script: summaryModel });
-    await runSummaries({ home, llm: llmClient(server.baseURL), config: CONFIG });
+    await runSummaries({ home, l0: l0Of(home), llm: llmClient(server.baseURL), config: CONFIG });
     const sessionKey = A[0]!.sessionKey;
     const all = await readSessionSummaries({ home, agentId: 'main', sessionKey });
     expect(all.summaries.map((s) => s.id)).toEqual(['L3-0001', 'L3-0002', 'L2-0007', 'L1-0022', 'L1-0023']);

@@ -1,5 +1,6 @@
 import { isAbortError } from '../../src/provider-utils/retry.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { l0Of } from '../capture/helpers.js';
 import { createSummaryWorker, resolveSummaryOptions, sessionSlug, summaryPaths, type SummaryRunReport } from '../../src/core/summaries/index.js';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../support/scripted-llm-server.js';
 import { assertConsistent, countByLevel, llmClient, readIndexes, removeDir, session, summaryModel, tempHome, writeL0 } from './helpers.js';
@@ -28,6 +29,7 @@ describe('createSummaryWorker', () => {
     const done = new Promise<void>((resolve) => (secondPass = resolve));
     const worker = createSummaryWorker({
       home,
+      l0: l0Of(home),
       llm: llmClient(server.baseURL),
       config: CONFIG,
       intervalMs: 5,
@@ -47,7 +49,7 @@ describe('createSummaryWorker', () => {
 
   it('stop() aborts a pass waiting on the LLM and leaves the index consistent', async () => {
     server = await startScriptedLlmServer({ script: (request, index) => (index < 4 ? summaryModel(request, index) : { kind: 'hang' }) });
-    const worker = createSummaryWorker({ home, llm: llmClient(server.baseURL), config: CONFIG });
+    const worker = createSummaryWorker({ home, l0: l0Of(home), llm: llmClient(server.baseURL), config: CONFIG });
     const pass = worker.runOnce();
     expect(worker.runOnce()).toBe(pass); // joins the pass in flight
     while (server.requests.length < 5) await new Promise((r) => setTimeout(r, 5));

@@ -1,1 +1,1 @@
-export { openLanceConversationIndex, type LanceConversationIndexOptions } from './index-store.js';
+export { createLanceConversationIndex, type LanceConversationIndexOptions } from './index-store.js';

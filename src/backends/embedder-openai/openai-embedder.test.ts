@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runEmbedderContract } from '../../../test/contracts/embedder-contract.js';
 import { openAIEmbeddingsScript } from '../../../test/support/embedding-scripts.js';
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-http-server.js';
-import { ConfigError, InvalidArgumentError, RetryError, StrataError } from '../../errors/index.js';
+import { ConfigError, InvalidArgumentError, ProviderCallError, RetryError, StrataError } from '../../errors/index.js';
+import { createEmbeddingService } from '../../core/embedding/embedding-service.js';
 import { isAbortError } from '../../provider-utils/index.js';
 import { createOpenAIEmbedder, type OpenAIEmbedderSettings } from './index.js';
 
@@ -18,6 +19,7 @@ beforeAll(async () => {
       '/busy-ms/v1/embeddings': [{ status: 429, headers: { 'retry-after-ms': '40' }, json: { error: 'slow down' } }, ok],
       '/busy-s/v1/embeddings': [{ status: 429, headers: { 'retry-after': '1' }, json: { error: 'slow down' } }, ok],
       '/flaky/v1/embeddings': [{ status: 500, json: { error: 'oops' } }, ok],
+      '/once/v1/embeddings': [{ status: 503, headers: { 'retry-after': '7' }, json: { error: 'overloaded' } }, ok],
       '/auth/v1/embeddings': { status: 401, json: { error: { message: 'Incorrect API key provided' } } },
       '/nomodel/v1/embeddings': { status: 404, json: { error: { message: 'The model `nope` does not exist' } } },
       '/hang/v1/embeddings': { hang: true },
@@ -28,7 +30,10 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const embedder = (scenario: string, settings: Partial<OpenAIEmbedderSettings> = {}) =>
-  createOpenAIEmbedder({ baseURL: `${server.url}/${scenario}/v1/`, model: 'text-embedding-test', dimensions: DIMS, retryInitialDelayMs: 1, ...settings });
+  createOpenAIEmbedder({ baseURL: `${server.url}/${scenario}/v1/`, model: 'text-embedding-test', dimensions: DIMS, ...settings });
+/** The engine's embedding service over the adapter: where retries happen. */
+const service = (scenario: string, options: { maxRetries?: number; retryInitialDelayMs?: number; timeoutMs?: number } = {}) =>
+  createEmbeddingService({ embedder: embedder(scenario, { timeoutMs: options.timeoutMs }), maxRetries: options.maxRetries, retryInitialDelayMs: options.retryInitialDelayMs ?? 1 });
 const fail = (p: Promise<unknown>) => p.then(() => expect.fail('expected a rejection'), (e: unknown) => e);
 
 runEmbedderContract({ name: 'openai-compatible (scripted server, answers out of order)', create: () => embedder('contract', { batchSize: 4 }) });
@@ -87,44 +92,52 @@ describe('openai-compatible embedder: requests', () => {
 });
 
 describe('openai-compatible embedder: failures and retries', () => {
-  it('retries a 429 after the retry-after-ms wait', async () => {
+  it('makes one attempt: a 503 is a typed retryable error with the server\'s retry-after in its details', async () => {
+    const error = await fail(embedder('once').doEmbed({ texts: ['a'], kind: 'document' }));
+    expect(error).toBeInstanceOf(ProviderCallError);
+    expect(error).toMatchObject({ code: 'PROVIDER_CALL', isRetryable: true, statusCode: 503, details: { retryAfterMs: 7000 } });
+    expect(server.requestsTo('/once/v1/embeddings')).toHaveLength(1);
+  });
+
+  it('the embedding service retries a 429 after the retry-after-ms wait', async () => {
     // A 10-minute backoff: the test only finishes in time if the header is followed.
-    const { embeddings } = await embedder('busy-ms', { retryInitialDelayMs: 600_000 }).doEmbed({ texts: ['a'], kind: 'document' });
-    expect(embeddings).toHaveLength(1);
+    const vectors = await service('busy-ms', { retryInitialDelayMs: 600_000 }).embedDocuments({ texts: ['a'] });
+    expect(vectors).toHaveLength(1);
     const [first, second] = server.requestsTo('/busy-ms/v1/embeddings');
     expect(server.requestsTo('/busy-ms/v1/embeddings')).toHaveLength(2);
     expect((second?.receivedAt ?? 0) - (first?.receivedAt ?? 0)).toBeGreaterThanOrEqual(35);
   });
 
-  it('retries a 429 after retry-after seconds', async () => {
-    await embedder('busy-s', { retryInitialDelayMs: 600_000 }).doEmbed({ texts: ['a'], kind: 'document' });
+  it('the embedding service retries a 429 after retry-after seconds', async () => {
+    await service('busy-s', { retryInitialDelayMs: 600_000 }).embedDocuments({ texts: ['a'] });
     const [first, second] = server.requestsTo('/busy-s/v1/embeddings');
     expect(server.requestsTo('/busy-s/v1/embeddings')).toHaveLength(2);
     expect((second?.receivedAt ?? 0) - (first?.receivedAt ?? 0)).toBeGreaterThanOrEqual(950);
   });
 
-  it('retries a 500 and then succeeds', async () => {
-    const { embeddings } = await embedder('flaky').doEmbed({ texts: ['a', 'b'], kind: 'document' });
-    expect(embeddings).toHaveLength(2);
+  it('the embedding service retries a 500 and then succeeds', async () => {
+    const vectors = await service('flaky').embedDocuments({ texts: ['a', 'b'] });
+    expect(vectors).toHaveLength(2);
     expect(server.requestsTo('/flaky/v1/embeddings')).toHaveLength(2);
   });
 
   it('does not retry a 401 and says which key to check', async () => {
-    const error = await fail(embedder('auth', { apiKey: 'sk-wrong', apiKeyEnv: 'OPENAI_API_KEY' }).doEmbed({ texts: ['a'], kind: 'document' }));
+    const auth = createEmbeddingService({ embedder: embedder('auth', { apiKey: 'sk-wrong', apiKeyEnv: 'OPENAI_API_KEY' }), retryInitialDelayMs: 1 });
+    const error = await fail(auth.embedDocuments({ texts: ['a'] }));
     expect(StrataError.isInstance(error) && error.code).toBe('PROVIDER_AUTH');
     expect((error as Error).message).toContain('OPENAI_API_KEY');
     expect(server.requestsTo('/auth/v1/embeddings')).toHaveLength(1);
   });
 
   it('does not retry an unknown model', async () => {
-    const error = await fail(embedder('nomodel').doEmbed({ texts: ['a'], kind: 'document' }));
+    const error = await fail(service('nomodel').embedDocuments({ texts: ['a'] }));
     expect(StrataError.isInstance(error) && error.code).toBe('PROVIDER_MODEL_NOT_FOUND');
     expect(server.requestsTo('/nomodel/v1/embeddings')).toHaveLength(1);
   });
 
-  it('times out each attempt and retries timeouts', async () => {
+  it('times out each attempt; the embedding service retries timeouts', async () => {
     const before = server.requestsTo('/hang/v1/embeddings').length;
-    const error = await fail(embedder('hang', { timeoutMs: 50, maxRetries: 1 }).doEmbed({ texts: ['a'], kind: 'document' }));
+    const error = await fail(service('hang', { timeoutMs: 50, maxRetries: 1 }).embedDocuments({ texts: ['a'] }));
     expect(error).toBeInstanceOf(RetryError);
     expect(StrataError.isInstance((error as RetryError).lastError) && ((error as RetryError).lastError as StrataError).code).toBe('TIMEOUT');
     expect(server.requestsTo('/hang/v1/embeddings').length - before).toBe(2);
@@ -133,7 +146,7 @@ describe('openai-compatible embedder: failures and retries', () => {
   it('does not retry a caller abort', async () => {
     const before = server.requestsTo('/hang/v1/embeddings').length;
     const controller = new AbortController();
-    const pending = fail(embedder('hang', { maxRetries: 3 }).doEmbed({ texts: ['a'], kind: 'document', abortSignal: controller.signal }));
+    const pending = fail(service('hang', { maxRetries: 3 }).embedDocuments({ texts: ['a'], abortSignal: controller.signal }));
     await expect.poll(() => server.requestsTo('/hang/v1/embeddings').length).toBe(before + 1);
     controller.abort();
     expect(isAbortError(await pending)).toBe(true);

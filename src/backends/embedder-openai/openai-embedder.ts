@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigError, InvalidArgumentError, ProviderCallError } from '../../errors/index.js';
-import { loadApiKey, loadOptionalSetting, postJson, retryWithBackoff, validateBaseURL } from '../../provider-utils/index.js';
+import { loadApiKey, loadOptionalSetting, postJson, validateBaseURL } from '../../provider-utils/index.js';
 import { isLoopbackURL } from '../../provider-utils/local-url.js';
 import type { EmbedderV1, EmbedKind } from '../../spec/index.js';
 import { parseDimensions } from './dimensions.js';
@@ -33,12 +33,8 @@ export interface OpenAIEmbedderSettings extends TaskHintSettings {
   sendDimensions?: boolean;
   /** Texts per request. Default 64. */
   batchSize?: number;
-  /** Per-attempt time limit. Default 30 s. */
+  /** Time limit of a call (one attempt: the engine's embedding service retries). Default 30 s. */
   timeoutMs?: number;
-  /** Retries of retryable failures (429, 5xx, timeouts, network). Default 2. */
-  maxRetries?: number;
-  /** First backoff delay when the server gives no retry-after. Default 1000 ms. */
-  retryInitialDelayMs?: number;
   /** Extra request headers. */
   headers?: Record<string, string>;
   /** Id prefix: `<providerName>:<model>`. Default by host (openai, jina, gemini, voyage, mistral), else 'openai'. */
@@ -88,7 +84,6 @@ export function createOpenAIEmbedder(settings: OpenAIEmbedderSettings): OpenAIEm
   const apiKeyEnv = settings.apiKeyEnv ?? known?.apiKeyEnv;
   const configured = parseDimensions(settings.dimensions, settings.env);
   const maxBatchSize = positiveInt(settings.batchSize, 64, 'batchSize');
-  const maxRetries = settings.maxRetries ?? 2;
   const hints = resolveTaskHints(settings);
   const id = `${settings.providerName ?? known?.name ?? 'openai'}:${settings.model}`;
   const authHint = apiKeyEnv
@@ -159,10 +154,9 @@ export function createOpenAIEmbedder(settings: OpenAIEmbedderSettings): OpenAIEm
     const body: Record<string, unknown> = { model: settings.model, input };
     if (task !== undefined) body.task = task;
     if (settings.sendDimensions && configured !== undefined) body.dimensions = configured;
-    const { value } = await retryWithBackoff(
-      () => postJson({ url, headers: headers(), body, schema: responseSchema, timeoutMs: settings.timeoutMs, abortSignal, fetch: settings.fetch, description, authHint }),
-      { maxRetries, abortSignal, initialDelayMs: settings.retryInitialDelayMs, operation: `Embedding with ${id}` },
-    );
+    // One attempt: failures are typed (retryable or not, with the server's retry-after) and the
+    // engine's embedding service retries them.
+    const { value } = await postJson({ url, headers: headers(), body, schema: responseSchema, timeoutMs: settings.timeoutMs, abortSignal, fetch: settings.fetch, description, authHint });
     return { embeddings: validate(value.data, texts.length) };
   }
 

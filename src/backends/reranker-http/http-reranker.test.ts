@@ -37,7 +37,7 @@ const paths: Record<RerankProvider, string> = { jina: '/jina/v1', cohere: '/cohe
 const reranker = (provider: RerankProvider, settings: Partial<HttpRerankerSettings> = {}) =>
   createHttpReranker({ provider, baseURL: `${server.url}${paths[provider]}`, apiKeyEnv: KEY_ENV, model: 'rerank-test', maxDocuments: 8, ...settings });
 const scenario = (path: string, settings: Partial<HttpRerankerSettings> = {}) =>
-  createHttpReranker({ provider: 'generic', baseURL: `${server.url}/${path}`, model: 'rerank-test', retryInitialDelayMs: 1, ...settings });
+  createHttpReranker({ provider: 'generic', baseURL: `${server.url}/${path}`, model: 'rerank-test', ...settings });
 const DOCS = ['the train leaves at noon', 'brew coffee with hot water'];
 
 for (const provider of Object.keys(paths) as RerankProvider[]) {
@@ -79,14 +79,15 @@ describe('http reranker: wire shapes', () => {
 });
 
 describe('http reranker: failures', () => {
-  it('fails fast by default, and retries when asked (honouring retry-after-ms)', async () => {
+  it('makes one attempt and throws a typed retryable error carrying the server\'s retry-after', async () => {
     const error = await scenario('busy').doRerank({ query: 'q', documents: DOCS }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderCallError);
-    expect((error as ProviderCallError).statusCode).toBe(503);
+    expect(error).toMatchObject({ statusCode: 503, isRetryable: true, retryAfterMs: 20, details: { statusCode: 503, retryAfterMs: 20 } });
     expect(server.requestsTo('/busy/rerank')).toHaveLength(1);
-    const { results } = await scenario('busy', { maxRetries: 2, retryInitialDelayMs: 600_000 }).doRerank({ query: 'coffee', documents: DOCS });
+    // The next call gets the queue's next reply: nothing was retried behind the caller's back.
+    const { results } = await scenario('busy').doRerank({ query: 'coffee', documents: DOCS });
     expect(results[0]?.index).toBe(1);
-    expect(server.requestsTo('/busy/rerank')).toHaveLength(2); // the 503 was the first reply of the queue
+    expect(server.requestsTo('/busy/rerank')).toHaveLength(2);
   });
 
   it('maps 403 to PROVIDER_AUTH', async () => {

@@ -1,12 +1,12 @@
 import { ConfigError, InvalidArgumentError, ProviderCallError } from '../../errors/index.js';
-import { loadApiKey, postJson, retryWithBackoff, validateBaseURL } from '../../provider-utils/index.js';
+import { loadApiKey, postJson, validateBaseURL } from '../../provider-utils/index.js';
 import type { RerankerV1 } from '../../spec/index.js';
 import { PROVIDERS, type RerankProvider } from './providers.js';
 
 /**
- * Cross-encoder reranking over HTTP. Failures surface as ProviderCallError (TIMEOUT on the time
- * limit); the recall pipeline falls back to fused order, so the defaults favour a quick answer:
- * a 5 s limit and no retries.
+ * Cross-encoder reranking over HTTP, one attempt per call. Failures surface as ProviderCallError
+ * (TIMEOUT on the time limit, retry-after in its details); the recall pipeline falls back to fused
+ * order, so the default favours a quick answer: a 5 s limit.
  */
 export interface HttpRerankerSettings {
   provider: RerankProvider;
@@ -18,9 +18,6 @@ export interface HttpRerankerSettings {
   apiKeyEnv?: string;
   /** Default 5000 ms. */
   timeoutMs?: number;
-  /** Default 0: a slow reranker is skipped, not retried. */
-  maxRetries?: number;
-  retryInitialDelayMs?: number;
   /** Overrides the provider's documents-per-call limit. */
   maxDocuments?: number;
   headers?: Record<string, string>;
@@ -70,10 +67,7 @@ export function createHttpReranker(settings: HttpRerankerSettings): RerankerV1 {
       abortSignal?.throwIfAborted();
       if (documents.length === 0) return { results: [] };
       const body = shape.body({ model, query, documents, topN });
-      const { value } = await retryWithBackoff(
-        () => postJson({ url, headers: headers(), body, schema: shape.schema, timeoutMs: settings.timeoutMs ?? 5000, abortSignal, fetch: settings.fetch, description, authHint }),
-        { maxRetries: settings.maxRetries ?? 0, initialDelayMs: settings.retryInitialDelayMs, abortSignal, operation: `Reranking with ${description}` },
-      );
+      const { value } = await postJson({ url, headers: headers(), body, schema: shape.schema, timeoutMs: settings.timeoutMs ?? 5000, abortSignal, fetch: settings.fetch, description, authHint });
       const seen = new Set<number>();
       for (const r of value) {
         if (r.index < 0 || r.index >= documents.length || seen.has(r.index) || !Number.isFinite(r.score)) {

@@ -5,8 +5,8 @@ import type { Database, SqlJsStatic } from 'sql.js';
 import type { L0Record } from '../../spec/conversation.js';
 import { withFileLock } from '../../util/file-lock.js';
 import type { Cleaner } from '../clean/index.js';
-import { isNotFound, readJsonFile, writeFileDurable } from '../fs-util.js';
-import type { L0Log } from '../l0-log.js';
+import { isNotFound, readJsonFile, writeFileDurable } from '../../util/fs-util.js';
+import type { L0LogV1 } from '../../spec/l0-log.js';
 import { isObject, listDir } from '../readers/common.js';
 import { openClawStateDirs, parseOpenClawLine, uniqueRealPaths } from '../readers/openclaw.js';
 
@@ -115,7 +115,7 @@ export class SqliteCursorStore {
 
 export interface SqliteIngestContext {
   home: string;
-  log: L0Log;
+  log: L0LogV1;
   cleaner: Cleaner;
   fromNow: boolean;
   dryRun: boolean;

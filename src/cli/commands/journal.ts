@@ -4,24 +4,10 @@
  * journal/pending/ for the next flush); lint 1 when broken links or orphan articles exist.
  */
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/load.js';
-import { readTranscriptForJournal } from '../../capture/journal-source.js';
 import { SOURCE_KINDS, type SourceKind } from '../../capture/readers/index.js';
-import { compileJournal, flushJournal, lintJournal, type JournalOptions } from '../../core/journal/index.js';
-import type { LlmClient } from '../../core/llm/index.js';
-import { ConfigError, InvalidArgumentError } from '../../errors/index.js';
-import { createLlmFromConfig } from '../../strata.js';
-import { agentFlag, globals } from '../../commands/context.js';
+import { InvalidArgumentError } from '../../errors/index.js';
+import { agentFlag, globals, withStrata } from '../../commands/context.js';
 import { printJson } from '../../commands/output.js';
-
-async function setup(cmd: Command, command: string): Promise<{ home: string; llm: LlmClient; config: Partial<JournalOptions> }> {
-  const loaded = await loadConfig({ home: globals(cmd).home });
-  const llm = createLlmFromConfig({ config: loaded.config, home: loaded.home });
-  if (!llm) {
-    throw new ConfigError({ field: 'llm.provider', message: `strata journal ${command} needs an LLM: set llm.provider and llm.model in config.json (or STRATA_LLM_PROVIDER / STRATA_LLM_MODEL).` });
-  }
-  return { home: loaded.home, llm, config: (loaded.config as { journal?: Partial<JournalOptions> }).journal ?? {} };
-}
 
 function parseFormat(value: string): SourceKind {
   if (!(SOURCE_KINDS as readonly string[]).includes(value)) {
@@ -41,11 +27,7 @@ export function registerJournalCommands(program: Command): void {
     .option('--format <kind>', `transcript format (${SOURCE_KINDS.join(', ')}); default: detected`, parseFormat)
     .action(async (opts: { session: string; transcript?: string; format?: SourceKind }, cmd: Command) => {
       const g = globals(cmd);
-      const { home, llm, config } = await setup(cmd, 'flush');
-      const messages = opts.transcript
-        ? (await readTranscriptForJournal({ path: opts.transcript, sessionId: opts.session, agentId: agentFlag(g), format: opts.format })).messages
-        : undefined;
-      const result = await flushJournal({ home, llm, sessionId: opts.session, agentId: agentFlag(g), messages, config });
+      const result = await withStrata(cmd, (strata) => strata.flushJournal({ sessionId: opts.session, agentId: agentFlag(g), transcriptPath: opts.transcript, format: opts.format }));
       if (result.status === 'failed') process.exitCode = 1;
       if (g.json) return printJson(result);
       const where = result.path ? ` -> ${result.path}` : '';
@@ -61,8 +43,7 @@ export function registerJournalCommands(program: Command): void {
     .option('--force', 'ignore the minimum interval between compiles (never the change check)')
     .action(async (opts: { force?: boolean }, cmd: Command) => {
       const g = globals(cmd);
-      const { home, llm, config } = await setup(cmd, 'compile');
-      const result = await compileJournal({ home, llm, force: opts.force === true, config });
+      const result = await withStrata(cmd, (strata) => strata.compileJournal({ force: opts.force === true }));
       if (g.json) return printJson(result);
       if (result.status === 'skipped') return void process.stdout.write(`skipped: ${result.reason ?? ''}\n`);
       process.stdout.write(`compiled ${result.days.join(', ')}: created ${result.created.length}, updated ${result.updated.length} (${result.articles} articles)\n`);
@@ -77,8 +58,7 @@ export function registerJournalCommands(program: Command): void {
     .description('report broken [[links]] and orphan articles in the compiled knowledge (exit code 1 when any)')
     .action(async (_opts: unknown, cmd: Command) => {
       const g = globals(cmd);
-      const loaded = await loadConfig({ home: g.home });
-      const result = await lintJournal({ home: loaded.home });
+      const result = await withStrata(cmd, (strata) => strata.lintJournal());
       if (!result.ok) process.exitCode = 1;
       if (g.json) return printJson(result);
       for (const b of result.brokenLinks) process.stdout.write(`broken link: ${b.from} -> [[${b.target}]]\n`);

@@ -1,13 +1,10 @@
 /**
  * `strata summarize [--agent <id>] [--session <key>] [--json] [--dry-run]`: one hierarchical
- * summaries pass over the L0 log. Needs no memory store, so it only loads the config (no LanceDB).
+ * summaries pass over the L0 log, through `Strata.summarize`.
  */
 import type { Command } from 'commander';
-import { ConfigError } from '../../errors/index.js';
-import { loadConfig } from '../../config/load.js';
-import { runSummaries, type SummaryRunReport } from '../../core/summaries/index.js';
-import { createLlmFromConfig } from '../../strata.js';
-import { agentFlag, globals } from '../../commands/context.js';
+import type { SummaryRunReport } from '../../core/summaries/index.js';
+import { agentFlag, globals, withStrata } from '../../commands/context.js';
 import { printJson, printTable } from '../../commands/output.js';
 
 function printReport(report: SummaryRunReport): void {
@@ -37,18 +34,11 @@ export function registerSummarizeCommand(program: Command): void {
     .option('--dry-run', 'plan only: count chunks and merges without LLM calls or writes')
     .action(async (opts: { session?: string; dryRun?: boolean }, cmd: Command) => {
       const g = globals(cmd);
-      const loaded = await loadConfig({ home: g.home });
-      const config = loaded.config.summaries;
-      const llm = opts.dryRun ? undefined : createLlmFromConfig({ config: loaded.config, home: loaded.home });
-      if (!opts.dryRun && !llm) {
-        throw new ConfigError({
-          field: 'llm.provider',
-          message: 'strata summarize needs an LLM: set llm.provider and llm.model in config.json (or STRATA_LLM_PROVIDER / STRATA_LLM_MODEL), or pass --dry-run to only plan.',
-        });
-      }
-      const report = await runSummaries({ home: loaded.home, llm, agentId: agentFlag(g), sessionKey: opts.session, config, dryRun: opts.dryRun });
-      if (g.json) printJson(report);
-      else printReport(report);
-      if (report.failed > 0) process.exitCode = 1;
+      await withStrata(cmd, async (strata) => {
+        const report = await strata.summarize({ agentId: agentFlag(g), sessionKey: opts.session, dryRun: opts.dryRun });
+        if (g.json) printJson(report);
+        else printReport(report);
+        if (report.failed > 0) process.exitCode = 1;
+      });
     });
 }

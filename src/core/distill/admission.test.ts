@@ -116,6 +116,22 @@ describe('admission gate: third-person memories are judged by content', () => {
   });
 });
 
+describe('admission gate: glossary definitions and listed lessons in summaries and assistant prose', () => {
+  it('keeps a definition of a named component, not a task line dressed as one', () => {
+    expect(admit({ text: 'Kestrel (ks) - Internal deploy orchestrator used for every production release', source: 'summary' })).toEqual({ admitted: true });
+    expect(admit({ text: 'PaymentGateway / PaymentGateway.Retry - Thin wrapper around the Stripe client with idempotency keys', source: 'summary' })).toEqual({ admitted: true });
+    expect(admit({ text: 'Kestrel - add retries to the deploy step and rerun the pipeline', source: 'summary' }).admitted).toBe(false);
+    expect(admit({ text: 'Kestrel - Adding retries to the deploy step for the release', source: 'summary' }).admitted).toBe(false);
+    expect(admit({ text: 'Payload builder - Building a JSON body for each request', source: 'summary' }).admitted).toBe(false);
+    expect(admit({ text: '`Kestrel` - deploy orchestrator', source: 'assistant' }).admitted).toBe(false);
+  });
+
+  it('keeps a "Label: value" list item when the value carries a lesson', () => {
+    expect(admit({ text: 'In Postgres: statement_timeout in postgresql.conf (set to 0 to disable the limit)', source: 'assistant' })).toEqual({ admitted: true });
+    expect(admit({ text: 'Initials: "JN" (instead of hardcoded "CN")', source: 'assistant' }).admitted).toBe(false);
+  });
+});
+
 describe('admission gate counters', () => {
   it('counts admissions and rejections by reason, and resets', () => {
     const gate = createAdmissionGate({ minConfidence: 0.6 });

@@ -16,7 +16,7 @@ export { captureByRules, detectCategory, splitSentences, type RuleCandidate, typ
 export { runDistill, type DistillOptions, type DistillReport, type DistillCaps, type DistillError } from './run.js';
 export { DistillScheduler, type DistillSchedulerOptions } from './scheduler.js';
 export { BudgetTracker, DEFAULT_BUDGET, type DistillBudget } from './budget.js';
-export { DistillCursor, messageKey, type L0Message, type DistillState } from './l0-source.js';
+export { DistillCursor, messageKey, type L0Message } from './l0-source.js';
 export { extractWithLlm, extractByRules, extractionSchema, type Candidate } from './extract.js';
 export { chunkMessages, packChunks, renderBatch, shapeContent, EXTRACTION_SYSTEM_PROMPT } from './prompt.js';
 export { countTokens, loadTokenizer } from './tokens.js';

@@ -1,165 +1,169 @@
-import { open, readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { L0Record } from '../../spec/conversation.js';
+import type { L0Entry, L0LogV1, L0Position } from '../../spec/l0-log.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 
 /**
- * Reads the L0 log (`<home>/conversations/YYYY-MM-DD.jsonl`) for distillation with its own
- * cursor, `<home>/distill/state.json`: a byte offset per day file plus the keys of messages past
- * that offset already distilled. A message becomes "done" only after the memories made from it
- * are stored, and the offset moves over a prefix of done lines only, so a crash or a failing LLM
- * means re-reading, never skipping.
+ * Reads the L0 log for distillation with its own cursor, `<home>/distill/state.json`: the log
+ * position up to which every message is distilled, plus the keys of messages past it already
+ * distilled. A message becomes "done" only after the memories made from it are stored, and the
+ * position moves over a prefix of done entries only, so a crash or a failing LLM means
+ * re-reading, never skipping.
  */
 export interface L0Message {
   /** `host|agent|session|id`: unique per message in the log. */
   key: string;
-  file: string;
-  start: number;
-  end: number;
+  position: L0Position;
   record: L0Record;
 }
 
-export interface L0Line {
-  key: string | null;
-  file: string;
-  start: number;
-  end: number;
-}
-
-export interface DistillState {
-  version: 1;
-  files: Record<string, number>;
+interface DistillStateV2 {
+  version: 2;
+  /** Everything at or before this position is distilled; absent = nothing yet. */
+  after?: L0Position;
   done: string[];
 }
 
-const DAY_FILE = /^\d{4}-\d{2}-\d{2}\.jsonl$/;
-const EMPTY: DistillState = { version: 1, files: {}, done: [] };
+/** The state before L0LogV1: a byte offset per day file of the JSONL log. */
+interface DistillStateV1 {
+  version?: 1;
+  files?: Record<string, number>;
+  done?: string[];
+}
+
+const PAGE = 1_000;
 
 export function messageKey(r: Pick<L0Record, 'host' | 'agentId' | 'sessionId' | 'id'>): string {
   return `${r.host}|${r.agentId}|${r.sessionId}|${r.id}`;
 }
 
-function isRecord(v: unknown): v is L0Record {
-  const r = v as Partial<L0Record> | null;
-  return typeof r === 'object' && r !== null && typeof r.id === 'string' && typeof r.content === 'string' && typeof r.role === 'string' &&
-    typeof r.agentId === 'string' && typeof r.sessionId === 'string';
-}
-
 export class DistillCursor {
-  readonly conversationsDir: string;
   readonly statePath: string;
-  private state: DistillState = EMPTY;
+  private readonly log: L0LogV1;
+  private after: L0Position | undefined;
   private done = new Set<string>();
-  /** Every line read this run, per file in order, for advancing offsets. */
-  private lines = new Map<string, L0Line[]>();
+  /** Entries read this run, in log order, for advancing the position. */
+  private read: Array<{ key: string; position: L0Position }> = [];
+  /** Where the last read stopped (past unreadable lines too). */
+  private readEnd: L0Position | undefined;
 
-  constructor(options: { home: string }) {
-    this.conversationsDir = join(options.home, 'conversations');
+  constructor(options: { home: string; log: L0LogV1 }) {
     this.statePath = join(options.home, 'distill', 'state.json');
+    this.log = options.log;
   }
 
   async load(): Promise<void> {
+    let raw: DistillStateV2 | DistillStateV1 | undefined;
     try {
-      const parsed = JSON.parse(await readFile(this.statePath, 'utf8')) as Partial<DistillState>;
-      this.state = { version: 1, files: parsed.files ?? {}, done: parsed.done ?? [] };
+      raw = JSON.parse(await readFile(this.statePath, 'utf8')) as DistillStateV2 | DistillStateV1;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      this.state = { ...EMPTY, files: {}, done: [] };
     }
-    this.done = new Set(this.state.done);
-    this.lines.clear();
+    this.read = [];
+    this.readEnd = undefined;
+    if (raw?.version === 2) {
+      this.after = raw.after;
+      this.done = new Set(raw.done);
+    } else if (raw) {
+      await this.migrate(raw);
+    } else {
+      this.after = undefined;
+      this.done = new Set();
+    }
   }
 
   /**
-   * Messages not yet distilled, oldest file first, at most `maxMessages` (a soft cap: reading
-   * stops at the end of the file where it is reached). Unparseable lines count as done.
+   * Messages not yet distilled, in log order, at most `maxMessages` (soft: a page of the log is
+   * read whole).
    */
-  async readPending(options: { maxMessages?: number; maxBytesPerFile?: number } = {}): Promise<L0Message[]> {
+  async readPending(options: { maxMessages?: number } = {}): Promise<L0Message[]> {
     const max = options.maxMessages ?? Infinity;
-    let names: string[];
-    try {
-      names = (await readdir(this.conversationsDir)).filter((n) => DAY_FILE.test(n)).sort();
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
     const out: L0Message[] = [];
-    for (const file of names) {
-      if (out.length >= max) break;
-      const offset = this.state.files[file] ?? 0;
-      const buf = await readFrom(join(this.conversationsDir, file), offset, options.maxBytesPerFile ?? 64 * 1024 * 1024);
-      const lines: L0Line[] = [];
-      let pos = 0;
-      while (pos < buf.length) {
-        const nl = buf.indexOf(0x0a, pos);
-        if (nl < 0) break; // a line still being written waits for the next run
-        const raw = buf.subarray(pos, nl).toString('utf8');
-        const start = offset + pos;
-        const end = offset + nl + 1;
-        pos = nl + 1;
-        let record: unknown;
-        try {
-          record = raw.trim() ? JSON.parse(raw) : undefined;
-        } catch {
-          record = undefined;
-        }
-        const key = isRecord(record) ? messageKey(record) : null;
-        lines.push({ key, file, start, end });
-        if (isRecord(record) && key && !this.done.has(key)) out.push({ key, file, start, end, record });
+    let after = this.after;
+    for (;;) {
+      const page = await this.log.read({ after, limit: PAGE });
+      for (const entry of page.entries) {
+        const key = messageKey(entry.record);
+        this.read.push({ key, position: entry.position });
+        if (!this.done.has(key)) out.push({ key, position: entry.position, record: entry.record });
       }
-      this.lines.set(file, lines);
+      after = page.end;
+      this.readEnd = page.end;
+      if (page.done || out.length >= max) return out;
     }
-    return out;
   }
 
-  /** Marks messages done (their memories are stored) and persists the advanced cursor atomically. */
+  /** Marks messages done (their memories are stored) and persists the advanced position atomically. */
   async commit(options: { keys: Iterable<string> }): Promise<void> {
     for (const key of options.keys) this.done.add(key);
-    for (const [file, lines] of this.lines) {
-      let offset = this.state.files[file] ?? 0;
-      for (const line of lines) {
-        if (line.end <= offset) continue;
-        if (line.key !== null && !this.done.has(line.key)) break;
-        offset = line.end;
-        if (line.key !== null) this.done.delete(line.key);
+    let all = true;
+    for (const entry of this.read) {
+      if (this.after !== undefined && entry.position <= this.after) continue;
+      if (!this.done.has(entry.key)) {
+        all = false;
+        break;
       }
-      this.state.files[file] = offset;
+      this.after = entry.position;
+      this.done.delete(entry.key);
     }
-    this.state.done = [...this.done];
-    await writeFileAtomic({ path: this.statePath, data: JSON.stringify(this.state) });
+    // Every entry read is done: step over unreadable lines after the last one too.
+    if (all && this.readEnd !== undefined && (this.after === undefined || this.readEnd > this.after)) this.after = this.readEnd;
+    await this.save();
   }
 
-  /** Bytes of L0 not yet read past the offsets: a cheap "is there new work" probe for the scheduler. */
-  async pendingBytes(): Promise<number> {
-    let names: string[];
-    try {
-      names = (await readdir(this.conversationsDir)).filter((n) => DAY_FILE.test(n));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-      throw error;
+  /** Messages waiting to be distilled, counted up to `max` (a cheap "is there work" probe). */
+  async pendingMessages(options: { max?: number } = {}): Promise<number> {
+    const max = options.max ?? 10_000;
+    let count = 0;
+    let after = this.after;
+    for (;;) {
+      const page = await this.log.read({ after, limit: Math.min(PAGE, max) });
+      count += page.entries.filter((e) => !this.done.has(messageKey(e.record))).length;
+      after = page.end;
+      if (page.done || count >= max) return Math.min(count, max);
     }
-    let total = 0;
-    for (const file of names) {
-      const handle = await open(join(this.conversationsDir, file), 'r');
-      try {
-        total += Math.max(0, (await handle.stat()).size - (this.state.files[file] ?? 0));
-      } finally {
-        await handle.close();
-      }
-    }
-    return total;
   }
-}
 
-async function readFrom(path: string, offset: number, maxBytes: number): Promise<Buffer> {
-  const handle = await open(path, 'r');
-  try {
-    const size = (await handle.stat()).size;
-    const length = Math.max(0, Math.min(size - offset, maxBytes));
-    const buf = Buffer.alloc(length);
-    if (length > 0) await handle.read(buf, 0, length, offset);
-    return buf;
-  } finally {
-    await handle.close();
+  private async save(): Promise<void> {
+    const state: DistillStateV2 = { version: 2, ...(this.after !== undefined ? { after: this.after } : {}), done: [...this.done] };
+    await writeFileAtomic({ path: this.statePath, data: JSON.stringify(state) });
+  }
+
+  /**
+   * A v1 state counted byte offsets per day file: an entry is done when it lies before its file's
+   * offset (or its key is listed). Positions sort in log order, so an entry belongs to the last
+   * file whose start position is before it.
+   */
+  private async migrate(v1: DistillStateV1): Promise<void> {
+    const files = Object.entries(v1.files ?? {});
+    const done = new Set(v1.done ?? []);
+    this.after = undefined;
+    this.done = new Set();
+    if (files.length === 0 || !this.log.legacyPosition) {
+      this.done = done;
+      return;
+    }
+    const legacy = this.log.legacyPosition.bind(this.log);
+    const bounds = files.map(([file, offset]) => ({ start: legacy({ file, offset: 0 }), until: legacy({ file, offset }) })).sort((a, b) => (a.start < b.start ? -1 : 1));
+    const isDone = (entry: L0Entry, key: string): boolean => {
+      if (done.has(key)) return true;
+      const file = bounds.filter((b) => b.start < entry.position).at(-1);
+      return file !== undefined && entry.position <= file.until;
+    };
+    let prefix = true;
+    for (let after: L0Position | undefined, end = false; !end; ) {
+      const page = await this.log.read({ after, limit: PAGE });
+      for (const entry of page.entries) {
+        const key = messageKey(entry.record);
+        const d = isDone(entry, key);
+        if (prefix && d) this.after = entry.position;
+        else if (d) this.done.add(key);
+        else prefix = false;
+      }
+      after = page.end;
+      end = page.done;
+    }
+    await this.save();
   }
 }

@@ -154,7 +154,7 @@ async function distillLocked(options: DistillOptions): Promise<DistillReport> {
   const dryRun = options.dryRun === true;
   const report = emptyReport(llm ? 'llm' : 'rules', dryRun);
   const history = options.history ?? new HistoryLog({ home: options.home });
-  const cursor = new DistillCursor({ home: options.home });
+  const cursor = new DistillCursor({ home: options.home, log: ctx.l0 });
   const budget = new BudgetTracker({ home: options.home, budget: options.budget });
   const gate = createAdmissionGate({ minConfidence: options.minConfidence });
   const caps = { maxMemoriesPerRun: 50, maxMemoriesPerAgent: 20, maxMessagesPerRun: 2000, maxPerTurn: 3, ...options.caps };

@@ -1,9 +1,10 @@
 import { StrataError } from '../../errors/index.js';
+import type { L0LogV1 } from '../../spec/l0-log.js';
 import { DistillCursor } from './l0-source.js';
 import type { DistillReport } from './run.js';
 
 /**
- * Runs distillation in the background: after `everyBytes` of new L0 log (roughly N messages) or
+ * Runs distillation in the background: after N new messages in the L0 log (counted, or notified) or
  * when new messages have sat for `idleMs` without more arriving. Each run takes the distill lock
  * (`runDistill` does, failing fast), so several processes (`strata watch`, host plugins) can each
  * run a scheduler and only one distills at a time; a lock left by a killed process goes stale and
@@ -11,12 +12,12 @@ import type { DistillReport } from './run.js';
  */
 export interface DistillSchedulerOptions {
   home: string;
+  /** The L0 log the runs read (for the cheap "is there work" probe). */
+  log: L0LogV1;
   /** One distill run (typically `() => runDistill({...})`). */
   run: () => Promise<DistillReport>;
-  /** Run once this many new messages were seen via `notify`, or this many bytes of new L0. Default 20 messages. */
+  /** Run once this many new messages were seen via `notify` or are waiting in the log. Default 20. */
   everyMessages?: number;
-  /** Approximate bytes per message when only the log size is known. Default 400. */
-  bytesPerMessage?: number;
   /** Run when pending messages have been idle this long. Default 5 min. */
   idleMs?: number;
   /** How often to look at the L0 log. Default 10 s. */
@@ -37,7 +38,7 @@ export class DistillScheduler {
   private readonly cursor: DistillCursor;
 
   constructor(private readonly options: DistillSchedulerOptions) {
-    this.cursor = new DistillCursor({ home: options.home });
+    this.cursor = new DistillCursor({ home: options.home, log: options.log });
   }
 
   start(): void {
@@ -86,21 +87,21 @@ export class DistillScheduler {
   private async check(): Promise<void> {
     const now = this.nowMs();
     if (now < this.waitUntil) return;
-    let pendingBytes: number;
+    const everyMessages = this.options.everyMessages ?? 20;
+    let pending: number;
     try {
       await this.cursor.load();
-      pendingBytes = await this.cursor.pendingBytes();
+      pending = await this.cursor.pendingMessages({ max: everyMessages });
     } catch (error) {
       this.options.onError?.(error);
       return;
     }
-    if (pendingBytes !== this.lastPending) {
-      if (pendingBytes > this.lastPending) this.lastChangeAt = now;
-      this.lastPending = pendingBytes;
+    if (pending !== this.lastPending) {
+      if (pending > this.lastPending) this.lastChangeAt = now;
+      this.lastPending = pending;
     }
-    if (pendingBytes === 0 && this.notified === 0) return;
-    const everyMessages = this.options.everyMessages ?? 20;
-    const byCount = this.notified >= everyMessages || pendingBytes >= everyMessages * (this.options.bytesPerMessage ?? 400);
+    if (pending === 0 && this.notified === 0) return;
+    const byCount = this.notified >= everyMessages || pending >= everyMessages;
     const byIdle = now - this.lastChangeAt >= (this.options.idleMs ?? 300_000);
     if (!byCount && !byIdle) return;
     try {

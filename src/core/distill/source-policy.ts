@@ -1,5 +1,5 @@
 import type { AdmissionReason, AdmissionSource } from './admission.js';
-import { hasDurableEvidence, hasUserEvidence } from './durable-evidence.js';
+import { hasDurableEvidence, hasLesson, hasUserEvidence } from './durable-evidence.js';
 import { hasContentEvidence, hasCjk, isShort } from './signals.js';
 import { hasNoFiniteVerb, isVerbless } from './structure-signals.js';
 
@@ -46,6 +46,26 @@ function isHeadingLike(t: string): boolean {
   return words.every((w) => /^[^a-z]/.test(w) || /^(?:a|an|the|of|for|and|or|to|in|on|with|by|vs)$/.test(w));
 }
 
+/**
+ * A glossary line that defines a named component: "Beads (bd) - Git-backed issue tracker used for
+ * all task management", "TranscriptRenderer - Pure data transform module converting ...". The name
+ * is a proper name (capitalised or CamelCase, an alias in brackets or a second name after a slash
+ * allowed), the definition a noun phrase of at least five words. Compaction summaries list the
+ * project's parts this way; what a definition must not start with is an action (an imperative,
+ * a gerund or a verb: "Moving ...", "add ...", "Mentions ..."), which makes it a task line.
+ */
+const NAME = String.raw`[A-Z][\w.]*(?:[ -][A-Z][\w.]*){0,2}(?:\s*\([^)]{1,20}\))?`;
+const DEFINITION = new RegExp(String.raw`^${NAME}(?:\s*\/\s*${NAME})?\s+[-–—]\s+(\S+)((?:\s+\S+){4,})$`);
+const ACTION_START = /^(?:\w+ing|\w+ed|\w+[^s]s|add|fix|use|make|run|update|remove|create|move|see|check|read|set|get|show|call|keep|avoid)$/i;
+
+export function isNamedDefinition(text: string): boolean {
+  const m = DEFINITION.exec(text.trim().replace(/[.;]$/, ''));
+  if (!m) return false;
+  const first = m[1]!;
+  // A lower-case start continues a sentence or is an imperative ("SubagentLive - add ...").
+  return /^[A-Z]/.test(first) && !ACTION_START.test(first.replace(/[^\w-]/g, '')) && !/\b(?:this|that|these|those|now|currently|still|yet)\b/i.test(m[2]!);
+}
+
 export function sourceRejection(text: string, source: AdmissionSource): { reason: AdmissionReason; detail?: string } | undefined {
   const t = text.trim();
   const cjk = hasCjk(t);
@@ -64,9 +84,11 @@ export function sourceRejection(text: string, source: AdmissionSource): { reason
   if (source === 'llm') return isShort(t) && !hasContentEvidence(t) ? { reason: 'no-content' } : undefined;
   // Assistant prose and compaction summaries.
   if (!cjk) {
+    if (isNamedDefinition(t)) return undefined;
     if (isHeadingLike(t)) return { reason: 'fragment', detail: 'heading' };
     const label = LABEL.exec(t);
-    if (label && hasNoFiniteVerb(label[2]!)) return { reason: 'fragment', detail: 'label and value' };
+    // "In VS Code: Check Settings → X (set to 1 to disable contrast adjustment)": a lesson in a list.
+    if (label && hasNoFiniteVerb(label[2]!) && !hasLesson(label[2]!)) return { reason: 'fragment', detail: 'label and value' };
     if (CONTINUATION.test(t) || SUBJECTLESS.test(t)) return { reason: 'context-dependent' };
     if (DEICTIC_START.test(t) && !LESSON_STRONG.test(t)) return { reason: 'context-dependent' };
     if (EXPECTATION.test(t)) return { reason: 'passing-state', detail: 'expectation' };

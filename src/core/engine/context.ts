@@ -1,3 +1,4 @@
+import type { L0LogV1 } from '../../spec/l0-log.js';
 import type { MemoryStoreV1 } from '../../spec/memory-store.js';
 import type { RerankerV1 } from '../../spec/reranker.js';
 import type { EmbeddingService } from '../embedding/embedding-service.js';
@@ -21,5 +22,7 @@ export interface EngineContext {
   write: WriteSettings;
   /** Where every change is logged for `strata history` / `strata revert`; absent = not logged. */
   history?: HistoryLog;
+  /** The L0 conversation log (distillation reads it). */
+  l0: L0LogV1;
   now: () => Date;
 }

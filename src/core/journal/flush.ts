@@ -7,6 +7,7 @@ import { hash } from 'node:crypto';
 import { join } from 'node:path';
 import { InvalidArgumentError } from '../../errors/index.js';
 import { abortErrorFrom } from '../../provider-utils/retry.js';
+import type { L0LogV1 } from '../../spec/l0-log.js';
 import type { LlmV1 } from '../../spec/llm.js';
 import { withFileLock } from '../../util/file-lock.js';
 import type { LlmClient } from '../llm/llm-client.js';
@@ -28,6 +29,8 @@ export interface FlushJournalOptions {
    * src/capture/journal-source.ts). Without them the session is read from the L0 capture log.
    */
   messages?: JournalMessage[];
+  /** The L0 log, read when `messages` is not given. */
+  l0?: L0LogV1;
   config?: Partial<JournalOptions>;
   /** First backoff wait between generation attempts. Default 2000 ms. */
   retryDelayMs?: number;
@@ -95,7 +98,7 @@ export async function flushJournal(options: FlushJournalOptions): Promise<FlushJ
     const pendingRun = await retryPending({ ...options, paths, config });
 
     const all = options.messages ?? (await readL0Session({
-      home: options.home, sessionId, agentId: options.agentId, abortSignal: options.abortSignal,
+      log: options.l0, sessionId, agentId: options.agentId, abortSignal: options.abortSignal,
       fromDay: progress ? firstUnseenDay(progress) : lookbackDay(started),
     }));
     const fresh = selectNew(all, progress);

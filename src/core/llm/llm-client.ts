@@ -114,7 +114,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
           ok: true,
           inputTokens,
           outputTokens,
-          costUsd: costOf({ pricing, inputTokens, outputTokens }),
+          costUsd: result.usage.costUsd ?? costOf({ pricing, inputTokens, outputTokens }),
           latencyMs: Date.now() - started,
           attempts,
         });

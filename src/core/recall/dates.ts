@@ -64,7 +64,13 @@ function utcDay(date: Date): number {
  * 10, 2023") the one with an explicit year wins, as relative words are then relative to it.
  */
 export async function parseQueryTime(options: { query: string; now: Date }): Promise<QueryTimeRange | null> {
-  parser ??= import('chrono-node').then(createParser);
+  parser ??= import('chrono-node').then((chrono) => {
+    const created = createParser(chrono);
+    // chrono compiles its patterns on first use (~250 ms); pay that while loading, where engine
+    // warm-ups already wait, not on the first real query.
+    created.parse('Met on 8 May 2022 at 5pm, two weeks ago, last Tuesday and next month', { instant: options.now, timezone: 'UTC' });
+    return created;
+  });
   const results = (await parser).parse(options.query, { instant: options.now, timezone: 'UTC' }, { forwardDate: false });
   if (results.length === 0) return null;
   const result = results.find((r) => r.start.isCertain('year')) ?? results[0]!;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { StrataError } from '../../errors/index.js';
 import type { MemoryFilter, RerankerV1, SearchHit, StoredMemory } from '../../spec/index.js';
 import { createRecallPipeline, type RecallPipelineOptions } from './pipeline.js';
-import { InMemoryMemoryStore, makeTestMemory } from './test-store.js';
+import { InMemoryMemoryStore, makeTestMemory } from '../../../test/support/memory-store.js';
 
 // Hand-made 5-d "embeddings": axis 0 databases, 1 editors, 2 pets, 3 travel, 4 unrelated queries.
 const memories: StoredMemory[] = [

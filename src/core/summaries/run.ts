@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { ConfigError, StrataError } from '../../errors/index.js';
 import { isAbortError } from '../../provider-utils/retry.js';
+import type { L0LogV1 } from '../../spec/l0-log.js';
 import type { LlmV1 } from '../../spec/llm.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { withFileLock } from '../../util/file-lock.js';
@@ -24,6 +25,8 @@ import { redactText } from '../write/redact-record.js';
 
 export interface RunSummariesOptions {
   home: string;
+  /** The L0 log the sessions are read from. */
+  l0: L0LogV1;
   /** Needed unless `dryRun`; the engine's `LlmClient` adds retries and usage accounting. */
   llm?: LlmV1;
   /** Only this agent / this session key (default: every session in the L0 log). */
@@ -82,7 +85,7 @@ export async function runSummaries(options: RunSummariesOptions): Promise<Summar
       message: 'Summaries need an LLM: set llm.provider and llm.model in config.json (or STRATA_LLM_PROVIDER / STRATA_LLM_MODEL), or use --dry-run to only plan.',
     });
   }
-  const logs = await readSessionLogs({ home: options.home, agentId: options.agentId, sessionKey: options.sessionKey });
+  const logs = await readSessionLogs({ log: options.l0, abortSignal: options.abortSignal, agentId: options.agentId, sessionKey: options.sessionKey });
   const report: SummaryRunReport = { dryRun, sessionsVisited: 0, chunksSummarised: 0, merges: {}, llmCalls: 0, skipped: {}, failed: 0, sessions: [], durationMs: 0 };
   for (const log of logs) {
     options.abortSignal?.throwIfAborted();

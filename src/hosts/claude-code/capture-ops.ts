@@ -5,13 +5,16 @@
  * the three never double-capture.
  */
 import { basename, dirname, resolve } from 'node:path';
-import { ingest, type IngestSummary } from '../../capture/index.js';
+import type { IngestSummary } from '../../capture/index.js';
+import type { IndexMode } from '../../capture/pipeline.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import type { Strata } from '../../strata.js';
 
 export interface CaptureResult {
   newMessages: number;
   errors: IngestSummary['errors'];
+  /** Every new message is in the conversation index (false: a budget left some to the next catch-up). */
+  indexDone: boolean;
 }
 
 /** `<root>/projects/<project>/<session>.jsonl` -> `<root>`; the capture reader discovers from there. */
@@ -28,34 +31,26 @@ export function claudeRootOf(transcriptPath: string): string {
 }
 
 /**
- * Ingests the transcript's new lines and indexes them for conversation search.
- * TODO(l0): becomes `strata.ingest(...)` once capture indexes through Strata (contract 3).
+ * Ingests the transcript's new lines through the engine's capture pipeline: the L0 log, then the
+ * conversation index (contract 3). `index: { budgetMs }` bounds the indexing wait; whatever is
+ * left is indexed by the next catch-up (any capture, the worker), which follows the log's position.
  */
-export async function captureTranscript(options: { strata: Strata; agentId: string; transcriptPath: string; env?: NodeJS.ProcessEnv; abortSignal?: AbortSignal }): Promise<CaptureResult> {
-  const { strata } = options;
+export async function captureTranscript(options: {
+  strata: Strata; agentId: string; transcriptPath: string; env?: NodeJS.ProcessEnv; index?: IndexMode; abortSignal?: AbortSignal;
+}): Promise<CaptureResult> {
   const path = resolve(options.transcriptPath);
-  const summary = await ingest({
-    home: strata.home,
+  const summary = await options.strata.ingest({
     sources: [{ kind: 'claude-code', root: claudeRootOf(path), only: [path] }],
     agentId: options.agentId,
     env: options.env,
+    index: options.index,
     abortSignal: options.abortSignal,
-    onRecords: async (records) => {
-      await (await strata.conversationIndex()).add({ records, abortSignal: options.abortSignal });
-    },
   });
-  return { newMessages: summary.messages.new, errors: summary.errors };
+  return { newMessages: summary.messages.new, errors: summary.errors, indexDone: summary.index?.done !== false };
 }
 
 /** Embeds conversation vectors waiting in the index (lexical search works before this). */
 export async function embedPendingConversations(options: { strata: Strata; abortSignal?: AbortSignal; budgetMs?: number }): Promise<number> {
-  const index = await options.strata.conversationIndex();
-  const deadline = Date.now() + (options.budgetMs ?? 60_000);
-  let embedded = 0;
-  for (;;) {
-    if (options.abortSignal?.aborted) return embedded;
-    const out = await index.embedPending({ batchSize: 64, abortSignal: options.abortSignal });
-    embedded += out.embedded;
-    if (out.embedded === 0 || out.remaining === 0 || Date.now() >= deadline) return embedded;
-  }
+  const out = await options.strata.embedConversations({ batchSize: 64, budgetMs: options.budgetMs ?? 60_000, abortSignal: options.abortSignal });
+  return out.embedded;
 }

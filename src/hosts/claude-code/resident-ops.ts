@@ -14,6 +14,7 @@ import { HOOK_GUARD_ENV, cliLauncher, startBackground } from './background.js';
 import { captureTranscript, claudeRootOf, embedPendingConversations } from './capture-ops.js';
 import { promptSubmit, sessionStart, type ContextOpDeps, type HookAnswer } from './context-ops.js';
 import { appendHookError } from '../../resident/hook-log.js';
+import { llmEnvFor } from './host-llm.js';
 import { InjectionStore } from './injections.js';
 import { HookInputError, hookOpInput, type HookOpInput } from './payload.js';
 
@@ -37,8 +38,8 @@ export function hookCaller(strata: Strata, agentId: string | undefined): { agent
 export function startSessionJournal(options: { strata: Strata; agentId: string; input: HookOpInput; env: NodeJS.ProcessEnv }): void {
   const { input, strata } = options;
   if ((input.event !== 'PreCompact' && input.event !== 'SessionEnd') || !input.sessionId || !input.transcriptPath) return;
-  if (llmProviderOf({ config: strata.config, env: options.env }) === 'none') return;
-  const common = { home: strata.home, agentId: options.agentId, launcher: cliLauncher(), env: { ...options.env, [HOOK_GUARD_ENV]: '1' } };
+  if (llmProviderOf({ config: strata.config }) === 'none') return;
+  const common = { home: strata.home, agentId: options.agentId, launcher: cliLauncher(), env: { ...llmEnvFor(strata.config, options.env), [HOOK_GUARD_ENV]: '1' } };
   startBackground({ ...common, args: ['journal', 'flush', '--session', input.sessionId, '--transcript', resolve(input.transcriptPath)] });
   startBackground({ ...common, args: ['summarize'] });
 }

@@ -8,8 +8,8 @@
  * The engine module (LanceDB, the embedder) is imported only when a handler first needs it, so a
  * discovery, setup or CLI-metadata load never pays for it.
  */
-import type { DistillScheduler, DistillReport } from '../../core/distill/index.js';
-import type { SummaryWorker } from '../../core/summaries/index.js';
+import type { DistillReport } from '../../core/distill/index.js';
+import type { BackgroundWorker } from '../../core/worker/background-worker.js';
 import type { AutoOrganizeResult } from '../../core/layers/auto-organize.js';
 import type { StrataConfigOverrides } from '../../config/load.js';
 import { StrataError } from '../../errors/index.js';
@@ -58,8 +58,7 @@ export function sharedEngineCount(): number {
 export class SharedEngine {
   private opening: Promise<Strata> | undefined;
   private warming: Promise<void> | undefined;
-  private scheduler: DistillScheduler | undefined;
-  private summaries: SummaryWorker | undefined;
+  private worker: BackgroundWorker | undefined;
   private distilling: Promise<void> | undefined;
   private stopping = new AbortController();
   private readonly pending = new Set<Promise<unknown>>();
@@ -88,7 +87,7 @@ export class SharedEngine {
     const { home, overrides } = this.options;
     // Strata's own llm wins; otherwise the model OpenClaw runs on does the distillation.
     const loaded = await loadConfig({ home, overrides });
-    const llm = llmProviderOf({ config: loaded.config, env: process.env }) === 'none' ? this.options.hostLlm?.() : undefined;
+    const llm = llmProviderOf({ config: loaded.config }) === 'none' ? this.options.hostLlm?.() : undefined;
     return Strata.open({ ...this.options.openOptions, home, overrides, ...(llm ? { llm } : {}) });
   }
 
@@ -111,29 +110,26 @@ export class SharedEngine {
     return this.warming;
   }
 
-  /** The distiller and summaries worker (the OpenClaw service); idempotent. */
+  /**
+   * The background worker (the OpenClaw service); idempotent. Conversation indexing and embedding
+   * always run; distillation, the organiser and summaries when `distill`. Captures through this
+   * engine's Strata notify the worker themselves.
+   */
   async startWorkers(options: { distill: boolean; onOrganize: (r: AutoOrganizeResult) => void }): Promise<void> {
-    if (this.scheduler || !options.distill) return;
+    if (this.worker) return;
     const s = await this.strata();
-    if (this.scheduler) return;
+    if (this.worker) return;
     const log = this.options.log;
-    this.scheduler = s.createDistillScheduler({
-      onReport: (r) => logReport(log, r),
-      onError: (e) => log.warn(`strata: background distillation failed: ${messageOf(e)}`),
+    this.worker = s.createWorker({
+      distill: options.distill,
       onOrganize: options.onOrganize,
-      organizeSignal: this.stopping.signal,
+      onEvent: (e) => {
+        if ('error' in e) log.warn(`strata: background ${e.task} failed: ${messageOf(e.error)}`);
+        else if (e.task === 'distill') logReport(log, e.report);
+        else if (e.task === 'summaries' && e.report.chunksSummarised > 0) log.info(`strata: summarised ${e.report.chunksSummarised} conversation chunks`);
+      },
     });
-    this.scheduler.start();
-    this.summaries = s.createSummaryWorker({
-      onReport: (r) => r.chunksSummarised > 0 && log.info(`strata: summarised ${r.chunksSummarised} conversation chunks`),
-      onError: (e) => log.warn(`strata: hierarchical summaries failed: ${messageOf(e)}`),
-    });
-    this.summaries?.start();
-  }
-
-  /** New messages reached L0: the running distiller counts them toward its next run. */
-  captured(messages: number): void {
-    if (messages > 0) this.scheduler?.notify({ messages });
+    this.worker.start();
   }
 
   /** One distillation now, in the background, unless one is already running in this process. */
@@ -167,9 +163,8 @@ export class SharedEngine {
   /** Stops the workers, waits for background work and closes the engine; the next use reopens it. */
   async stop(): Promise<void> {
     this.stopping.abort();
-    await Promise.all([this.scheduler?.stop(), this.summaries?.stop()]);
-    this.scheduler = undefined;
-    this.summaries = undefined;
+    await this.worker?.stop(); // aborts an organiser run in progress (its scenes are restored)
+    this.worker = undefined;
     await Promise.allSettled([...this.pending]);
     this.stopping = new AbortController();
     const open = this.opening;

@@ -12,8 +12,7 @@
 import { z } from 'zod';
 import { describeAutoOrganize, type AutoOrganizeResult } from '../../core/layers/auto-organize.js';
 import { resolveHome } from '../../config/load.js';
-import type { StrataOpenOptions, Strata } from '../../strata.js';
-import type { L0Record } from '../../spec/conversation.js';
+import type { StrataOpenOptions } from '../../strata.js';
 import { resolveCaller } from '../../core/caller.js';
 import { AutoRecall } from './auto-recall.js';
 import { openClawPluginConfigSchema, parsePluginConfig, PLUGIN_ID, strataOverrides, type OpenClawPluginConfig } from './config.js';
@@ -93,13 +92,6 @@ interface RuntimeDeps {
   full: boolean;
 }
 
-/** Until the engine feeds its conversation index on capture itself, the plugin adds what it captured. */
-async function indexCaptured(s: Strata, records: readonly L0Record[]): Promise<void> {
-  if (records.length === 0) return;
-  const index = await s.conversationIndex();
-  await index.add({ records: [...records] });
-}
-
 function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void {
   const log = api.logger;
   const agentOf = (ctx: OpenClawHookContext) => ctx.agentId || config.defaultAgent;
@@ -117,13 +109,10 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
   /** Records what is new in a session snapshot; never throws (hooks must not break the agent). */
   const captureSnapshot = async (messages: unknown[], ctx: OpenClawHookContext, sessionKey?: string): Promise<void> => {
     try {
-      const shared = engine();
-      const s = await shared.strata();
+      const s = await engine().strata();
       const key = sessionKey || ctx.sessionKey || ctx.sessionId || 'default';
-      const { capture } = await import('../../capture/index.js');
-      const result = await capture({ home: s.home, agentId: agentOf(ctx), sessionKey: key, sessionId: ctx.sessionId, messages, host: 'openclaw' });
-      await indexCaptured(s, result.records);
-      shared.captured(result.new);
+      // One pipeline: the L0 log, then the conversation index; the engine's worker hears of the new messages.
+      const result = await s.capture({ agentId: agentOf(ctx), sessionKey: key, sessionId: ctx.sessionId, messages, host: 'openclaw' });
       log.debug?.(`strata: captured ${result.new} new messages (${result.duplicates} duplicates) for ${key}`);
     } catch (error) {
       log.warn(`strata: capture failed: ${messageOf(error)}`);
@@ -187,7 +176,7 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
       try {
         await shared.startWorkers({ distill: config.distill.enabled, onOrganize: logOrganize });
       } catch (error) {
-        log.warn(`strata: could not start the background distiller: ${messageOf(error)}`);
+        log.warn(`strata: could not start the background worker: ${messageOf(error)}`);
       }
     },
     async stop() {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FingerprintSet } from './fingerprint-set.js';
-import { hashId } from './readers/common.js';
+import { fingerprint as hashId } from './seen-index.js';
 
 describe('FingerprintSet', () => {
   it('behaves like a Set of fingerprints across growth', () => {

@@ -1,10 +1,13 @@
 /**
- * A spec-level in-memory MemoryStoreV1 for recall tests and examples: naive Okapi BM25 over
- * `tokenize`, exact cosine, and the filter semantics of the spec (scopes required, history only
- * when asked). Not a backend: no persistence, no locking across processes.
+ * A spec-level in-memory MemoryStoreV1 for recall tests: naive Okapi BM25 over `tokenize` with
+ * English (Porter) stemming, exact cosine, and the spec's semantics, checked by the store
+ * contract (test/support/memory-store.test.ts): scopes required, history only when asked, a bad
+ * batch writes nothing, embedder identity enforced. Not a backend: no persistence, no locking
+ * across processes.
  */
-import { createHash } from 'node:crypto';
-import { InvalidArgumentError, NotFoundError } from '../../errors/index.js';
+import { stemmer } from 'stemmer';
+import { makeRecord } from '../fixtures/store/records.js';
+import { InvalidArgumentError, NotFoundError, StorageError } from '../../src/errors/index.js';
 import type {
   ListOptions,
   MemoryFilter,
@@ -16,34 +19,18 @@ import type {
   StoreMeta,
   StoreStats,
   StoredMemory,
-} from '../../spec/index.js';
-import { cosineSimilarity } from './diversity.js';
-import { tokenize } from './tokens.js';
+} from '../../src/spec/index.js';
+import { cosineSimilarity } from '../../src/core/recall/diversity.js';
+import { tokenize } from '../../src/core/recall/tokens.js';
 
 const STOPWORDS = new Set('a an and are as at be by did do does for from has have i in is it me my of on or so that the to was we what when where which who will with you your'.split(' '));
 
+/** A memory for recall tests: fixed times (default 2026-01-01), full confidence, no vector unless given. */
 export function makeTestMemory(fields: Partial<StoredMemory> & { id: string; text: string }): StoredMemory {
   const at = fields.createdAt ?? '2026-01-01T00:00:00.000Z';
-  return {
-    category: 'fact',
-    scope: 'global',
-    importance: 0.5,
-    confidence: 1,
-    tags: [],
-    source: { kind: 'manual' },
-    createdAt: at,
-    updatedAt: at,
-    validFrom: at,
-    validTo: null,
-    supersedes: null,
-    supersededBy: null,
-    accessCount: 0,
-    lastAccessedAt: null,
-    contentHash: createHash('sha256').update(fields.text.trim().toLowerCase()).digest('hex'),
-    embeddingModel: fields.vector ? 'test' : 'none',
-    vector: null,
-    ...fields,
-  };
+  return makeRecord({
+    dimensions: 0, confidence: 1, createdAt: at, updatedAt: at, validFrom: at, embeddingModel: fields.vector ? 'test' : 'none', ...fields,
+  });
 }
 
 function strip(memory: StoredMemory): MemoryRecord {
@@ -72,24 +59,40 @@ export class InMemoryMemoryStore implements MemoryStoreV1 {
       ...options.capabilities,
     };
     for (const r of options.records ?? []) this.rows.set(r.id, structuredClone(r));
+    // Seeded rows stand for a store already written: its embedder is the one that made their vectors.
+    const seeded = options.records?.find((r) => r.vector);
+    if (options.records?.length) this.meta = { embedderId: 'test', dimensions: seeded?.vector?.length ?? 0, schemaVersion: 1, createdAt: new Date().toISOString() };
   }
 
   async getMeta(): Promise<StoreMeta | null> {
     return this.meta;
   }
   async initMeta(options: { embedderId: string; dimensions: number }): Promise<StoreMeta> {
+    if (this.meta && (this.meta.embedderId !== options.embedderId || this.meta.dimensions !== options.dimensions)) {
+      throw new StorageError({
+        code: 'EMBEDDER_MISMATCH',
+        message: `This store was built with embedder ${this.meta.embedderId} (${this.meta.dimensions}-d), not ${options.embedderId} (${options.dimensions}-d): run \`strata reembed\`.`,
+      });
+    }
     this.meta ??= { ...options, schemaVersion: 1, createdAt: new Date().toISOString() };
     return this.meta;
   }
   async insert(options: { records: StoredMemory[] }): Promise<void> {
+    const batch = new Set<string>();
     for (const r of options.records) {
-      if (this.rows.has(r.id)) throw new InvalidArgumentError({ argument: 'records', message: `Duplicate id ${r.id}.` });
+      if (this.rows.has(r.id) || batch.has(r.id)) throw new InvalidArgumentError({ argument: 'records', message: `Duplicate id ${r.id}.` });
+      batch.add(r.id);
+      this.checkVector(r.vector);
     }
     for (const r of options.records) this.rows.set(r.id, structuredClone(r));
   }
   async update(options: { records: StoredMemory[] }): Promise<void> {
-    for (const r of options.records) if (!this.rows.has(r.id)) throw new NotFoundError({ what: 'memory', id: r.id });
-    for (const r of options.records) this.rows.set(r.id, structuredClone(r));
+    for (const r of options.records) {
+      if (!this.rows.has(r.id)) throw new NotFoundError({ what: 'memory', id: r.id });
+      this.checkVector(r.vector);
+    }
+    // A record given without a vector keeps its stored one.
+    for (const r of options.records) this.rows.set(r.id, structuredClone({ ...r, vector: r.vector ?? this.rows.get(r.id)!.vector }));
   }
   async touch(options: { accesses: Array<{ id: string; count: number; at: string }> }): Promise<void> {
     for (const a of options.accesses) {
@@ -123,6 +126,7 @@ export class InMemoryMemoryStore implements MemoryStoreV1 {
     return this.matching(options.filter).length;
   }
   async *scan(options: { scopes: string[] | null; batchSize?: number; withVectors?: boolean }): AsyncIterable<StoredMemory[]> {
+    if (options.scopes !== null) this.matching({ scopes: options.scopes });
     const rows = [...this.rows.values()].filter((r) => options.scopes === null || options.scopes.includes(r.scope));
     const size = options.batchSize ?? 100;
     for (let i = 0; i < rows.length; i += size) {
@@ -130,8 +134,8 @@ export class InMemoryMemoryStore implements MemoryStoreV1 {
     }
   }
 
-  async searchText(options: { query: string; filter: MemoryFilter; limit: number }): Promise<SearchHit[]> {
-    const terms = [...new Set(tokenize(options.query).filter((t) => !STOPWORDS.has(t)))];
+  async searchText(options: { query: string; filter: MemoryFilter; limit: number; withVectors?: boolean }): Promise<SearchHit[]> {
+    const terms = [...new Set(tokenize(options.query).filter((t) => !STOPWORDS.has(t)).map(stemmer))];
     const docs = this.matching(options.filter).map((r) => ({ r, tokens: this.tokens(r.text) }));
     if (terms.length === 0 || docs.length === 0) return [];
     const avgLength = docs.reduce((n, d) => n + d.tokens.length, 0) / docs.length;
@@ -146,15 +150,19 @@ export class InMemoryMemoryStore implements MemoryStoreV1 {
         const idf = Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
         score += (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * tokens.length) / avgLength));
       }
-      if (score > 0) hits.push({ record: strip(r), score });
+      if (score > 0) hits.push({ record: strip(r), score, ...(options.withVectors ? { vector: structuredClone(r.vector) } : {}) });
     }
     return hits.sort((a, b) => b.score - a.score).slice(0, options.limit);
   }
 
-  async searchVector(options: { vector: number[]; filter: MemoryFilter; limit: number }): Promise<SearchHit[]> {
-    return this.matching(options.filter)
+  async searchVector(options: { vector: number[]; filter: MemoryFilter; limit: number; withVectors?: boolean }): Promise<SearchHit[]> {
+    const rows = this.matching(options.filter);
+    if (options.vector.length !== this.meta?.dimensions) {
+      throw new InvalidArgumentError({ argument: 'vector', message: `The query vector has ${options.vector.length} dimensions; the store holds ${this.meta?.dimensions ?? 0}.` });
+    }
+    return rows
       .filter((r) => r.vector && r.vector.length === options.vector.length)
-      .map((r) => ({ record: strip(r), score: cosineSimilarity(options.vector, r.vector!) }))
+      .map((r) => ({ record: strip(r), score: cosineSimilarity(options.vector, r.vector!), ...(options.withVectors ? { vector: structuredClone(r.vector) } : {}) }))
       .sort((a, b) => b.score - a.score)
       .slice(0, options.limit);
   }
@@ -176,10 +184,14 @@ export class InMemoryMemoryStore implements MemoryStoreV1 {
     const staged = new Map<string, StoredMemory>();
     return {
       insert: async ({ records }) => {
-        for (const r of records) staged.set(r.id, structuredClone(r));
+        for (const r of records) {
+          if (r.vector && r.vector.length !== options.dimensions) throw new InvalidArgumentError({ argument: 'records', message: `A vector has ${r.vector.length} dimensions, not ${options.dimensions}.` });
+          staged.set(r.id, structuredClone(r));
+        }
       },
       commit: async () => {
         this.rows = staged;
+        this.tokenCache.clear();
         this.meta = { ...options, schemaVersion: 1, createdAt: new Date().toISOString() };
       },
       abort: async () => staged.clear(),
@@ -189,19 +201,27 @@ export class InMemoryMemoryStore implements MemoryStoreV1 {
 
   private tokens(text: string): string[] {
     let tokens = this.tokenCache.get(text);
-    if (!tokens) this.tokenCache.set(text, (tokens = tokenize(text)));
+    if (!tokens) this.tokenCache.set(text, (tokens = tokenize(text).map(stemmer)));
     return tokens;
+  }
+
+  private checkVector(vector: number[] | null): void {
+    const dims = this.meta?.dimensions ?? 0;
+    if (vector !== null && vector.length !== dims) {
+      throw new InvalidArgumentError({ argument: 'records', message: `A vector has ${vector.length} dimensions; the store holds ${dims}.` });
+    }
   }
 
   private matching(filter: MemoryFilter): StoredMemory[] {
     if (!filter.scopes || filter.scopes.length === 0) {
-      throw new InvalidArgumentError({ argument: 'filter.scopes', message: 'filter.scopes is required and must be non-empty.' });
+      throw new InvalidArgumentError({ code: 'INVALID_SCOPE', argument: 'filter.scopes', message: 'filter.scopes is required and must be non-empty.' });
     }
+    if (filter.categories?.length === 0) return [];
     return [...this.rows.values()].filter(
       (r) =>
         filter.scopes.includes(r.scope) &&
         (filter.includeHistory || r.validTo === null) &&
-        (!filter.categories?.length || filter.categories.includes(r.category)) &&
+        (!filter.categories || filter.categories.includes(r.category)) &&
         (!filter.ids || filter.ids.includes(r.id)) &&
         (!filter.tags?.length || filter.tags.some((t) => r.tags.includes(t))) &&
         (!filter.createdAfter || r.createdAt > filter.createdAfter) &&

@@ -1,0 +1,140 @@
+/**
+ * One factory per pluggable kind: the configured provider's module is imported on demand, so a
+ * backend that is not configured is never loaded (LanceDB's native module, TF.js, ...). These are
+ * the only functions that know concrete backends; `Strata.open` calls them for the parts the
+ * caller did not inject.
+ */
+import type { StrataConfig } from '../config/schema.js';
+import { createLlmClient, type LlmClient } from '../core/llm/index.js';
+import { ConfigError } from '../errors/index.js';
+import type { ConversationIndexV1 } from '../spec/conversation-index.js';
+import type { EmbedderV1 } from '../spec/embedder.js';
+import type { L0LogV1 } from '../spec/l0-log.js';
+import type { MemoryStoreV1 } from '../spec/memory-store.js';
+import type { RerankerV1 } from '../spec/reranker.js';
+import type { LlmV1 } from '../spec/llm.js';
+import { join } from 'node:path';
+
+type Env = NodeJS.ProcessEnv;
+
+function unreachable(kind: string, provider: never): never {
+  throw new ConfigError({ field: `${kind}.provider`, message: `Unknown ${kind} provider ${JSON.stringify(provider)}.` });
+}
+
+/** `postgres` reads its connection URL from `env[store.postgres.urlEnv]` (never from the file). */
+export async function createStoreFromConfig(options: { config: StrataConfig; home: string; env?: Env }): Promise<MemoryStoreV1> {
+  const s = options.config.store;
+  switch (s.provider) {
+    case 'lancedb': {
+      const { createLanceDbStore } = await import('../backends/store-lancedb/index.js');
+      return createLanceDbStore({ path: s.path ?? join(options.home, 'store'), annThreshold: s.annThreshold, efSearch: s.efSearch, lockStaleMs: options.config.lock?.staleMs });
+    }
+    case 'postgres': {
+      const { createPostgresStoreFromConfig } = await import('../backends/store-postgres/index.js');
+      return createPostgresStoreFromConfig({ section: s.postgres, env: options.env, efSearch: s.efSearch, annThreshold: s.annThreshold });
+    }
+    default:
+      return unreachable('store', s);
+  }
+}
+
+/** `home` is where the `transformers` embedder keeps downloaded models (`<home>/models`). */
+export async function createEmbedderFromConfig(options: { config: StrataConfig; env?: Env; home?: string }): Promise<EmbedderV1> {
+  const e = options.config.embedder;
+  switch (e.provider) {
+    case 'none':
+      return (await import('../backends/embedder-none/index.js')).createNoneEmbedder();
+    case 'local':
+      return (await import('../backends/embedder-local/index.js')).createLocalEmbedder();
+    case 'openai':
+      return (await import('../backends/embedder-openai/index.js')).createOpenAIEmbedder({
+        baseURL: e.baseURL ?? 'https://api.openai.com/v1',
+        model: e.model ?? 'text-embedding-3-small',
+        apiKeyEnv: e.apiKeyEnv,
+        dimensions: e.dimensions,
+        sendDimensions: e.sendDimensions,
+        taskHints: e.taskHints,
+        queryPrefix: e.queryPrefix,
+        documentPrefix: e.documentPrefix,
+        queryTask: e.queryTask,
+        documentTask: e.documentTask,
+        batchSize: e.batchSize,
+        timeoutMs: e.timeoutMs,
+        env: options.env,
+      });
+    case 'transformers':
+      return (await import('../backends/embedder-transformers/index.js')).createTransformersEmbedder({
+        model: e.model ?? 'Xenova/bge-small-en-v1.5',
+        modelPath: e.modelPath,
+        cacheDir: options.home ? join(options.home, 'models') : undefined,
+        allowDownload: e.allowDownload,
+        dtype: e.dtype,
+        pooling: e.pooling,
+        queryPrefix: e.queryPrefix,
+        documentPrefix: e.documentPrefix,
+        batchSize: e.batchSize,
+      });
+    default:
+      return unreachable('embedder', e);
+  }
+}
+
+export async function createRerankerFromConfig(options: { config: StrataConfig; env?: Env }): Promise<RerankerV1 | undefined> {
+  const r = options.config.rerank;
+  if (r.provider === 'none') return undefined;
+  const { createHttpReranker } = await import('../backends/reranker-http/index.js');
+  return createHttpReranker({ provider: r.provider, baseURL: r.baseURL, model: r.model, apiKeyEnv: r.apiKeyEnv, timeoutMs: r.timeoutMs, env: options.env });
+}
+
+/**
+ * The configured LLM (config `llm`; STRATA_LLM_* are applied by the config loader), wrapped in the
+ * client that retries, limits concurrency and logs usage. Undefined when none is configured:
+ * distillation then falls back to rule-based capture.
+ */
+export async function createLlmFromConfig(options: { config: StrataConfig; home: string; env?: Env }): Promise<LlmClient | undefined> {
+  const cfg = options.config.llm;
+  if (cfg.provider === 'none') return undefined;
+  const client = (llm: LlmV1) => createLlmClient({ llm, usageLog: { home: options.home }, maxConcurrency: cfg.maxConcurrency, maxRetries: cfg.maxRetries, prices: cfg.prices });
+  if (cfg.provider === 'claude-code') {
+    const { createClaudeCodeLlm } = await import('../backends/llm-claude-code/index.js');
+    return client(createClaudeCodeLlm({ command: cfg.command, model: cfg.model, timeoutMs: cfg.timeoutMs, env: options.env }));
+  }
+  if (!cfg.model) {
+    throw new ConfigError({ field: 'llm.model', message: `The LLM provider is ${cfg.provider} but no model is set: set llm.model in config.json or STRATA_LLM_MODEL.` });
+  }
+  const common = { baseURL: cfg.baseURL, model: cfg.model, apiKeyEnv: cfg.apiKeyEnv, timeoutMs: cfg.timeoutMs };
+  let llm;
+  switch (cfg.provider) {
+    case 'openai':
+      llm = (await import('../backends/llm-openai/index.js')).createOpenAIChat({ ...common, jsonMode: cfg.jsonMode });
+      break;
+    case 'anthropic':
+      llm = (await import('../backends/llm-anthropic/index.js')).createAnthropic(common);
+      break;
+    default:
+      return unreachable('llm', cfg);
+  }
+  return client(llm);
+}
+
+export async function createL0LogFromConfig(options: { config: StrataConfig; home: string }): Promise<L0LogV1> {
+  const l = options.config.l0;
+  switch (l.provider) {
+    case 'jsonl':
+      return (await import('../backends/l0-jsonl/index.js')).createJsonlL0Log({ home: options.home });
+    default:
+      return unreachable('l0', l.provider);
+  }
+}
+
+export async function createConversationIndexFromConfig(options: { config: StrataConfig; home: string }): Promise<ConversationIndexV1> {
+  const c = options.config.conversations;
+  switch (c.provider) {
+    case 'lancedb': {
+      const { createLanceConversationIndex } = await import('../backends/conversation-lancedb/index.js');
+      return createLanceConversationIndex({ dir: c.path ?? join(options.home, 'conversations', 'index') });
+    }
+    default:
+      return unreachable('conversations', c.provider);
+  }
+}
