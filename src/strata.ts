@@ -248,7 +248,7 @@ export class Strata extends MemoryEngine {
     const messages = transcriptPath
       ? (await readTranscriptForJournal({ path: transcriptPath, sessionId: options.sessionId, agentId: options.agentId, format, abortSignal: options.abortSignal })).messages
       : undefined;
-    return flushJournal({ ...rest, home: this.home, llm, l0: this.l0, messages, config: this.config.journal });
+    return flushJournal({ ...rest, home: this.home, llm, l0: this.l0, messages, config: { ...this.config.journal, timeZone: this.config.timezone } });
   }
 
   compileJournal(options: { force?: boolean; abortSignal?: AbortSignal } = {}): Promise<CompileJournalResult> {
