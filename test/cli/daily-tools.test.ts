@@ -132,6 +132,9 @@ describe('doctor and orphan tables (issue 16, item 4)', () => {
     expect(report.stdout).toMatch(/FAIL\s+orphans\s+1 left by an interrupted reembed: memories_\w+; run `strata doctor --repair`/);
     const repair = await runCli(['--home', home, 'doctor', '--repair']);
     expect(repair.stdout).toMatch(/ok\s+orphans\s+dropped 1: memories_\w+/);
+    // The same --repair also runs the L0 / conversation index repair, and both checks pass.
+    expect(repair.stdout).toMatch(/ok\s+conversations\s+repaired: 0 torn bytes cut, 0 messages indexed/);
+    expect(repair.code).toBe(0);
     expect(await tables()).toEqual(['memories.lance']);
     expect((await runCli(['--home', home, 'list'])).stdout).toContain('Something to store');
   });
