@@ -154,6 +154,9 @@ describe('library: learn and deleteAll (issue 16, item 5)', () => {
       });
       expect(out.captured.new).toBe(2);
       expect(out.distill.admitted).toBeGreaterThan(0);
+      // Captured through the pipeline: the turns are searchable at once (contract 3).
+      const turns = await strata.searchConversations({ query: 'deploy on Tuesdays', agentIds: ['helper'] });
+      expect(turns.map((t) => t.record.sessionKey)).toContain(out.sessionKey);
       const learned = await strata.list({ scopes: ['agent:helper'] });
       expect(learned.some((m) => /tuesday/i.test(m.text))).toBe(true);
       await strata.remember({ text: 'A global fact that stays', scope: 'global' });

@@ -13,23 +13,18 @@
 import { isValidScope } from '../../core/scope.js';
 import type { MemoryCategory } from '../../spec/memory-record.js';
 import { MEMORY_CATEGORIES } from '../../spec/memory-record.js';
+import type { RememberInput } from '../../core/engine/types.js';
 
 export const MIGRATION_SOURCES = ['mem0', 'memory-lancedb-pro'] as const;
 export type MigrationSource = (typeof MIGRATION_SOURCES)[number];
 
 type Row = Record<string, unknown>;
 
-export interface StrataLine {
-  text: string;
-  scope?: string;
-  category?: MemoryCategory;
-  importance?: number;
-  confidence?: number;
-  tags?: string[];
+/** A Strata export line: what `remember` takes, plus the times and counters an import keeps. */
+export interface StrataLine extends Omit<RememberInput, 'source'> {
   source: { kind: 'import'; agentId?: string; sessionKey?: string };
   createdAt?: string;
   updatedAt?: string;
-  validFrom?: string;
   accessCount?: number;
   lastAccessedAt?: string | null;
 }
