@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * Public API of strata-memory. Every export here is public; named exports only.
  * Hosts with Node-only transports (MCP stdio, HTTP server) are reached through the CLI.
@@ -6,6 +7,7 @@ export { Strata, type StrataOpenOptions } from './strata.js';
 export {
   createConversationIndexFromConfig, createEmbedderFromConfig, createL0LogFromConfig, createLlmFromConfig, createRerankerFromConfig, createStoreFromConfig,
 } from './wiring/factories.js';
+export type { LearnOptions, LearnResult, DeleteAllOptions } from './learn.js';
 export { MemoryEngine } from './core/engine/memory-engine.js';
 export type { RememberInput, RememberOptions, RememberResult, UpdateOptions, ListMemoriesOptions, EngineStats } from './core/engine/types.js';
 export type { ImportReport, ExportOptions } from './core/engine/import-export.js';

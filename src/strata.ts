@@ -28,6 +28,7 @@ import { buildWorker, type CreateWorkerOptions } from './wiring/worker.js';
 
 import type { Caller } from './core/caller.js';
 import { createCallerOperations, type CallerOperations } from './core/ops/index.js';
+import { deleteAll, learn, type DeleteAllOptions, type LearnOptions, type LearnResult } from './learn.js';
 
 export type { StrataOpenOptions } from './wiring/open.js';
 export type { CreateWorkerOptions } from './wiring/worker.js';
@@ -247,7 +248,7 @@ export class Strata extends MemoryEngine {
     const messages = transcriptPath
       ? (await readTranscriptForJournal({ path: transcriptPath, sessionId: options.sessionId, agentId: options.agentId, format, abortSignal: options.abortSignal })).messages
       : undefined;
-    return flushJournal({ ...rest, home: this.home, llm, l0: this.l0, messages, config: this.config.journal });
+    return flushJournal({ ...rest, home: this.home, llm, l0: this.l0, messages, config: { ...this.config.journal, timeZone: this.config.timezone } });
   }
 
   compileJournal(options: { force?: boolean; abortSignal?: AbortSignal } = {}): Promise<CompileJournalResult> {
@@ -286,6 +287,16 @@ export class Strata extends MemoryEngine {
   /** Undoes the last logged change of a memory (and records the revert); `accept` may refuse that change. */
   revert(options: { id: string; actor?: string; reason?: string; accept?: (entry: HistoryEntry) => boolean }): Promise<RevertResult> {
     return revertLast({ ctx: this.ctx, history: this.ctx.history!, ...options });
+  }
+
+  /** Records a conversation and distils it into memories in one call (see src/learn.ts). */
+  learn(options: LearnOptions): Promise<LearnResult> {
+    return learn(this, options);
+  }
+
+  /** Deletes memories by scope, category and date (all scopes unless `scopes` narrows it). */
+  deleteAll(options: DeleteAllOptions = {}): Promise<{ matched: number; deleted: number; ids: string[] }> {
+    return deleteAll(this, options);
   }
 
   /** This engine as seen by one caller: every host operation, validated and limited to its scopes. */

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { errorText, isUsageError } from '../core/ops/index.js';
+import { isUsageError } from '../core/ops/index.js';
 import { StrataError } from '../errors/index.js';
 import { addGlobalOptions, registerEngineCommands } from '../commands/index.js';
 import { registerDemoCommand } from './commands/demo.js';
@@ -12,8 +12,11 @@ import { registerHookCommand } from './commands/hook.js';
 import { registerWorkerCommand } from './commands/worker.js';
 import { registerInstallCommands } from './commands/install.js';
 import { registerInstallOpenClawCommand, registerUninstallOpenClawCommand } from './commands/install-openclaw.js';
+import { registerCompletionCommand } from './commands/completion.js';
+import { installPipeGuard, reportError } from './errors-out.js';
 
 process.env.LANCEDB_LOG ??= 'error';
+installPipeGuard();
 
 export function buildProgram(): Command {
   const program = addGlobalOptions(new Command('strata').description('Strata: memory for AI agents (embedded, offline by default)').version('0.1.0'))
@@ -34,6 +37,7 @@ export function buildProgram(): Command {
   // After registerInstallCommands: mounts `openclaw` under the existing `install` command.
   registerInstallOpenClawCommand(program);
   registerUninstallOpenClawCommand(program);
+  registerCompletionCommand(program);
   return program;
 }
 
@@ -41,6 +45,7 @@ export function buildProgram(): Command {
 function exitCodeFor(error: unknown): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
   if (StrataError.isInstance(error) && isUsageError(error.code)) return 2;
+  if (StrataError.isInstance(error) && error.code === 'ABORTED') return 130; // interrupted (Ctrl-C), like a shell reports SIGINT
   return 1;
 }
 
@@ -52,13 +57,7 @@ export async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
     const code = exitCodeFor(error);
-    if (error instanceof CommanderError) return code; // commander already printed the message
-    const verbose = argv.includes('--verbose');
-    process.stderr.write(errorText(error) + '\n');
-    if (verbose && error instanceof Error) {
-      process.stderr.write((error.stack ?? '') + '\n');
-      if (error.cause) process.stderr.write(`cause: ${error.cause instanceof Error ? error.cause.stack : String(error.cause)}\n`);
-    }
+    reportError(error, { json: argv.includes('--json'), verbose: argv.includes('--verbose'), exitCode: code });
     return code;
   }
 }

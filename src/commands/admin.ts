@@ -8,6 +8,8 @@ import { Strata } from '../strata.js';
 import { createEmbedderFromConfig, createRerankerFromConfig, createStoreFromConfig } from '../wiring/factories.js';
 import { StrataError } from '../errors/index.js';
 import { residentHealth } from '../resident/health.js';
+import { llmProviderOf } from '../config/schema.js';
+import { checkLlm, checkOrphans } from './doctor-checks.js';
 
 interface Check {
   name: string;
@@ -43,10 +45,14 @@ async function runChecks(home: string | undefined, options: { repair?: boolean }
         throw new Error(`built with ${meta.embedderId} (${meta.dimensions}-d), configured ${embedder.id}: run \`strata reembed\``);
       }
       const idx = stats.indexes.map((i) => `${i.name}(${i.type})`).join(', ') || 'none yet';
-      return `${store.provider}: ${stats.rows} rows, ${stats.fragments ?? '?'} fragments, indexes: ${idx}`;
+      return `${store.provider}: ${stats.rows} rows, ${stats.fragments ?? (stats.rows === 0 ? 0 : '?')} fragments, indexes: ${idx}`;
     } finally {
       await store.close();
     }
+  });
+  await check('orphans', async () => {
+    const store = await createStoreFromConfig({ config: cfg.config, home: cfg.home });
+    return checkOrphans(store, options.repair === true).finally(() => store.close());
   });
   await check('embedder', async () => {
     if (embedder.dimensions === 0) return `${embedder.id}: lexical only`;
@@ -58,6 +64,7 @@ async function runChecks(home: string | undefined, options: { repair?: boolean }
     return `${embedder.id}: ${len}-d, answered in ${Date.now() - started} ms`;
   });
   await check('conversations', () => conversationCheck(cfg.home, options.repair === true));
+  if (llmProviderOf({ config: cfg.config }) !== 'none') await check('llm', async () => (await checkLlm(cfg.config, cfg.home)) ?? 'none');
   const reranker = await createRerankerFromConfig({ config: cfg.config });
   if (reranker) {
     await check('reranker', async () => {
@@ -108,7 +115,7 @@ export function registerAdminCommands(program: Command): void {
         const stats = await ops.run('stats', {});
         const usage = await ops.run('usage', {});
         if (g.json) return printJson({ ...stats, llmUsage: usage });
-        const store = stats.owner ? `, ${stats.store.rows ?? '?'} rows in all, ${stats.store.fragments ?? '?'} fragments` : '';
+        const store = stats.owner ? `, ${stats.store.rows ?? 0} rows in all, ${stats.store.fragments ?? 0} fragments` : '';
         process.stdout.write(`home      ${strata.home}\nas        ${describeCaller(ops.caller)}\nstore     ${stats.store.provider}: ${stats.memories} current memories in these scopes${store}\n`);
         process.stdout.write(`embedder  ${stats.embedder.id} (${stats.embedder.dimensions}-d)\n\n`);
         printTable(['scope', 'memories'], Object.entries(stats.byScope).map(([k, v]) => [k, v]));
@@ -133,14 +140,14 @@ export function registerAdminCommands(program: Command): void {
       await withStrata(cmd, async (strata) => {
         const out = await strata.optimize({ force: true });
         if (g.json) return printJson(out);
-        process.stdout.write(`optimized: fragments ${out.fragmentsBefore ?? '?'} -> ${out.fragmentsAfter ?? '?'}; indexes: ${out.indexes.join(', ') || 'none'}\n`);
+        process.stdout.write(`optimized: fragments ${out.fragmentsBefore ?? 0} -> ${out.fragmentsAfter ?? 0}; indexes: ${out.indexes.join(', ') || 'none'}\n`);
       });
     });
 
   program
     .command('doctor')
-    .description('check config, store, indexes, the conversation index against the L0 log, and embedder reachability')
-    .option('--repair', 'cut torn L0 tails and index every L0 message missing from the conversation index')
+    .description('check config, store, indexes, orphan tables, the conversation index against the L0 log, and that the embedder, reranker and LLM answer')
+    .option('--repair', 'drop orphan tables an interrupted reembed left behind, cut torn L0 tails and index every L0 message missing from the conversation index')
     .action(async (opts: { repair?: boolean }, cmd: Command) => {
       const g = globals(cmd);
       const checks = await runChecks(g.home, { repair: opts.repair });

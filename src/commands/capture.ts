@@ -9,6 +9,7 @@ import { formatScore } from '../core/ops/index.js';
 import { printJson, printTable } from './output.js';
 import { createProgress } from './progress.js';
 import { parsePositiveInt } from './parse.js';
+import { describeDistillSchedule } from './watch-notes.js';
 
 const SOURCES = ['openclaw', 'claude-code', 'codex', 'jsonl', 'all'] as const;
 type SourceName = (typeof SOURCES)[number];
@@ -95,6 +96,7 @@ export function registerCaptureCommands(program: Command): void {
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
         process.stderr.write(`watching (${flags.source}); Ctrl-C to stop\n`);
+        if (flags.distill) process.stderr.write(`${describeDistillSchedule(strata.config.distill.scheduler)}\n`);
         const worker = strata.createWorker({
           distill: flags.distill,
           conversations: flags.embed,

@@ -3,6 +3,7 @@ import type { DistillReport } from '../core/distill/index.js';
 import { describeAutoOrganize } from '../core/layers/auto-organize.js';
 import { agentFlag, globals, withStrata } from './context.js';
 import { printJson, printTable } from './output.js';
+import { whyNothingFound } from './distill-why.js';
 
 export function printDistillReport(report: DistillReport): void {
   const out = (line: string) => process.stdout.write(line + '\n');
@@ -34,6 +35,8 @@ export function registerDistillCommands(program: Command): void {
         if (opts.organize) await strata.organizeIfDue({ report, onResult: (r) => r.status !== 'not-due' && process.stderr.write(`${describeAutoOrganize(r)}\n`) });
         if (g.json) return printJson(report);
         printDistillReport(report);
+        const why = whyNothingFound(report, { agentId: g.agent });
+        if (why) process.stdout.write(why + '\n');
         if (report.errors.length > 0) process.exitCode = 1;
       });
     });

@@ -5,6 +5,9 @@ import type { MemoryRecord } from '../spec/memory-record.js';
 import { collect, globals, withOps } from './context.js';
 import { printJson, printTable, shortDate } from './output.js';
 import { collectCategory, parseCategory, parsePositiveInt, parseUnit } from './parse.js';
+import { printScopeHint } from './scope-hint.js';
+import { bulkDelete, parseBefore } from './bulk-delete.js';
+import { resolveId, resolveIds } from './id-prefix.js';
 
 function printRecords(records: MemoryRecord[]): void {
   printTable(
@@ -48,7 +51,7 @@ export function registerMemoryCommands(program: Command): void {
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const g = globals(cmd);
       await withOps(cmd, async (ops) => {
-        const record = await ops.run('get', { id });
+        const record = await ops.run('get', { id: await resolveId(ops, id) });
         if (g.json) return printJson(record);
         for (const [k, v] of Object.entries(record)) process.stdout.write(`${k.padEnd(15)} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}\n`);
       });
@@ -67,7 +70,7 @@ export function registerMemoryCommands(program: Command): void {
     .action(async (id: string, opts: { text?: string; category?: string; importance?: number; confidence?: number; tag?: string[]; moveTo?: string }, cmd: Command) => {
       const g = globals(cmd);
       await withOps(cmd, async (ops) => {
-        const record = await ops.run('update', { id, text: opts.text, category: opts.category, importance: opts.importance, confidence: opts.confidence, tags: opts.tag, scope: opts.moveTo });
+        const record = await ops.run('update', { id: await resolveId(ops, id), text: opts.text, category: opts.category, importance: opts.importance, confidence: opts.confidence, tags: opts.tag, scope: opts.moveTo });
         if (g.json) return printJson(record);
         process.stdout.write(`updated ${record.id}\n`);
       });
@@ -75,16 +78,29 @@ export function registerMemoryCommands(program: Command): void {
 
   program
     .command('forget')
-    .description('delete memories by id, or by query (asks for confirmation; --yes to skip)')
+    .alias('delete')
+    .description('delete memories by id (or unique id prefix), by --query, or in bulk by --scope/--category/--before (asks; --yes to skip, --dry-run to list)')
     .argument('[ids...]')
     .option('--query <query>', 'forget the best matches of a query')
     .option('--limit <n>', 'matches considered for --query', parsePositiveInt, 5)
+    .option('--category <category>', 'bulk: only this category (repeatable)', collectCategory)
+    .option('--before <date>', 'bulk: only memories created before this date (YYYY-MM-DD or ISO time)', parseBefore)
+    .option('--dry-run', 'bulk: list what would be deleted, delete nothing')
     .option('-y, --yes', 'do not ask for confirmation')
-    .action(async (ids: string[], opts: { query?: string; limit: number; yes?: boolean }, cmd: Command) => {
+    .action(async (ids: string[], opts: { query?: string; limit: number; yes?: boolean; category?: string[]; before?: string; dryRun?: boolean }, cmd: Command) => {
       const g = globals(cmd);
       await withOps(cmd, async (ops) => {
+        const bulk = opts.category !== undefined || opts.before !== undefined || opts.dryRun === true || (ids.length === 0 && opts.query === undefined && (g.scope ?? []).length > 0);
+        if (bulk) {
+          if (ids.length > 0 || opts.query !== undefined) throw new InvalidArgumentError({ argument: 'ids', message: 'Give ids, --query, or bulk filters (--scope, --category, --before), not several.' });
+          const out = await bulkDelete(ops, { filter: { scopes: g.scope, categories: opts.category, before: opts.before }, dryRun: opts.dryRun, yes: opts.yes, describe: (r) => !g.json && printRecords(r) });
+          if (g.json) return printJson(out);
+          if (out.matched === 0) return void process.stdout.write('no matching memories\n');
+          return void process.stdout.write(out.dryRun ? `[dry run] would delete ${out.matched} memor${out.matched === 1 ? 'y' : 'ies'}\n` : out.deleted > 0 ? forgotten(out.deleted) : 'nothing deleted\n');
+        }
+        if (ids.length === 0 && opts.query === undefined) throw new InvalidArgumentError({ argument: 'ids', message: 'Give ids, --query <text>, or bulk filters (--scope, --category, --before).' });
         if (ids.length > 0) {
-          const out = await ops.run('forget', { ids });
+          const out = await ops.run('forget', { ids: await resolveIds(ops, ids) });
           if (g.json) return printJson({ deleted: out.deleted, ids: out.ids });
           return void process.stdout.write(forgotten(out.deleted));
         }
@@ -120,7 +136,8 @@ export function registerMemoryCommands(program: Command): void {
     .option('--oldest', 'oldest first')
     .action(async (opts: { category?: string[]; tag?: string[]; history?: boolean; limit: number; offset: number; oldest?: boolean }, cmd: Command) => {
       const g = globals(cmd);
-      await withOps(cmd, async (ops) => {
+      await withOps(cmd, async (ops, strata) => {
+        await printScopeHint(cmd, strata, ops.caller);
         const page = await ops.run('list', { categories: opts.category, tags: opts.tag, includeHistory: opts.history, limit: opts.limit, offset: opts.offset, order: opts.oldest ? 'oldest' : 'newest' });
         if (g.json) return printJson(page);
         if (page.memories.length === 0) return void process.stdout.write('no memories\n');

@@ -1,6 +1,12 @@
 /** Human and machine output for the CLI. JSON goes to stdout only; diagnostics to stderr. */
 export function printJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  process.stdout.write(JSON.stringify(value, isoTimes, 2) + '\n');
+}
+
+/** Time fields held as epoch milliseconds internally (`timestamp`, `lastTimestamp`, `*At`) print as ISO 8601, like every other date. */
+const TIME_KEY = /^(timestamp|.*Timestamp|.*At)$/;
+function isoTimes(key: string, value: unknown): unknown {
+  return typeof value === 'number' && TIME_KEY.test(key) && value > 1e11 && value < 1e14 ? new Date(value).toISOString() : value;
 }
 
 function truncate(text: string, width: number): string {

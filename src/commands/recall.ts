@@ -4,10 +4,13 @@ import { printJson, printTable, shortDate } from './output.js';
 import { collectCategory, parsePositiveInt, parseUnit } from './parse.js';
 import { formatContextBlock } from '../core/recall/context-format.js';
 import { formatScore } from '../core/ops/index.js';
+import { explainText } from './explain-text.js';
+import { printScopeHint } from './scope-hint.js';
 
 export function registerRecallCommand(program: Command): void {
   program
     .command('recall')
+    .alias('search')
     .description('hybrid search over memories in the caller\'s scopes')
     .argument('<query>')
     .option('--limit <n>', 'results (default recall.defaultLimit, at most recall.maxLimit)', parsePositiveInt)
@@ -20,7 +23,8 @@ export function registerRecallCommand(program: Command): void {
     .option('--budget <tokens>', 'token budget for --context', parsePositiveInt, 800)
     .action(async (query: string, opts: { limit?: number; category?: string[]; history?: boolean; minScore?: number; explain?: boolean; rerank: boolean; context?: boolean; budget: number }, cmd: Command) => {
       const g = globals(cmd);
-      await withOps(cmd, async (ops) => {
+      await withOps(cmd, async (ops, strata) => {
+        await printScopeHint(cmd, strata, ops.caller);
         // --no-rerank skips the reranker; without it the configured default applies.
         const input = { query, limit: opts.limit, categories: opts.category, includeHistory: opts.history, minScore: opts.minScore, ...(opts.rerank ? {} : { rerank: false }) };
         const result = opts.explain ? await ops.run('explain', input) : await ops.run('recall', input);
@@ -39,7 +43,7 @@ export function registerRecallCommand(program: Command): void {
             result.results.map((r, i) => [i + 1, formatScore(r.score), r.record.id, r.record.scope, r.record.category, shortDate(r.record.validFrom), ...(opts.history ? [state(r)] : []), r.record.text]),
           );
         }
-        if (opts.explain) process.stdout.write('\nexplain:\n' + JSON.stringify(result.explain, null, 2) + '\n');
+        if (opts.explain && result.explain) process.stdout.write('\n' + explainText(result.explain));
       });
     });
 }

@@ -10,6 +10,7 @@ import { recallConfigSchema, resolveRecallConfig } from '../core/recall/config.j
 import { StrataError } from '../errors/index.js';
 import { AUTO_ORGANIZE_DEFAULTS, ORGANIZE_DEFAULTS } from '../core/layers/defaults.js';
 import { conversationsSchema, embedderSchema, l0Schema, llmSchema, positiveInt, rerankSchema, storeSchema } from './providers.js';
+import { isValidTimeZone, systemTimeZone } from '../util/time-zone.js';
 
 export {
   CONVERSATION_INDEX_PROVIDERS, DEFAULT_API_KEY_ENV, EMBEDDER_PROVIDERS, L0_PROVIDERS, LLM_PROVIDERS, RERANK_PROVIDERS, STORE_PROVIDERS, TASK_HINTS,
@@ -145,6 +146,12 @@ const journalSchema = z.strictObject({
 export const strataConfigSchema = z.strictObject({
   /** Lets editors validate the file; ignored by Strata. */
   $schema: z.string().optional(),
+  /** IANA zone naming the calendar days of the L0 day files and the journal (default: the system's). */
+  timezone: z
+    .string()
+    .trim()
+    .refine(isValidTimeZone, { message: 'expected an IANA time zone such as America/Los_Angeles, Europe/Berlin or UTC' })
+    .default(() => systemTimeZone()),
   embedder: embedderSchema.prefault({}),
   store: storeSchema.prefault({}),
   l0: l0Schema.prefault({}),

@@ -121,7 +121,7 @@ export async function createL0LogFromConfig(options: { config: StrataConfig; hom
   const l = options.config.l0;
   switch (l.provider) {
     case 'jsonl':
-      return (await import('../backends/l0-jsonl/index.js')).createJsonlL0Log({ home: options.home });
+      return (await import('../backends/l0-jsonl/index.js')).createJsonlL0Log({ home: options.home, timeZone: options.config.timezone });
     default:
       return unreachable('l0', l.provider);
   }

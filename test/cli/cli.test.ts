@@ -115,7 +115,7 @@ describe('strata CLI', () => {
     const report = JSON.parse(doctor.stdout) as { ok: boolean; checks: Array<{ name: string; ok: boolean }> };
     expect(report.ok).toBe(true);
     // Then the Claude Code hooks' failure log and the resident process (src/resident/health.ts).
-    expect(report.checks.map((c) => c.name)).toEqual(['config', 'store', 'embedder', 'conversations', 'claude-code hooks', 'resident']);
+    expect(report.checks.map((c) => c.name)).toEqual(['config', 'store', 'orphans', 'embedder', 'conversations', 'claude-code hooks', 'resident']);
     // An unreachable remote embedder makes doctor fail with exit 1 and say which check failed.
     await writeFile(join(home, 'config.json'), JSON.stringify({ embedder: { provider: 'openai', baseURL: 'http://127.0.0.1:9/v1', model: 'm', dimensions: 8 } }));
     const broken = await runCli(['--home', home, 'doctor', '--json']);

@@ -53,8 +53,12 @@ describe('OpenAI-compatible chat adapter', () => {
     }
   });
 
-  it('fails at construction when a named key env var is missing', () => {
-    expect(() => createOpenAIChat({ baseURL: server.baseURL, model: 'm', apiKeyEnv: 'STRATA_TEST_MISSING_KEY' })).toThrow(/STRATA_TEST_MISSING_KEY/);
+  it('fails at construction when a named key env var is missing (remote server)', () => {
+    expect(() => createOpenAIChat({ baseURL: 'https://llm.example.com/v1', model: 'm', apiKeyEnv: 'STRATA_TEST_MISSING_KEY' })).toThrow(/STRATA_TEST_MISSING_KEY/);
+  });
+
+  it('a server on this machine (Ollama) needs no key even when apiKeyEnv names an unset variable', () => {
+    expect(() => createOpenAIChat({ baseURL: server.baseURL, model: 'm', apiKeyEnv: 'STRATA_TEST_MISSING_KEY' })).not.toThrow();
   });
 
   it('maps response formats per jsonMode', async () => {

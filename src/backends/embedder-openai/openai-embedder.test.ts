@@ -49,14 +49,26 @@ describe('openai-compatible embedder: requests', () => {
     delete process.env.STRATA_TEST_EMBED_KEY;
   });
 
-  it('sends no Authorization without a key setting, and fails early when the named variable is unset', async () => {
+  it('sends no Authorization without a key setting, and fails early when the named variable is unset for a remote server', async () => {
     await embedder('ok').doEmbed({ texts: ['a'], kind: 'document' });
     expect(server.requestsTo('/ok/v1/embeddings').at(-1)?.headers.authorization).toBeUndefined();
-    const before = server.requests.length;
-    const error = await fail(embedder('ok', { apiKeyEnv: 'STRATA_TEST_UNSET_KEY' }).doEmbed({ texts: ['a'], kind: 'document' }));
+    let fetched = 0;
+    const remote = createOpenAIEmbedder({
+      baseURL: 'https://embeddings.example.com/v1', model: 'm', dimensions: DIMS, apiKeyEnv: 'STRATA_TEST_UNSET_KEY', env: {},
+      fetch: async () => {
+        fetched++;
+        throw new Error('must not be called');
+      },
+    });
+    const error = await fail(remote.doEmbed({ texts: ['a'], kind: 'document' }));
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toContain('STRATA_TEST_UNSET_KEY');
-    expect(server.requests.length).toBe(before);
+    expect(fetched).toBe(0);
+  });
+
+  it('a server on this machine (Ollama) runs without a key even when apiKeyEnv names an unset variable', async () => {
+    await embedder('ok', { apiKeyEnv: 'STRATA_TEST_UNSET_KEY', env: {} }).doEmbed({ texts: ['a'], kind: 'document' });
+    expect(server.requestsTo('/ok/v1/embeddings').at(-1)?.headers.authorization).toBeUndefined();
   });
 
   it('sends Jina task hints and e5 prefixes by kind', async () => {

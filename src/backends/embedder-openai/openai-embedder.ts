@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError, InvalidArgumentError, ProviderCallError } from '../../errors/index.js';
-import { loadApiKey, postJson, validateBaseURL } from '../../provider-utils/index.js';
+import { loadApiKey, loadOptionalSetting, postJson, validateBaseURL } from '../../provider-utils/index.js';
+import { isLoopbackURL } from '../../provider-utils/local-url.js';
 import type { EmbedderV1, EmbedKind } from '../../spec/index.js';
 import { parseDimensions } from './dimensions.js';
 import { resolveTaskHints, type TaskHintSettings } from './task-hints.js';
@@ -91,10 +92,14 @@ export function createOpenAIEmbedder(settings: OpenAIEmbedderSettings): OpenAIEm
   let learned: number | undefined;
 
   function headers(): Record<string, string> {
+    // A local server (Ollama...) runs without a key: an unset key variable just sends none.
+    const optional = isLoopbackURL(baseURL) && settings.apiKey === undefined;
     const key =
-      settings.apiKey !== undefined || apiKeyEnv !== undefined
-        ? loadApiKey({ apiKey: settings.apiKey, envVar: apiKeyEnv ?? 'OPENAI_API_KEY', description, env: settings.env })
-        : undefined;
+      optional
+        ? loadOptionalSetting({ envVar: apiKeyEnv, env: settings.env })
+        : settings.apiKey !== undefined || apiKeyEnv !== undefined
+          ? loadApiKey({ apiKey: settings.apiKey, envVar: apiKeyEnv ?? 'OPENAI_API_KEY', description, env: settings.env })
+          : undefined;
     return { ...settings.headers, ...(key ? { authorization: `Bearer ${key}` } : {}) };
   }
 

@@ -5,9 +5,10 @@ import { InvalidArgumentError } from '../../errors/index.js';
 import { CONVERSATION_HOSTS, CONVERSATION_ROLES, type L0Record } from '../../spec/conversation.js';
 import type { L0Position } from '../../spec/l0-log.js';
 import { isNotFound } from '../../util/fs-util.js';
+import { dayInZone } from '../../util/time-zone.js';
 
 /**
- * The day files (`YYYY-MM-DD.jsonl`, UTC day) and positions in them. A position is the day and the
+ * The day files (`YYYY-MM-DD.jsonl`, the day in config `timezone`) and positions in them. A position is the day and the
  * byte offset just past an entry's newline, written so that string order is log order:
  * `2026-11-21:000000000012345`. Appends only ever go to the newest day file, so a later entry
  * always has a greater position.
@@ -31,8 +32,9 @@ export function decodePosition(position: L0Position): { day: string; offset: num
   return { day: m[1]!, offset: Number(m[2]) };
 }
 
-export function dayOf(date: Date): string {
-  return date.toISOString().slice(0, 10);
+/** The day file a write at `date` goes to: the calendar day in the log's time zone. */
+export function dayOf(date: Date, timeZone?: string): string {
+  return dayInZone(date, timeZone);
 }
 
 /** Day file names, oldest first. */

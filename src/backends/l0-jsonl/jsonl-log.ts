@@ -7,6 +7,7 @@ import { withFileLock } from '../../util/file-lock.js';
 import { isNotFound } from '../../util/fs-util.js';
 import { dayOf, dayPath, encodePosition, linesAfter, listDays, parseRecord } from './day-files.js';
 import { SeenIndex } from './seen-index.js';
+import { previousDay } from '../../util/time-zone.js';
 
 /**
  * The L0 log as daily JSONL files under `<home>/conversations/` (one record a line), appended
@@ -22,6 +23,8 @@ export interface JsonlL0LogOptions {
   home: string;
   /** Clock for choosing the day file (tests). */
   now?: () => Date;
+  /** IANA zone whose calendar days name the day files (config `timezone`, whose default is the system's); default UTC. */
+  timeZone?: string;
 }
 
 const CAPABILITIES: L0LogCapabilities = { concurrentAppends: true, indexedSessionReads: false, shared: false, tornTails: true };
@@ -35,12 +38,14 @@ export class JsonlL0Log implements L0LogV1 {
   private readonly seen: SeenIndex;
   private readonly lockPath: string;
   private readonly now: () => Date;
+  private readonly timeZone: string;
 
   constructor(options: JsonlL0LogOptions) {
     this.dir = join(options.home, 'conversations');
     this.seen = new SeenIndex({ dir: join(this.dir, '.seen') });
     this.lockPath = join(this.dir, '.lock');
     this.now = options.now ?? (() => new Date());
+    this.timeZone = options.timeZone ?? 'UTC';
   }
 
   async append(options: { records: L0Record[]; dryRun?: boolean; abortSignal?: AbortSignal }): Promise<L0AppendResult> {
@@ -56,7 +61,7 @@ export class JsonlL0Log implements L0LogV1 {
       if (fresh.length === 0) return { written: 0, duplicates, entries: [], records: [] };
       // The newest day file, never an older one (a clock set back): positions stay increasing.
       const days = await listDays(this.dir);
-      const day = [dayOf(this.now()), days.at(-1) ?? ''].sort().at(-1)!;
+      const day = [dayOf(this.now(), this.timeZone), days.at(-1) ?? ''].sort().at(-1)!;
       const file = dayPath(this.dir, day);
       try {
         await mkdir(this.dir, { recursive: true });
@@ -112,7 +117,8 @@ export class JsonlL0Log implements L0LogV1 {
     // Lines that cannot mention the session are skipped before parsing: a long log stays cheap.
     const needle = [options.sessionId, options.sessionKey, options.agentId].find((v) => v !== undefined);
     const quoted = needle === undefined ? undefined : JSON.stringify(needle);
-    const sinceDay = options.recordedSince?.slice(0, 10);
+    // Files are named by local day, `recordedAt` is UTC: a local day starts at most a day before the UTC one.
+    const sinceDay = options.recordedSince === undefined ? undefined : previousDay(options.recordedSince.slice(0, 10));
     const out: L0Entry[] = [];
     for await (const line of linesAfter(this.dir, sinceDay ? encodePosition(sinceDay, 0) : undefined)) {
       options.abortSignal?.throwIfAborted();

@@ -1,5 +1,6 @@
 import { ProviderCallError } from '../../errors/index.js';
 import { loadApiKey, loadOptionalSetting, validateBaseURL } from '../../provider-utils/load-setting.js';
+import { isLoopbackURL } from '../../provider-utils/local-url.js';
 import { postJson } from '../../provider-utils/post-json.js';
 import type { LlmGenerateOptions, LlmGenerateResult, LlmPricing, LlmToolCall, LlmV1 } from '../../spec/llm.js';
 import {
@@ -50,7 +51,7 @@ export function createOpenAIChat(settings: OpenAIChatSettings): LlmV1 {
   const isOpenAI = new URL(baseURL).hostname === 'api.openai.com';
   // Local servers (Ollama, vLLM, LM Studio) need no key; a configured env var or OpenAI itself does.
   const apiKey =
-    isOpenAI || settings.apiKeyEnv !== undefined
+    isOpenAI || (settings.apiKeyEnv !== undefined && !isLoopbackURL(baseURL))
       ? loadApiKey({ apiKey: settings.apiKey, envVar, description: 'OpenAI-compatible LLM', settingName: 'llm.apiKey' })
       : loadOptionalSetting({ settingValue: settings.apiKey, envVar });
   const jsonMode = settings.jsonMode ?? 'json_schema';

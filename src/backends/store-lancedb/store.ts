@@ -322,6 +322,33 @@ export class LanceDbStore implements MemoryStoreV1 {
     return table ? collectStats(table, options) : { rows: 0, current: 0, byScope: {}, byCategory: {}, indexes: [] };
   }
 
+  /**
+   * Tables of this store that the meta file does not name: left by an interrupted `reembed` or a
+   * failed drop after a swap. Found under the write lock, so a rebuild in progress (which holds it)
+   * is never taken for an orphan.
+   */
+  orphanTables(): Promise<string[]> {
+    return this.withWriteLock(() => this.findOrphans());
+  }
+
+  /** Drops the orphan tables (`strata doctor --repair`); returns their names. */
+  dropOrphanTables(): Promise<string[]> {
+    return this.withWriteLock(async () => {
+      const orphans = await this.findOrphans();
+      for (const name of orphans) await this.registry.drop(name);
+      return orphans;
+    });
+  }
+
+  private async findOrphans(): Promise<string[]> {
+    this.registry.invalidateMeta();
+    const meta = await this.registry.meta();
+    if (!meta) return [];
+    const ours = new RegExp(`^${this.tableName}(_[a-z0-9]+)?$`);
+    const names = await (await this.registry.connection()).tableNames();
+    return names.filter((n) => ours.test(n) && n !== meta.table);
+  }
+
   async beginRebuild(options: { embedderId: string; dimensions: number }): Promise<RebuildHandle> {
     return startRebuild({ registry: this.registry, maintenance: this.maintenance, baseName: this.tableName, ...options });
   }

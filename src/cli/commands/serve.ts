@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { InvalidArgumentError as CommanderArgError } from 'commander';
 import { callerOf, collect, globals, openStrata } from '../../commands/context.js';
 import { describeCaller } from '../../core/caller.js';
+import { printScopeHint } from '../../commands/scope-hint.js';
 import { TOKEN_ENV } from '../../hosts/shared/constants.js';
 
 function parsePort(value: string): number {
@@ -35,6 +36,7 @@ export function registerServeCommand(program: Command): void {
         });
         process.stderr.write(`strata API on ${server.url}/api/v1 as ${describeCaller(caller)}${process.env[TOKEN_ENV] ? ' (bearer token required)' : ''}\n`);
         process.stderr.write(`web inspector: ${server.url}/\n`);
+        await printScopeHint(cmd, strata, caller);
         await waitForShutdown();
         await server.close();
       } finally {

@@ -21,6 +21,8 @@ export interface SearchConversationsOptions {
   roles?: ConversationRole[];
   /** With the default roles: compaction and branch summaries too. */
   includeSummaries?: boolean;
+  /** Fused scores below this are dropped; default `recall.minScore`, the threshold memory recall uses. */
+  minScore?: number;
   abortSignal?: AbortSignal;
 }
 
@@ -29,12 +31,16 @@ export const RAW_CONVERSATION_ROLES: ConversationRole[] = ['user', 'assistant', 
 export async function searchConversationIndex(options: SearchConversationsOptions & {
   index: ConversationIndexV1;
   embedQuery: EmbedQuery | undefined;
-  config: Pick<RecallConfig, 'fusion' | 'embedTimeoutMs' | 'candidatePoolMin' | 'candidatePoolMultiplier' | 'candidatePoolMax' | 'maxLimit' | 'mode'>;
+  config: Pick<RecallConfig, 'fusion' | 'embedTimeoutMs' | 'candidatePoolMin' | 'candidatePoolMultiplier' | 'candidatePoolMax' | 'maxLimit' | 'mode' | 'minScore'>;
 }): Promise<ConversationSearchHit[]> {
   const { index, config } = options;
   const limit = options.limit ?? 10;
   if (!Number.isInteger(limit) || limit < 1 || limit > config.maxLimit) {
     throw new InvalidArgumentError({ argument: 'limit', message: `limit must be a whole number from 1 to ${config.maxLimit}.` });
+  }
+  const minScore = options.minScore ?? config.minScore;
+  if (!Number.isFinite(minScore) || minScore < 0) {
+    throw new InvalidArgumentError({ argument: 'minScore', message: `minScore must be a number >= 0 (got ${String(minScore)}).` });
   }
   const query = options.query.trim();
   if (query === '') return [];
@@ -52,7 +58,8 @@ export async function searchConversationIndex(options: SearchConversationsOption
   for (const hit of [...(lexical ?? []), ...(vector ?? [])]) documents.set(hit.document.id, hit.document);
   const channel = (hits: typeof lexical) => hits?.map((h) => ({ id: h.document.id, score: h.score })) ?? null;
   const { kept } = fuse({ lexical: channel(lexical), vector: channel(vector), config: config.fusion });
-  return kept.slice(0, limit).flatMap((c) => {
+  // Nearest neighbours always exist: without a floor an unrelated query lists the closest noise.
+  return kept.filter((c) => c.fused >= minScore).slice(0, limit).flatMap((c) => {
     const doc = documents.get(c.id);
     return doc ? [{ record: doc.record, score: c.fused }] : [];
   });

@@ -28,7 +28,19 @@ export async function* exportRecords(ctx: EngineContext, options: ExportOptions 
   }
 }
 
+export interface ImportOptions {
+  input: Readable;
+  batchSize?: number;
+  onProgress?: (e: ProgressEvent) => void;
+  abortSignal?: AbortSignal;
+  /** Validate and count what would be imported (ids present, duplicates), writing nothing. */
+  dryRun?: boolean;
+  /** Put every imported memory in this scope, whatever the line says. */
+  scope?: string;
+}
+
 export interface ImportReport {
+  dryRun?: boolean;
   lines: number;
   imported: number;
   skippedExisting: number;
@@ -67,18 +79,19 @@ function fromLine(ctx: EngineContext, line: ImportLine): MemoryRecord {
  */
 export async function importRecords(
   ctx: EngineContext,
-  options: { input: Readable; batchSize?: number; onProgress?: (e: ProgressEvent) => void; abortSignal?: AbortSignal },
+  options: ImportOptions,
 ): Promise<ImportReport> {
-  const report: ImportReport = { lines: 0, imported: 0, skippedExisting: 0, skippedDuplicate: 0, invalid: [] };
+  const report: ImportReport = { ...(options.dryRun ? { dryRun: true } : {}), lines: 0, imported: 0, skippedExisting: 0, skippedDuplicate: 0, invalid: [] };
+  const scope = options.scope === undefined ? undefined : assertScopeSet([options.scope])[0];
   const batchSize = options.batchSize ?? 500;
   let batch: MemoryRecord[] = [];
-  await ctx.store.initMeta({ embedderId: ctx.embedderId, dimensions: ctx.dimensions });
+  if (!options.dryRun) await ctx.store.initMeta({ embedderId: ctx.embedderId, dimensions: ctx.dimensions });
 
   const flush = async () => {
     if (batch.length === 0) return;
     const records = batch;
     batch = [];
-    const vectors = ctx.dimensions > 0
+    const vectors = ctx.dimensions > 0 && !options.dryRun
       ? await ctx.embeddings.embedDocuments({ texts: records.map((r) => r.text), abortSignal: options.abortSignal })
       : records.map(() => null);
     await ctx.store.withWriteLock(async () => {
@@ -110,7 +123,7 @@ export async function importRecords(
         if (r.validTo === null) dupes.add(key);
         toInsert.push(r);
       }
-      if (toInsert.length > 0) await ctx.store.insert({ records: toInsert });
+      if (toInsert.length > 0 && !options.dryRun) await ctx.store.insert({ records: toInsert });
       report.imported += toInsert.length;
     });
     options.onProgress?.({ done: report.lines });
@@ -129,7 +142,7 @@ export async function importRecords(
         const issue = parsed.error.issues[0];
         throw new Error(`${issue?.path.join('.') || 'line'}: ${issue?.message ?? 'invalid'}`);
       }
-      batch.push(fromLine(ctx, parsed.data));
+      batch.push(fromLine(ctx, scope === undefined ? parsed.data : { ...parsed.data, scope }));
     } catch (error) {
       report.invalid.push({ line: report.lines, error: (error as Error).message });
       continue;

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import type { MemoryCategory, MemoryRecord } from '../../spec/memory-record.js';
 import type { MemoryFilter } from '../../spec/memory-store.js';
 import { InvalidArgumentError, NotFoundError, StorageError } from '../../errors/index.js';
@@ -16,7 +15,7 @@ import type { RecallConfig } from '../recall/config.js';
 import { AccessTracker } from './access-tracker.js';
 import { recordForget, recordUpdate } from '../history/engine-hooks.js';
 import type { EngineContext } from './context.js';
-import { exportRecords, importRecords, type ExportOptions, type ImportReport } from './import-export.js';
+import { exportRecords, importRecords, type ExportOptions, type ImportOptions, type ImportReport } from './import-export.js';
 import { reembedAll, type ReembedReport } from './reembed.js';
 import type { EngineStats, ListMemoriesOptions, ProgressEvent, RememberInput, RememberOptions, RememberResult, UpdateOptions } from './types.js';
 import { remember, rememberMany } from './write-path.js';
@@ -196,9 +195,9 @@ export class MemoryEngine {
   }
 
   /** Imports JSONL, then compacts the store so queries stay fast after a bulk load. */
-  async import(options: { input: Readable; batchSize?: number; onProgress?: (e: ProgressEvent) => void; abortSignal?: AbortSignal }): Promise<ImportReport> {
+  async import(options: ImportOptions): Promise<ImportReport> {
     const report = await importRecords(this.ctx, options);
-    if (report.imported > 0) await this.ctx.store.optimize();
+    if (report.imported > 0 && !options.dryRun) await this.ctx.store.optimize();
     return report;
   }
 

@@ -59,20 +59,20 @@ export function renderEntry(options: { entry: JournalEntry | null; at: Date; ses
   return parts.join('\n') + '\n';
 }
 
-export function dayLogPath(paths: JournalPaths, at: Date): string {
-  return join(paths.dir, `${dayOf(at)}.md`);
+export function dayLogPath(paths: JournalPaths, at: Date, timeZone?: string): string {
+  return join(paths.dir, `${dayOf(at, timeZone)}.md`);
 }
 
 /** Appends `text` to the day log of `at` (created with a title when missing); returns its path. */
-export async function appendToDayLog(options: { paths: JournalPaths; at: Date; text: string }): Promise<string> {
-  const path = dayLogPath(options.paths, options.at);
+export async function appendToDayLog(options: { paths: JournalPaths; at: Date; text: string; timeZone?: string }): Promise<string> {
+  const path = dayLogPath(options.paths, options.at, options.timeZone);
   await withFileLock({ path: options.paths.appendLock }, async () => {
     let current: string;
     try {
       current = await readFile(path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      current = `# Journal ${dayOf(options.at)}\n\n`;
+      current = `# Journal ${dayOf(options.at, options.timeZone)}\n\n`;
     }
     const separator = current.length === 0 || current.endsWith('\n\n') ? '' : current.endsWith('\n') ? '\n' : '\n\n';
     await writeFileAtomic({ path, data: current + separator + redactText(options.text) });

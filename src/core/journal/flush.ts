@@ -17,6 +17,7 @@ import { lookbackDay, readL0Session } from './l0-session.js';
 import { dayOf, journalPaths, resolveJournalOptions, type JournalMessage, type JournalOptions, type JournalPaths } from './options.js';
 import { MAX_PENDING_PER_FLUSH, listPending, savePending, withPending } from './pending.js';
 import { emptyFlushState, readFlushState, updateJsonState, type FlushState, type SessionProgress } from './state.js';
+import { previousDay } from '../../util/time-zone.js';
 
 export interface FlushJournalOptions {
   home: string;
@@ -99,7 +100,7 @@ export async function flushJournal(options: FlushJournalOptions): Promise<FlushJ
 
     const all = options.messages ?? (await readL0Session({
       log: options.l0, sessionId, agentId: options.agentId, abortSignal: options.abortSignal,
-      fromDay: progress ? firstUnseenDay(progress) : lookbackDay(started),
+      fromDay: progress ? firstUnseenDay(progress, config.timeZone) : lookbackDay(started),
     }));
     const fresh = selectNew(all, progress);
     if (fresh.length === 0) {
@@ -117,7 +118,7 @@ export async function flushJournal(options: FlushJournalOptions): Promise<FlushJ
     try {
       const entry = await generateEntry({ llm: options.llm, prompt, attempts: config.attempts, retryDelayMs: options.retryDelayMs ?? 2000, abortSignal: options.abortSignal });
       const text = renderEntry({ entry, at: started, sessionId, agentId, messages: conversation.included });
-      const path = await appendToDayLog({ paths, at: started, text });
+      const path = await appendToDayLog({ paths, at: started, text, timeZone: config.timeZone });
       result = { ...base, ...counts, status: entry.worthKeeping && hasContent(entry) ? 'written' : 'nothing-worth-keeping', path, pending: pendingRun };
     } catch (error) {
       if (options.abortSignal?.aborted) throw abortErrorFrom(options.abortSignal);
@@ -148,10 +149,11 @@ export async function flushJournal(options: FlushJournalOptions): Promise<FlushJ
 }
 
 /** L0 files are named by recording day, never before the message's own day: nothing new is earlier. */
-function firstUnseenDay(progress: SessionProgress): string {
+function firstUnseenDay(progress: SessionProgress, timeZone?: string): string {
   const flushed = Date.parse(progress.lastFlushAt);
   const last = progress.lastMessageTimestamp > 0 ? progress.lastMessageTimestamp : flushed;
-  return dayOf(new Date(Math.min(last, flushed)));
+  // A day early: `fromDay` is compared with UTC recording times, the day is local.
+  return previousDay(dayOf(new Date(Math.min(last, flushed)), timeZone));
 }
 
 async function retryPending(options: FlushJournalOptions & { paths: JournalPaths; config: JournalOptions }): Promise<FlushPendingReport> {
@@ -167,7 +169,7 @@ async function retryPending(options: FlushJournalOptions & { paths: JournalPaths
           llm: options.llm, prompt: pending.prompt, attempts: options.config.attempts, retryDelayMs: options.retryDelayMs ?? 2000, abortSignal: options.abortSignal,
         });
         const at = new Date(pending.flushedAt);
-        await appendToDayLog({ paths: options.paths, at, text: renderEntry({ entry, at, sessionId: pending.sessionId, agentId: pending.agentId, messages: pending.messages }) });
+        await appendToDayLog({ paths: options.paths, at, timeZone: options.config.timeZone, text: renderEntry({ entry, at, sessionId: pending.sessionId, agentId: pending.agentId, messages: pending.messages }) });
         return { ok: true };
       } catch (error) {
         if (options.abortSignal?.aborted) throw abortErrorFrom(options.abortSignal);

@@ -1,11 +1,12 @@
 /**
  * Journal settings, paths and the message shape the journal reads. The journal lives in
- * `<home>/journal/`: day logs `YYYY-MM-DD.md` (UTC days, like the L0 log), `pending/` for
+ * `<home>/journal/`: day logs `YYYY-MM-DD.md` (days in config `timezone`, like the L0 log), `pending/` for
  * flushes whose generation failed, `knowledge/` for compiled articles, and small state files.
  */
 import { join } from 'node:path';
 import { InvalidArgumentError } from '../../errors/index.js';
 import type { ConversationRole } from '../../spec/conversation.js';
+import { dayInZone } from '../../util/time-zone.js';
 
 export interface JournalOptions {
   /** A second flush of the same session within this window is skipped. */
@@ -16,6 +17,8 @@ export interface JournalOptions {
   compileMinIntervalMs: number;
   /** Budget for the conversation (flush) or day logs + articles (compile) sent to the LLM. */
   maxInputTokens: number;
+  /** IANA zone whose calendar days name the day logs (config `timezone`, whose default is the system's); default UTC. */
+  timeZone?: string;
 }
 
 export const DEFAULT_JOURNAL_OPTIONS: Readonly<JournalOptions> = Object.freeze({
@@ -27,7 +30,7 @@ export const DEFAULT_JOURNAL_OPTIONS: Readonly<JournalOptions> = Object.freeze({
 
 export function resolveJournalOptions(partial: Partial<JournalOptions> | undefined): JournalOptions {
   const merged = { ...DEFAULT_JOURNAL_OPTIONS, ...stripUndefined(partial ?? {}) };
-  const check = (name: keyof JournalOptions, min: number, integer: boolean) => {
+  const check = (name: Exclude<keyof JournalOptions, 'timeZone'>, min: number, integer: boolean) => {
     const v = merged[name];
     if (!Number.isFinite(v) || v < min || (integer && !Number.isInteger(v))) {
       throw new InvalidArgumentError({ argument: `journal.${name}`, message: `journal.${name} must be ${integer ? 'an integer' : 'a number'} >= ${min} (got ${String(v)}).` });
@@ -86,7 +89,7 @@ export function journalPaths(home: string): JournalPaths {
 
 export const DAY_LOG = /^(\d{4}-\d{2}-\d{2})\.md$/;
 
-/** UTC day, as the L0 log names its files. */
-export function dayOf(date: Date): string {
-  return date.toISOString().slice(0, 10);
+/** The calendar day of `date` in `timeZone` (config `timezone`, like the L0 day files); default UTC. */
+export function dayOf(date: Date, timeZone = 'UTC'): string {
+  return dayInZone(date, timeZone);
 }
