@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConversationDocument, ConversationIndexV1, L0Record } from '../../src/spec/index.js';
+import type { ConversationDocument, ConversationIndexV2, L0Record } from '../../src/spec/index.js';
 
 /**
- * The behaviour every ConversationIndexV1 backend must show. `create` makes a fresh, empty index;
+ * The behaviour every ConversationIndexV2 backend must show. `create` makes a fresh, empty index;
  * `open` another handle on the same storage (another process, in effect). Vector tests run when
  * `dimensions` > 0. Backends that cannot do something list the tests in `skip` with the reason.
  */
 export interface ConversationIndexContractOptions {
   name: string;
-  create: () => Promise<{ index: ConversationIndexV1; open: () => Promise<ConversationIndexV1>; cleanup(): Promise<void> }>;
+  create: () => Promise<{ index: ConversationIndexV2; open: () => Promise<ConversationIndexV2>; cleanup(): Promise<void> }>;
   dimensions: number;
   skip?: Array<{ reason: string; tests: string[] }>;
 }
@@ -41,9 +41,9 @@ export function runConversationIndexContract(options: ConversationIndexContractO
   const test = (name: string, fn: () => Promise<void>) => (skipped.has(name) ? it.skip(name, fn) : it(name, fn));
   const vectorTest = (name: string, fn: () => Promise<void>) => (D === 0 || skipped.has(name) ? it.skip(name, fn) : it(name, fn));
 
-  describe(`ConversationIndexV1 contract: ${options.name} (${D} dimensions)`, () => {
+  describe(`ConversationIndexV2 contract: ${options.name} (${D} dimensions)`, () => {
     let ctx: Awaited<ReturnType<ConversationIndexContractOptions['create']>>;
-    let index: ConversationIndexV1;
+    let index: ConversationIndexV2;
     const ids = (hits: Array<{ document: ConversationDocument } | ConversationDocument>) => hits.map((h) => ('document' in h ? h.document : h).record.id);
 
     beforeEach(async () => {

@@ -1,5 +1,5 @@
 /**
- * An in-memory ConversationIndexV1 for engine tests: naive BM25 over `tokenize`, exact cosine, and
+ * An in-memory ConversationIndexV2 for engine tests: naive BM25 over `tokenize`, exact cosine, and
  * the spec's filter and upsert semantics. Handles made from one `MemoryConversationStorage` share
  * their rows, like two processes on one index. Not a backend: nothing persists.
  */
@@ -12,7 +12,7 @@ import {
   type ConversationFilter,
   type ConversationIndexHit,
   type ConversationIndexMeta,
-  type ConversationIndexV1,
+  type ConversationIndexV2,
   type ConversationSessionRef,
   type StoredConversationDocument,
 } from '../../src/spec/conversation-index.js';
@@ -40,8 +40,8 @@ function checkLimit(limit: number): void {
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new InvalidArgumentError({ argument: 'limit', message: 'limit must be an integer from 1 to 1000.' });
 }
 
-export class MemoryConversationIndex implements ConversationIndexV1 {
-  readonly specificationVersion = 'v1' as const;
+export class MemoryConversationIndex implements ConversationIndexV2 {
+  readonly specificationVersion = 'v2' as const;
   readonly provider = 'test-memory';
   readonly capabilities = { fullTextSearch: true, vectorSearch: true, concurrentWriters: true, maxBatchUpsert: 10_000 };
 
