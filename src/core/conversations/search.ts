@@ -8,7 +8,7 @@ import { InvalidArgumentError } from '../../errors/index.js';
 import type { ConversationRole, ConversationSearchHit } from '../../spec/conversation.js';
 import type { ConversationDocument, ConversationFilter, ConversationIndexHit, ConversationIndexV2 } from '../../spec/conversation-index.js';
 import type { RecallConfig } from '../recall/config.js';
-import { searchConversationTurns, type IndexedTurn, type TurnHit, type TurnSearchSource } from '../recall/conversation/search.js';
+import { searchConversationTurns, type ConversationTurnResult, type IndexedTurn, type TurnHit, type TurnSearchSource } from '../recall/conversation/search.js';
 import type { EmbedQuery } from '../recall/retrieve.js';
 
 export interface SearchConversationsOptions {
@@ -69,4 +69,13 @@ export async function searchConversationIndex(options: SearchConversationsOption
     source: conversationTurnSource(index, filter), embedQuery: options.embedQuery, query: options.query, limit, config: poolConfig, now: options.now, abortSignal: options.abortSignal,
   });
   return results.map((r) => ({ record: r.turn.document.record, score: r.score, scores: r.scores }));
+}
+
+/** A product hit as recall's conversation result (what the fallback and the context block take). */
+export function asTurnResult(hit: ConversationSearchHit): ConversationTurnResult {
+  const r = hit.record;
+  return {
+    turn: { key: JSON.stringify([r.host, r.agentId, r.sessionId, r.id]), speaker: r.role, text: r.content, indexedText: r.content, time: r.timestamp },
+    score: hit.score, scores: hit.scores ?? { fused: hit.score, form: 1, date: 1 },
+  };
 }
