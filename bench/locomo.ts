@@ -3,10 +3,10 @@
  *   - baseline: Okapi BM25 + session date over "date speaker: text" (bench/lib/bm25.ts);
  *   - memory path: every turn remembered as a memory (validFrom = session date) in a fresh store,
  *     each question a `strata.recall`;
- *   - conversation path: each conversation ingested as JSONL transcripts (one file per session)
- *     through the real capture pipeline into a fresh home's L0 log, every L0 turn indexed with its
- *     neighbours and session date (core buildTurnIndexText) in a prototype turn index, each
- *     question a core `searchConversationTurns`.
+ *   - conversation path: each conversation written as JSONL transcripts (one file per session)
+ *     and ingested by `strata.ingest` into a fresh home (L0 log, conversation indexer: each turn's
+ *     lexical text with its neighbours and date, its own words embedded), each question a
+ *     `strata.searchConversations` limited to that conversation's agent.
  * Each path prints its default and its ablations (one component off at a time) with per-category
  * R@10 and both halves of the file (first half of the conversations vs the rest), so a choice
  * that only helps one half shows. Recall runs with minScore 0 and no reranker (ranking quality).
@@ -17,25 +17,18 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { Strata } from '../src/strata.js';
 import type { RememberInput } from '../src/core/engine/types.js';
-import { resolveRecallConfig, type RecallConfigInput } from '../src/core/recall/config.js';
+import { type RecallConfigInput } from '../src/core/recall/config.js';
 import { formatContextBlock } from '../src/core/recall/context-format.js';
 import { estimateTokens } from '../src/core/recall/tokens.js';
-import { buildTurnIndexText, spokenDate } from '../src/core/recall/conversation/turn-text.js';
-import { searchConversationTurns } from '../src/core/recall/conversation/search.js';
-import { createJsonlL0Log } from '../src/backends/l0-jsonl/index.js';
-import { ingest } from '../src/capture/ingest.js';
-import type { L0Record } from '../src/spec/conversation.js';
-import { createLocalEmbedder } from '../src/backends/embedder-local/index.js';
-import { createEmbeddingService } from '../src/core/embedding/embedding-service.js';
+import { spokenDate } from '../src/core/recall/conversation/turn-text.js';
 import { Bm25Index } from './lib/bm25.js';
 import { CATEGORIES, KS, loadLocomo, mean, mrr, RunScores, type Locomo, type Turn } from './lib/locomo-data.js';
-import { createTurnIndex, type BenchTurn } from './lib/turn-index.js';
 import { printTable } from './lib/table.js';
 
 export { LOCOMO_PATH, loadLocomo, parseSessionDate, repairEvidence } from './lib/locomo-data.js';
 
-/** `neighbours` false: each turn indexed alone; `denseOver` 'indexed': the dense channel embeds the index text, not the turn's own words. */
-type Variant = { name: string; recall: RecallConfigInput; neighbours?: boolean; denseOver?: 'own' | 'indexed' };
+/** `names` false (conversation path): transcript lines carry the words alone, not the speaker's name. */
+type Variant = { name: string; recall: RecallConfigInput; names?: boolean };
 
 export const MEMORY_VARIANTS: Variant[] = [
   { name: 'hybrid (default)', recall: {} },
@@ -53,8 +46,7 @@ export const CONVERSATION_VARIANTS: Variant[] = [
   { name: 'hybrid (default)', recall: {} },
   { name: 'lexical only', recall: { mode: 'lexical' } },
   { name: 'dense only', recall: { mode: 'vector' } },
-  { name: '- neighbours (turn alone + date)', recall: {}, neighbours: false },
-  { name: 'dense over the index text, not own words', recall: {}, denseOver: 'indexed' },
+  { name: '- speaker names in the transcript', recall: {}, names: false },
   { name: '- query-word coverage', recall: { fusion: { lexicalCoverage: false } } },
   { name: '- question factor', recall: { scoring: { questionFactor: 1 } } },
   { name: '- dates', recall: { scoring: { dateWeight: 0 } } },
@@ -121,11 +113,15 @@ async function runMemoryPath(data: Locomo, variants: Variant[]) {
   return { runs: out, ingestSeconds, context };
 }
 
-/** Writes each conversation as JSONL transcripts (one per session) and ingests them into a fresh home's L0 log. */
-async function ingestConversations(data: Locomo, home: string): Promise<{ records: L0Record[]; speakers: Map<string, string> }> {
-  const root = join(home, 'transcripts');
-  const speakers = new Map<string, string>();
-  const records: L0Record[] = [];
+/**
+ * Writes each conversation as JSONL transcripts (one file per session, the first speaker as
+ * `user`) and ingests them through the product: `strata.ingest` appends to the L0 log and the
+ * conversation indexer follows it, then the background embedding catches up. Two people talk in
+ * LoCoMo, so a line carries its speaker's name as a chat log of people does (`withNames` false:
+ * the words alone, the role the only speaker).
+ */
+async function ingestConversations(data: Locomo, strata: Strata, root: string, withNames: boolean): Promise<number> {
+  let turnsWritten = 0;
   for (const s of data.samples) {
     const turns = data.turns.get(s.sample_id)!;
     const speakerA = String(s.conversation.speaker_a);
@@ -133,68 +129,57 @@ async function ingestConversations(data: Locomo, home: string): Promise<{ record
     await mkdir(dir, { recursive: true });
     const sessions = new Map<number, string[]>();
     turns.forEach((t, i) => {
-      speakers.set(`${s.sample_id}/${t.dia_id}`, t.speaker);
       const timestamp = (t.date ? Date.parse(t.date) : 0) + i * 1000;
-      const line = JSON.stringify({ id: t.dia_id, role: t.speaker === speakerA ? 'user' : 'assistant', content: ownText(t), timestamp });
+      const content = withNames ? memoryText(t) : ownText(t);
+      const line = JSON.stringify({ id: t.dia_id, role: t.speaker === speakerA ? 'user' : 'assistant', content, timestamp });
       sessions.set(t.session, [...(sessions.get(t.session) ?? []), line]);
     });
     for (const [n, lines] of sessions) await writeFile(join(dir, `session_${String(n).padStart(2, '0')}.jsonl`), lines.join('\n') + '\n');
-    await ingest({ home, log: createJsonlL0Log({ home }), sources: [{ kind: 'jsonl', root: dir }], agentId: s.sample_id, onRecords: (r) => void records.push(...r) });
+    const summary = await strata.ingest({ sources: [{ kind: 'jsonl', root: dir }], agentId: s.sample_id });
+    turnsWritten += summary.messages.new;
   }
-  return { records, speakers };
+  for (;;) {
+    const { embedded, remaining } = await strata.embedConversations({ batchSize: 256 });
+    if (remaining === 0 || embedded === 0) break;
+  }
+  return turnsWritten;
 }
 
+/** The JSONL reader keeps a given id as the entry id's prefix (`D1:3#fingerprint`). */
+const diaId = (entryId: string) => entryId.split('#')[0] ?? entryId;
+
 async function runConversationPath(data: Locomo, variants: Variant[]) {
-  const home = await mkdtemp(join(tmpdir(), 'strata-locomo-conversations-'));
-  const embedder = createLocalEmbedder();
-  const embeddings = createEmbeddingService({ embedder });
   const out: Array<{ variant: Variant; scores: RunScores }> = [];
+  const homes = new Map<boolean, string>();
+  let ingestSeconds = 0;
+  let turns = 0;
   try {
-    const started = performance.now();
-    const { records, speakers } = await ingestConversations(data, home);
-    const sessions = new Map<string, L0Record[]>();
-    for (const r of records) sessions.set(`${r.agentId}/${r.sessionId}`, [...(sessions.get(`${r.agentId}/${r.sessionId}`) ?? []), r]);
-    const own = records.map((r) => `${speakers.get(`${r.agentId}/${r.id}`) ?? r.role}: ${r.content}`);
-    const vectors = (await embeddings.embedDocuments({ texts: own })) ?? [];
-    const vectorOf = new Map(records.map((r, i) => [r, vectors[i] ?? null]));
-    const ingestSeconds = (performance.now() - started) / 1000;
-    const indexes = new Map<string, Awaited<ReturnType<typeof createTurnIndex>>>();
-    const kinds = new Set(variants.map((v) => `${v.neighbours ?? true}/${v.denseOver ?? 'own'}`));
-    for (const kind of kinds) {
-      const [neighbours, denseOver] = [kind.startsWith('true'), kind.endsWith('indexed') ? 'indexed' : 'own'];
-      const turns: BenchTurn[] = [];
-      for (const list of sessions.values()) {
-        list.sort((a, b) => a.timestamp - b.timestamp);
-        const forIndex = list.map((r) => ({ speaker: speakers.get(`${r.agentId}/${r.id}`) ?? r.role, text: r.content }));
-        list.forEach((r, i) => {
-          const indexedText = buildTurnIndexText({ turn: forIndex[i]!, ...(neighbours ? { previous: forIndex[i - 1], next: forIndex[i + 1] } : {}), time: list[0]!.timestamp });
-          turns.push({ key: `${r.agentId}/${r.sessionId}/${r.id}`, conversation: r.agentId, messageId: r.id, speaker: forIndex[i]!.speaker, text: r.content, indexedText, time: list[0]!.timestamp, vector: vectorOf.get(r) ?? null });
-        });
-      }
-      if (denseOver === 'indexed') {
-        const indexedVectors = (await embeddings.embedDocuments({ texts: turns.map((t) => t.indexedText) })) ?? [];
-        turns.forEach((t, i) => (t.vector = indexedVectors[i] ?? null));
-      }
-      indexes.set(kind, await createTurnIndex({ dir: join(home, `index-${indexes.size}`), turns, dimensions: embedder.dimensions }));
-    }
     for (const variant of variants) {
-      const config = resolveRecallConfig({ config: variant.recall });
-      const index = indexes.get(`${variant.neighbours ?? true}/${variant.denseOver ?? 'own'}`)!;
-      const scores = new RunScores(firstHalf(data));
-      for (const q of data.questions) {
-        const hits = await searchConversationTurns({
-          source: index.source(q.sample), embedQuery: (o) => embeddings.embedQuery(o), query: q.question, limit: 20, config, now: data.now.get(q.sample),
-        });
-        scores.add(q, hits.map((h) => h.turn.messageId));
+      const withNames = variant.names ?? true;
+      const fresh = !homes.has(withNames);
+      if (fresh) homes.set(withNames, await mkdtemp(join(tmpdir(), 'strata-locomo-conversations-')));
+      const home = homes.get(withNames)!;
+      const strata = await Strata.open({ home, overrides: { embedder: { provider: 'local' }, recall: variant.recall } as never });
+      try {
+        if (fresh) {
+          const started = performance.now();
+          const written = await ingestConversations(data, strata, join(home, 'transcripts'), withNames);
+          if (withNames) [ingestSeconds, turns] = [(performance.now() - started) / 1000, written];
+        }
+        const scores = new RunScores(firstHalf(data));
+        for (const q of data.questions) {
+          const hits = await strata.searchConversations({ query: q.question, limit: 20, agentIds: [q.sample], now: data.now.get(q.sample) });
+          scores.add(q, hits.map((h) => diaId(h.record.id)));
+        }
+        out.push({ variant, scores });
+      } finally {
+        await strata.close();
       }
-      out.push({ variant, scores });
     }
-    for (const index of indexes.values()) index.close();
-    return { runs: out, ingestSeconds, turns: records.length };
   } finally {
-    await embedder.close();
-    await rm(home, { recursive: true, force: true });
+    for (const home of homes.values()) await rm(home, { recursive: true, force: true });
   }
+  return { runs: out, ingestSeconds, turns };
 }
 
 const HEADERS = ['run', 'questions', 'R@1', 'R@5', 'R@10', 'R@20', 'all@10', 'MRR', ...[1, 2, 3, 4].map((c) => `R@10 ${CATEGORIES[c]}`), 'R@10 half A', 'R@10 half B'];
@@ -225,8 +210,14 @@ export async function runLocomo(options: { paths?: Array<'memory' | 'conversatio
   }
   if (paths.includes('conversation')) {
     const conv = await runConversationPath(data, ablations ? CONVERSATION_VARIANTS : CONVERSATION_VARIANTS.slice(0, 1));
-    printTable(`${file} — conversation path (${conv.turns} turns ingested as transcripts, indexed with neighbours; ingest + embed took ${conv.ingestSeconds.toFixed(0)} s)`, HEADERS,
+    printTable(`${file} — conversation path through the product (${conv.turns} turns ingested by strata.ingest; ingest + index + embed took ${conv.ingestSeconds.toFixed(0)} s)`, HEADERS,
       [row('BM25 + date (baseline)', baseline), ...conv.runs.map((r) => row(r.variant.name, r.scores))]);
+    printTable(`${file} — conversation path (default) per category vs BM25 + date`, ['category', 'questions', 'R@10', 'MRR', 'BM25+date R@10', 'BM25+date MRR'],
+      [1, 2, 3, 4].map((c) => {
+        const mine = conv.runs[0]!.scores.byCategory[c];
+        const base = baseline.byCategory[c];
+        return [CATEGORIES[c]!, mine?.n ?? 0, mine ? mean(mine, 10) : 0, mine ? mrr(mine) : 0, base ? mean(base, 10) : 0, base ? mrr(base) : 0];
+      }));
   }
   return { baseline };
 }

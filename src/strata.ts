@@ -21,7 +21,7 @@ import { createSummaryWorker, runSummaries, type SummaryRunReport, type SummaryW
 import type { BackgroundWorker } from './core/worker/background-worker.js';
 import { ConfigError } from './errors/index.js';
 import type { ConversationSearchHit, L0Record } from './spec/conversation.js';
-import type { ConversationIndexV1 } from './spec/conversation-index.js';
+import type { ConversationIndexV2 } from './spec/conversation-index.js';
 import type { L0LogV1, L0SessionInfo } from './spec/l0-log.js';
 import { openParts, type OpenedParts, type StrataOpenOptions } from './wiring/open.js';
 import { buildWorker, type CreateWorkerOptions } from './wiring/worker.js';
@@ -101,7 +101,7 @@ export class Strata extends MemoryEngine {
   }
 
   /** The searchable copy of the L0 log (storage), opened on first use. */
-  conversationIndex(): Promise<ConversationIndexV1> {
+  conversationIndex(): Promise<ConversationIndexV2> {
     return this.parts.conversationIndex();
   }
 
@@ -148,10 +148,12 @@ export class Strata extends MemoryEngine {
     const agentIds = rest.agentIds ?? (agentId !== undefined ? [agentId] : undefined);
     if (agentIds?.length === 0) return [];
     const embeddings = this.ctx.embeddings;
+    const indexer = await this.indexer();
+    await indexer.rebuildIfStale({ abortSignal: rest.abortSignal });
     return searchConversationIndex({
       ...rest,
       agentIds,
-      index: await this.conversationIndex(),
+      index: indexer.index,
       embedQuery: embeddings.producesVectors ? (o) => embeddings.embedQuery(o) : undefined,
       config: this.config.recall,
     });

@@ -1,7 +1,10 @@
 /**
- * Conversation index specification, version 1: storage for the searchable copy of the L0 log.
+ * Conversation index specification, version 2: storage for the searchable copy of the L0 log.
  * Storage only: the engine decides what text each turn is indexed with, embeds it (through its
- * embedding service) and fuses the lexical and vector channels. Filters are structured values;
+ * embedding service) and fuses the lexical and vector channels. Version 2 keeps two texts per
+ * turn: the lexical `text` (the turn with its neighbours and date, rewritten when the next turn
+ * arrives) and the `embeddingText` the vector describes (the turn's own words, never rewritten), so
+ * a new neighbour never costs an embedding. Filters are structured values;
  * each backend escapes them itself.
  *
  * The index follows the log by a watermark (the last L0 position it holds), kept with the
@@ -13,7 +16,7 @@ import type { ConversationRole, L0Record } from './conversation.js';
 import type { L0Position } from './l0-log.js';
 
 /** Bumped when the stored layout changes; an index of another version is rebuilt from the log. */
-export const CONVERSATION_INDEX_SCHEMA_VERSION = 2;
+export const CONVERSATION_INDEX_SCHEMA_VERSION = 3;
 
 export interface ConversationDocument {
   /** One per L0 record: host, agent, session and entry id (see `conversationDocumentId`). */
@@ -21,12 +24,14 @@ export interface ConversationDocument {
   record: L0Record;
   /** The record's position in the L0 log. */
   position: L0Position;
-  /** The text indexed for this turn (built by the engine; may include neighbouring turns). */
+  /** The text the full-text channel searches (built by the engine; may include neighbouring turns). */
   text: string;
+  /** The text the vector describes (the engine embeds it): the turn's own words. */
+  embeddingText: string;
 }
 
 export interface StoredConversationDocument extends ConversationDocument {
-  /** null until the engine has embedded `text` (or always, without an embedder). */
+  /** null until the engine has embedded `embeddingText` (or always, without an embedder). */
   vector: number[] | null;
 }
 
@@ -56,6 +61,8 @@ export interface ConversationFilter {
 
 export interface ConversationIndexHit {
   document: ConversationDocument;
+  /** The stored vector: from `searchVector` always, from `searchText` with `withVectors`; else absent. */
+  vector?: number[] | null;
   /** Backend-native score: BM25 for text, cosine similarity for vectors. */
   score: number;
 }
@@ -67,8 +74,8 @@ export interface ConversationSessionRef {
   sessionId: string;
 }
 
-export interface ConversationIndexV1 {
-  readonly specificationVersion: 'v1';
+export interface ConversationIndexV2 {
+  readonly specificationVersion: 'v2';
   readonly provider: string;
   readonly capabilities: ConversationIndexCapabilities;
 
@@ -78,9 +85,9 @@ export interface ConversationIndexV1 {
   initMeta(options: { embedderId: string; dimensions: number }): Promise<ConversationIndexMeta>;
 
   /**
-   * Inserts new documents and replaces those whose text changed (their vector is dropped: it
-   * described the old text). Documents whose text is unchanged keep their vector. With
-   * `watermark`, records it once the documents are durable (never before).
+   * Inserts new documents and replaces those whose `text` or `embeddingText` changed. The vector
+   * is kept while `embeddingText` is unchanged and dropped when it changed (it described the old
+   * words). With `watermark`, records it once the documents are durable (never before).
    */
   upsert(options: { documents: ConversationDocument[]; watermark?: L0Position }): Promise<{ inserted: number; updated: number }>;
   /** The last L0 position recorded by `upsert`; undefined for an index that holds none. */
@@ -95,10 +102,11 @@ export interface ConversationIndexV1 {
 
   /** Documents without a vector (any order). */
   unembedded(options: { limit: number }): Promise<ConversationDocument[]>;
-  /** Stores vectors; one whose document text changed meanwhile is ignored (it is embedded again). */
-  setVectors(options: { vectors: Array<{ id: string; text: string; vector: number[] }> }): Promise<{ updated: number }>;
+  /** Stores vectors of `embeddingText`; one whose document's embedding text changed meanwhile is ignored (it is embedded again). */
+  setVectors(options: { vectors: Array<{ id: string; embeddingText: string; vector: number[] }> }): Promise<{ updated: number }>;
 
-  searchText(options: { query: string; limit: number; filter: ConversationFilter }): Promise<ConversationIndexHit[]>;
+  /** With `withVectors`, hits carry their stored vector (fusion scores lexical hits by it too). */
+  searchText(options: { query: string; limit: number; filter: ConversationFilter; withVectors?: boolean }): Promise<ConversationIndexHit[]>;
   searchVector(options: { vector: number[]; limit: number; filter: ConversationFilter }): Promise<ConversationIndexHit[]>;
   count(options?: { filter?: ConversationFilter; embedded?: boolean }): Promise<number>;
 

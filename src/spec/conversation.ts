@@ -125,6 +125,8 @@ export interface TranscriptReader {
 /** One conversation search result (the engine's answer: fused over text and vectors). */
 export interface ConversationSearchHit {
   record: L0Record;
-  /** Higher is better: the fused score in [0, 1]. */
+  /** Higher is better, in [0, 1]: fused relevance x question-form x query-date factors. */
   score: number;
+  /** The parts of `score`: calibrated lexical, cosine, fused, and the two factors. */
+  scores?: { lexical?: number; vector?: number; fused: number; form: number; date: number };
 }

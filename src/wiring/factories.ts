@@ -7,7 +7,7 @@
 import type { StrataConfig } from '../config/schema.js';
 import { createLlmClient, type LlmClient } from '../core/llm/index.js';
 import { ConfigError } from '../errors/index.js';
-import type { ConversationIndexV1 } from '../spec/conversation-index.js';
+import type { ConversationIndexV2 } from '../spec/conversation-index.js';
 import type { EmbedderV1 } from '../spec/embedder.js';
 import type { L0LogV1 } from '../spec/l0-log.js';
 import type { MemoryStoreV1 } from '../spec/memory-store.js';
@@ -127,7 +127,7 @@ export async function createL0LogFromConfig(options: { config: StrataConfig; hom
   }
 }
 
-export async function createConversationIndexFromConfig(options: { config: StrataConfig; home: string }): Promise<ConversationIndexV1> {
+export async function createConversationIndexFromConfig(options: { config: StrataConfig; home: string }): Promise<ConversationIndexV2> {
   const c = options.config.conversations;
   switch (c.provider) {
     case 'lancedb': {

@@ -11,7 +11,7 @@ import { MemoryEngine } from '../core/engine/memory-engine.js';
 import { HistoryLog } from '../core/history/index.js';
 import { redactingL0Log } from '../core/write/redacting-l0-log.js';
 import { createLlmClient, type LlmClient } from '../core/llm/index.js';
-import type { ConversationIndexV1 } from '../spec/conversation-index.js';
+import type { ConversationIndexV2 } from '../spec/conversation-index.js';
 import type { EmbedderV1 } from '../spec/embedder.js';
 import type { L0LogV1 } from '../spec/l0-log.js';
 import type { LlmV1 } from '../spec/llm.js';
@@ -30,7 +30,7 @@ export interface StrataOpenOptions {
   env?: NodeJS.ProcessEnv;
   /** Ready parts instead of the configured ones (tests, custom providers, a shared server's clients). */
   store?: MemoryStoreV1;
-  conversationIndex?: ConversationIndexV1;
+  conversationIndex?: ConversationIndexV2;
   l0?: L0LogV1;
   embedder?: EmbedderV1;
   /** An LLM adapter (wrapped in the engine's client: retries, concurrency, usage) or a ready client; null = none. */
@@ -47,9 +47,9 @@ export interface OpenedParts {
   loaded: LoadedConfig;
   ctx: EngineContext;
   llm: LlmClient | undefined;
-  conversationIndex: () => Promise<ConversationIndexV1>;
+  conversationIndex: () => Promise<ConversationIndexV2>;
   /** The conversation index if it was opened (or injected), without opening it. */
-  openedConversationIndex: () => Promise<ConversationIndexV1 | undefined>;
+  openedConversationIndex: () => Promise<ConversationIndexV2 | undefined>;
   buildTurnDocument?: BuildTurnDocument;
 }
 
@@ -97,7 +97,7 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
       throw error;
     }
   }
-  let index: Promise<ConversationIndexV1> | undefined = options.conversationIndex ? Promise.resolve(options.conversationIndex) : undefined;
+  let index: Promise<ConversationIndexV2> | undefined = options.conversationIndex ? Promise.resolve(options.conversationIndex) : undefined;
   const conversationIndex = () => {
     index ??= createConversationIndexFromConfig({ config, home }).catch((error: unknown) => {
       index = undefined;

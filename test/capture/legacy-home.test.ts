@@ -84,8 +84,9 @@ describe('a home written before the L0 log interface', () => {
     expect(JSON.parse(after.stdout).checks.find((c: { name: string }) => c.name === 'conversations')).toMatchObject({ ok: true, detail: expect.stringContaining('5 L0 messages, 5 indexed') });
     const strata = await Strata.open({ home });
     try {
-      expect((await strata.searchConversations({ query: 'marmalade', limit: 3 })).map((h) => h.record.id)).toEqual(['m3']);
-      expect((await strata.searchConversations({ query: 'oslo', limit: 3 })).map((h) => h.record.id)).toEqual(['m1']);
+      // The turn that says it first (its neighbours are found too, by their index text).
+      expect((await strata.searchConversations({ query: 'marmalade', limit: 3 })).map((h) => h.record.id)[0]).toBe('m3');
+      expect((await strata.searchConversations({ query: 'oslo', limit: 3 })).map((h) => h.record.id)[0]).toBe('m1');
     } finally {
       await strata.close();
     }

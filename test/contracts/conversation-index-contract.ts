@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConversationDocument, ConversationIndexV1, L0Record } from '../../src/spec/index.js';
+import type { ConversationDocument, ConversationIndexV2, L0Record } from '../../src/spec/index.js';
 
 /**
- * The behaviour every ConversationIndexV1 backend must show. `create` makes a fresh, empty index;
+ * The behaviour every ConversationIndexV2 backend must show. `create` makes a fresh, empty index;
  * `open` another handle on the same storage (another process, in effect). Vector tests run when
  * `dimensions` > 0. Backends that cannot do something list the tests in `skip` with the reason.
  */
 export interface ConversationIndexContractOptions {
   name: string;
-  create: () => Promise<{ index: ConversationIndexV1; open: () => Promise<ConversationIndexV1>; cleanup(): Promise<void> }>;
+  create: () => Promise<{ index: ConversationIndexV2; open: () => Promise<ConversationIndexV2>; cleanup(): Promise<void> }>;
   dimensions: number;
   skip?: Array<{ reason: string; tests: string[] }>;
 }
@@ -22,9 +22,10 @@ export function turn(i: number, extra: Partial<L0Record> = {}): L0Record {
   };
 }
 
-export function doc(i: number, text: string, extra: Partial<L0Record> = {}): ConversationDocument {
-  const record = turn(i, { content: text, ...extra });
-  return { id: JSON.stringify([record.host, record.agentId, record.sessionId, record.id]), record, position: `p${String(i).padStart(6, '0')}`, text };
+/** A turn's document: `text` is the lexical text, `embeddingText` (default: the same) what its vector describes. */
+export function doc(i: number, text: string, extra: Partial<L0Record> = {}, embeddingText = text): ConversationDocument {
+  const record = turn(i, { content: embeddingText, ...extra });
+  return { id: JSON.stringify([record.host, record.agentId, record.sessionId, record.id]), record, position: `p${String(i).padStart(6, '0')}`, text, embeddingText };
 }
 
 function unit(dimensions: number, axis: number, tilt = 0): number[] {
@@ -41,9 +42,9 @@ export function runConversationIndexContract(options: ConversationIndexContractO
   const test = (name: string, fn: () => Promise<void>) => (skipped.has(name) ? it.skip(name, fn) : it(name, fn));
   const vectorTest = (name: string, fn: () => Promise<void>) => (D === 0 || skipped.has(name) ? it.skip(name, fn) : it(name, fn));
 
-  describe(`ConversationIndexV1 contract: ${options.name} (${D} dimensions)`, () => {
+  describe(`ConversationIndexV2 contract: ${options.name} (${D} dimensions)`, () => {
     let ctx: Awaited<ReturnType<ConversationIndexContractOptions['create']>>;
-    let index: ConversationIndexV1;
+    let index: ConversationIndexV2;
     const ids = (hits: Array<{ document: ConversationDocument } | ConversationDocument>) => hits.map((h) => ('document' in h ? h.document : h).record.id);
 
     beforeEach(async () => {
@@ -57,7 +58,7 @@ export function runConversationIndexContract(options: ConversationIndexContractO
     });
 
     test('meta: records the embedder and rejects another one', async () => {
-      expect(await index.getMeta()).toMatchObject({ embedderId: D > 0 ? 'test-embedder' : 'none', dimensions: D, schemaVersion: 2 });
+      expect(await index.getMeta()).toMatchObject({ embedderId: D > 0 ? 'test-embedder' : 'none', dimensions: D, schemaVersion: 3 });
       await expect(index.initMeta({ embedderId: 'other', dimensions: D + 1 })).rejects.toMatchObject({ code: 'EMBEDDER_MISMATCH' });
     });
 
@@ -124,16 +125,17 @@ export function runConversationIndexContract(options: ConversationIndexContractO
       expect(await index.count({ embedded: false })).toBe(D > 0 ? 3 : 0);
     });
 
-    vectorTest('vectors: unembedded lists documents without one; setVectors ignores a text changed meanwhile', async () => {
+    vectorTest('vectors: unembedded lists documents without one; setVectors ignores an embedding text changed meanwhile', async () => {
       await index.upsert({ documents: [doc(1, 'alpha'), doc(2, 'beta')] });
       expect(ids(await index.unembedded({ limit: 10 })).sort()).toEqual(['m1', 'm2']);
+      expect((await index.unembedded({ limit: 10 })).find((d) => d.record.id === 'm1')?.embeddingText).toBe('alpha');
       await index.upsert({ documents: [doc(2, 'beta changed')] });
-      const set = await index.setVectors({ vectors: [{ id: doc(1, '').id, text: 'alpha', vector: unit(D, 0) }, { id: doc(2, '').id, text: 'beta', vector: unit(D, 1) }] });
+      const set = await index.setVectors({ vectors: [{ id: doc(1, '').id, embeddingText: 'alpha', vector: unit(D, 0) }, { id: doc(2, '').id, embeddingText: 'beta', vector: unit(D, 1) }] });
       expect(set).toEqual({ updated: 1 });
       expect(ids(await index.unembedded({ limit: 10 }))).toEqual(['m2']);
       const [stored] = await index.get({ ids: [doc(1, '').id], withVectors: true });
       expect(stored!.vector!.map((x) => Math.round(x * 1000) / 1000)).toEqual(unit(D, 0));
-      // Rewriting a document's text drops its vector: it described the old text.
+      // Rewriting a document's embedding text drops its vector: it described the old words.
       await index.upsert({ documents: [doc(1, 'alpha, edited')] });
       expect((await index.get({ ids: [doc(1, '').id], withVectors: true }))[0]!.vector).toBeNull();
       expect(await index.count({ embedded: true })).toBe(0);
@@ -143,16 +145,31 @@ export function runConversationIndexContract(options: ConversationIndexContractO
       await index.upsert({ documents: [doc(1, 'a'), doc(2, 'b'), doc(3, 'c', { agentId: 'b' }), doc(4, 'no vector')] });
       await index.setVectors({
         vectors: [
-          { id: doc(1, '').id, text: 'a', vector: unit(D, 0) }, { id: doc(2, '').id, text: 'b', vector: unit(D, 0, 1) },
-          { id: doc(3, '', { agentId: 'b' }).id, text: 'c', vector: unit(D, 0) },
+          { id: doc(1, '').id, embeddingText: 'a', vector: unit(D, 0) }, { id: doc(2, '').id, embeddingText: 'b', vector: unit(D, 0, 1) },
+          { id: doc(3, '', { agentId: 'b' }).id, embeddingText: 'c', vector: unit(D, 0) },
         ],
       });
       const hits = await index.searchVector({ vector: unit(D, 0), limit: 10, filter: { agentIds: ['a'] } });
       expect(ids(hits)).toEqual(['m1', 'm2']);
       expect(hits[0]!.score).toBeCloseTo(1, 3);
       expect(hits[1]!.score).toBeCloseTo(Math.SQRT1_2, 3);
+      expect(hits[0]!.vector?.map((x) => Math.round(x * 1000) / 1000)).toEqual(unit(D, 0));
       expect(ids(await index.searchVector({ vector: unit(D, 0), limit: 1, filter: {} }))).toHaveLength(1);
       expect(await index.searchVector({ vector: unit(D, 0), limit: 5, filter: { agentIds: [] } })).toEqual([]);
+    });
+
+    vectorTest('vectors: a new lexical text with the same embedding text keeps the vector (a new neighbour costs no embedding)', async () => {
+      await index.upsert({ documents: [doc(1, 'user: alpha', {}, 'alpha')] });
+      await index.setVectors({ vectors: [{ id: doc(1, '').id, embeddingText: 'alpha', vector: unit(D, 2) }] });
+      expect(await index.upsert({ documents: [doc(1, 'user: alpha\nassistant: beta follows', {}, 'alpha')] })).toEqual({ inserted: 0, updated: 1 });
+      const [stored] = await index.get({ ids: [doc(1, '').id], withVectors: true });
+      expect(stored!.text).toBe('user: alpha\nassistant: beta follows');
+      expect(stored!.vector!.map((x) => Math.round(x * 1000) / 1000)).toEqual(unit(D, 2));
+      expect(await index.unembedded({ limit: 10 })).toEqual([]);
+      // The new lexical text is what full-text search finds; `withVectors` brings the vector along.
+      const [hit] = await index.searchText({ query: 'follows', limit: 5, filter: {}, withVectors: true });
+      expect(hit?.document.id).toBe(doc(1, '').id);
+      expect(hit?.vector?.map((x) => Math.round(x * 1000) / 1000)).toEqual(unit(D, 2));
     });
 
     test('withWriteLock: holders never overlap', async () => {

@@ -80,7 +80,9 @@ describe('ConversationIndexer', () => {
   });
 
   it('rebuilds a turn\'s document when its successor arrives, across pages and runs', async () => {
-    const buildDocument: BuildTurnDocument = ({ turn: t, previous, next, sessionDate }) => [previous?.content ?? '-', t.content, next?.content ?? '-', sessionDate].join(' | ');
+    const buildDocument: BuildTurnDocument = ({ turn: t, previous, next, sessionDate }) => ({
+      text: [previous?.content ?? '-', t.content, next?.content ?? '-', sessionDate].join(' | '), embeddingText: t.content,
+    });
     const indexer = indexerOf({ buildDocument, pageSize: 2 });
     await l0.append({ records: [turn(0, 'q1'), turn(1, 'a1'), turn(2, 'q2'), turn(0, 'other session', { sessionId: 's2' })] });
     await indexer.catchUp();
@@ -133,8 +135,11 @@ describe('ConversationIndexer', () => {
     const index = new MemoryConversationIndex(storage);
     const search = (query: string, extra: Partial<Parameters<typeof searchConversationIndex>[0]> = {}) =>
       searchConversationIndex({ index, query, embedQuery: (o) => embeddings.embedQuery(o), config: DEFAULT_RECALL_CONFIG, ...extra }).then((h) => h.map((x) => x.record.id));
-    expect((await search('whiskers')).sort()).toEqual(['t1', 't3']);
-    expect(await search('whiskers', { agentIds: ['a'] })).toEqual(['t1']);
+    // t0 is found too, by its neighbour's words, below the turns that say it themselves.
+    const whiskers = await search('whiskers');
+    expect(whiskers.slice(0, 2).sort()).toEqual(['t1', 't3']);
+    expect(whiskers).toContain('t0');
+    expect(await search('whiskers', { agentIds: ['a'] })).toEqual(['t1', 't0']);
     expect(await search('deploys cats')).not.toContain('t2');
     expect(await search('deploys cats', { roles: ['summary'] })).toEqual(['t2']);
     expect(await search('whiskers', { agentIds: [] })).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * An in-memory ConversationIndexV1 for engine tests: naive BM25 over `tokenize`, exact cosine, and
+ * An in-memory ConversationIndexV2 for engine tests: naive BM25 over `tokenize`, exact cosine, and
  * the spec's filter and upsert semantics. Handles made from one `MemoryConversationStorage` share
  * their rows, like two processes on one index. Not a backend: nothing persists.
  */
@@ -12,7 +12,7 @@ import {
   type ConversationFilter,
   type ConversationIndexHit,
   type ConversationIndexMeta,
-  type ConversationIndexV1,
+  type ConversationIndexV2,
   type ConversationSessionRef,
   type StoredConversationDocument,
 } from '../../src/spec/conversation-index.js';
@@ -40,8 +40,8 @@ function checkLimit(limit: number): void {
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new InvalidArgumentError({ argument: 'limit', message: 'limit must be an integer from 1 to 1000.' });
 }
 
-export class MemoryConversationIndex implements ConversationIndexV1 {
-  readonly specificationVersion = 'v1' as const;
+export class MemoryConversationIndex implements ConversationIndexV2 {
+  readonly specificationVersion = 'v2' as const;
   readonly provider = 'test-memory';
   readonly capabilities = { fullTextSearch: true, vectorSearch: true, concurrentWriters: true, maxBatchUpsert: 10_000 };
 
@@ -66,10 +66,11 @@ export class MemoryConversationIndex implements ConversationIndexV1 {
     let updated = 0;
     for (const d of options.documents) {
       const old = this.s.rows.get(d.id);
-      if (old && old.text === d.text) continue;
+      if (old && old.text === d.text && old.embeddingText === d.embeddingText) continue;
       if (old) updated += 1;
       else inserted += 1;
-      this.s.rows.set(d.id, { ...copy(d), vector: null });
+      // The vector describes the embedding text: kept while it holds.
+      this.s.rows.set(d.id, { ...copy(d), vector: old && old.embeddingText === d.embeddingText ? old.vector : null });
     }
     if (options.watermark !== undefined) this.s.watermark = options.watermark;
     return { inserted, updated };
@@ -105,18 +106,18 @@ export class MemoryConversationIndex implements ConversationIndexV1 {
     return [...this.s.rows.values()].filter((r) => r.vector === null).slice(0, options.limit).map(({ vector: _v, ...d }) => copy(d));
   }
 
-  async setVectors(options: { vectors: Array<{ id: string; text: string; vector: number[] }> }) {
+  async setVectors(options: { vectors: Array<{ id: string; embeddingText: string; vector: number[] }> }) {
     let updated = 0;
     for (const v of options.vectors) {
       const row = this.s.rows.get(v.id);
-      if (!row || row.text !== v.text || !this.s.meta?.dimensions) continue;
+      if (!row || row.embeddingText !== v.embeddingText || !this.s.meta?.dimensions) continue;
       row.vector = [...v.vector];
       updated += 1;
     }
     return { updated };
   }
 
-  async searchText(options: { query: string; limit: number; filter: ConversationFilter }): Promise<ConversationIndexHit[]> {
+  async searchText(options: { query: string; limit: number; filter: ConversationFilter; withVectors?: boolean }): Promise<ConversationIndexHit[]> {
     checkLimit(options.limit);
     const terms = [...new Set(tokenize(options.query))];
     const rows = [...this.s.rows.values()];
@@ -136,7 +137,10 @@ export class MemoryConversationIndex implements ConversationIndexV1 {
       return { d, score };
     });
     return scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score).slice(0, options.limit)
-      .map(({ d, score }) => ({ document: copy({ id: d.r.id, record: d.r.record, position: d.r.position, text: d.r.text }), score }));
+      .map(({ d, score }) => ({
+        document: copy({ id: d.r.id, record: d.r.record, position: d.r.position, text: d.r.text, embeddingText: d.r.embeddingText }), score,
+        ...(options.withVectors ? { vector: copy(d.r.vector) } : {}),
+      }));
   }
 
   async searchVector(options: { vector: number[]; limit: number; filter: ConversationFilter }): Promise<ConversationIndexHit[]> {
@@ -144,7 +148,7 @@ export class MemoryConversationIndex implements ConversationIndexV1 {
     return [...this.s.rows.values()].filter((r) => r.vector !== null && matches(r, options.filter))
       .map((r) => ({ r, score: cosineSimilarity(options.vector, r.vector!) }))
       .sort((a, b) => b.score - a.score).slice(0, options.limit)
-      .map(({ r, score }) => ({ document: copy({ id: r.id, record: r.record, position: r.position, text: r.text }), score }));
+      .map(({ r, score }) => ({ document: copy({ id: r.id, record: r.record, position: r.position, text: r.text, embeddingText: r.embeddingText }), score, vector: copy(r.vector) }));
   }
 
   async count(options: { filter?: ConversationFilter; embedded?: boolean } = {}) {

@@ -3,12 +3,13 @@ import * as lancedb from '@lancedb/lancedb';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidArgumentError, StorageError } from '../../errors/index.js';
-import type { ConversationDocument, ConversationFilter, ConversationIndexCapabilities, ConversationIndexHit, ConversationIndexMeta, ConversationIndexV1, ConversationSessionRef, StoredConversationDocument } from '../../spec/conversation-index.js';
+import type { ConversationDocument, ConversationFilter, ConversationIndexCapabilities, ConversationIndexHit, ConversationIndexMeta, ConversationIndexV2, ConversationSessionRef, StoredConversationDocument } from '../../spec/conversation-index.js';
 import { CONVERSATION_INDEX_SCHEMA_VERSION } from '../../spec/conversation-index.js';
 import type { L0Position } from '../../spec/l0-log.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { withFileLock } from '../../util/file-lock.js';
 import { readJsonFile } from '../../util/fs-util.js';
+import { ftsIndexConfig } from '../store-lancedb/fts.js';
 import { chunks, inList, sqlString, whereOf } from './filter.js';
 import { buildSchema, C, DOCUMENT_COLUMNS, documentToRow, documentsFromArrow } from './schema.js';
 
@@ -39,8 +40,8 @@ async function wrap<T>(what: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-class LanceConversationIndex implements ConversationIndexV1 {
-  readonly specificationVersion = 'v1' as const;
+class LanceConversationIndex implements ConversationIndexV2 {
+  readonly specificationVersion = 'v2' as const;
   readonly provider = 'lancedb';
   readonly capabilities = CAPABILITIES;
   private db: Promise<lancedb.Connection> | undefined;
@@ -100,7 +101,8 @@ class LanceConversationIndex implements ConversationIndexV1 {
       if (!(await db.tableNames()).includes(TABLE)) {
         const created = await wrap('create', () => db.createEmptyTable(TABLE, buildSchema(options.dimensions), { mode: 'create', existOk: true }));
         await wrap('index', () => created.createIndex(C.document, {
-          config: lancedb.Index.fts({ baseTokenizer: 'icu', stem: true, language: 'English', lowercase: true, withPosition: true }),
+          // The memory store's tokenizer: an English stop list that keeps content words ("dog", "city").
+          config: ftsIndexConfig(),
           replace: false,
         }));
         await wrap('index', () => created.createIndex(C.id, { config: lancedb.Index.btree(), replace: false }));
@@ -125,11 +127,17 @@ class LanceConversationIndex implements ConversationIndexV1 {
       const dims = await this.dimensions();
       const schema = buildSchema(dims);
       for (const part of chunks(options.documents, CAPABILITIES.maxBatchUpsert)) {
-        const data = lancedb.makeArrowTable(part.map((d) => documentToRow(d, dims)), { schema });
-        // A changed text replaces the row (and drops its stale vector); an unchanged one is left alone.
-        const result = await wrap('upsert', () =>
-          table.mergeInsert(C.id).whenMatchedUpdateAll({ where: `target.${C.document} <> source.${C.document}` }).whenNotMatchedInsertAll().execute(data),
-        );
+        // A row whose embedding text is unchanged keeps its vector (a new neighbour rewrites only
+        // the lexical text); a changed one drops it, it described the old words.
+        const kept = dims > 0 ? await this.get({ ids: part.map((d) => d.id), withVectors: true }) : [];
+        const vectors = new Map(kept.map((d) => [d.id, d]));
+        const rows = part.map((d) => {
+          const old = vectors.get(d.id);
+          return documentToRow(d, dims, old && old.embeddingText === d.embeddingText ? old.vector : null);
+        });
+        const data = lancedb.makeArrowTable(rows, { schema });
+        const changed = `target.${C.document} <> source.${C.document} OR target.${C.embeddingText} <> source.${C.embeddingText}`;
+        const result = await wrap('upsert', () => table.mergeInsert(C.id).whenMatchedUpdateAll({ where: changed }).whenNotMatchedInsertAll().execute(data));
         inserted += result.numInsertedRows;
         updated += result.numUpdatedRows;
       }
@@ -199,31 +207,33 @@ class LanceConversationIndex implements ConversationIndexV1 {
     return documentsFromArrow(rows).map(({ extra: _e, vector: _v, ...d }) => d);
   }
 
-  async setVectors(options: { vectors: Array<{ id: string; text: string; vector: number[] }> }): Promise<{ updated: number }> {
+  async setVectors(options: { vectors: Array<{ id: string; embeddingText: string; vector: number[] }> }): Promise<{ updated: number }> {
     const dims = await this.dimensions();
     if (options.vectors.length === 0 || dims === 0) return { updated: 0 };
     const table = await this.requireTable();
     const current = new Map((await this.get({ ids: options.vectors.map((v) => v.id) })).map((d) => [d.id, d]));
     const rows = options.vectors.flatMap((v) => {
       const doc = current.get(v.id);
-      // The text was rewritten while this vector was computed: it describes the old text.
-      return doc && doc.text === v.text ? [documentToRow(doc, dims, v.vector)] : [];
+      // The words were rewritten while this vector was computed: it describes the old ones.
+      return doc && doc.embeddingText === v.embeddingText ? [documentToRow(doc, dims, v.vector)] : [];
     });
     if (rows.length === 0) return { updated: 0 };
     const data = lancedb.makeArrowTable(rows, { schema: buildSchema(dims) });
-    const result = await wrap('update', () => table.mergeInsert(C.id).whenMatchedUpdateAll({ where: `target.${C.document} = source.${C.document}` }).execute(data));
+    const result = await wrap('update', () => table.mergeInsert(C.id).whenMatchedUpdateAll({ where: `target.${C.embeddingText} = source.${C.embeddingText}` }).execute(data));
     return { updated: result.numUpdatedRows };
   }
 
-  async searchText(options: { query: string; limit: number; filter: ConversationFilter }): Promise<ConversationIndexHit[]> {
+  async searchText(options: { query: string; limit: number; filter: ConversationFilter; withVectors?: boolean }): Promise<ConversationIndexHit[]> {
     checkLimit(options.limit);
     const text = options.query.trim();
     const where = whereOf(options.filter);
     const table = await this.open();
     if (!table || text === '' || where === null) return [];
-    const fts = table.query().fullTextSearch(new lancedb.MatchQuery(text, C.document)).select([...DOCUMENT_COLUMNS, '_score']).limit(options.limit);
+    const withVectors = options.withVectors === true && (await this.dimensions()) > 0;
+    const columns = [...DOCUMENT_COLUMNS, ...(withVectors ? [C.vector] : []), '_score'];
+    const fts = table.query().fullTextSearch(new lancedb.MatchQuery(text, C.document)).select(columns).limit(options.limit);
     const rows = await wrap('search', () => (where ? fts.where(where) : fts).toArrow());
-    return documentsFromArrow(rows, '_score').map(({ extra, vector: _v, ...document }) => ({ document, score: extra }));
+    return documentsFromArrow(rows, '_score').map(({ extra, vector, ...document }) => ({ document, score: extra, ...(withVectors ? { vector } : {}) }));
   }
 
   async searchVector(options: { vector: number[]; limit: number; filter: ConversationFilter }): Promise<ConversationIndexHit[]> {
@@ -232,11 +242,11 @@ class LanceConversationIndex implements ConversationIndexV1 {
     const table = await this.open();
     if (!table || where === null || (await this.dimensions()) === 0) return [];
     const q = table.query().nearestTo(options.vector).distanceType('cosine').where([`${C.embedded} = true`, ...(where ? [where] : [])].join(' AND '))
-      .select([...DOCUMENT_COLUMNS, '_distance']).limit(options.limit);
+      .select([...DOCUMENT_COLUMNS, C.vector, '_distance']).limit(options.limit);
     const rows = await wrap('search', () => q.toArrow());
     return documentsFromArrow(rows, '_distance')
       .filter((d) => Number.isFinite(d.extra))
-      .map(({ extra, vector: _v, ...document }) => ({ document, score: 1 - extra }));
+      .map(({ extra, vector, ...document }) => ({ document, score: 1 - extra, vector }));
   }
 
   async count(options: { filter?: ConversationFilter; embedded?: boolean } = {}): Promise<number> {
@@ -289,6 +299,6 @@ function checkLimit(limit: number): void {
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new InvalidArgumentError({ argument: 'limit', message: 'limit must be an integer from 1 to 1000.' });
 }
 
-export function createLanceConversationIndex(options: LanceConversationIndexOptions): ConversationIndexV1 {
+export function createLanceConversationIndex(options: LanceConversationIndexOptions): ConversationIndexV2 {
   return new LanceConversationIndex(options.dir);
 }

@@ -3,7 +3,7 @@ import type { ConversationHost, ConversationRole } from '../../spec/conversation
 import type { ConversationDocument, StoredConversationDocument } from '../../spec/conversation-index.js';
 
 /**
- * Row layout of the conversation table (schema version 2). snake_case because LanceDB's SQL
+ * Row layout of the conversation table (schema version 3: `embedding_text` added). snake_case because LanceDB's SQL
  * planner folds unquoted identifiers; names are constants, never caller values.
  */
 export const C = {
@@ -19,6 +19,7 @@ export const C = {
   timestamp: 'timestamp_ms',
   recordedAt: 'recorded_at',
   document: 'document',
+  embeddingText: 'embedding_text',
   embedded: 'embedded',
   vector: 'vector',
 } as const;
@@ -31,7 +32,7 @@ const utf8 = (name: string) => new arrow.Field(name, new arrow.Utf8(), false);
 export function buildSchema(dimensions: number): arrow.Schema {
   const fields: arrow.Field[] = [
     utf8(C.id), utf8(C.position), utf8(C.sessionKey), utf8(C.sessionId), utf8(C.agentId), utf8(C.host), utf8(C.entryId), utf8(C.role),
-    utf8(C.content), new arrow.Field(C.timestamp, new arrow.Float64(), false), utf8(C.recordedAt), utf8(C.document),
+    utf8(C.content), new arrow.Field(C.timestamp, new arrow.Float64(), false), utf8(C.recordedAt), utf8(C.document), utf8(C.embeddingText),
     new arrow.Field(C.embedded, new arrow.Bool(), false),
   ];
   if (dimensions > 0) fields.push(new arrow.Field(C.vector, new arrow.FixedSizeList(dimensions, new arrow.Field('item', new arrow.Float32(), true)), true));
@@ -53,6 +54,7 @@ export function documentToRow(d: ConversationDocument, dimensions: number, vecto
     [C.timestamp]: r.timestamp,
     [C.recordedAt]: r.recordedAt,
     [C.document]: d.text,
+    [C.embeddingText]: d.embeddingText,
     // Without an embedder there is nothing to wait for.
     [C.embedded]: vector !== null || dimensions === 0,
   };
@@ -79,6 +81,7 @@ export function documentsFromArrow(source: ColumnSource, extra?: string): Array<
       id: String(get(C.id, i)),
       position: String(get(C.position, i)),
       text: String(get(C.document, i)),
+      embeddingText: String(get(C.embeddingText, i)),
       record: {
         sessionKey: String(get(C.sessionKey, i)),
         sessionId: String(get(C.sessionId, i)),

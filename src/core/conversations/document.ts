@@ -1,10 +1,12 @@
 /**
- * What the conversation index holds for one turn. The text is built here, in one place, so the
- * recall side can change it (neighbouring turns, the date) without touching storage: a turn is
- * indexed when it is appended and indexed again when its successor arrives, and storage keeps or
- * replaces a document by comparing texts.
+ * What the conversation index holds for one turn, built here in one place. Two texts: the lexical
+ * one is recall's `buildTurnIndexText` (the turn, its neighbours of the same session and the date:
+ * an answer is found by the question before it and named by the turn after it), rewritten when
+ * the successor arrives; the embedded one is the turn's own words, never rewritten, so a new
+ * neighbour never costs an embedding (storage keeps a vector while its embedding text holds).
  */
 import type { L0Record } from '../../spec/conversation.js';
+import { buildTurnIndexText, type TurnForIndex } from '../recall/conversation/turn-text.js';
 
 /** Stable id of a turn's document: one per L0 record. */
 export function conversationDocumentId(r: Pick<L0Record, 'host' | 'agentId' | 'sessionId' | 'id'>): string {
@@ -21,10 +23,22 @@ export interface TurnContext {
   sessionDate: string;
 }
 
-export type BuildTurnDocument = (context: TurnContext) => string;
+export interface TurnDocumentText {
+  /** What the full-text channel searches. */
+  text: string;
+  /** What the vector describes. */
+  embeddingText: string;
+}
 
-/** The indexed text of a turn: today its own content (the recall workstream tunes this). */
-export const buildTurnDocument: BuildTurnDocument = ({ turn }) => turn.content;
+export type BuildTurnDocument = (context: TurnContext) => TurnDocumentText;
+
+const forIndex = (r: L0Record | undefined): TurnForIndex | undefined => (r ? { speaker: r.role, text: r.content } : undefined);
+
+/** The turn with its neighbours and its date for the lexical channel; its own words for the dense one. */
+export const buildTurnDocument: BuildTurnDocument = ({ turn, previous, next }) => ({
+  text: buildTurnIndexText({ turn: forIndex(turn)!, previous: forIndex(previous), next: forIndex(next), time: turn.timestamp }),
+  embeddingText: turn.content,
+});
 
 export function turnDate(turn: Pick<L0Record, 'timestamp'>): string {
   const t = new Date(turn.timestamp);

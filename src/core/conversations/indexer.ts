@@ -7,14 +7,14 @@
  */
 import { StrataError } from '../../errors/index.js';
 import type { L0Record } from '../../spec/conversation.js';
-import { CONVERSATION_INDEX_SCHEMA_VERSION, type ConversationDocument, type ConversationIndexV1, type ConversationSessionRef } from '../../spec/conversation-index.js';
+import { CONVERSATION_INDEX_SCHEMA_VERSION, type ConversationDocument, type ConversationIndexV2, type ConversationSessionRef } from '../../spec/conversation-index.js';
 import type { L0Entry, L0LogV1, L0Position } from '../../spec/l0-log.js';
 import type { EmbeddingService } from '../embedding/embedding-service.js';
 import { buildTurnDocument, conversationDocumentId, turnDate, type BuildTurnDocument } from './document.js';
 
 export interface ConversationIndexerOptions {
   l0: L0LogV1;
-  index: ConversationIndexV1;
+  index: ConversationIndexV2;
   embedderId: string;
   /** 0 without an embedder: the index is then full-text only. */
   dimensions: number;
@@ -80,7 +80,7 @@ export class ConversationIndexer {
     this.pageSize = options.pageSize ?? 2_000;
   }
 
-  get index(): ConversationIndexV1 {
+  get index(): ConversationIndexV2 {
     return this.options.index;
   }
 
@@ -128,6 +128,17 @@ export class ConversationIndexer {
     }, lock);
   }
 
+  /**
+   * Rebuilds an index built by another embedder or an older layout from the log (the source of
+   * truth) before it is searched: its rows would not read as this version's documents. Vectors
+   * follow in the background (`embedPending`). Resolves whether it had to.
+   */
+  async rebuildIfStale(options: { abortSignal?: AbortSignal } = {}): Promise<boolean> {
+    if (!(await this.stale())) return false;
+    await this.catchUp({ abortSignal: options.abortSignal });
+    return true;
+  }
+
   /** How far the index is behind the log; `verify` also checks every entry's document is there. */
   async status(options: { verify?: boolean; abortSignal?: AbortSignal } = {}): Promise<ConversationIndexStatus> {
     const { l0, index } = this.options;
@@ -170,10 +181,10 @@ export class ConversationIndexer {
     for (;;) {
       const docs = await index.unembedded({ limit: options.batchSize ?? 256 });
       if (docs.length === 0) break;
-      const vectors = await options.embeddings.embedDocuments({ texts: docs.map((d) => d.text), abortSignal: options.abortSignal });
+      const vectors = await options.embeddings.embedDocuments({ texts: docs.map((d) => d.embeddingText), abortSignal: options.abortSignal });
       if (!vectors) break;
       const { updated } = await index.withWriteLock(() =>
-        index.setVectors({ vectors: docs.map((d, i) => ({ id: d.id, text: d.text, vector: vectors[i]! })) }),
+        index.setVectors({ vectors: docs.map((d, i) => ({ id: d.id, embeddingText: d.embeddingText, vector: vectors[i]! })) }),
       );
       embedded += updated;
       if (updated === 0 || (options.budgetMs !== undefined && Date.now() - started >= options.budgetMs)) break;
@@ -224,11 +235,11 @@ export class ConversationIndexer {
       const tail = tails.get(key);
       const doc: ConversationDocument = {
         id: conversationDocumentId(record), record, position,
-        text: this.build({ turn: record, previous: tail?.doc.record, sessionDate: turnDate(record) }),
+        ...this.build({ turn: record, previous: tail?.doc.record, sessionDate: turnDate(record) }),
       };
       if (tail) {
-        const text = this.build({ turn: tail.doc.record, previous: tail.previous, next: record, sessionDate: turnDate(tail.doc.record) });
-        if (text !== tail.doc.text) out.set(tail.doc.id, { ...tail.doc, text });
+        const built = this.build({ turn: tail.doc.record, previous: tail.previous, next: record, sessionDate: turnDate(tail.doc.record) });
+        if (built.text !== tail.doc.text || built.embeddingText !== tail.doc.embeddingText) out.set(tail.doc.id, { ...tail.doc, ...built });
       }
       out.set(doc.id, doc);
       tails.set(key, { doc, previous: tail?.doc.record });
@@ -238,7 +249,7 @@ export class ConversationIndexer {
       const key = sessionKey(sessionOf(record));
       const tail = tails.get(key);
       if (!waiting.delete(key) || !tail) continue;
-      const doc = { ...tail.doc, text: this.build({ turn: tail.doc.record, previous: tail.previous, next: record, sessionDate: turnDate(tail.doc.record) }) };
+      const doc = { ...tail.doc, ...this.build({ turn: tail.doc.record, previous: tail.previous, next: record, sessionDate: turnDate(tail.doc.record) }) };
       out.set(doc.id, doc);
       tails.set(key, { ...tail, doc });
     }

@@ -1,14 +1,15 @@
 /**
- * Conversation search: the index's full-text and vector channels, the query embedded through the
- * engine's embedding service (its cache, under the recall deadline) and the two lists fused by
- * recall's own fusion, so conversation hits and memory hits are scored the same way.
+ * Conversation search, product side: the caller's filter (agents, session, roles) and the limit
+ * checked here, then recall's one conversation search (`searchConversationTurns`: the lexical
+ * channel over each turn's text with its neighbours and date, the dense channel over its own words,
+ * calibrated fusion, question-form and query-date factors) over the index's two channels.
  */
 import { InvalidArgumentError } from '../../errors/index.js';
 import type { ConversationRole, ConversationSearchHit } from '../../spec/conversation.js';
-import type { ConversationDocument, ConversationFilter, ConversationIndexV1 } from '../../spec/conversation-index.js';
+import type { ConversationDocument, ConversationFilter, ConversationIndexHit, ConversationIndexV2 } from '../../spec/conversation-index.js';
 import type { RecallConfig } from '../recall/config.js';
-import { fuse } from '../recall/fusion.js';
-import { embedWithTimeout, type EmbedQuery } from '../recall/retrieve.js';
+import { searchConversationTurns, type ConversationTurnResult, type IndexedTurn, type TurnHit, type TurnSearchSource } from '../recall/conversation/search.js';
+import type { EmbedQuery } from '../recall/retrieve.js';
 
 export interface SearchConversationsOptions {
   query: string;
@@ -23,15 +24,39 @@ export interface SearchConversationsOptions {
   includeSummaries?: boolean;
   /** Fused scores below this are dropped; default `recall.minScore`, the threshold memory recall uses. */
   minScore?: number;
+  /** "Now" for relative dates in the query ("last week"). Default: the current time. */
+  now?: Date;
   abortSignal?: AbortSignal;
 }
 
 export const RAW_CONVERSATION_ROLES: ConversationRole[] = ['user', 'assistant', 'tool', 'system'];
 
+/** A stored turn as recall's conversation search sees it. */
+export interface IndexedConversationTurn extends IndexedTurn {
+  document: ConversationDocument;
+}
+
+function toTurn(document: ConversationDocument): IndexedConversationTurn {
+  return { key: document.id, speaker: document.record.role, text: document.record.content, indexedText: document.text, time: document.record.timestamp, document };
+}
+
+const toHits = (hits: ConversationIndexHit[]): Array<TurnHit<IndexedConversationTurn>> =>
+  hits.map((h) => ({ turn: toTurn(h.document), score: h.score, vector: h.vector }));
+
+/** The index as a search source limited to `filter` (what the caller may read). */
+export function conversationTurnSource(index: ConversationIndexV2, filter: ConversationFilter): TurnSearchSource<IndexedConversationTurn> {
+  return {
+    ...(index.capabilities.fullTextSearch
+      ? { searchText: async (o) => toHits(await index.searchText({ query: o.query, limit: o.limit, filter, withVectors: index.capabilities.vectorSearch })) }
+      : { searchText: async () => [] }),
+    ...(index.capabilities.vectorSearch ? { searchVector: async (o: { vector: number[]; limit: number }) => toHits(await index.searchVector({ vector: o.vector, limit: o.limit, filter })) } : {}),
+  };
+}
+
 export async function searchConversationIndex(options: SearchConversationsOptions & {
-  index: ConversationIndexV1;
+  index: ConversationIndexV2;
   embedQuery: EmbedQuery | undefined;
-  config: Pick<RecallConfig, 'fusion' | 'embedTimeoutMs' | 'candidatePoolMin' | 'candidatePoolMultiplier' | 'candidatePoolMax' | 'maxLimit' | 'mode' | 'minScore'>;
+  config: RecallConfig;
 }): Promise<ConversationSearchHit[]> {
   const { index, config } = options;
   const limit = options.limit ?? 10;
@@ -42,25 +67,22 @@ export async function searchConversationIndex(options: SearchConversationsOption
   if (!Number.isFinite(minScore) || minScore < 0) {
     throw new InvalidArgumentError({ argument: 'minScore', message: `minScore must be a number >= 0 (got ${String(minScore)}).` });
   }
-  const query = options.query.trim();
-  if (query === '') return [];
+  if (options.query.trim() === '') return [];
   const filter: ConversationFilter = { agentIds: options.agentIds, sessionKey: options.sessionKey, roles: options.roles ?? (options.includeSummaries ? [...RAW_CONVERSATION_ROLES, 'summary'] : RAW_CONVERSATION_ROLES) };
-  const pool = Math.min(config.candidatePoolMax, Math.max(config.candidatePoolMin, Math.ceil(config.candidatePoolMultiplier * limit)), 1000);
-  const lexicalPath = config.mode !== 'vector' && index.capabilities.fullTextSearch ? index.searchText({ query, limit: pool, filter }) : Promise.resolve(null);
-  const vectorPath = async () => {
-    if (config.mode === 'lexical' || !index.capabilities.vectorSearch || !options.embedQuery) return null;
-    const { vector } = await embedWithTimeout({ embedQuery: options.embedQuery, text: query, timeoutMs: config.embedTimeoutMs, abortSignal: options.abortSignal });
-    return vector ? index.searchVector({ vector, limit: pool, filter }) : null;
-  };
-  const [lexical, vector] = await Promise.all([lexicalPath, vectorPath()]);
-  options.abortSignal?.throwIfAborted();
-  const documents = new Map<string, ConversationDocument>();
-  for (const hit of [...(lexical ?? []), ...(vector ?? [])]) documents.set(hit.document.id, hit.document);
-  const channel = (hits: typeof lexical) => hits?.map((h) => ({ id: h.document.id, score: h.score })) ?? null;
-  const { kept } = fuse({ lexical: channel(lexical), vector: channel(vector), config: config.fusion });
-  // Nearest neighbours always exist: without a floor an unrelated query lists the closest noise.
-  return kept.filter((c) => c.fused >= minScore).slice(0, limit).flatMap((c) => {
-    const doc = documents.get(c.id);
-    return doc ? [{ record: doc.record, score: c.fused }] : [];
+  // The index caps one search at 1,000 hits.
+  const poolConfig = { ...config, candidatePoolMax: Math.min(config.candidatePoolMax, 1000) };
+  const results = await searchConversationTurns({
+    source: conversationTurnSource(index, filter), embedQuery: options.embedQuery, query: options.query, limit, config: poolConfig, now: options.now, abortSignal: options.abortSignal,
   });
+  // Nearest neighbours always exist: without a floor an unrelated query lists the closest noise.
+  return results.filter((r) => r.score >= minScore).map((r) => ({ record: r.turn.document.record, score: r.score, scores: r.scores }));
+}
+
+/** A product hit as recall's conversation result (what the fallback and the context block take). */
+export function asTurnResult(hit: ConversationSearchHit): ConversationTurnResult {
+  const r = hit.record;
+  return {
+    turn: { key: JSON.stringify([r.host, r.agentId, r.sessionId, r.id]), speaker: r.role, text: r.content, indexedText: r.content, time: r.timestamp },
+    score: hit.score, scores: hit.scores ?? { fused: hit.score, form: 1, date: 1 },
+  };
 }

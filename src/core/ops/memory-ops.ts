@@ -2,7 +2,9 @@
 import { z } from 'zod';
 import { NotFoundError } from '../../errors/index.js';
 import type { MemoryRecord } from '../../spec/memory-record.js';
-import { allowedScope } from '../caller.js';
+import { allowedScope, conversationAgents } from '../caller.js';
+import { asTurnResult } from '../conversations/search.js';
+import { conversationFallback, toConversationExcerpt, type ConversationExcerpt } from '../recall/conversation/fallback.js';
 import type { RecallResult } from '../recall/types.js';
 import { category, isoDate, memoryId, memoryText, query, readScope, resultLimit, tags, unit, writeScope, type InputContext } from './inputs.js';
 import { defineOperation, type OpContext } from './operation.js';
@@ -16,17 +18,36 @@ const recallFields = (ctx: InputContext) => ({
   includeHistory: z.boolean().optional().describe('Also return superseded and expired memories'),
   minScore: unit.optional().describe('Drop results scoring below this'),
   rerank: z.boolean().optional().describe('Use (true) or skip (false) the configured reranker'),
+  conversations: z.boolean().optional().describe('When no memory answers, add matching turns of past conversations, marked as such with their date (default true)'),
 });
 
-async function runRecall(ctx: OpContext, a: z.output<z.ZodObject<ReturnType<typeof recallFields>>>, explain: boolean): Promise<RecallResult> {
-  const { scope, limit, ...rest } = a;
-  return ctx.engine.recall({ ...rest, scopes: await ctx.readScopes(scope), limit: limit ?? ctx.limits.resultsDefault, explain, abortSignal: ctx.abortSignal });
+/** A recall: memories, plus conversation excerpts when the memories do not answer (`conversations` false: never). */
+export type RecallOpResult = RecallResult & { conversations?: ConversationExcerpt[] };
+
+async function runRecall(ctx: OpContext, a: z.output<z.ZodObject<ReturnType<typeof recallFields>>>, explain: boolean): Promise<RecallOpResult> {
+  const { scope, limit, conversations, ...rest } = a;
+  const result = await ctx.engine.recall({ ...rest, scopes: await ctx.readScopes(scope), limit: limit ?? ctx.limits.resultsDefault, explain, abortSignal: ctx.abortSignal });
+  // Only the conversations of agents whose scope the caller holds (an owner's undefined: every agent).
+  const agentIds = conversationAgents(ctx.caller);
+  if (conversations === false || agentIds?.length === 0) return result;
+  const hits = await conversationFallback({
+    memories: result,
+    search: async (n) => (await ctx.engine.searchConversations({ query: a.query, limit: n, agentIds, abortSignal: ctx.abortSignal })).map(asTurnResult),
+  });
+  return hits.length === 0 ? result : { ...result, conversations: hits.map(toConversationExcerpt) };
 }
 
-function recallText(r: RecallResult): string {
-  if (r.results.length === 0) return 'No relevant memories found.';
+/** "[conversation, 2023-05-08] user: ..." : never mistaken for a memory. */
+export function conversationLines(r: RecallOpResult): string[] {
+  return (r.conversations ?? []).map((c) => `[conversation, ${c.date}] ${c.speaker}: ${c.text} (score ${formatScore(c.score)})`);
+}
+
+function recallText(r: RecallOpResult): string {
+  const said = conversationLines(r);
+  const fromConversations = said.length > 0 ? `\n\nFrom past conversations (what was said, not verified memories):\n${said.map((l) => `- ${l}`).join('\n')}` : '';
+  if (r.results.length === 0) return `No relevant memories found.${fromConversations}`;
   const lines = r.results.map((h, i) => `${i + 1}. [${h.record.category}] ${h.record.text} (score ${formatScore(h.score)}) id=${h.record.id}`);
-  return `Found ${plural(r.results.length, 'memory', 'memories')}:\n\n${lines.join('\n')}`;
+  return `Found ${plural(r.results.length, 'memory', 'memories')}:\n\n${lines.join('\n')}${fromConversations}`;
 }
 
 export const recall = defineOperation({
@@ -36,7 +57,7 @@ export const recall = defineOperation({
   tool: { name: 'memory_recall', title: 'Memory recall' },
   input: (ctx) => z.strictObject(recallFields(ctx)),
   run: (ctx, a) => runRecall(ctx, a, false),
-  forModel: (r) => ({ query: r.query, results: r.results.map(compactHit) }),
+  forModel: (r) => ({ query: r.query, results: r.results.map(compactHit), ...(r.conversations ? { conversations: r.conversations } : {}) }),
   text: recallText,
 });
 
@@ -47,7 +68,7 @@ export const explain = defineOperation({
   tool: { name: 'memory_explain', title: 'Memory recall, explained' },
   input: (ctx) => z.strictObject(recallFields(ctx)),
   run: (ctx, a) => runRecall(ctx, a, true),
-  forModel: (r) => ({ query: r.query, results: r.results.map(compactHit), explain: r.explain }),
+  forModel: (r) => ({ query: r.query, results: r.results.map(compactHit), ...(r.conversations ? { conversations: r.conversations } : {}), explain: r.explain }),
 });
 
 export const remember = defineOperation({

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { ConversationSearchHit } from '../../spec/conversation.js';
 import { conversationAgents } from '../caller.js';
+import { asTurnResult } from '../conversations/search.js';
 import { buildContext, type ContextResult } from '../layers/context.js';
 import { assertAgentId as assertLayerAgent } from '../layers/paths.js';
 import { formatContextBlock } from '../recall/context-format.js';
@@ -72,7 +73,11 @@ export const context = defineOperation({
     const scopes = await ctx.readScopes();
     const agentId = ctx.caller.agentId;
     if (agentId && hasLayers(agentId)) {
-      return buildContext({ strata: ctx.engine, agentId, query: a.query, budgetTokens, sessionKey: a.sessionKey, scopes, abortSignal: ctx.abortSignal });
+      // When the memories do not answer the query, what was said in this caller's conversations may.
+      const agentIds = conversationAgents(ctx.caller);
+      const searchConversations = agentIds?.length === 0 ? undefined : async (o: { query: string; limit: number }) =>
+        (await ctx.engine.searchConversations({ ...o, agentIds, abortSignal: ctx.abortSignal })).map(asTurnResult);
+      return buildContext({ strata: ctx.engine, agentId, query: a.query, budgetTokens, sessionKey: a.sessionKey, scopes, searchConversations, abortSignal: ctx.abortSignal });
     }
     // No agent, so no persona, scenes or sessions: the memories alone.
     const results = a.query?.trim()

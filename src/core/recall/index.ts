@@ -21,7 +21,7 @@ export { parseQueryTime, dateMatch, type QueryTimeRange } from './dates.js';
 export { contentTerms, termCoverage } from './terms.js';
 export { buildTurnIndexText, buildSessionIndexTexts, spokenDate, type TurnForIndex, type TurnIndexTextOptions } from './conversation/turn-text.js';
 export { searchConversationTurns, type IndexedTurn, type TurnHit, type TurnSearchSource, type ConversationTurnResult } from './conversation/search.js';
-export { conversationFallback, memoriesAnswer, formatConversationExcerpts, type ConversationFallbackOptions, type ScoredResults } from './conversation/fallback.js';
+export { conversationFallback, memoriesAnswer, formatConversationExcerpts, toConversationExcerpt, type ConversationExcerpt, type ConversationFallbackOptions, type ScoredResults } from './conversation/fallback.js';
 export { demoteNearDuplicates, cosineSimilarity, jaccard, type DiversityItem, type Demotion } from './diversity.js';
 export { embedWithTimeout, retrieveCandidates, type EmbedQuery } from './retrieve.js';
 export { createRecallPipeline, type RecallPipeline, type RecallPipelineOptions } from './pipeline.js';

@@ -42,6 +42,20 @@ export async function conversationFallback<T extends IndexedTurn>(options: {
   return hits.filter((h) => h.score >= (options.minTurnScore ?? 0.3)).slice(0, limit);
 }
 
+/** A conversation hit as recall shows it: marked as such, with its date, apart from memories. */
+export interface ConversationExcerpt {
+  kind: 'conversation';
+  /** `YYYY-MM-DD` (UTC) of the turn. */
+  date: string;
+  speaker: string;
+  text: string;
+  score: number;
+}
+
+export function toConversationExcerpt(hit: ConversationTurnResult): ConversationExcerpt {
+  return { kind: 'conversation', date: new Date(hit.turn.time).toISOString().slice(0, 10), speaker: hit.turn.speaker, text: hit.turn.text, score: hit.score };
+}
+
 /** `<conversation-excerpts>` lines: "- [conversation, 8 May 2023] Caroline: ...", escaped like memory lines, within a token budget. */
 export function formatConversationExcerpts(options: { hits: ReadonlyArray<ConversationTurnResult>; maxTokens: number }): string {
   const open = '<conversation-excerpts note="said in past conversations, not verified memories">';
