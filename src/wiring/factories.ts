@@ -127,14 +127,21 @@ export async function createL0LogFromConfig(options: { config: StrataConfig; hom
   }
 }
 
-export async function createConversationIndexFromConfig(options: { config: StrataConfig; home: string }): Promise<ConversationIndexV1> {
+/** `postgres` without a section of its own uses `store.postgres` when the store is on Postgres (one database config). */
+export async function createConversationIndexFromConfig(options: { config: StrataConfig; home: string; env?: Env }): Promise<ConversationIndexV1> {
   const c = options.config.conversations;
   switch (c.provider) {
     case 'lancedb': {
       const { createLanceConversationIndex } = await import('../backends/conversation-lancedb/index.js');
       return createLanceConversationIndex({ dir: c.path ?? join(options.home, 'conversations', 'index') });
     }
+    case 'postgres': {
+      const { createPostgresConversationIndexFromConfig } = await import('../backends/conversation-postgres/index.js');
+      const store = options.config.store;
+      const section = c.postgres ?? (store.provider === 'postgres' ? store.postgres : undefined);
+      return createPostgresConversationIndexFromConfig({ section, env: options.env, field: c.postgres ? 'conversations.postgres.urlEnv' : 'store.postgres.urlEnv' });
+    }
     default:
-      return unreachable('conversations', c.provider);
+      return unreachable('conversations', c);
   }
 }

@@ -99,7 +99,7 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
   }
   let index: Promise<ConversationIndexV1> | undefined = options.conversationIndex ? Promise.resolve(options.conversationIndex) : undefined;
   const conversationIndex = () => {
-    index ??= createConversationIndexFromConfig({ config, home }).catch((error: unknown) => {
+    index ??= createConversationIndexFromConfig({ config, home, env }).catch((error: unknown) => {
       index = undefined;
       throw error;
     });
