@@ -8,6 +8,7 @@ import type { StrataConfig } from '../config/schema.js';
 import { createLlmClient, type LlmClient } from '../core/llm/index.js';
 import { ConfigError } from '../errors/index.js';
 import type { ConversationIndexV1 } from '../spec/conversation-index.js';
+import type { HistoryLogV1 } from '../spec/history-log.js';
 import type { EmbedderV1 } from '../spec/embedder.js';
 import type { L0LogV1 } from '../spec/l0-log.js';
 import type { MemoryStoreV1 } from '../spec/memory-store.js';
@@ -143,5 +144,25 @@ export async function createConversationIndexFromConfig(options: { config: Strat
     }
     default:
       return unreachable('conversations', c);
+  }
+}
+
+/**
+ * The memory history log follows the store: beside a PostgreSQL store it is a table in the same
+ * schema (so every machine on the service sees every change); otherwise JSONL files under the home.
+ */
+export async function createHistoryLogFromConfig(options: { config: StrataConfig; home: string; env?: Env }): Promise<HistoryLogV1> {
+  const s = options.config.store;
+  switch (s.provider) {
+    case 'lancedb':
+      return new (await import('../core/history/jsonl-storage.js')).JsonlHistoryStorage({ home: options.home });
+    case 'postgres': {
+      const url = (options.env ?? process.env)[s.postgres.urlEnv];
+      if (!url) throw new ConfigError({ field: 'store.postgres.urlEnv', message: `store.provider is "postgres" but ${s.postgres.urlEnv} is not set.` });
+      const { createPostgresHistoryLog } = await import('../backends/history-postgres/index.js');
+      return createPostgresHistoryLog({ url, schema: s.postgres.schema, poolSize: s.postgres.poolSize });
+    }
+    default:
+      return unreachable('store', s);
   }
 }
