@@ -14,6 +14,7 @@ import type { L0LogV1 } from '../spec/l0-log.js';
 import type { MemoryStoreV1 } from '../spec/memory-store.js';
 import type { RerankerV1 } from '../spec/reranker.js';
 import type { LlmV1 } from '../spec/llm.js';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 
 type Env = NodeJS.ProcessEnv;
@@ -140,7 +141,10 @@ export async function createConversationIndexFromConfig(options: { config: Strat
       const { createPostgresConversationIndexFromConfig } = await import('../backends/conversation-postgres/index.js');
       const store = options.config.store;
       const section = c.postgres ?? (store.provider === 'postgres' ? store.postgres : undefined);
-      return createPostgresConversationIndexFromConfig({ section, env: options.env, field: c.postgres ? 'conversations.postgres.urlEnv' : 'store.postgres.urlEnv' });
+      // The L0 log stays on each machine: its positions (and so the watermark) are per host and home.
+      return createPostgresConversationIndexFromConfig({
+        section, env: options.env, field: c.postgres ? 'conversations.postgres.urlEnv' : 'store.postgres.urlEnv', watermarkKey: `${hostname()}:${options.home}`,
+      });
     }
     default:
       return unreachable('conversations', c);

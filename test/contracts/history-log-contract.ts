@@ -17,7 +17,7 @@ function record(id: string, text: string): MemoryRecord {
   return {
     id, text, category: 'fact', scope: 'global', importance: 0.5, confidence: 0.9, tags: ['a'], source: { kind: 'manual' },
     createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', validFrom: '2026-01-01T00:00:00.000Z', validTo: null,
-    supersedes: null, supersededBy: null, contentHash: 'h', embeddingModel: 'none',
+    supersedes: null, supersededBy: null, contentHash: 'h', embeddingModel: 'none', accessCount: 0, lastAccessedAt: null,
   };
 }
 

@@ -13,6 +13,8 @@ export async function createPostgresConversationIndexFromConfig(options: {
   env?: NodeJS.ProcessEnv;
   /** The config field named in errors. */
   field?: string;
+  /** Identifies this machine's L0 log (its watermark in the shared index). */
+  watermarkKey?: string;
 }): Promise<ConversationIndexV1> {
   const section = options.section ?? postgresSectionSchema.parse({});
   const url = (options.env ?? process.env)[section.urlEnv];
@@ -23,5 +25,5 @@ export async function createPostgresConversationIndexFromConfig(options: {
     });
   }
   const { createPostgresConversationIndex } = await import('./index-store.js');
-  return createPostgresConversationIndex({ url, schema: section.schema, textSearch: section.textSearch, poolSize: section.poolSize });
+  return createPostgresConversationIndex({ url, schema: section.schema, textSearch: section.textSearch, poolSize: section.poolSize, watermarkKey: options.watermarkKey });
 }

@@ -32,6 +32,12 @@ export interface PostgresConversationIndexOptions {
   lockTimeoutMs?: number;
   /** HNSW search breadth. Default 100. */
   efSearch?: number;
+  /**
+   * Whose L0 log the watermark follows. Positions belong to one log; machines sharing the index
+   * each keep their log at home, so each needs its own watermark (the factory passes host and
+   * home). Handles with the same key share one. Default: one watermark for all.
+   */
+  watermarkKey?: string;
 }
 
 const CAPABILITIES: ConversationIndexCapabilities = { fullTextSearch: true, vectorSearch: true, concurrentWriters: true, maxBatchUpsert: 500 };
@@ -51,10 +57,12 @@ class PostgresConversationIndex implements ConversationIndexV1 {
   private readonly pool: pg.Pool;
   private readonly lease: PoolLease | null;
   private opened: Promise<IndexState> | null = null;
+  private readonly watermarkKey: string;
 
   constructor(private readonly options: PostgresConversationIndexOptions) {
     this.schema = options.schema ?? 'strata';
     ident(this.schema);
+    this.watermarkKey = options.watermarkKey === undefined ? 'watermark' : `watermark:${options.watermarkKey.replaceAll('\u0000', '')}`;
     if (options.pool) {
       this.pool = options.pool;
       this.lease = null;
@@ -143,8 +151,8 @@ class PostgresConversationIndex implements ConversationIndexV1 {
         }
       }
       if (watermark !== undefined) {
-        await client.query(`INSERT INTO ${st.s}.conversation_state (key, value) VALUES ('watermark', $1)
-          ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [watermark]);
+        await client.query(`INSERT INTO ${st.s}.conversation_state (key, value) VALUES ($2, $1)
+          ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [watermark, this.watermarkKey]);
       }
       return { inserted, updated };
     }));
@@ -152,7 +160,7 @@ class PostgresConversationIndex implements ConversationIndexV1 {
 
   async watermark(): Promise<L0Position | undefined> {
     const st = await this.ready();
-    const { rows } = await wrap('watermark', () => this.pool.query<{ value: string }>(`SELECT value FROM ${st.s}.conversation_state WHERE key = 'watermark'`));
+    const { rows } = await wrap('watermark', () => this.pool.query<{ value: string }>(`SELECT value FROM ${st.s}.conversation_state WHERE key = $1`, [this.watermarkKey]));
     return rows[0]?.value;
   }
 
@@ -258,7 +266,8 @@ class PostgresConversationIndex implements ConversationIndexV1 {
       await client.query(`TRUNCATE ${st.s}.${ident(TERM_TABLES.terms)}`);
       await client.query(`UPDATE ${st.s}.${ident(TERM_TABLES.stats)} SET docs = 0, total_len = 0`);
       await client.query(`DELETE FROM ${st.s}.conversation_meta`);
-      await client.query(`DELETE FROM ${st.s}.conversation_state WHERE key = 'watermark'`);
+      // Every log's watermark: the documents are gone, each log re-indexes from its start.
+      await client.query(`DELETE FROM ${st.s}.conversation_state WHERE key = 'watermark' OR key LIKE 'watermark:%'`);
       // The next initMeta may bring other dimensions: back to an untyped column without the HNSW index.
       await client.query(`DROP INDEX IF EXISTS ${st.s}.${ident(HNSW_INDEX)}`);
       await client.query(`ALTER TABLE ${st.t} ALTER COLUMN embedding TYPE ${st.vector}`);

@@ -80,6 +80,24 @@ describe.skipIf(!pg)('postgres conversation index: what the contract does not co
     }
   });
 
+  it('keeps one watermark per L0 log (watermarkKey): machines sharing the index never skip each other\'s records; reset clears them all', async () => {
+    const schema = pg!.schemaName('wm');
+    const a = createPostgresConversationIndex({ url: pg!.url, schema, watermarkKey: 'host-a:/home/a' });
+    const b = createPostgresConversationIndex({ url: `${pg!.url}&application_name=wm_b`, schema, watermarkKey: 'host-b:/home/b' });
+    try {
+      await a.initMeta({ embedderId: 'none', dimensions: 0 });
+      await a.upsert({ documents: [doc(1, 'from a')], watermark: 'p000001' });
+      await b.upsert({ documents: [doc(2, 'from b', { agentId: 'b' })], watermark: 'p000900' });
+      expect(await a.watermark()).toBe('p000001');
+      expect(await b.watermark()).toBe('p000900');
+      await b.reset();
+      expect(await a.watermark()).toBeUndefined();
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await pg!.dropSchema(schema);
+    }
+  });
+
   it('refuses a NUL in stored text with INVALID_ARGUMENT and writes nothing of the batch', async () => {
     const schema = pg!.schemaName('nul');
     const index = handle(schema, 'nul');
