@@ -162,7 +162,7 @@ export async function createHistoryLogFromConfig(options: { config: StrataConfig
       return new (await import('../core/history/jsonl-storage.js')).JsonlHistoryStorage({ home: options.home });
     case 'postgres': {
       const url = (options.env ?? process.env)[s.postgres.urlEnv];
-      if (!url) throw new ConfigError({ field: 'store.postgres.urlEnv', message: `store.provider is "postgres" but ${s.postgres.urlEnv} is not set.` });
+      if (!url) throw new ConfigError({ field: 'store.postgres.urlEnv', message: `store.provider is "postgres" but ${s.postgres.urlEnv} is not set: export ${s.postgres.urlEnv}=postgresql://user:password@host:5432/database (the URL stays out of config.json).` });
       const { createPostgresHistoryLog } = await import('../backends/history-postgres/index.js');
       return createPostgresHistoryLog({ url, schema: s.postgres.schema, poolSize: s.postgres.poolSize });
     }
