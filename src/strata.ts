@@ -321,6 +321,7 @@ export class Strata extends MemoryEngine {
     await Promise.allSettled([...this.workers].map((w) => w.stop()));
     await (await this.parts.openedConversationIndex())?.close();
     await this.l0.close();
+    await this.ctx.history?.storage.close();
     await super.close();
   }
 }

@@ -38,6 +38,7 @@ import { join, resolve } from 'node:path';
 import { ConfigError, StorageError, StrataError } from '../errors/index.js';
 import { describeFsError, writeFileAtomic } from '../util/atomic-write.js';
 import { DEFAULT_CONFIG_FILE, strataConfigSchema, type StrataConfig, type StrataConfigInput } from './schema.js';
+import { withConversationsDefault } from './providers.js';
 import { assertNoSecretKeys, describeIssues, locateInJson, parseJsonFile } from './diagnostics.js';
 
 export const CONFIG_FILE_NAME = 'config.json';
@@ -179,7 +180,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   // `where` says where a bad value came from; `file` is set only when it came from the file.
   const validate = (raw: unknown, where: (path: readonly PropertyKey[]) => string, file?: string): StrataConfig => {
     assertNoSecretKeys({ raw, where, file });
-    const parsed = strataConfigSchema.safeParse(raw);
+    const parsed = strataConfigSchema.safeParse(withConversationsDefault(raw));
     if (parsed.success) return parsed.data;
     const { field, message } = describeIssues({ issues: parsed.error.issues, where });
     throw new ConfigError({ message, field, file, cause: parsed.error });

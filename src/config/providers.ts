@@ -10,7 +10,7 @@ import { postgresSectionSchema } from '../backends/store-postgres/config.js';
 export const EMBEDDER_PROVIDERS = ['local', 'openai', 'transformers', 'none'] as const;
 export const STORE_PROVIDERS = ['lancedb', 'postgres'] as const;
 export const L0_PROVIDERS = ['jsonl'] as const;
-export const CONVERSATION_INDEX_PROVIDERS = ['lancedb'] as const;
+export const CONVERSATION_INDEX_PROVIDERS = ['lancedb', 'postgres'] as const;
 export const LLM_PROVIDERS = ['none', 'openai', 'anthropic', 'claude-code'] as const;
 export const HTTP_RERANK_PROVIDERS = ['jina', 'cohere', 'voyage', 'tei', 'siliconflow', 'generic'] as const;
 export const RERANK_PROVIDERS = ['none', ...HTTP_RERANK_PROVIDERS] as const;
@@ -129,8 +129,28 @@ export const conversationsSchema = providerUnion({
       /** Default `<home>/conversations/index`; a relative path is resolved against the home directory. */
       path: nonEmpty.optional(),
     }),
+    // PostgreSQL + pgvector. Without its own section it uses the store's (same database, schema and pool).
+    z.strictObject({
+      provider: z.literal('postgres'),
+      postgres: postgresSectionSchema.optional(),
+    }),
   ],
 });
+
+/**
+ * A conversations section that names no provider follows the store: with `store.provider:
+ * "postgres"` the index goes to the same database (a shared service keeps nothing searchable on
+ * one machine's disk); otherwise LanceDB under the home. Applied to the raw config before parsing.
+ */
+export function withConversationsDefault(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const config = raw as Record<string, unknown>;
+  const store = config.store as { provider?: unknown } | undefined;
+  const conversations = config.conversations ?? {};
+  if (store?.provider !== 'postgres' || typeof conversations !== 'object' || conversations === null || Array.isArray(conversations)) return raw;
+  if ((conversations as { provider?: unknown }).provider !== undefined) return raw;
+  return { ...config, conversations: { ...conversations, provider: 'postgres' } };
+}
 
 const rerankFields = {
   model: nonEmpty.optional(),

@@ -6,3 +6,4 @@ export type * from './llm.js';
 export * from './conversation.js';
 export type * from './l0-log.js';
 export * from './conversation-index.js';
+export * from './history-log.js';

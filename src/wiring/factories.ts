@@ -8,11 +8,13 @@ import type { StrataConfig } from '../config/schema.js';
 import { createLlmClient, type LlmClient } from '../core/llm/index.js';
 import { ConfigError } from '../errors/index.js';
 import type { ConversationIndexV2 } from '../spec/conversation-index.js';
+import type { HistoryLogV1 } from '../spec/history-log.js';
 import type { EmbedderV1 } from '../spec/embedder.js';
 import type { L0LogV1 } from '../spec/l0-log.js';
 import type { MemoryStoreV1 } from '../spec/memory-store.js';
 import type { RerankerV1 } from '../spec/reranker.js';
 import type { LlmV1 } from '../spec/llm.js';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 
 type Env = NodeJS.ProcessEnv;
@@ -127,14 +129,44 @@ export async function createL0LogFromConfig(options: { config: StrataConfig; hom
   }
 }
 
-export async function createConversationIndexFromConfig(options: { config: StrataConfig; home: string }): Promise<ConversationIndexV2> {
+/** `postgres` without a section of its own uses `store.postgres` when the store is on Postgres (one database config). */
+export async function createConversationIndexFromConfig(options: { config: StrataConfig; home: string; env?: Env }): Promise<ConversationIndexV2> {
   const c = options.config.conversations;
   switch (c.provider) {
     case 'lancedb': {
       const { createLanceConversationIndex } = await import('../backends/conversation-lancedb/index.js');
       return createLanceConversationIndex({ dir: c.path ?? join(options.home, 'conversations', 'index') });
     }
+    case 'postgres': {
+      const { createPostgresConversationIndexFromConfig } = await import('../backends/conversation-postgres/index.js');
+      const store = options.config.store;
+      const section = c.postgres ?? (store.provider === 'postgres' ? store.postgres : undefined);
+      // The L0 log stays on each machine: its positions (and so the watermark) are per host and home.
+      return createPostgresConversationIndexFromConfig({
+        section, env: options.env, field: c.postgres ? 'conversations.postgres.urlEnv' : 'store.postgres.urlEnv', watermarkKey: `${hostname()}:${options.home}`,
+      });
+    }
     default:
-      return unreachable('conversations', c.provider);
+      return unreachable('conversations', c);
+  }
+}
+
+/**
+ * The memory history log follows the store: beside a PostgreSQL store it is a table in the same
+ * schema (so every machine on the service sees every change); otherwise JSONL files under the home.
+ */
+export async function createHistoryLogFromConfig(options: { config: StrataConfig; home: string; env?: Env }): Promise<HistoryLogV1> {
+  const s = options.config.store;
+  switch (s.provider) {
+    case 'lancedb':
+      return new (await import('../core/history/jsonl-storage.js')).JsonlHistoryStorage({ home: options.home });
+    case 'postgres': {
+      const url = (options.env ?? process.env)[s.postgres.urlEnv];
+      if (!url) throw new ConfigError({ field: 'store.postgres.urlEnv', message: `store.provider is "postgres" but ${s.postgres.urlEnv} is not set: export ${s.postgres.urlEnv}=postgresql://user:password@host:5432/database (the URL stays out of config.json).` });
+      const { createPostgresHistoryLog } = await import('../backends/history-postgres/index.js');
+      return createPostgresHistoryLog({ url, schema: s.postgres.schema, poolSize: s.postgres.poolSize });
+    }
+    default:
+      return unreachable('store', s);
   }
 }

@@ -18,7 +18,7 @@ import type { LlmV1 } from '../spec/llm.js';
 import type { MemoryStoreV1 } from '../spec/memory-store.js';
 import type { RerankerV1 } from '../spec/reranker.js';
 import {
-  createConversationIndexFromConfig, createEmbedderFromConfig, createL0LogFromConfig, createLlmFromConfig, createRerankerFromConfig, createStoreFromConfig,
+  createConversationIndexFromConfig, createEmbedderFromConfig, createHistoryLogFromConfig, createL0LogFromConfig, createLlmFromConfig, createRerankerFromConfig, createStoreFromConfig,
 } from './factories.js';
 
 export interface StrataOpenOptions {
@@ -61,11 +61,12 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
   const env = options.env ?? process.env;
   const loaded = await loadConfig({ home: options.home, overrides: options.overrides, env });
   const { config, home } = loaded;
-  const [embedder, store, l0, reranker] = await Promise.all([
+  const [embedder, store, l0, reranker, historyStorage] = await Promise.all([
     options.embedder ?? createEmbedderFromConfig({ config, env, home }),
     options.store ?? createStoreFromConfig({ config, home, env }),
     options.l0 ?? createL0LogFromConfig({ config, home }),
     options.reranker === null ? undefined : (options.reranker ?? createRerankerFromConfig({ config, env })),
+    createHistoryLogFromConfig({ config, home, env }),
   ]);
   let llm: LlmClient | undefined;
   if (options.llm === undefined) llm = await createLlmFromConfig({ config, home, env });
@@ -86,7 +87,7 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
     dimensions,
     reranker,
     write: { redactSecrets: config.write.redactSecrets, maxChars: config.write.maxChars, nearDuplicateThreshold: config.write.nearDuplicateThreshold },
-    history: new HistoryLog({ home, redact: config.write.redactSecrets }),
+    history: new HistoryLog({ storage: historyStorage, redact: config.write.redactSecrets }),
     now: () => new Date(),
   };
   if (!options.allowEmbedderMismatch) {
@@ -94,12 +95,13 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
       await MemoryEngine.checkEmbedder(ctx);
     } catch (error) {
       await store.close().catch(() => undefined);
+      await historyStorage.close().catch(() => undefined);
       throw error;
     }
   }
   let index: Promise<ConversationIndexV2> | undefined = options.conversationIndex ? Promise.resolve(options.conversationIndex) : undefined;
   const conversationIndex = () => {
-    index ??= createConversationIndexFromConfig({ config, home }).catch((error: unknown) => {
+    index ??= createConversationIndexFromConfig({ config, home, env }).catch((error: unknown) => {
       index = undefined;
       throw error;
     });

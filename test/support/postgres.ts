@@ -60,6 +60,14 @@ export async function testPostgres(): Promise<TestPostgres | null> {
   }
   const url = postgresUrl(server, database);
   const pool = new pg.Pool({ connectionString: url, max: 2 });
+  // pool.end() resolves before its sockets close; DROP DATABASE ... FORCE would then kill a session
+  // mid-goodbye and its FATAL would surface as an unhandled error of the file.
+  const live = new Set<pg.PoolClient>();
+  pool.on('connect', (client) => {
+    live.add(client);
+    client.on('error', () => undefined);
+    client.once('end', () => live.delete(client));
+  });
   let schemas = 0;
   return {
     server,
@@ -71,7 +79,9 @@ export async function testPostgres(): Promise<TestPostgres | null> {
     },
     query: (text, values) => pool.query(text, values),
     async close() {
+      const closing = [...live].map((client) => new Promise<void>((resolve) => client.once('end', () => resolve())));
       await pool.end();
+      await Promise.all(closing);
       if (own) return stopPostgres(server);
       const client = new pg.Client({ connectionString: postgresUrl(server) });
       await client.connect();

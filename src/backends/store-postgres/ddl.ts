@@ -40,7 +40,7 @@ export const MEMORY_MIGRATIONS: readonly Migration[] = [
 ];
 
 /** pgvector must be installed in the database; returns the schema-qualified `vector` type. */
-async function ensureVectorExtension(client: pg.PoolClient): Promise<string> {
+export async function ensureVectorExtension(client: pg.PoolClient): Promise<string> {
   const found = await client.query<{ nspname: string }>(
     `SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`);
   if (found.rows[0]) return `${ident(found.rows[0].nspname)}.vector`;
@@ -104,9 +104,9 @@ export function typedEmbeddingSql(s: string, table: string, vector: string, dime
  * between words, become overlapping character bigrams (plus single characters when indexing, so a
  * one-character query still matches); everything else is left to the text-search parser.
  */
-function ftsTextFunctionSql(s: string): string {
+export function ftsTextFunctionSql(s: string, name = 'fts_text'): string {
   const cjk = '[\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\uac00-\\ud7af\\uff66-\\uff9f]';
-  return `CREATE FUNCTION ${s}.fts_text(input text, for_query boolean) RETURNS text
+  return `CREATE FUNCTION ${s}.${ident(name)}(input text, for_query boolean) RETURNS text
     LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
     DECLARE run text; n integer; grams text[] := '{}';
     BEGIN
@@ -122,30 +122,39 @@ function ftsTextFunctionSql(s: string): string {
     END $fn$`;
 }
 
+/** Where a component keeps its BM25 statistics: lexeme -> df, the row count and total length, and the trigger function. */
+export interface TermTables {
+  terms: string;
+  stats: string;
+  fn: string;
+}
+export const MEMORY_TERM_TABLES: TermTables = { terms: 'memory_terms', stats: 'memory_doc_stats', fn: 'memory_terms_sync' };
+
 /**
- * Keeps memory_terms/memory_doc_stats exact. Lexemes are upserted in sorted order, so concurrent
+ * Keeps memory_terms/memory_doc_stats (or another component's TermTables) exact. Lexemes are upserted in sorted order, so concurrent
  * writers lock them in the same order and cannot deadlock; an update that leaves the text alone
  * nets to no change.
  */
-function termsTriggerFunctionSql(s: string): string {
-  const upsert = (rows: string) => `INSERT INTO ${s}.memory_terms AS t (lexeme, df)
+export function termsTriggerFunctionSql(s: string, names: TermTables = MEMORY_TERM_TABLES): string {
+  const stats = `${s}.${ident(names.stats)}`;
+  const upsert = (rows: string) => `INSERT INTO ${s}.${ident(names.terms)} AS t (lexeme, df)
         SELECT lexeme, sum(d) FROM (${rows}) x GROUP BY lexeme HAVING sum(d) <> 0 ORDER BY lexeme
         ON CONFLICT (lexeme) DO UPDATE SET df = t.df + excluded.df`;
   const plus = `SELECT u.lexeme, 1 AS d FROM new_rows n, unnest(n.tsv) u`;
   const minus = `SELECT u.lexeme, -1 AS d FROM old_rows o, unnest(o.tsv) u`;
-  return `CREATE FUNCTION ${s}.memory_terms_sync() RETURNS trigger LANGUAGE plpgsql AS $fn$
+  return `CREATE FUNCTION ${s}.${ident(names.fn)}() RETURNS trigger LANGUAGE plpgsql AS $fn$
     BEGIN
       IF TG_OP = 'INSERT' THEN
         ${upsert(plus)};
-        UPDATE ${s}.memory_doc_stats SET docs = docs + (SELECT count(*) FROM new_rows),
+        UPDATE ${stats} SET docs = docs + (SELECT count(*) FROM new_rows),
           total_len = total_len + (SELECT coalesce(sum(doc_len), 0) FROM new_rows);
       ELSIF TG_OP = 'DELETE' THEN
         ${upsert(minus)};
-        UPDATE ${s}.memory_doc_stats SET docs = docs - (SELECT count(*) FROM old_rows),
+        UPDATE ${stats} SET docs = docs - (SELECT count(*) FROM old_rows),
           total_len = total_len - (SELECT coalesce(sum(doc_len), 0) FROM old_rows);
       ELSE
         ${upsert(`${plus} UNION ALL ${minus}`)};
-        UPDATE ${s}.memory_doc_stats SET
+        UPDATE ${stats} SET
           total_len = total_len + (SELECT coalesce(sum(doc_len), 0) FROM new_rows) - (SELECT coalesce(sum(doc_len), 0) FROM old_rows)
           WHERE (SELECT coalesce(sum(doc_len), 0) FROM new_rows) <> (SELECT coalesce(sum(doc_len), 0) FROM old_rows);
       END IF;
@@ -153,19 +162,19 @@ function termsTriggerFunctionSql(s: string): string {
     END $fn$`;
 }
 
-export async function createTermsTriggers(client: pg.ClientBase, s: string, table: string): Promise<void> {
+export async function createTermsTriggers(client: pg.ClientBase, s: string, table: string, names: TermTables = MEMORY_TERM_TABLES): Promise<void> {
   const t = `${s}.${ident(table)}`;
-  const fn = `${s}.memory_terms_sync()`;
+  const fn = `${s}.${ident(names.fn)}()`;
   await client.query(`CREATE TRIGGER ${ident(`${table}_terms_ins`)} AFTER INSERT ON ${t} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}`);
   await client.query(`CREATE TRIGGER ${ident(`${table}_terms_del`)} AFTER DELETE ON ${t} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}`);
   await client.query(`CREATE TRIGGER ${ident(`${table}_terms_upd`)} AFTER UPDATE ON ${t} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}`);
 }
 
 /** Recomputes the term statistics from `table` (after a rebuild, or to repair). */
-export async function recomputeTermStats(client: pg.ClientBase, s: string, table: string): Promise<void> {
+export async function recomputeTermStats(client: pg.ClientBase, s: string, table: string, names: TermTables = MEMORY_TERM_TABLES): Promise<void> {
   const t = `${s}.${ident(table)}`;
-  await client.query(`DELETE FROM ${s}.memory_terms`);
-  await client.query(`INSERT INTO ${s}.memory_terms (lexeme, df) SELECT u.lexeme, count(*) FROM ${t} m, unnest(m.tsv) u GROUP BY u.lexeme`);
-  await client.query(`UPDATE ${s}.memory_doc_stats SET docs = x.docs, total_len = x.total_len
+  await client.query(`DELETE FROM ${s}.${ident(names.terms)}`);
+  await client.query(`INSERT INTO ${s}.${ident(names.terms)} (lexeme, df) SELECT u.lexeme, count(*) FROM ${t} m, unnest(m.tsv) u GROUP BY u.lexeme`);
+  await client.query(`UPDATE ${s}.${ident(names.stats)} SET docs = x.docs, total_len = x.total_len
     FROM (SELECT count(*) AS docs, coalesce(sum(doc_len), 0) AS total_len FROM ${t}) x`);
 }

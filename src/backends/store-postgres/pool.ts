@@ -42,7 +42,7 @@ export function isoOf(value: string): string {
   return new Date(text).toISOString();
 }
 
-const pools = new Map<string, { pool: pg.Pool; refs: number }>();
+const pools = new Map<string, { pool: pg.Pool; refs: number; live: Set<pg.PoolClient> }>();
 
 export function acquirePool(options: PoolOptions): PoolLease {
   let entry = pools.get(options.url);
@@ -58,7 +58,12 @@ export function acquirePool(options: PoolOptions): PoolLease {
     // An idle client losing its connection (server restart) must not crash the process; the
     // pool drops it and the next query opens a new one.
     pool.on('error', () => undefined);
-    entry = { pool, refs: 0 };
+    const live = new Set<pg.PoolClient>();
+    pool.on('connect', (client) => {
+      live.add(client);
+      client.once('end', () => live.delete(client));
+    });
+    entry = { pool, refs: 0, live };
     pools.set(options.url, entry);
   }
   entry.refs++;
@@ -72,7 +77,13 @@ export function acquirePool(options: PoolOptions): PoolLease {
       held.refs--;
       if (held.refs === 0) {
         pools.delete(options.url);
+        // pool.end() resolves before the sockets close; a closed store leaves no session behind
+        // (one still closing would be killed mid-goodbye by a DROP DATABASE ... FORCE, say).
+        const closing = [...held.live].map((client) => new Promise<void>((resolve) => client.once('end', () => resolve())));
         await held.pool.end();
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([Promise.all(closing), new Promise<void>((resolve) => (timer = setTimeout(resolve, 5_000)))]);
+        clearTimeout(timer);
       }
     },
   };

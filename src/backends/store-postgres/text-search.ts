@@ -79,15 +79,20 @@ export interface QueryTerm {
 }
 
 /** The query's distinct search lexemes with their document frequency and idf, plus avgdl. */
-export function queryTermsSql(options: { s: string; configs: TextSearchConfigs; query: string; p: Params }): string {
+export function queryTermsSql(options: {
+  s: string; configs: TextSearchConfigs; query: string; p: Params;
+  /** Another component's statistics and CJK function (default: the memory store's). */
+  tables?: { terms: string; stats: string; ftsText: string };
+}): string {
   const { s, configs, p } = options;
-  return `WITH q AS (SELECT ${s}.fts_text(${p.add(options.query)}, true) AS t),
+  const tables = options.tables ?? { terms: 'memory_terms', stats: 'memory_doc_stats', ftsText: 'fts_text' };
+  return `WITH q AS (SELECT ${s}.${ident(tables.ftsText)}(${p.add(options.query)}, true) AS t),
   all_terms AS (SELECT DISTINCT u.lexeme FROM q, unnest(to_tsvector(${p.add(configs.index, 'regconfig')}, q.t)) u),
   content_terms AS (SELECT DISTINCT u.lexeme FROM q, unnest(to_tsvector(${p.add(configs.query, 'regconfig')}, q.t)) u),
   terms AS (SELECT lexeme FROM content_terms UNION SELECT lexeme FROM all_terms WHERE NOT EXISTS (SELECT 1 FROM content_terms)),
-  stats AS (SELECT greatest(docs, 1)::float8 AS n, greatest(total_len::float8 / greatest(docs, 1), 1) AS avgdl FROM ${s}.memory_doc_stats)
+  stats AS (SELECT greatest(docs, 1)::float8 AS n, greatest(total_len::float8 / greatest(docs, 1), 1) AS avgdl FROM ${s}.${ident(tables.stats)})
   SELECT w.lexeme, w.df, ln(1 + (st.n - w.df + 0.5) / (w.df + 0.5)) AS idf, st.avgdl
-  FROM terms JOIN ${s}.memory_terms w ON w.lexeme = terms.lexeme AND w.df > 0 CROSS JOIN stats st`;
+  FROM terms JOIN ${s}.${ident(tables.terms)} w ON w.lexeme = terms.lexeme AND w.df > 0 CROSS JOIN stats st`;
 }
 
 /** A BM25 term contribution never exceeds idf * (k1 + 1), whatever tf and length. */

@@ -1,6 +1,7 @@
 /** The memory history log (who changed what, when, why) and revert. */
 export {
   HistoryLog,
+  redactHistoryEntry,
   HISTORY_ACTIONS,
   plainRecord,
   summarize,
@@ -13,3 +14,4 @@ export {
 } from './history-log.js';
 export { revertLast, type RevertResult } from './revert.js';
 export { recordCreate, recordForget, recordUpdate } from './engine-hooks.js';
+export { JsonlHistoryStorage } from './jsonl-storage.js';
