@@ -13,10 +13,18 @@ function hostBoundaries() {
   const hostRules = HOSTS.map((host) => ({
     files: [`src/hosts/${host}/**/*.ts`],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { regex: `(^|/)hosts/(${HOSTS.filter((h) => h !== host).join('|')})/|^\\.\\./(${HOSTS.filter((h) => h !== host).join('|')})/`, message: 'a host never imports another host: share through src/core/ops or src/hosts/shared' },
-        cli,
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `(^|/)hosts/(${HOSTS.filter((h) => h !== host).join('|')})/|^\\.\\./(${HOSTS.filter((h) => h !== host).join('|')})/`,
+              message: 'a host never imports another host: share through src/core/ops or src/hosts/shared',
+            },
+            cli,
+          ],
+        },
+      ],
     },
   }));
   return [
@@ -24,10 +32,15 @@ function hostBoundaries() {
     {
       files: ['src/hosts/shared/**/*.ts', 'src/commands/**/*.ts'],
       rules: {
-        'no-restricted-imports': ['error', { patterns: [
-          { regex: `(^|/)hosts/(${HOSTS.join('|')})/|^\\.\\./(${HOSTS.join('|')})/`, message: 'shared host code imports no host' },
-          cli,
-        ] }],
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              { regex: `(^|/)hosts/(${HOSTS.join('|')})/|^\\.\\./(${HOSTS.join('|')})/`, message: 'shared host code imports no host' },
+              cli,
+            ],
+          },
+        ],
       },
     },
   ];
@@ -48,9 +61,29 @@ export default tseslint.config(
     // The core knows no adapter and no host: wiring happens in src/strata.ts only.
     files: ['src/core/**/*.ts', 'src/spec/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['**/backends/**', '**/cli/**', '**/commands/**', '**/hosts/**', '**/strata.js', '@lancedb/*', '@energetic-ai/*', '@modelcontextprotocol/*', 'hono', 'hono/*', 'commander'], message: 'core/spec must not import backends, hosts, the CLI or their libraries' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/backends/**',
+                '**/cli/**',
+                '**/commands/**',
+                '**/hosts/**',
+                '**/strata.js',
+                '@lancedb/*',
+                '@energetic-ai/*',
+                '@modelcontextprotocol/*',
+                'hono',
+                'hono/*',
+                'commander',
+              ],
+              message: 'core/spec must not import backends, hosts, the CLI or their libraries',
+            },
+          ],
+        },
+      ],
     },
   },
   ...hostBoundaries(),

@@ -37,7 +37,10 @@ interface Scored extends RealRow {
 const DATA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'data');
 
 export function loadJsonl<T>(path: string): T[] {
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as T);
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
 }
 
 export function loadRealSet(): RealRow[] {
@@ -84,10 +87,12 @@ export function scoreGate(rows: RealRow[]): Scored[] {
  * of it. LLM output does not go through the rules.
  */
 export function scoreRules(rows: RealRow[]): Scored[] {
-  return rows.filter((r) => r.source !== 'llm').map((r) => {
-    const found = captureByRules({ text: r.text, role: r.source as Exclude<RealRow['source'], 'llm'>, maxPerTurn: 3 });
-    return { ...r, admitted: found.length > 0, why: found[0]?.text };
-  });
+  return rows
+    .filter((r) => r.source !== 'llm')
+    .map((r) => {
+      const found = captureByRules({ text: r.text, role: r.source as Exclude<RealRow['source'], 'llm'>, maxPerTurn: 3 });
+      return { ...r, admitted: found.length > 0, why: found[0]?.text };
+    });
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
@@ -110,17 +115,38 @@ export function runAdmissionBench(options: { misses?: boolean } = {}): void {
   const gate = scoreGate(real);
   const rules = scoreRules(real);
   for (const split of ['heldout', 'tune'] as const) {
-    printTable(`Gate alone, ${split} part of the real-transcript set (targets: junk admitted <= 5 %, keep rejected <= 10 %)`, HEADERS, rateRows(gate, split, SOURCES));
+    printTable(
+      `Gate alone, ${split} part of the real-transcript set (targets: junk admitted <= 5 %, keep rejected <= 10 %)`,
+      HEADERS,
+      rateRows(gate, split, SOURCES),
+    );
   }
   for (const split of ['heldout', 'tune'] as const) {
-    printTable(`Offline path (rules + gate), ${split} part: a unit counts as admitted when the rules make a memory of it`, HEADERS, rateRows(rules, split, ['user', 'assistant', 'summary']));
+    printTable(
+      `Offline path (rules + gate), ${split} part: a unit counts as admitted when the rules make a memory of it`,
+      HEADERS,
+      rateRows(rules, split, ['user', 'assistant', 'summary']),
+    );
   }
   // Language view of the LLM-style memories (the only Chinese in the set).
   const llm = gate.filter((r) => r.source === 'llm' && r.split === 'heldout');
-  printTable('Gate alone on LLM-style memories (held-out) by language', HEADERS, [
-    ['en', ...Object.values(rates(llm.filter((r) => !hasCjk(r.text))))],
-    ['zh', ...Object.values(rates(llm.filter((r) => hasCjk(r.text))))],
-  ].map(([name, n, keep, junk, p, r, ja, kr]) => [name as string, n as number, keep as number, junk as number, p as number, r as number, pct(ja as number), pct(kr as number)]));
+  printTable(
+    'Gate alone on LLM-style memories (held-out) by language',
+    HEADERS,
+    [
+      ['en', ...Object.values(rates(llm.filter((r) => !hasCjk(r.text))))],
+      ['zh', ...Object.values(rates(llm.filter((r) => hasCjk(r.text))))],
+    ].map(([name, n, keep, junk, p, r, ja, kr]) => [
+      name as string,
+      n as number,
+      keep as number,
+      junk as number,
+      p as number,
+      r as number,
+      pct(ja as number),
+      pct(kr as number),
+    ]),
+  );
 
   // Which kinds of junk get through the gate (held-out), and why keepers are rejected.
   const held = gate.filter((r) => r.split === 'heldout');
@@ -131,22 +157,30 @@ export function runAdmissionBench(options: { misses?: boolean } = {}): void {
     if (r.admitted) k.admitted++;
     kinds.set(r.reason, k);
   }
-  printTable('Held-out junk by labelled kind: admitted by the gate', ['kind', 'total', 'admitted'],
-    [...kinds].sort((a, b) => b[1].total - a[1].total).map(([k, c]) => [k, c.total, c.admitted]));
+  printTable(
+    'Held-out junk by labelled kind: admitted by the gate',
+    ['kind', 'total', 'admitted'],
+    [...kinds].sort((a, b) => b[1].total - a[1].total).map(([k, c]) => [k, c.total, c.admitted]),
+  );
   const whys = new Map<string, number>();
   for (const r of held.filter((x) => x.label === 'keep' && !x.admitted)) {
     const key = `${r.source}\t${r.reason}\t${r.why ?? '?'}`;
     whys.set(key, (whys.get(key) ?? 0) + 1);
   }
-  printTable('Held-out keep items rejected, by source, labelled kind and gate reason', ['source', 'kind', 'gate reason', 'count'],
-    [...whys].sort((a, b) => a[0].localeCompare(b[0])).map(([k, c]) => [...k.split('\t'), c]));
+  printTable(
+    'Held-out keep items rejected, by source, labelled kind and gate reason',
+    ['source', 'kind', 'gate reason', 'count'],
+    [...whys].sort((a, b) => a[0].localeCompare(b[0])).map(([k, c]) => [...k.split('\t'), c]),
+  );
 
   runSyntheticTable();
 
   if (options.misses) {
     console.log('\nErrors on the tune part (gate alone): label, source, reason, text');
     for (const r of gate.filter((s) => s.split === 'tune' && (s.label === 'keep') !== s.admitted)) {
-      console.log(`  ${r.label.padEnd(5)} ${r.source.padEnd(9)} ${(r.why ?? 'admitted').padEnd(22)} ${r.text.slice(0, 120).replace(/\n/g, '\\n')}`);
+      console.log(
+        `  ${r.label.padEnd(5)} ${r.source.padEnd(9)} ${(r.why ?? 'admitted').padEnd(22)} ${r.text.slice(0, 120).replace(/\n/g, '\\n')}`,
+      );
     }
   }
 }
@@ -161,7 +195,13 @@ interface SyntheticRow {
 
 /** The older written set (short clean sentences): kept as a secondary table, not a target. */
 function runSyntheticTable(): void {
-  const files = ['admission-set.jsonl', 'admission-holdout-r1.jsonl', 'admission-holdout-r2.jsonl', 'admission-holdout-r3.jsonl', 'admission-holdout-r4.jsonl'];
+  const files = [
+    'admission-set.jsonl',
+    'admission-holdout-r1.jsonl',
+    'admission-holdout-r2.jsonl',
+    'admission-holdout-r3.jsonl',
+    'admission-holdout-r4.jsonl',
+  ];
   const rows = files.map((f) => {
     const scored = loadJsonl<SyntheticRow>(join(DATA_DIR, f)).map((r) => ({ label: r.label, admitted: admit({ text: r.text }).admitted }));
     const m = rates(scored);

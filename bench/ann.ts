@@ -62,7 +62,12 @@ function dot(a: number[], b: number[]): number {
 }
 
 function exactTop(query: number[], docs: number[][], keep: (i: number) => boolean, k: number): number[] {
-  return docs.map((d, i) => [dot(query, d), i] as const).filter(([, i]) => keep(i)).sort((a, b) => b[0] - a[0]).slice(0, k).map(([, i]) => i);
+  return docs
+    .map((d, i) => [dot(query, d), i] as const)
+    .filter(([, i]) => keep(i))
+    .sort((a, b) => b[0] - a[0])
+    .slice(0, k)
+    .map(([, i]) => i);
 }
 
 export async function runAnnBench(): Promise<void> {
@@ -71,10 +76,16 @@ export async function runAnnBench(): Promise<void> {
   try {
     const db = await lancedb.connect(dir);
     // `part` stands in for a scope holding 20% of the rows.
-    const table = await db.createTable('t', docs.map((vector, id) => ({ id, part: id % 5, vector })));
+    const table = await db.createTable(
+      't',
+      docs.map((vector, id) => ({ id, part: id % 5, vector })),
+    );
     await createVectorIndex(table);
     const rows: Array<Array<string | number>> = [];
-    for (const [label, where, keep] of [['all rows', null, () => true], ['filter to 20%', 'part = 0', (i: number) => i % 5 === 0]] as const) {
+    for (const [label, where, keep] of [
+      ['all rows', null, () => true],
+      ['filter to 20%', 'part = 0', (i: number) => i % 5 === 0],
+    ] as const) {
       const exact = queries.map((q) => exactTop(q, docs, keep, 20));
       for (const ef of EFS) {
         let r10 = 0;
@@ -90,10 +101,20 @@ export async function runAnnBench(): Promise<void> {
           r20 += exact[k]!.filter((i) => got.has(i)).length / exact[k]!.length;
         }
         latencies.sort((a, b) => a - b);
-        rows.push([label, ef, (r10 / queries.length).toFixed(3), (r20 / queries.length).toFixed(3), latencies[latencies.length >> 1]!.toFixed(1)]);
+        rows.push([
+          label,
+          ef,
+          (r10 / queries.length).toFixed(3),
+          (r20 / queries.length).toFixed(3),
+          latencies[latencies.length >> 1]!.toFixed(1),
+        ]);
       }
     }
-    printTable(`HNSW_SQ recall against exact search (${docs.length} WordNet glosses, USE-lite, ${queries.length} queries, limit 20)`, ['rows', 'ef', 'recall@10', 'recall@20', 'p50 ms'], rows);
+    printTable(
+      `HNSW_SQ recall against exact search (${docs.length} WordNet glosses, USE-lite, ${queries.length} queries, limit 20)`,
+      ['rows', 'ef', 'recall@10', 'recall@20', 'p50 ms'],
+      rows,
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -22,7 +22,8 @@ import { printTable } from './lib/table.js';
 
 type Format = 'openclaw' | 'claude-code' | 'jsonl';
 
-const WORDS = 'the a deploy config memory agent server cache index query token user plan review build test merge branch release fix bug'.split(' ');
+const WORDS =
+  'the a deploy config memory agent server cache index query token user plan review build test merge branch release fix bug'.split(' ');
 function sentence(i: number): string {
   const n = 8 + (i % 30);
   const out: string[] = [];
@@ -51,7 +52,8 @@ function generate(format: Format, dir: string, n: number): { root: string; path:
     path = join(root, 'big.jsonl');
   }
   const lines: string[] = [];
-  if (format === 'openclaw') lines.push(JSON.stringify({ type: 'session', version: 3, id: 'big', timestamp: new Date(ts0).toISOString(), cwd: '/' }));
+  if (format === 'openclaw')
+    lines.push(JSON.stringify({ type: 'session', version: 3, id: 'big', timestamp: new Date(ts0).toISOString(), cwd: '/' }));
   let written = 0;
   const flushEvery = 10_000;
   writeFileSync(path, '');
@@ -60,14 +62,40 @@ function generate(format: Format, dir: string, n: number): { root: string; path:
     const role = i % 2 === 0 ? 'user' : 'assistant';
     const text = sentence(i);
     if (format === 'openclaw') {
-      lines.push(JSON.stringify({ type: 'message', id: i.toString(16).padStart(8, '0'), parentId: null, timestamp: new Date(ts).toISOString(), message: { role, content: [{ type: 'text', text }], timestamp: ts } }));
+      lines.push(
+        JSON.stringify({
+          type: 'message',
+          id: i.toString(16).padStart(8, '0'),
+          parentId: null,
+          timestamp: new Date(ts).toISOString(),
+          message: { role, content: [{ type: 'text', text }], timestamp: ts },
+        }),
+      );
     } else if (format === 'claude-code') {
       const base = { sessionId: 'big', cwd: '/', version: '2.1.39', timestamp: new Date(ts).toISOString() };
       if (role === 'user') lines.push(JSON.stringify({ ...base, type: 'user', uuid: `u${i}`, message: { role: 'user', content: text } }));
       else {
         // Two lines per assistant turn (text + tool_use), plus a progress line: like real sessions.
-        lines.push(JSON.stringify({ ...base, type: 'assistant', uuid: `a${i}`, message: { id: `msg_${i}`, role: 'assistant', content: [{ type: 'text', text }] } }));
-        lines.push(JSON.stringify({ ...base, type: 'assistant', uuid: `b${i}`, message: { id: `msg_${i}`, role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: 'Bash', input: { command: 'ls' } }] } }));
+        lines.push(
+          JSON.stringify({
+            ...base,
+            type: 'assistant',
+            uuid: `a${i}`,
+            message: { id: `msg_${i}`, role: 'assistant', content: [{ type: 'text', text }] },
+          }),
+        );
+        lines.push(
+          JSON.stringify({
+            ...base,
+            type: 'assistant',
+            uuid: `b${i}`,
+            message: {
+              id: `msg_${i}`,
+              role: 'assistant',
+              content: [{ type: 'tool_use', id: `t${i}`, name: 'Bash', input: { command: 'ls' } }],
+            },
+          }),
+        );
         lines.push(JSON.stringify({ ...base, type: 'progress', uuid: `p${i}`, data: { type: 'bash_progress' } }));
       }
     } else {
@@ -133,9 +161,17 @@ async function runCase(format: Format, n: number): Promise<Row> {
     const s = first.value;
     const maxRss = process.resourceUsage().maxRSS / 1024;
     return [
-      `${format} ${n}`, mb, Math.round(pc.value / pc.seconds), Math.round(s.messages.parsed / first.seconds),
-      Math.round(s.messages.parsed / first.cpuSeconds), s.messages.new, mb / first.seconds,
-      Math.round(rescan.value.messages.parsed / rescan.seconds), again.seconds * 1000, baseRss, maxRss,
+      `${format} ${n}`,
+      mb,
+      Math.round(pc.value / pc.seconds),
+      Math.round(s.messages.parsed / first.seconds),
+      Math.round(s.messages.parsed / first.cpuSeconds),
+      s.messages.new,
+      mb / first.seconds,
+      Math.round(rescan.value.messages.parsed / rescan.seconds),
+      again.seconds * 1000,
+      baseRss,
+      maxRss,
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -169,8 +205,19 @@ async function main(): Promise<void> {
   rows.push(capped);
   printTable(
     'L0 capture: parse + clean + append (target >= 20,000 msgs/s; embedding excluded)',
-    ['session', 'MB', 'parse+clean msg/s', 'ingest msg/s', 'ingest msg/CPU-s', 'written', 'ingest MB/s', 're-scan msg/s', 'no-op re-run ms',
-      'RSS before MB', 'peak RSS MB'],
+    [
+      'session',
+      'MB',
+      'parse+clean msg/s',
+      'ingest msg/s',
+      'ingest msg/CPU-s',
+      'written',
+      'ingest MB/s',
+      're-scan msg/s',
+      'no-op re-run ms',
+      'RSS before MB',
+      'peak RSS MB',
+    ],
     rows,
   );
 }

@@ -13,15 +13,23 @@ import { Strata } from '../src/strata.js';
 import { summarize } from './lib/stats.js';
 import { printTable } from './lib/table.js';
 
-const WORDS = 'deploy staging database backup cluster invoice budget design review release migration schema rollback cache queue'.split(' ');
+const WORDS = 'deploy staging database backup cluster invoice budget design review release migration schema rollback cache queue'.split(
+  ' ',
+);
 
 function records(n: number): L0Record[] {
   const out: L0Record[] = [];
   for (let i = 0; i < n; i += 1) {
     const w = (k: number) => WORDS[(i * 7 + k * 13) % WORDS.length];
     out.push({
-      sessionKey: `agent:a:s${i % 50}`, sessionId: `s${i % 50}`, agentId: `agent${i % 3}`, host: 'live', id: `m${i}`, role: i % 2 ? 'assistant' : 'user',
-      content: `message ${i}: the ${w(1)} ${w(2)} needs a ${w(3)} before the ${w(4)} on day ${i % 31}`, timestamp: 1_771_996_735_000 + i * 1000,
+      sessionKey: `agent:a:s${i % 50}`,
+      sessionId: `s${i % 50}`,
+      agentId: `agent${i % 3}`,
+      host: 'live',
+      id: `m${i}`,
+      role: i % 2 ? 'assistant' : 'user',
+      content: `message ${i}: the ${w(1)} ${w(2)} needs a ${w(3)} before the ${w(4)} on day ${i % 31}`,
+      timestamp: 1_771_996_735_000 + i * 1000,
       recordedAt: new Date().toISOString(),
     });
   }
@@ -60,7 +68,18 @@ export async function runConversationsBench(sizes = [2_000, 20_000]): Promise<vo
         const fresh = await search();
         const optimize = await time(() => strata.optimizeConversations());
         const optimized = await search();
-        rows.push([n, n / (append.ms / 1000), n / (catchUp.ms / 1000), noop.ms, verify.ms, verify.value.missing ?? -1, fresh.p50, optimize.value ? optimize.ms : 0, optimized.p50, optimized.p95]);
+        rows.push([
+          n,
+          n / (append.ms / 1000),
+          n / (catchUp.ms / 1000),
+          noop.ms,
+          verify.ms,
+          verify.value.missing ?? -1,
+          fresh.p50,
+          optimize.value ? optimize.ms : 0,
+          optimized.p50,
+          optimized.p95,
+        ]);
       } finally {
         await strata.close();
       }
@@ -68,9 +87,22 @@ export async function runConversationsBench(sizes = [2_000, 20_000]): Promise<vo
       await rm(home, { recursive: true, force: true });
     }
   }
-  printTable('conversation index (LanceDB, embedder none)', [
-    'messages', 'L0 append msg/s', 'catch-up msg/s', 'no-op catch-up ms', 'doctor check ms', 'missing', 'search p50 ms (unindexed)', 'optimize ms', 'search p50 ms', 'search p95 ms',
-  ], rows);
+  printTable(
+    'conversation index (LanceDB, embedder none)',
+    [
+      'messages',
+      'L0 append msg/s',
+      'catch-up msg/s',
+      'no-op catch-up ms',
+      'doctor check ms',
+      'missing',
+      'search p50 ms (unindexed)',
+      'optimize ms',
+      'search p50 ms',
+      'search p95 ms',
+    ],
+    rows,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await runConversationsBench();

@@ -59,18 +59,44 @@ export async function runRealDistillBench(options: { chunkTokens?: number } = {}
         const llm = createLlmClient({ llm: createOpenAIChat({ baseURL: server.baseURL, model: 'bench', jsonMode: 'json_schema' }) });
         maxChunk = 0;
         const report = await runDistill({ ctx, home, llm, budget, caps: UNCAPPED, chunkTokens });
-        rows.push({ transcript: t.id, messages: records.length, calls: report.llmCalls, input: report.tokens.input, output: report.tokens.output, maxChunk });
+        rows.push({
+          transcript: t.id,
+          messages: records.length,
+          calls: report.llmCalls,
+          input: report.tokens.input,
+          output: report.tokens.output,
+          maxChunk,
+        });
       });
     }
   } finally {
     await server.close();
   }
-  const total = rows.reduce((a, r) => ({ ...a, messages: a.messages + r.messages, calls: a.calls + r.calls, input: a.input + r.input, output: a.output + r.output, maxChunk: Math.max(a.maxChunk, r.maxChunk) }), { transcript: 'all', messages: 0, calls: 0, input: 0, output: 0, maxChunk: 0 });
+  const total = rows.reduce(
+    (a, r) => ({
+      ...a,
+      messages: a.messages + r.messages,
+      calls: a.calls + r.calls,
+      input: a.input + r.input,
+      output: a.output + r.output,
+      maxChunk: Math.max(a.maxChunk, r.maxChunk),
+    }),
+    { transcript: 'all', messages: 0, calls: 0, input: 0, output: 0, maxChunk: 0 },
+  );
   const per1k = (x: number, n: number) => (n > 0 ? Math.round((x * 1000) / n) : 0);
   printTable(
     `Distillation tokens on the real transcripts (cl100k count of what is sent; chunk budget ${chunkTokens}; target <= 60,000 input / 1k messages)`,
     ['transcript', 'messages', 'calls', 'in tok', 'out tok', 'in / 1k msgs', 'out / 1k msgs', 'largest chunk'],
-    [...rows, total].map((r) => [r.transcript, r.messages, r.calls, r.input, r.output, per1k(r.input, r.messages), per1k(r.output, r.messages), r.maxChunk]),
+    [...rows, total].map((r) => [
+      r.transcript,
+      r.messages,
+      r.calls,
+      r.input,
+      r.output,
+      per1k(r.input, r.messages),
+      per1k(r.output, r.messages),
+      r.maxChunk,
+    ]),
   );
   return rows;
 }

@@ -46,15 +46,32 @@ export function syntheticConversation(n: number): L0Record[] {
     const session = Math.floor(i / 10);
     const user = i % 2 === 0;
     const turn = Math.floor(i / 2);
-    const content = !user ? ASSISTANT : turn % 4 === 0 ? `${FACTS[(turn / 4) % FACTS.length]} (project ${session % 7})` : CHATTER[turn % CHATTER.length]!;
+    const content = !user
+      ? ASSISTANT
+      : turn % 4 === 0
+        ? `${FACTS[(turn / 4) % FACTS.length]} (project ${session % 7})`
+        : CHATTER[turn % CHATTER.length]!;
     const at = new Date(base + i * 60_000).toISOString();
-    out.push({ sessionKey: `agent:main:s${session}`, sessionId: `s${session}`, agentId: 'main', host: 'live', id: `m${i}`, role: user ? 'user' : 'assistant', content, timestamp: Date.parse(at), recordedAt: at });
+    out.push({
+      sessionKey: `agent:main:s${session}`,
+      sessionId: `s${session}`,
+      agentId: 'main',
+      host: 'live',
+      id: `m${i}`,
+      role: user ? 'user' : 'assistant',
+      content,
+      timestamp: Date.parse(at),
+      recordedAt: at,
+    });
   }
   return out;
 }
 
 function userText(request: RecordedRequest): string {
-  return ((request.body?.messages ?? []) as Array<{ role: string; content: string }>).filter((m) => m.role === 'user').map((m) => m.content).join('\n');
+  return ((request.body?.messages ?? []) as Array<{ role: string; content: string }>)
+    .filter((m) => m.role === 'user')
+    .map((m) => m.content)
+    .join('\n');
 }
 
 /** Deterministic stand-in model; usage is estimated from the real prompt and reply. */
@@ -66,13 +83,35 @@ function model(request: RecordedRequest): ScriptedReply {
     const messages = parseExtractionPrompt(userText(request));
     const memories = messages
       .filter((m) => m.role === 'user' && FACTS.some((f) => m.content.startsWith(f)))
-      .map((m) => ({ text: `The user says: ${m.content}`, category: 'preference', importance: 0.7, confidence: 0.9, scope: 'global', temporal: 'static', validFrom: null, sourceMessageIds: [m.id], keywords: ['project'] }));
+      .map((m) => ({
+        text: `The user says: ${m.content}`,
+        category: 'preference',
+        importance: 0.7,
+        confidence: 0.9,
+        scope: 'global',
+        temporal: 'static',
+        validFrom: null,
+        sourceMessageIds: [m.id],
+        keywords: ['project'],
+      }));
     text = JSON.stringify({ memories });
   } else {
     const input = JSON.parse(userText(request)) as { candidates: Array<{ index: number; existing: Array<{ id: string }> }> };
-    text = JSON.stringify({ decisions: input.candidates.map((c) => ({ index: c.index, action: 'create', targetId: null, text: null, reason: 'different project' })) });
+    text = JSON.stringify({
+      decisions: input.candidates.map((c) => ({
+        index: c.index,
+        action: 'create',
+        targetId: null,
+        text: null,
+        reason: 'different project',
+      })),
+    });
   }
-  return { kind: 'text', text, usage: { inputTokens: estimateTokens(prompt) + (name === 'memories' ? 350 : 150), outputTokens: estimateTokens(text) } };
+  return {
+    kind: 'text',
+    text,
+    usage: { inputTokens: estimateTokens(prompt) + (name === 'memories' ? 350 : 150), outputTokens: estimateTokens(text) },
+  };
 }
 
 async function writeLog(home: string, records: L0Record[]): Promise<void> {
@@ -80,7 +119,9 @@ async function writeLog(home: string, records: L0Record[]): Promise<void> {
   await appendFile(join(home, 'conversations', '2026-11-01.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
 }
 
-export async function runDistillBench(options: { messages?: number } = {}): Promise<Array<{ label: string; report: DistillReport; seconds: number }>> {
+export async function runDistillBench(
+  options: { messages?: number } = {},
+): Promise<Array<{ label: string; report: DistillReport; seconds: number }>> {
   const n = options.messages ?? 1000;
   const server = await startScriptedLlmServer({ script: model });
   const rows: Array<{ label: string; report: DistillReport; seconds: number }> = [];
@@ -97,7 +138,11 @@ export async function runDistillBench(options: { messages?: number } = {}): Prom
       try {
         await writeLog(home, syntheticConversation(n));
         const ctx = (strata as unknown as { ctx: EngineContext }).ctx;
-        const llm = variant.llm ? createLlmClient({ llm: createOpenAIChat({ baseURL: server.baseURL, model: 'bench', pricing: { inputPerMillion: 0.15, outputPerMillion: 0.6 } }) }) : undefined;
+        const llm = variant.llm
+          ? createLlmClient({
+              llm: createOpenAIChat({ baseURL: server.baseURL, model: 'bench', pricing: { inputPerMillion: 0.15, outputPerMillion: 0.6 } }),
+            })
+          : undefined;
         let started = performance.now();
         const report = await runDistill({ ctx, home, llm, budget, caps, chunkTokens: variant.chunkTokens });
         rows.push({ label: variant.label, report, seconds: (performance.now() - started) / 1000 });

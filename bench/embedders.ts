@@ -12,9 +12,16 @@ import { createLocalEmbedder } from '../src/backends/embedder-local/index.js';
 import { createTransformersEmbedder } from '../src/backends/embedder-transformers/index.js';
 import { printTable } from './lib/table.js';
 
-const SENTENCES = Array.from({ length: 256 }, (_, i) =>
-  [`Caroline went to the LGBTQ support group on day ${i} and found it powerful.`, `We decided to use PostgreSQL 16 for service ${i}.`,
-    `My dog Rex ${i} loves running on the beach near Lisbon.`, `The deploy pipeline ${i} publishes images after the tests pass.`][i % 4]!);
+const SENTENCES = Array.from(
+  { length: 256 },
+  (_, i) =>
+    [
+      `Caroline went to the LGBTQ support group on day ${i} and found it powerful.`,
+      `We decided to use PostgreSQL 16 for service ${i}.`,
+      `My dog Rex ${i} loves running on the beach near Lisbon.`,
+      `The deploy pipeline ${i} publishes images after the tests pass.`,
+    ][i % 4]!,
+);
 
 function startLoad(workers: number): ChildProcess[] {
   const code = 'const end = Date.now() + 600000; while (Date.now() < end) { Math.sqrt(Math.random()); }';
@@ -34,7 +41,8 @@ async function measure(embedder: EmbedderV1, texts: string[], single: boolean): 
   setTimeout(tick, 1);
   const started = performance.now();
   const size = single ? 1 : embedder.maxBatchSize;
-  for (let i = 0; i < texts.length; i += size) await embedder.doEmbed({ texts: texts.slice(i, i + size), kind: single ? 'query' : 'document' });
+  for (let i = 0; i < texts.length; i += size)
+    await embedder.doEmbed({ texts: texts.slice(i, i + size), kind: single ? 'query' : 'document' });
   const seconds = (performance.now() - started) / 1000;
   // A loop blocked to the end never ran the timer again: count that last pause too.
   stall = Math.max(stall, performance.now() - last);
@@ -80,8 +88,11 @@ export async function runEmbedderBench(): Promise<void> {
       await embedder.close?.();
     }
   }
-  printTable(`Embedder throughput on ${cpus().length} cores (sentences/s; stall = longest event-loop pause while embedding; load = 1-min load average)`,
-    ['embedder', 'machine', 'first call ms', 'bulk /s', 'bulk stall ms', 'single /s', 'single stall ms'], rows);
+  printTable(
+    `Embedder throughput on ${cpus().length} cores (sentences/s; stall = longest event-loop pause while embedding; load = 1-min load average)`,
+    ['embedder', 'machine', 'first call ms', 'bulk /s', 'bulk stall ms', 'single /s', 'single stall ms'],
+    rows,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await runEmbedderBench();

@@ -85,7 +85,13 @@ export async function runRecallLatency(sizes = [10_000, 100_000]): Promise<void>
       const tFill = performance.now() - t0;
       const t1 = performance.now();
       await base.optimize({ force: true });
-      rows.push([`${size} build`, `insert ${(tFill / 1000).toFixed(1)} s, optimize ${((performance.now() - t1) / 1000).toFixed(1)} s`, '', '', '']);
+      rows.push([
+        `${size} build`,
+        `insert ${(tFill / 1000).toFixed(1)} s, optimize ${((performance.now() - t1) / 1000).toFixed(1)} s`,
+        '',
+        '',
+        '',
+      ]);
       await base.close();
       const qs = queries(size + 1);
       for (const mode of ['lexical', 'vector', 'hybrid'] as const) {
@@ -108,7 +114,11 @@ export async function runRecallLatency(sizes = [10_000, 100_000]): Promise<void>
       await rm(home, { recursive: true, force: true });
     }
   }
-  printTable('Recall latency (ms; limit 10; stored vectors are 512-d hashes, queries from the corpus vocabulary)', ['store / mode', 'scopes', 'p50', 'p95', 'p99'], rows);
+  printTable(
+    'Recall latency (ms; limit 10; stored vectors are 512-d hashes, queries from the corpus vocabulary)',
+    ['store / mode', 'scopes', 'p50', 'p95', 'p99'],
+    rows,
+  );
 }
 
 /** Wall time of a fresh `strata recall` process: node start, config, LanceDB open, model load, query. */
@@ -117,7 +127,10 @@ async function coldCli(home: string, rows: Array<Array<string | number>>): Promi
   const samples: number[] = [];
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
-    const r = spawnSync(process.execPath, [bin, '--home', home, 'recall', `pen ka lo mi ${i}`, '--json'], { encoding: 'utf8', env: { ...process.env, LANCEDB_LOG: 'error' } });
+    const r = spawnSync(process.execPath, [bin, '--home', home, 'recall', `pen ka lo mi ${i}`, '--json'], {
+      encoding: 'utf8',
+      env: { ...process.env, LANCEDB_LOG: 'error' },
+    });
     samples.push(performance.now() - t);
     if (r.status !== 0) throw new Error(`cold recall failed: ${r.stderr}`);
   }

@@ -17,7 +17,10 @@ import { summarize } from './lib/stats.js';
 import { printTable } from './lib/table.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const FIXTURE = resolve(ROOT, '../shared/fixtures/transcripts/claude-code/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl');
+const FIXTURE = resolve(
+  ROOT,
+  '../shared/fixtures/transcripts/claude-code/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl',
+);
 const PROMPTS = [
   'what did we decide about the frontend framework?',
   'how do I like answers to be formatted?',
@@ -65,7 +68,10 @@ function callHook(options: { home: string; event: string; payload: unknown; env?
 }
 
 async function residentPid(home: string): Promise<number | undefined> {
-  return readFile(join(home, 'run', 'resident.json'), 'utf8').then((t) => (JSON.parse(t) as { pid: number }).pid, () => undefined);
+  return readFile(join(home, 'run', 'resident.json'), 'utf8').then(
+    (t) => (JSON.parse(t) as { pid: number }).pid,
+    () => undefined,
+  );
 }
 
 function alive(pid: number): boolean {
@@ -114,7 +120,13 @@ async function waitIdle(home: string): Promise<void> {
 
 async function seed(home: string): Promise<number> {
   const texts: string[] = [];
-  for (const file of ['admission-set.jsonl', 'admission-holdout-r1.jsonl', 'admission-holdout-r2.jsonl', 'admission-holdout-r3.jsonl', 'admission-holdout-r4.jsonl']) {
+  for (const file of [
+    'admission-set.jsonl',
+    'admission-holdout-r1.jsonl',
+    'admission-holdout-r2.jsonl',
+    'admission-holdout-r3.jsonl',
+    'admission-holdout-r4.jsonl',
+  ]) {
     for (const line of (await readFile(join(ROOT, 'bench', 'data', file), 'utf8')).split('\n')) {
       if (!line.trim()) continue;
       const item = JSON.parse(line) as { text: string; label: string };
@@ -135,7 +147,9 @@ export async function runHooksBench(options: { cold?: number; warm?: number } = 
   const coldRuns = options.cold ?? Number(process.env.STRATA_BENCH_COLD ?? 8);
   const warmRuns = options.warm ?? Number(process.env.STRATA_BENCH_WARM ?? 40);
   process.stdout.write('building dist/ (the hooks run the built package)...\n');
-  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')], { stdio: 'inherit' });
+  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')], {
+    stdio: 'inherit',
+  });
   if (build.status !== 0) throw new Error('tsc failed');
 
   hookNode = process.env.STRATA_BENCH_NODE || (await ensureNode(NODE_24)).node;
@@ -151,16 +165,30 @@ export async function runHooksBench(options: { cold?: number; warm?: number } = 
     const fresh = join(projectDir, 'fresh-session.jsonl');
     await writeFile(fresh, (await readFile(FIXTURE, 'utf8')).split('\n').slice(0, 12).join('\n') + '\n');
     const payload = (event: string, session: string, extra: Record<string, unknown> = {}) => ({
-      session_id: session, transcript_path: fresh, cwd: '/bench', hook_event_name: event, ...extra,
+      session_id: session,
+      transcript_path: fresh,
+      cwd: '/bench',
+      hook_event_name: event,
+      ...extra,
     });
     // Every prompt differs (a repeat of the same prompt in the same session within seconds is answered from memory).
-    const prompt = (session: string, i: number) => payload('UserPromptSubmit', session, { prompt: `${PROMPTS[i % PROMPTS.length]} (turn ${i})` });
+    const prompt = (session: string, i: number) =>
+      payload('UserPromptSubmit', session, { prompt: `${PROMPTS[i % PROMPTS.length]} (turn ${i})` });
     const rows: Array<Array<string | number>> = [];
     const row = (name: string, samples: Sample[], answered: number) => {
       const wall = summarize(samples.map((s) => s.ms));
       const rss = summarize(samples.map((s) => s.rssMb));
       const cpu = summarize(samples.map((s) => s.cpuMs));
-      rows.push([name, samples.length, wall.p50, wall.p95, Math.max(...samples.map((s) => s.ms)), cpu.p50, rss.p50, `${answered}/${samples.length}`]);
+      rows.push([
+        name,
+        samples.length,
+        wall.p50,
+        wall.p95,
+        Math.max(...samples.map((s) => s.ms)),
+        cpu.p50,
+        rss.p50,
+        `${answered}/${samples.length}`,
+      ]);
     };
 
     const cold: Sample[] = [];
@@ -174,7 +202,8 @@ export async function runHooksBench(options: { cold?: number; warm?: number } = 
 
     // A session as Claude Code runs it: SessionStart, then prompt after prompt. Memories already in
     // the session are not sent again, so later prompts often add nothing ("with context" column).
-    for (let k = 0; k < 4; k++) await callHook({ home, event: 'SessionStart', payload: payload('SessionStart', `warm-${k}`, { source: 'startup' }) });
+    for (let k = 0; k < 4; k++)
+      await callHook({ home, event: 'SessionStart', payload: payload('SessionStart', `warm-${k}`, { source: 'startup' }) });
     await waitIdle(home);
     const warm: Sample[] = [];
     for (let i = 0; i < warmRuns; i++) warm.push(await callHook({ home, event: 'UserPromptSubmit', payload: prompt(`warm-${i % 4}`, i) }));
@@ -188,15 +217,26 @@ export async function runHooksBench(options: { cold?: number; warm?: number } = 
     for (let i = 0; i < warmRuns; i++) {
       const t = performance.now();
       const { result } = await callResident({
-        home, stamp, op: 'claude-code.prompt', caller: { agentId: 'claude-code' }, deadline: Date.now() + 30_000,
-        input: { event: 'UserPromptSubmit', sessionId: `trip-${i % 4}`, transcriptPath: fresh, prompt: `${PROMPTS[i % PROMPTS.length]} (trip ${i})`, distill: true },
+        home,
+        stamp,
+        op: 'claude-code.prompt',
+        caller: { agentId: 'claude-code' },
+        deadline: Date.now() + 30_000,
+        input: {
+          event: 'UserPromptSubmit',
+          sessionId: `trip-${i % 4}`,
+          transcriptPath: fresh,
+          prompt: `${PROMPTS[i % PROMPTS.length]} (trip ${i})`,
+          distill: true,
+        },
       });
       trips.push({ ms: performance.now() - t, cpuMs: NaN, rssMb: NaN, stdout: (result as { stdout?: string }).stdout ?? '' });
     }
     row('UserPromptSubmit, resident round trip only', trips, trips.filter((s) => s.stdout.includes('relevant-memories')).length);
 
     const starts: Sample[] = [];
-    for (let i = 0; i < Math.ceil(warmRuns / 2); i++) starts.push(await callHook({ home, event: 'SessionStart', payload: payload('SessionStart', `start-${i}`, { source: 'startup' }) }));
+    for (let i = 0; i < Math.ceil(warmRuns / 2); i++)
+      starts.push(await callHook({ home, event: 'SessionStart', payload: payload('SessionStart', `start-${i}`, { source: 'startup' }) }));
     row('SessionStart, warm', starts, starts.filter((s) => s.stdout.includes('additionalContext')).length);
 
     // Steady state: the session's history is captured (and embedded) once, then each Stop reads what is new.
@@ -205,7 +245,16 @@ export async function runHooksBench(options: { cold?: number; warm?: number } = 
     await waitIdle(home);
     const stops: Sample[] = [];
     for (let i = 0; i < Math.ceil(warmRuns / 2); i++) {
-      await appendFile(transcript, JSON.stringify({ type: 'user', uuid: `bench-${i}`, sessionId: 'stop', timestamp: new Date().toISOString(), message: { role: 'user', content: `${PROMPTS[i % PROMPTS.length]} (turn ${i})` } }) + '\n');
+      await appendFile(
+        transcript,
+        JSON.stringify({
+          type: 'user',
+          uuid: `bench-${i}`,
+          sessionId: 'stop',
+          timestamp: new Date().toISOString(),
+          message: { role: 'user', content: `${PROMPTS[i % PROMPTS.length]} (turn ${i})` },
+        }) + '\n',
+      );
       stops.push(await callHook({ home, event: 'Stop', payload: stop }));
     }
     row('Stop (capture of new lines), warm', stops, stops.length);
@@ -214,7 +263,9 @@ export async function runHooksBench(options: { cold?: number; warm?: number } = 
     await stopResident(home);
     const inProcess: Sample[] = [];
     for (let i = 0; i < Math.max(3, Math.ceil(coldRuns / 2)); i++) {
-      inProcess.push(await callHook({ home, event: 'UserPromptSubmit', payload: prompt(`in-process-${i}`, i), env: { STRATA_RESIDENT: '0' } }));
+      inProcess.push(
+        await callHook({ home, event: 'UserPromptSubmit', payload: prompt(`in-process-${i}`, i), env: { STRATA_RESIDENT: '0' } }),
+      );
     }
     row('UserPromptSubmit, in-process fallback', inProcess, inProcess.filter((s) => s.stdout.includes('relevant-memories')).length);
 
@@ -224,7 +275,9 @@ export async function runHooksBench(options: { cold?: number; warm?: number } = 
       rows,
     );
     const startCpu = summarize(residentCpu);
-    process.stdout.write(`\nresident process: ${resident.rss.toFixed(0)} MB RSS, ${resident.peak.toFixed(0)} MB peak; CPU from start to the cold answer p50 ${startCpu.p50.toFixed(0)} ms, p95 ${startCpu.p95.toFixed(0)} ms\n`);
+    process.stdout.write(
+      `\nresident process: ${resident.rss.toFixed(0)} MB RSS, ${resident.peak.toFixed(0)} MB peak; CPU from start to the cold answer p50 ${startCpu.p50.toFixed(0)} ms, p95 ${startCpu.p95.toFixed(0)} ms\n`,
+    );
     process.stdout.write('budget: UserPromptSubmit warm p95 <= 150 ms, cold <= 1.5 s\n');
   } finally {
     await stopResident(home);

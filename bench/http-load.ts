@@ -58,7 +58,8 @@ export async function driveRecallLoad(options: RecallLoadOptions): Promise<Recal
   const start = performance.now();
   const writer = (async () => {
     for (let i = 0; i < options.writes; i += 1) {
-      if (await send('/memories', { text: options.writeTexts[i % options.writeTexts.length]!, category: 'fact' }, writeLatenciesMs)) writes += 1;
+      if (await send('/memories', { text: options.writeTexts[i % options.writeTexts.length]!, category: 'fact' }, writeLatenciesMs))
+        writes += 1;
     }
   })();
   const readers = Array.from({ length: options.clients }, async (_, c) => {
@@ -76,7 +77,9 @@ function arg(name: string, fallback: number): number {
   return Number.isFinite(v) ? v : fallback;
 }
 
-export async function runHttpLoadBench(options: { clients?: number; requestsPerClient?: number; seed?: number; writes?: number } = {}): Promise<RecallLoadResult> {
+export async function runHttpLoadBench(
+  options: { clients?: number; requestsPerClient?: number; seed?: number; writes?: number } = {},
+): Promise<RecallLoadResult> {
   const clients = options.clients ?? arg('clients', 50);
   const requestsPerClient = options.requestsPerClient ?? arg('requests', 20);
   const seedCount = options.seed ?? arg('seed', 2000);
@@ -87,9 +90,17 @@ export async function runHttpLoadBench(options: { clients?: number; requestsPerC
   await writeFile(join(home, 'config.json'), JSON.stringify({ embedder: { provider: 'none' } }));
   const strata = await Strata.open({ home, embedder: createHashEmbedder(512) });
   try {
-    const items = Array.from({ length: seedCount }, (_, i) => ({ text: `${makeSentence(vocab, random)} (${i})`, scope: i % 2 ? 'global' : 'agent:bench' }));
+    const items = Array.from({ length: seedCount }, (_, i) => ({
+      text: `${makeSentence(vocab, random)} (${i})`,
+      scope: i % 2 ? 'global' : 'agent:bench',
+    }));
     for (let i = 0; i < items.length; i += 500) await strata.rememberMany({ items: items.slice(i, i + 500), nearDuplicates: false });
-    const server = await startHttpServer({ strata, caller: resolveCaller({ config: strata.config, agentId: 'bench' }), host: '127.0.0.1', port: 0 });
+    const server = await startHttpServer({
+      strata,
+      caller: resolveCaller({ config: strata.config, agentId: 'bench' }),
+      host: '127.0.0.1',
+      port: 0,
+    });
     try {
       const result = await driveRecallLoad({
         baseUrl: server.url,
@@ -101,10 +112,32 @@ export async function runHttpLoadBench(options: { clients?: number; requestsPerC
       });
       const r = summarize(result.latenciesMs);
       const w = summarize(result.writeLatenciesMs);
-      printTable(`HTTP API: ${clients} concurrent recall clients + 1 writer (${seedCount} seeded memories, hash-512 embedder)`, ['operation', 'requests', 'ok', 'errors', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s'], [
-        ['POST /recall', clients * requestsPerClient, result.latenciesMs.length, clients * requestsPerClient - result.latenciesMs.length, r.p50, r.p95, r.p99, (result.latenciesMs.length / result.wallMs) * 1000],
-        ['POST /memories', writeCount, result.writes, writeCount - result.writes, w.p50, w.p95, w.p99, (result.writes / result.wallMs) * 1000],
-      ]);
+      printTable(
+        `HTTP API: ${clients} concurrent recall clients + 1 writer (${seedCount} seeded memories, hash-512 embedder)`,
+        ['operation', 'requests', 'ok', 'errors', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s'],
+        [
+          [
+            'POST /recall',
+            clients * requestsPerClient,
+            result.latenciesMs.length,
+            clients * requestsPerClient - result.latenciesMs.length,
+            r.p50,
+            r.p95,
+            r.p99,
+            (result.latenciesMs.length / result.wallMs) * 1000,
+          ],
+          [
+            'POST /memories',
+            writeCount,
+            result.writes,
+            writeCount - result.writes,
+            w.p50,
+            w.p95,
+            w.p99,
+            (result.writes / result.wallMs) * 1000,
+          ],
+        ],
+      );
       if (result.errors.length > 0) process.stdout.write(`\nfirst errors:\n${result.errors.slice(0, 5).join('\n')}\n`);
       return result;
     } finally {

@@ -39,7 +39,11 @@ export async function runLineReaderBench(): Promise<void> {
   try {
     const body = Array.from({ length: LINES }, (_, i) => jsonl(i));
     const rows: Array<Array<string | number>> = [];
-    for (const [name, end] of [['LF', '\n'], ['CRLF', '\r\n'], ['lone CR', '\r']] as const) {
+    for (const [name, end] of [
+      ['LF', '\n'],
+      ['CRLF', '\r\n'],
+      ['lone CR', '\r'],
+    ] as const) {
       const path = join(dir, `${name.replace(' ', '-')}.jsonl`);
       const text = body.join(end) + end;
       writeFileSync(path, text);

@@ -34,7 +34,10 @@ export const MEMORY_VARIANTS: Variant[] = [
   { name: 'hybrid (default)', recall: {} },
   { name: 'lexical only', recall: { mode: 'lexical' } },
   { name: 'dense only', recall: { mode: 'vector' } },
-  { name: 'fusion of main (weighted, best hit = 1, floor)', recall: { fusion: { method: 'weighted', lexicalCoverage: false }, scoring: { questionFactor: 1, dateWeight: 0 } } },
+  {
+    name: 'fusion of main (weighted, best hit = 1, floor)',
+    recall: { fusion: { method: 'weighted', lexicalCoverage: false }, scoring: { questionFactor: 1, dateWeight: 0 } },
+  },
   { name: '- query-word coverage', recall: { fusion: { lexicalCoverage: false } } },
   { name: '- noisy-OR (weighted 0.6/0.4)', recall: { fusion: { method: 'weighted' } } },
   { name: '- question factor', recall: { scoring: { questionFactor: 1 } } },
@@ -50,7 +53,10 @@ export const CONVERSATION_VARIANTS: Variant[] = [
   { name: '- query-word coverage', recall: { fusion: { lexicalCoverage: false } } },
   { name: '- question factor', recall: { scoring: { questionFactor: 1 } } },
   { name: '- dates', recall: { scoring: { dateWeight: 0 } } },
-  { name: 'fusion of main (weighted, best hit = 1, floor)', recall: { fusion: { method: 'weighted', lexicalCoverage: false }, scoring: { questionFactor: 1, dateWeight: 0 } } },
+  {
+    name: 'fusion of main (weighted, best hit = 1, floor)',
+    recall: { fusion: { method: 'weighted', lexicalCoverage: false }, scoring: { questionFactor: 1, dateWeight: 0 } },
+  },
 ];
 
 const memoryText = (t: Turn) => `${t.speaker}: ${t.text}${t.blip_caption ? ` [shares a photo: ${t.blip_caption}]` : ''}`;
@@ -65,7 +71,11 @@ function runBaseline(data: Locomo): RunScores {
   for (const s of data.samples) {
     const turns = data.turns.get(s.sample_id)!;
     const index = new Bm25Index(turns.map((t) => `${t.date ? spokenDate(Date.parse(t.date)) : ''} ${t.speaker}: ${t.text}`));
-    for (const q of data.questions.filter((x) => x.sample === s.sample_id)) scores.add(q, index.search(q.question, 20).map((i) => turns[i]!.dia_id));
+    for (const q of data.questions.filter((x) => x.sample === s.sample_id))
+      scores.add(
+        q,
+        index.search(q.question, 20).map((i) => turns[i]!.dia_id),
+      );
   }
   return scores;
 }
@@ -83,7 +93,10 @@ async function runMemoryPath(data: Locomo, variants: Variant[]) {
           const started = performance.now();
           for (const s of data.samples) {
             const items: RememberInput[] = data.turns.get(s.sample_id)!.map((t) => ({
-              text: memoryText(t), scope: `custom:locomo-${s.sample_id}`, category: 'event', validFrom: t.date,
+              text: memoryText(t),
+              scope: `custom:locomo-${s.sample_id}`,
+              category: 'event',
+              validFrom: t.date,
               source: { kind: 'import', sessionKey: s.sample_id, messageIds: [t.dia_id] },
             }));
             await strata.rememberMany({ items, nearDuplicates: false });
@@ -94,8 +107,18 @@ async function runMemoryPath(data: Locomo, variants: Variant[]) {
         let block = 0;
         let full = 0;
         for (const q of data.questions) {
-          const result = await strata.recall({ query: q.question, scopes: [`custom:locomo-${q.sample}`], limit: 20, rerank: false, minScore: 0, now: data.now.get(q.sample) });
-          scores.add(q, result.results.map((r) => r.record.source.messageIds?.[0] ?? ''));
+          const result = await strata.recall({
+            query: q.question,
+            scopes: [`custom:locomo-${q.sample}`],
+            limit: 20,
+            rerank: false,
+            minScore: 0,
+            now: data.now.get(q.sample),
+          });
+          scores.add(
+            q,
+            result.results.map((r) => r.record.source.messageIds?.[0] ?? ''),
+          );
           if (i === 0) {
             block += estimateTokens(formatContextBlock({ results: result.results.slice(0, 10), maxTokens: 100_000 }));
             full += estimateTokens(data.turns.get(q.sample)!.map(memoryText).join('\n'));
@@ -168,8 +191,16 @@ async function runConversationPath(data: Locomo, variants: Variant[]) {
         }
         const scores = new RunScores(firstHalf(data));
         for (const q of data.questions) {
-          const hits = await strata.searchConversations({ query: q.question, limit: 20, agentIds: [q.sample], now: data.now.get(q.sample) });
-          scores.add(q, hits.map((h) => diaId(h.record.id)));
+          const hits = await strata.searchConversations({
+            query: q.question,
+            limit: 20,
+            agentIds: [q.sample],
+            now: data.now.get(q.sample),
+          });
+          scores.add(
+            q,
+            hits.map((h) => diaId(h.record.id)),
+          );
         }
         out.push({ variant, scores });
       } finally {
@@ -182,10 +213,31 @@ async function runConversationPath(data: Locomo, variants: Variant[]) {
   return { runs: out, ingestSeconds, turns };
 }
 
-const HEADERS = ['run', 'questions', 'R@1', 'R@5', 'R@10', 'R@20', 'all@10', 'MRR', ...[1, 2, 3, 4].map((c) => `R@10 ${CATEGORIES[c]}`), 'R@10 half A', 'R@10 half B'];
+const HEADERS = [
+  'run',
+  'questions',
+  'R@1',
+  'R@5',
+  'R@10',
+  'R@20',
+  'all@10',
+  'MRR',
+  ...[1, 2, 3, 4].map((c) => `R@10 ${CATEGORIES[c]}`),
+  'R@10 half A',
+  'R@10 half B',
+];
 function row(label: string, s: RunScores): Array<string | number> {
   const o = s.overall;
-  return [label, o.n, ...KS.map((k) => mean(o, k)), o.n ? o.all10 / o.n : 0, mrr(o), ...[1, 2, 3, 4].map((c) => (s.byCategory[c] ? mean(s.byCategory[c]!, 10) : 0)), mean(s.halves[0], 10), mean(s.halves[1], 10)];
+  return [
+    label,
+    o.n,
+    ...KS.map((k) => mean(o, k)),
+    o.n ? o.all10 / o.n : 0,
+    mrr(o),
+    ...[1, 2, 3, 4].map((c) => (s.byCategory[c] ? mean(s.byCategory[c]!, 10) : 0)),
+    mean(s.halves[0], 10),
+    mean(s.halves[1], 10),
+  ];
 }
 
 export async function runLocomo(options: { paths?: Array<'memory' | 'conversation'>; ablations?: boolean } = {}) {
@@ -196,28 +248,48 @@ export async function runLocomo(options: { paths?: Array<'memory' | 'conversatio
   }
   const file = basename(data.path);
   const half = firstHalf(data);
-  console.log(`LoCoMo evidence retrieval on ${data.path}: ${data.samples.length} conversations, ${data.questions.length} questions (categories 1-4); ` +
-    `half A = ${[...half].join(', ')}, half B = the rest.`);
+  console.log(
+    `LoCoMo evidence retrieval on ${data.path}: ${data.samples.length} conversations, ${data.questions.length} questions (categories 1-4); ` +
+      `half A = ${[...half].join(', ')}, half B = the rest.`,
+  );
   const paths = options.paths ?? ['memory', 'conversation'];
   const ablations = options.ablations ?? true;
   const baseline = runBaseline(data);
   if (paths.includes('memory')) {
     const memory = await runMemoryPath(data, ablations ? MEMORY_VARIANTS : MEMORY_VARIANTS.slice(0, 1));
-    printTable(`${file} — memory path (every turn remembered; remember took ${memory.ingestSeconds.toFixed(0)} s)`, HEADERS,
-      [row('BM25 + date (baseline)', baseline), ...memory.runs.map((r) => row(r.variant.name, r.scores))]);
-    printTable(`${file} — memory path context size (tokens, mean per question)`, ['top-10 block', 'full conversation', 'ratio'],
-      [[memory.context.block, memory.context.full, memory.context.block / memory.context.full]]);
+    printTable(`${file} — memory path (every turn remembered; remember took ${memory.ingestSeconds.toFixed(0)} s)`, HEADERS, [
+      row('BM25 + date (baseline)', baseline),
+      ...memory.runs.map((r) => row(r.variant.name, r.scores)),
+    ]);
+    printTable(
+      `${file} — memory path context size (tokens, mean per question)`,
+      ['top-10 block', 'full conversation', 'ratio'],
+      [[memory.context.block, memory.context.full, memory.context.block / memory.context.full]],
+    );
   }
   if (paths.includes('conversation')) {
     const conv = await runConversationPath(data, ablations ? CONVERSATION_VARIANTS : CONVERSATION_VARIANTS.slice(0, 1));
-    printTable(`${file} — conversation path through the product (${conv.turns} turns ingested by strata.ingest; ingest + index + embed took ${conv.ingestSeconds.toFixed(0)} s)`, HEADERS,
-      [row('BM25 + date (baseline)', baseline), ...conv.runs.map((r) => row(r.variant.name, r.scores))]);
-    printTable(`${file} — conversation path (default) per category vs BM25 + date`, ['category', 'questions', 'R@10', 'MRR', 'BM25+date R@10', 'BM25+date MRR'],
+    printTable(
+      `${file} — conversation path through the product (${conv.turns} turns ingested by strata.ingest; ingest + index + embed took ${conv.ingestSeconds.toFixed(0)} s)`,
+      HEADERS,
+      [row('BM25 + date (baseline)', baseline), ...conv.runs.map((r) => row(r.variant.name, r.scores))],
+    );
+    printTable(
+      `${file} — conversation path (default) per category vs BM25 + date`,
+      ['category', 'questions', 'R@10', 'MRR', 'BM25+date R@10', 'BM25+date MRR'],
       [1, 2, 3, 4].map((c) => {
         const mine = conv.runs[0]!.scores.byCategory[c];
         const base = baseline.byCategory[c];
-        return [CATEGORIES[c]!, mine?.n ?? 0, mine ? mean(mine, 10) : 0, mine ? mrr(mine) : 0, base ? mean(base, 10) : 0, base ? mrr(base) : 0];
-      }));
+        return [
+          CATEGORIES[c]!,
+          mine?.n ?? 0,
+          mine ? mean(mine, 10) : 0,
+          mine ? mrr(mine) : 0,
+          base ? mean(base, 10) : 0,
+          base ? mrr(base) : 0,
+        ];
+      }),
+    );
   }
   return { baseline };
 }

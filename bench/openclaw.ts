@@ -38,7 +38,10 @@ async function turns(world: World, model: ModelServer, label: string, n: number)
   let injected = 0;
   for (let i = 0; i < n; i++) {
     const from = model.requests.length;
-    const turn = await world.openclaw(['agent', '--local', '--agent', 'main', '--message', `Which colour theme should my editor use? (${label} turn ${i + 1})`], { measure: true });
+    const turn = await world.openclaw(
+      ['agent', '--local', '--agent', 'main', '--message', `Which colour theme should my editor use? (${label} turn ${i + 1})`],
+      { measure: true },
+    );
     if (turn.code !== 0) throw new Error(`openclaw agent --local failed (${label}, exit ${turn.code}):\n${turn.stderr.slice(-3000)}`);
     const request = model.requests.slice(from).find(isAgentTurn);
     if (request && lastUserText(request).includes('zebra-quartz')) injected++;
@@ -95,17 +98,37 @@ export async function runOpenClawBench(): Promise<void> {
   const rows = series.map((s) => {
     const ms = summarize(s.turns.map((t) => t.ms));
     const rss = summarize(s.turns.map((t) => (t.maxRssKb ?? 0) / 1024));
-    return [s.version, s.strata ? 'with Strata' : 'plugin not installed', s.turns.length, ms.p50 / 1000, ms.p95 / 1000, ms.mean / 1000, rss.p50, Math.max(...s.turns.map((t) => (t.maxRssKb ?? 0) / 1024)), s.strata ? `${s.injected}/${s.turns.length}` : '-'];
+    return [
+      s.version,
+      s.strata ? 'with Strata' : 'plugin not installed',
+      s.turns.length,
+      ms.p50 / 1000,
+      ms.p95 / 1000,
+      ms.mean / 1000,
+      rss.p50,
+      Math.max(...s.turns.map((t) => (t.maxRssKb ?? 0) / 1024)),
+      s.strata ? `${s.injected}/${s.turns.length}` : '-',
+    ];
   });
-  printTable(`openclaw agent --local turns against the scripted model server (${n} per row; under load if the machine is shared)`, ['OpenClaw', 'plugin', 'turns', 'p50 s', 'p95 s', 'mean s', 'RSS p50 MiB', 'peak RSS MiB', 'recalled'], rows);
+  printTable(
+    `openclaw agent --local turns against the scripted model server (${n} per row; under load if the machine is shared)`,
+    ['OpenClaw', 'plugin', 'turns', 'p50 s', 'p95 s', 'mean s', 'RSS p50 MiB', 'peak RSS MiB', 'recalled'],
+    rows,
+  );
   const deltas = versions.map(({ version }) => {
-    const [off, on] = [false, true].map((strata) => summarize(series.find((s) => s.version === version && s.strata === strata)!.turns.map((t) => t.ms)));
+    const [off, on] = [false, true].map((strata) =>
+      summarize(series.find((s) => s.version === version && s.strata === strata)!.turns.map((t) => t.ms)),
+    );
     return [version, (on!.p50 - off!.p50) / 1000, (on!.p95 - off!.p95) / 1000];
   });
-  printTable('Strata\'s cost per turn (with minus without)', ['OpenClaw', 'Δ p50 s', 'Δ p95 s'], deltas);
+  printTable("Strata's cost per turn (with minus without)", ['OpenClaw', 'Δ p50 s', 'Δ p95 s'], deltas);
 
   if (process.env.STRATA_BENCH_OPENCLAW_SUITE === '1') {
     const suite = await suiteWallTime();
-    printTable('OpenClaw e2e suite', ['command', 'wall s', 'exit'], [['npx vitest run -c vitest.e2e.config.ts test/e2e/openclaw', suite.seconds, String(suite.code)]]);
+    printTable(
+      'OpenClaw e2e suite',
+      ['command', 'wall s', 'exit'],
+      [['npx vitest run -c vitest.e2e.config.ts test/e2e/openclaw', suite.seconds, String(suite.code)]],
+    );
   }
 }

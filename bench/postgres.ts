@@ -39,10 +39,25 @@ function records(n: number, seed: number, embedderId: string): StoredMemory[] {
     const text = makeSentence(vocab, random);
     const at = new Date(base + i * 1000).toISOString();
     return {
-      id: nextId(), text, category: 'fact', scope: SCOPES[i % SCOPES.length]!, importance: random(), confidence: 0.9, tags: [],
-      source: { kind: 'import' }, createdAt: at, updatedAt: at, validFrom: at, validTo: null, supersedes: null, supersededBy: null,
-      accessCount: 0, lastAccessedAt: null, contentHash: createHash('sha256').update(text).digest('hex'),
-      embeddingModel: embedderId, vector: hashVector(text, DIMS),
+      id: nextId(),
+      text,
+      category: 'fact',
+      scope: SCOPES[i % SCOPES.length]!,
+      importance: random(),
+      confidence: 0.9,
+      tags: [],
+      source: { kind: 'import' },
+      createdAt: at,
+      updatedAt: at,
+      validFrom: at,
+      validTo: null,
+      supersedes: null,
+      supersededBy: null,
+      accessCount: 0,
+      lastAccessedAt: null,
+      contentHash: createHash('sha256').update(text).digest('hex'),
+      embeddingModel: embedderId,
+      vector: hashVector(text, DIMS),
     };
   });
 }
@@ -93,7 +108,12 @@ async function timeRecall(engine: MemoryEngine, qs: string[], scopes: string[]) 
   return summarize(samples);
 }
 
-async function measure(backend: Backend, size: number, rows: Array<Array<string | number>>, writes: Array<Array<string | number>>): Promise<void> {
+async function measure(
+  backend: Backend,
+  size: number,
+  rows: Array<Array<string | number>>,
+  writes: Array<Array<string | number>>,
+): Promise<void> {
   const embedder = createHashEmbedder(DIMS);
   const store = await backend.open();
   await store.initMeta({ embedderId: embedder.id, dimensions: DIMS });
@@ -106,8 +126,12 @@ async function measure(backend: Backend, size: number, rows: Array<Array<string 
   const optimizeMs = performance.now() - t1;
   writes.push([`${size} ${backend.name}`, (size / insertMs) * 1000, insertMs / 1000, optimizeMs / 1000]);
   const ctx = {
-    store, embeddings: createEmbeddingService({ embedder }), embedderId: embedder.id, dimensions: DIMS,
-    write: { redactSecrets: true, maxChars: 4000, nearDuplicateThreshold: 0.95 }, now: () => new Date(),
+    store,
+    embeddings: createEmbeddingService({ embedder }),
+    embedderId: embedder.id,
+    dimensions: DIMS,
+    write: { redactSecrets: true, maxChars: 4000, nearDuplicateThreshold: 0.95 },
+    now: () => new Date(),
     // Recall never reads the L0 log; a log under a path nothing writes to (files appear only on append).
     l0: createJsonlL0Log({ home: join(tmpdir(), 'strata-bench-postgres-no-l0') }),
   };
@@ -126,7 +150,9 @@ export async function runPostgresBench(sizes = (process.env.STRATA_BENCH_SIZES ?
   let server: PostgresServerInfo | null = null;
   let url = process.env.STRATA_POSTGRES_URL;
   if (!url) {
-    server = await startPostgres({ settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on', shared_buffers: '1GB', maintenance_work_mem: '1GB' } });
+    server = await startPostgres({
+      settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on', shared_buffers: '1GB', maintenance_work_mem: '1GB' },
+    });
     url = postgresUrl(server);
   }
   try {
@@ -149,8 +175,14 @@ export async function runPostgresBench(sizes = (process.env.STRATA_BENCH_SIZES ?
 }
 
 function printTables(rows: Array<Array<string | number>>, writes: Array<Array<string | number>>): void {
-  printTable(`Batched insert (${BATCH} rows per call, ${DIMS}-d vectors; PostgreSQL keeps its HNSW index as rows arrive)`,
-    ['rows / store', 'rows/s', 'insert s', 'optimize s'], writes);
-  printTable('Recall through the engine (ms; limit 10; 512-d hash vectors, hash query embedder; queries from the corpus vocabulary)',
-    ['size / mode', 'store', 'scopes', 'p50', 'p95'], rows);
+  printTable(
+    `Batched insert (${BATCH} rows per call, ${DIMS}-d vectors; PostgreSQL keeps its HNSW index as rows arrive)`,
+    ['rows / store', 'rows/s', 'insert s', 'optimize s'],
+    writes,
+  );
+  printTable(
+    'Recall through the engine (ms; limit 10; 512-d hash vectors, hash query embedder; queries from the corpus vocabulary)',
+    ['size / mode', 'store', 'scopes', 'p50', 'p95'],
+    rows,
+  );
 }

@@ -35,7 +35,18 @@ export async function runRulesBench(options: { all?: boolean } = {}): Promise<Ru
     ['transcript', 'split', 'messages', 'memories', 'rule', 'pref', 'decision', 'fact', 'lesson', 'rejected by gate'],
     yields.map((y) => {
       const by = (c: string) => y.memories.filter((m) => m.category === c).length;
-      return [y.transcript.id, y.transcript.split, y.messages, y.memories.length, by('rule'), by('preference'), by('decision'), by('fact') + by('entity'), by('lesson'), y.rejected];
+      return [
+        y.transcript.id,
+        y.transcript.split,
+        y.messages,
+        y.memories.length,
+        by('rule'),
+        by('preference'),
+        by('decision'),
+        by('fact') + by('entity'),
+        by('lesson'),
+        y.rejected,
+      ];
     }),
   );
   for (const y of yields) {

@@ -27,9 +27,30 @@ function TokenForm({ required, onSaved }) {
   };
   return html`<form class="token" onSubmit=${save}>
     ${required ? html`<span class="warn">${token.get() ? 'The server rejected this token.' : 'This server needs a bearer token.'}</span>` : null}
-    <input type="password" name="token" placeholder="API token" aria-label="API token" value=${value} onInput=${(e) => setValue(e.target.value)} autocomplete="off" />
+    <input
+      type="password"
+      name="token"
+      placeholder="API token"
+      aria-label="API token"
+      value=${value}
+      onInput=${(e) => setValue(e.target.value)}
+      autocomplete="off"
+    />
     <button type="submit">Use token</button>
-    ${token.get() ? html`<button type="button" class="link" onClick=${() => { token.set(''); onSaved(); }}>Forget token</button>` : null}
+    ${
+      token.get()
+        ? html`<button
+            type="button"
+            class="link"
+            onClick=${() => {
+              token.set('');
+              onSaved();
+            }}
+          >
+            Forget token
+          </button>`
+        : null
+    }
   </form>`;
 }
 
@@ -69,8 +90,7 @@ function App() {
   }
   const active = tab === 'memory' ? 'memories' : tab;
 
-  return html`
-    <header>
+  return html` <header>
       <h1><a href="#/memories">Strata</a> <span class="muted">inspector</span></h1>
       <nav>${TABS.map(([key, label]) => html`<a href=${`#/${key}`} class=${active === key ? 'active' : ''}>${label}</a>`)}</nav>
       <div class="who">

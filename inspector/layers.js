@@ -27,29 +27,53 @@ export function LayersView({ me, params }) {
   const [agent, setAgent] = useState(params.get('agent') ?? agents[0] ?? '');
   const [scene, setScene] = useState(null);
   const data = useLoad(
-    () => (agent ? Promise.all([orNull(api('/persona', { query: { agent } })), orNull(api('/scenes', { query: { agent } }))]).then(([persona, scenes]) => ({ persona, scenes: scenes?.scenes ?? [] })) : Promise.resolve(null)),
+    () =>
+      agent
+        ? Promise.all([orNull(api('/persona', { query: { agent } })), orNull(api('/scenes', { query: { agent } }))]).then(
+            ([persona, scenes]) => ({ persona, scenes: scenes?.scenes ?? [] }),
+          )
+        : Promise.resolve(null),
     [agent],
   );
-  if (agents.length === 0) return html`<p class="muted">This server runs without an agent (--agent), so there are no scenes or persona to show.</p>`;
+  if (agents.length === 0)
+    return html`<p class="muted">This server runs without an agent (--agent), so there are no scenes or persona to show.</p>`;
   const d = data.data;
   return html`<section>
-    <div class="filters"><label>Agent <select name="agent" value=${agent} onChange=${(e) => { setAgent(e.target.value); setScene(null); }}>${agents.map((a) => html`<option value=${a}>${a}</option>`)}</select></label></div>
+    <div class="filters">
+      <label
+        >Agent
+        <select
+          name="agent"
+          value=${agent}
+          onChange=${(e) => {
+            setAgent(e.target.value);
+            setScene(null);
+          }}
+        >
+          ${agents.map((a) => html`<option value=${a}>${a}</option>`)}
+        </select></label
+      >
+    </div>
     <${ErrorBox} error=${data.error} />
-    ${d
-      ? html`<div class="split">
-          <article class="card" data-testid="persona">
-            <h3>Persona</h3>
-            ${d.persona ? html`<div class="doc">${d.persona.text}</div>` : html`<p class="muted">No persona yet (distillation writes it).</p>`}
-          </article>
-          <div>
-            <div class="card">
-              <h3>Scenes <span class="muted">(${d.scenes.length})</span></h3>
-              ${d.scenes.length === 0 ? html`<p class="muted">No scenes yet.</p>` : null}
-              <ul class="scenes">${d.scenes.map((s) => html`<li><button type="button" class=${scene === s.name ? 'link active' : 'link'} onClick=${() => setScene(s.name)}>${s.name}</button></li>`)}</ul>
+    ${
+      d
+        ? html`<div class="split">
+            <article class="card" data-testid="persona">
+              <h3>Persona</h3>
+              ${d.persona ? html`<div class="doc">${d.persona.text}</div>` : html`<p class="muted">No persona yet (distillation writes it).</p>`}
+            </article>
+            <div>
+              <div class="card">
+                <h3>Scenes <span class="muted">(${d.scenes.length})</span></h3>
+                ${d.scenes.length === 0 ? html`<p class="muted">No scenes yet.</p>` : null}
+                <ul class="scenes">
+                  ${d.scenes.map((s) => html`<li><button type="button" class=${scene === s.name ? 'link active' : 'link'} onClick=${() => setScene(s.name)}>${s.name}</button></li>`)}
+                </ul>
+              </div>
+              ${scene ? html`<${Scene} key=${scene} agent=${agent} name=${scene} />` : null}
             </div>
-            ${scene ? html`<${Scene} key=${scene} agent=${agent} name=${scene} />` : null}
-          </div>
-        </div>`
-      : null}
+          </div>`
+        : null
+    }
   </section>`;
 }

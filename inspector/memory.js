@@ -3,7 +3,24 @@ import { useState } from 'preact/hooks';
 import { api, CATEGORIES } from './api.js';
 import { ErrorBox, fmtDate, fmtNum, html, Tags, useLoad } from './ui.js';
 
-const FIELDS = ['id', 'category', 'scope', 'importance', 'confidence', 'tags', 'createdAt', 'updatedAt', 'validFrom', 'validTo', 'supersedes', 'supersededBy', 'accessCount', 'lastAccessedAt', 'contentHash', 'embeddingModel'];
+const FIELDS = [
+  'id',
+  'category',
+  'scope',
+  'importance',
+  'confidence',
+  'tags',
+  'createdAt',
+  'updatedAt',
+  'validFrom',
+  'validTo',
+  'supersedes',
+  'supersededBy',
+  'accessCount',
+  'lastAccessedAt',
+  'contentHash',
+  'embeddingModel',
+];
 
 /** A 404 is an answer here (forgotten memory, no history yet), not an error. */
 const orNull = (p) => p.catch((e) => (e.status === 404 ? null : Promise.reject(e)));
@@ -11,14 +28,21 @@ const orNull = (p) => p.catch((e) => (e.status === 404 ? null : Promise.reject(e
 function fieldValue(m, key) {
   const v = m[key];
   if (key === 'tags') return html`<${Tags} tags=${v} />`;
-  if (key === 'supersedes' || key === 'supersededBy') return v ? html`<a href=${`#/memory/${encodeURIComponent(v)}`} class="mono">${v}</a>` : '—';
+  if (key === 'supersedes' || key === 'supersededBy')
+    return v ? html`<a href=${`#/memory/${encodeURIComponent(v)}`} class="mono">${v}</a>` : '—';
   if (/At$|^valid/.test(key)) return fmtDate(v);
   if (typeof v === 'number') return fmtNum(v, 2);
   return v === null || v === undefined || v === '' ? '—' : String(v);
 }
 
 function Fields({ m }) {
-  return html`<dl class="fields">${FIELDS.map((k) => html`<dt>${k}</dt><dd data-field=${k}>${fieldValue(m, k)}</dd>`)}</dl>`;
+  return html`<dl class="fields">
+    ${FIELDS.map(
+      (k) =>
+        html`<dt>${k}</dt>
+          <dd data-field=${k}>${fieldValue(m, k)}</dd>`,
+    )}
+  </dl>`;
 }
 
 function EditForm({ m, onDone }) {
@@ -30,7 +54,10 @@ function EditForm({ m, onDone }) {
   const save = async (e) => {
     e.preventDefault();
     const patch = {};
-    const tagList = tags.split(',').map((t) => t.trim()).filter(Boolean);
+    const tagList = tags
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
     if (text !== m.text) patch.text = text;
     if (category !== m.category) patch.category = category;
     if (Number(importance) !== m.importance) patch.importance = Number(importance);
@@ -46,12 +73,31 @@ function EditForm({ m, onDone }) {
   return html`<form class="edit" onSubmit=${save}>
     <label>Text <textarea name="text" rows="4" value=${text} onInput=${(e) => setText(e.target.value)} /></label>
     <div class="row">
-      <label>Category <select name="category" value=${category} onChange=${(e) => setCategory(e.target.value)}>${CATEGORIES.map((c) => html`<option value=${c}>${c}</option>`)}</select></label>
-      <label>Importance <input name="importance" type="number" min="0" max="1" step="0.05" value=${importance} onInput=${(e) => setImportance(e.target.value)} /></label>
-      <label class="grow">Tags <input name="tags" value=${tags} onInput=${(e) => setTags(e.target.value)} placeholder="comma, separated" /></label>
+      <label
+        >Category
+        <select name="category" value=${category} onChange=${(e) => setCategory(e.target.value)}>
+          ${CATEGORIES.map((c) => html`<option value=${c}>${c}</option>`)}
+        </select></label
+      >
+      <label
+        >Importance
+        <input
+          name="importance"
+          type="number"
+          min="0"
+          max="1"
+          step="0.05"
+          value=${importance}
+          onInput=${(e) => setImportance(e.target.value)}
+      /></label>
+      <label class="grow"
+        >Tags <input name="tags" value=${tags} onInput=${(e) => setTags(e.target.value)} placeholder="comma, separated"
+      /></label>
     </div>
     <${ErrorBox} error=${error} />
-    <div class="row"><button type="submit" class="primary">Save</button><button type="button" onClick=${() => onDone(null)}>Cancel</button></div>
+    <div class="row">
+      <button type="submit" class="primary">Save</button><button type="button" onClick=${() => onDone(null)}>Cancel</button>
+    </div>
   </form>`;
 }
 
@@ -61,16 +107,25 @@ function Provenance({ p }) {
   return html`<section class="card" data-testid="provenance">
     <h3>Provenance</h3>
     <dl class="fields">
-      <dt>source</dt><dd data-field="source.kind">${s.kind}</dd>
-      <dt>agent</dt><dd data-field="source.agentId">${s.agentId ?? '—'}</dd>
-      <dt>session</dt><dd data-field="source.sessionKey" class="mono">${s.sessionKey ?? '—'}</dd>
-      <dt>messages</dt><dd class="mono">${s.messageIds.length ? s.messageIds.join(', ') : 'none cited'}</dd>
+      <dt>source</dt>
+      <dd data-field="source.kind">${s.kind}</dd>
+      <dt>agent</dt>
+      <dd data-field="source.agentId">${s.agentId ?? '—'}</dd>
+      <dt>session</dt>
+      <dd data-field="source.sessionKey" class="mono">${s.sessionKey ?? '—'}</dd>
+      <dt>messages</dt>
+      <dd class="mono">${s.messageIds.length ? s.messageIds.join(', ') : 'none cited'}</dd>
     </dl>
     ${p.withheld ? html`<p class="warn">${p.withheld}</p>` : null}
-    ${p.messages.map((msg) => html`<div class="message" data-role=${msg.role}>
-      <div class="meta"><b>${msg.role}</b> · ${fmtDate(new Date(msg.timestamp).toISOString())} · <span class="mono">${msg.id}</span> · ${msg.host}</div>
-      <div class="body">${msg.content}</div>
-    </div>`)}
+    ${p.messages.map(
+      (msg) =>
+        html`<div class="message" data-role=${msg.role}>
+          <div class="meta">
+            <b>${msg.role}</b> · ${fmtDate(new Date(msg.timestamp).toISOString())} · <span class="mono">${msg.id}</span> · ${msg.host}
+          </div>
+          <div class="body">${msg.content}</div>
+        </div>`,
+    )}
     ${p.missing.length && !p.withheld ? html`<p class="muted">Not in the conversation log: ${p.missing.join(', ')}</p>` : null}
   </section>`;
 }
@@ -87,23 +142,44 @@ const tagText = (t) => (t?.length ? t.join(', ') : '—');
  * change is the next entry's `previous` (or the current memory for the last change).
  */
 function History({ entries, current, onRestore }) {
-  if (!entries || entries.length === 0) return html`<section class="card"><h3>History</h3><p class="muted">No recorded changes.</p></section>`;
+  if (!entries || entries.length === 0)
+    return html`<section class="card">
+      <h3>History</h3>
+      <p class="muted">No recorded changes.</p>
+    </section>`;
   const rows = entries.map((e, i) => ({ e, after: i + 1 < entries.length ? entries[i + 1].previous : current })).reverse();
   return html`<section class="card" data-testid="history">
     <h3>History <span class="muted">(${entries.length})</span></h3>
-    <ol class="history">${rows.map(({ e, after }) => html`<li data-action=${e.action}>
-      <div class="meta"><b>${e.action}</b> by ${e.actor} · ${fmtDate(e.at)}${e.reason ? html` · <span class="muted">${e.reason}</span>` : null}
-        ${e.previous && current ? html` <button type="button" class="link" title="Write this version back as a new change" onClick=${() => onRestore(e.previous)}>Restore the version before this change</button>` : null}</div>
-      ${e.previous === null && e.next ? html`<div class="change"><ins>${e.next.text}</ins></div>` : null}
-      ${e.previous && e.next === null ? html`<div class="change"><del>${e.previous.text}</del></div>` : null}
-      ${e.previous && e.next
-        ? html`<${Change} label="text" before=${e.previous.text} after=${e.next.text} />
-            <${Change} label="category" before=${e.previous.category} after=${e.next.category} />
-            <${Change} label="scope" before=${e.previous.scope} after=${e.next.scope} />
-            ${after ? html`<${Change} label="importance" before=${fmtNum(e.previous.importance, 2)} after=${fmtNum(after.importance, 2)} />
-              <${Change} label="tags" before=${tagText(e.previous.tags)} after=${tagText(after.tags)} />` : null}`
-        : null}
-    </li>`)}</ol>
+    <ol class="history">
+      ${rows.map(
+        ({ e, after }) =>
+          html`<li data-action=${e.action}>
+            <div class="meta">
+              <b>${e.action}</b> by ${e.actor} · ${fmtDate(e.at)}${e.reason ? html` · <span class="muted">${e.reason}</span>` : null}
+              ${e.previous && current ? html` <button type="button" class="link" title="Write this version back as a new change" onClick=${() => onRestore(e.previous)}>Restore the version before this change</button>` : null}
+            </div>
+            ${e.previous === null && e.next ? html`<div class="change"><ins>${e.next.text}</ins></div>` : null}
+            ${e.previous && e.next === null ? html`<div class="change"><del>${e.previous.text}</del></div>` : null}
+            ${
+              e.previous && e.next
+                ? html`<${Change} label="text" before=${e.previous.text} after=${e.next.text} />
+                    <${Change} label="category" before=${e.previous.category} after=${e.next.category} />
+                    <${Change} label="scope" before=${e.previous.scope} after=${e.next.scope} />
+                    ${
+                      after
+                        ? html`<${Change}
+                              label="importance"
+                              before=${fmtNum(e.previous.importance, 2)}
+                              after=${fmtNum(after.importance, 2)}
+                            />
+                            <${Change} label="tags" before=${tagText(e.previous.tags)} after=${tagText(after.tags)} />`
+                        : null
+                    }`
+                : null
+            }
+          </li>`,
+      )}
+    </ol>
   </section>`;
 }
 
@@ -113,7 +189,10 @@ export function MemoryView({ id }) {
   const [error, setError] = useState(null);
   const path = `/memories/${encodeURIComponent(id)}`;
   const load = useLoad(
-    () => Promise.all([orNull(api(path)), orNull(api(`${path}/history`)), orNull(api(`${path}/provenance`))]).then(([memory, history, provenance]) => ({ memory, history: history?.entries ?? [], provenance })),
+    () =>
+      Promise.all([orNull(api(path)), orNull(api(`${path}/history`)), orNull(api(`${path}/provenance`))]).then(
+        ([memory, history, provenance]) => ({ memory, history: history?.entries ?? [], provenance }),
+      ),
     [id],
   );
   const act = async (label, call) => {
@@ -128,11 +207,18 @@ export function MemoryView({ id }) {
     }
   };
   const forget = () => act('Forgotten.', () => api(path, { method: 'DELETE' }));
-  const restore = (v) => act('Restored an earlier version.', () => api(path, { method: 'PATCH', body: { text: v.text, category: v.category, importance: v.importance, confidence: v.confidence, tags: v.tags } }));
-  const revert = () => act('', async () => {
-    const r = await api(`${path}/revert`, { method: 'POST', body: {} });
-    return `Reverted the last change (${r.reverted.action} by ${r.reverted.actor}).`;
-  });
+  const restore = (v) =>
+    act('Restored an earlier version.', () =>
+      api(path, {
+        method: 'PATCH',
+        body: { text: v.text, category: v.category, importance: v.importance, confidence: v.confidence, tags: v.tags },
+      }),
+    );
+  const revert = () =>
+    act('', async () => {
+      const r = await api(`${path}/revert`, { method: 'POST', body: {} });
+      return `Reverted the last change (${r.reverted.action} by ${r.reverted.actor}).`;
+    });
 
   if (load.error) return html`<${ErrorBox} error=${load.error} />`;
   if (!load.data) return html`<p class="muted">Loading…</p>`;
@@ -143,26 +229,62 @@ export function MemoryView({ id }) {
     <p><a href="#/memories">← Memories</a></p>
     ${flash ? html`<div class="flash" role="status">${flash}</div>` : null}
     <${ErrorBox} error=${error} />
-    ${m
-      ? html`<div class="card">
-          <div class="memory-text" data-testid="memory-text">${m.text}</div>
-          <div class="actions">
-            <span class=${`cat cat-${m.category}`}>${m.category}</span>
-            ${m.validTo
-              ? html`<span class="warn" data-testid="memory-state">not current since ${fmtDate(m.validTo)}${m.supersededBy ? html` · current: <a href=${`#/memory/${encodeURIComponent(m.supersededBy)}`} class="mono">${m.supersededBy}</a>` : null}</span>`
-              : html`<span class="state current" data-testid="memory-state">current</span>`}
-            <span class="grow"></span>
-            <button type="button" onClick=${() => setMode(mode === 'edit' ? 'view' : 'edit')}>Edit</button>
-            ${mode === 'confirm-forget'
-              ? html`<span class="confirm">Forget this memory? <button type="button" class="danger" onClick=${forget}>Yes, forget</button><button type="button" onClick=${() => setMode('view')}>Cancel</button></span>`
-              : html`<button type="button" class="danger" onClick=${() => setMode('confirm-forget')}>Forget</button>`}
-            <button type="button" disabled=${!canRevert} onClick=${revert} title=${last ? `Undo: ${last.action} by ${last.actor}, ${fmtDate(last.at)}` : 'No recorded change'}>Revert last change</button>
-          </div>
-          ${mode === 'edit' ? html`<${EditForm} m=${m} onDone=${(msg) => { setMode('view'); if (msg) { setFlash(msg); load.reload(); } }} />` : null}
-          <${Fields} m=${m} />
-        </div>`
-      : html`<div class="card"><p class="warn" data-testid="forgotten">Memory <span class="mono">${id}</span> is not in this caller's scopes (forgotten or never existed).</p>
-          ${canRevert ? html`<button type="button" onClick=${revert} title=${`Undo: ${last.action} by ${last.actor}`}>Revert last change</button> <span class="muted">(last change: ${last.action} by ${last.actor}, ${fmtDate(last.at)})</span>` : null}</div>`}
+    ${
+      m
+        ? html`<div class="card">
+            <div class="memory-text" data-testid="memory-text">${m.text}</div>
+            <div class="actions">
+              <span class=${`cat cat-${m.category}`}>${m.category}</span>
+              ${
+                m.validTo
+                  ? html`<span class="warn" data-testid="memory-state"
+                      >not current since
+                      ${fmtDate(m.validTo)}${m.supersededBy ? html` · current: <a href=${`#/memory/${encodeURIComponent(m.supersededBy)}`} class="mono">${m.supersededBy}</a>` : null}</span
+                    >`
+                  : html`<span class="state current" data-testid="memory-state">current</span>`
+              }
+              <span class="grow"></span>
+              <button type="button" onClick=${() => setMode(mode === 'edit' ? 'view' : 'edit')}>Edit</button>
+              ${
+                mode === 'confirm-forget'
+                  ? html`<span class="confirm"
+                      >Forget this memory? <button type="button" class="danger" onClick=${forget}>Yes, forget</button
+                      ><button type="button" onClick=${() => setMode('view')}>Cancel</button></span
+                    >`
+                  : html`<button type="button" class="danger" onClick=${() => setMode('confirm-forget')}>Forget</button>`
+              }
+              <button
+                type="button"
+                disabled=${!canRevert}
+                onClick=${revert}
+                title=${last ? `Undo: ${last.action} by ${last.actor}, ${fmtDate(last.at)}` : 'No recorded change'}
+              >
+                Revert last change
+              </button>
+            </div>
+            ${
+              mode === 'edit'
+                ? html`<${EditForm}
+                    m=${m}
+                    onDone=${(msg) => {
+                      setMode('view');
+                      if (msg) {
+                        setFlash(msg);
+                        load.reload();
+                      }
+                    }}
+                  />`
+                : null
+            }
+            <${Fields} m=${m} />
+          </div>`
+        : html`<div class="card">
+            <p class="warn" data-testid="forgotten">
+              Memory <span class="mono">${id}</span> is not in this caller's scopes (forgotten or never existed).
+            </p>
+            ${canRevert ? html`<button type="button" onClick=${revert} title=${`Undo: ${last.action} by ${last.actor}`}>Revert last change</button> <span class="muted">(last change: ${last.action} by ${last.actor}, ${fmtDate(last.at)})</span>` : null}
+          </div>`
+    }
     <${Provenance} p=${provenance} />
     <${History} entries=${history} current=${m} onRestore=${restore} />
   </section>`;

@@ -5,8 +5,19 @@ import { ErrorBox, fmtUsd, html, useLoad } from './ui.js';
 
 function Totals({ t }) {
   return html`<div class="totals">
-    ${[['calls', t.calls], ['failed', t.failedCalls], ['input tokens', t.inputTokens.toLocaleString('en-US')], ['output tokens', t.outputTokens.toLocaleString('en-US')], ['cost', fmtUsd(t.costUsd)], ['unpriced calls', t.unpricedCalls]].map(
-      ([label, value]) => html`<div class="stat" data-stat=${label}><div class="value">${value}</div><div class="label">${label}</div></div>`,
+    ${[
+      ['calls', t.calls],
+      ['failed', t.failedCalls],
+      ['input tokens', t.inputTokens.toLocaleString('en-US')],
+      ['output tokens', t.outputTokens.toLocaleString('en-US')],
+      ['cost', fmtUsd(t.costUsd)],
+      ['unpriced calls', t.unpricedCalls],
+    ].map(
+      ([label, value]) =>
+        html`<div class="stat" data-stat=${label}>
+          <div class="value">${value}</div>
+          <div class="label">${label}</div>
+        </div>`,
     )}
   </div>`;
 }
@@ -15,15 +26,51 @@ function Breakdown({ title, rows, testid }) {
   const entries = Object.entries(rows).sort(([a], [b]) => (a < b ? 1 : -1));
   return html`<div class="card">
     <h3>${title}</h3>
-    ${entries.length === 0 ? html`<p class="muted">No calls.</p>` : html`<table class="list" data-testid=${testid}>
-      <thead><tr><th>${title.replace(/^By /, '')}</th><th class="num">Calls</th><th class="num">Failed</th><th class="num">Input tokens</th><th class="num">Output tokens</th><th class="num">Cost</th></tr></thead>
-      <tbody>${entries.map(([k, t]) => html`<tr><td class="mono">${k}</td><td class="num">${t.calls}</td><td class="num">${t.failedCalls}</td><td class="num">${t.inputTokens.toLocaleString('en-US')}</td><td class="num">${t.outputTokens.toLocaleString('en-US')}</td><td class="num">${fmtUsd(t.costUsd)}${t.unpricedCalls ? html` <small class="muted">+${t.unpricedCalls} unpriced</small>` : null}</td></tr>`)}</tbody>
-    </table>`}
+    ${
+      entries.length === 0
+        ? html`<p class="muted">No calls.</p>`
+        : html`<table class="list" data-testid=${testid}>
+            <thead>
+              <tr>
+                <th>${title.replace(/^By /, '')}</th>
+                <th class="num">Calls</th>
+                <th class="num">Failed</th>
+                <th class="num">Input tokens</th>
+                <th class="num">Output tokens</th>
+                <th class="num">Cost</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${entries.map(
+                ([k, t]) =>
+                  html`<tr>
+                    <td class="mono">${k}</td>
+                    <td class="num">${t.calls}</td>
+                    <td class="num">${t.failedCalls}</td>
+                    <td class="num">${t.inputTokens.toLocaleString('en-US')}</td>
+                    <td class="num">${t.outputTokens.toLocaleString('en-US')}</td>
+                    <td class="num">
+                      ${fmtUsd(t.costUsd)}${t.unpricedCalls ? html` <small class="muted">+${t.unpricedCalls} unpriced</small>` : null}
+                    </td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }
   </div>`;
 }
 
 function Counts({ title, counts }) {
-  return html`<div><h4>${title}</h4><dl class="fields">${Object.entries(counts ?? {}).map(([k, v]) => html`<dt class="mono">${k}</dt><dd class="num">${v}</dd>`)}</dl></div>`;
+  return html`<div>
+    <h4>${title}</h4>
+    <dl class="fields">
+      ${Object.entries(counts ?? {}).map(
+        ([k, v]) =>
+          html`<dt class="mono">${k}</dt>
+            <dd class="num">${v}</dd>`,
+      )}
+    </dl>
+  </div>`;
 }
 
 function Stats({ s }) {
@@ -34,7 +81,12 @@ function Stats({ s }) {
       <${Counts} title="By scope" counts=${s.byScope} />
       ${s.byCategory ? html`<${Counts} title="By category" counts=${s.byCategory} />` : null}
     </div>
-    <p class="muted">Embedder <span class="mono">${e && typeof e === 'object' ? `${e.id ?? '?'}${e.dimensions ? ` (${e.dimensions} dimensions)` : ''}` : String(e ?? '—')}</span></p>
+    <p class="muted">
+      Embedder
+      <span class="mono"
+        >${e && typeof e === 'object' ? `${e.id ?? '?'}${e.dimensions ? ` (${e.dimensions} dimensions)` : ''}` : String(e ?? '—')}</span
+      >
+    </p>
   </div>`;
 }
 
@@ -44,14 +96,21 @@ export function UsageView() {
   const stats = useLoad(() => api('/stats'), []);
   const u = usage.data;
   return html`<section>
-    <div class="filters"><label>LLM usage since <input type="date" name="since" value=${since} onChange=${(e) => setSince(e.target.value)} /></label>${since ? html`<button type="button" class="link" onClick=${() => setSince('')}>all time</button>` : null}</div>
+    <div class="filters">
+      <label>LLM usage since <input type="date" name="since" value=${since} onChange=${(e) => setSince(e.target.value)} /></label
+      >${since ? html`<button type="button" class="link" onClick=${() => setSince('')}>all time</button>` : null}
+    </div>
     <${ErrorBox} error=${usage.error ?? stats.error} />
-    ${u ? html`<${Totals} t=${u} />
-      <div class="split">
-        <${Breakdown} title="By month" rows=${u.byMonth} testid="by-month" />
-        <${Breakdown} title="By model" rows=${u.byModel} testid="by-model" />
-      </div>
-      <${Breakdown} title="By purpose" rows=${u.byPurpose} testid="by-purpose" />` : null}
+    ${
+      u
+        ? html`<${Totals} t=${u} />
+            <div class="split">
+              <${Breakdown} title="By month" rows=${u.byMonth} testid="by-month" />
+              <${Breakdown} title="By model" rows=${u.byModel} testid="by-model" />
+            </div>
+            <${Breakdown} title="By purpose" rows=${u.byPurpose} testid="by-purpose" />`
+        : null
+    }
     ${stats.data ? html`<${Stats} s=${stats.data} />` : null}
   </section>`;
 }

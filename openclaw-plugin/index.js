@@ -13,7 +13,9 @@ function loadPlugin(api) {
   if (!root) throw new Error('strata: this OpenClaw did not report the plugin folder (api.rootDir); OpenClaw 2026.9 or newer is required.');
   const built = join(root, '..', 'dist', 'hosts', 'openclaw', 'entry.js');
   if (!existsSync(built)) {
-    throw new Error(`strata: ${built} is missing; reinstall strata-memory (npm install -g strata-memory), or run \`npm run build\` in a source checkout.`);
+    throw new Error(
+      `strata: ${built} is missing; reinstall strata-memory (npm install -g strata-memory), or run \`npm run build\` in a source checkout.`,
+    );
   }
   const load = createRequire(join(root, 'package.json'));
   return load(built).default;

@@ -12,8 +12,12 @@ const packages = lock.packages;
 
 function platformOf(name) {
   const base = name.split('/').pop();
-  const os = ['darwin', 'linux', 'win32', 'android', 'freebsd', 'openbsd', 'netbsd', 'sunos', 'aix', 'openharmony'].find((o) => base.includes(o));
-  const cpu = ['arm64', 'x64', 'ia32', 'arm', 'loong64', 'ppc64', 'riscv64', 's390x', 'mips64el', 'wasm32'].find((c) => new RegExp(`(^|-)${c}(-|$)`).test(base));
+  const os = ['darwin', 'linux', 'win32', 'android', 'freebsd', 'openbsd', 'netbsd', 'sunos', 'aix', 'openharmony'].find((o) =>
+    base.includes(o),
+  );
+  const cpu = ['arm64', 'x64', 'ia32', 'arm', 'loong64', 'ppc64', 'riscv64', 's390x', 'mips64el', 'wasm32'].find((c) =>
+    new RegExp(`(^|-)${c}(-|$)`).test(base),
+  );
   const libc = /musl/.test(base) ? 'musl' : /gnu/.test(base) ? 'glibc' : undefined;
   return { os, cpu, libc };
 }

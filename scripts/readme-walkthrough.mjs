@@ -21,7 +21,10 @@ const CLI = join(ROOT, 'bin/strata.js');
 const SKIP = [
   [/^strata (watch|mcp|serve)\b/, 'a long-running server or watcher (runs until Ctrl-C); covered by the host and capture tests'],
   [/^strata install\b|^strata uninstall\b/, "edits a host's configuration (Claude Code, OpenClaw); covered by the e2e suites"],
-  [/^strata (organize|summarize)\b|^strata journal (flush|compile)\b/, 'needs an LLM (none on this machine); covered by the scripted-LLM tests'],
+  [
+    /^strata (organize|summarize)\b|^strata journal (flush|compile)\b/,
+    'needs an LLM (none on this machine); covered by the scripted-LLM tests',
+  ],
   [/\[.*\]/, 'shows optional arguments in brackets (usage syntax, not a command)'],
 ];
 
@@ -56,9 +59,16 @@ mkdirSync(join(work, 'my-agent-logs'), { recursive: true });
 writeFileSync(
   join(work, 'my-agent-logs', 'session.jsonl'),
   [
-    { role: 'user', content: 'Remember that the staging database runs on port 5433.', timestamp: '2026-01-05T10:00:00Z', sessionId: 'readme-1' },
+    {
+      role: 'user',
+      content: 'Remember that the staging database runs on port 5433.',
+      timestamp: '2026-01-05T10:00:00Z',
+      sessionId: 'readme-1',
+    },
     { role: 'assistant', content: 'Noted: staging database on port 5433.', timestamp: '2026-01-05T10:00:05Z', sessionId: 'readme-1' },
-  ].map((l) => JSON.stringify(l)).join('\n') + '\n',
+  ]
+    .map((l) => JSON.stringify(l))
+    .join('\n') + '\n',
 );
 
 // The README imports a mem0 export: a hand-written one in mem0's get_all format.
@@ -88,7 +98,8 @@ for (const command of commands) {
   const stack = /\n\s+at .+\(.+:\d+:\d+\)|node:internal|Unhandled|TypeError:|ReferenceError:/.test(output);
   const ok = r.status === 0 && !stack;
   process.stdout.write(`${ok ? 'ok  ' : 'FAIL'}  strata ${args.join(' ')}\n`);
-  if (!ok) failures.push({ command: concrete, status: r.status, signal: r.signal, output: output.trim().split('\n').slice(0, 15).join('\n') });
+  if (!ok)
+    failures.push({ command: concrete, status: r.status, signal: r.signal, output: output.trim().split('\n').slice(0, 15).join('\n') });
   // `<id>` is a memory the default caller sees (one added without --agent or --scope).
   const added = /\badded (\w{26}) to global\b/.exec(r.stdout);
   if (added) lastId = added[1];
@@ -97,6 +108,7 @@ for (const command of commands) {
 
 process.stdout.write(`\n${ran} README commands run, ${failures.length} failed, ${skipped.length} skipped:\n`);
 for (const [command, reason] of skipped) process.stdout.write(`  skipped  ${command}\n           (${reason})\n`);
-for (const f of failures) process.stdout.write(`\nFAILED: ${f.command} (exit ${f.status}${f.signal ? `, ${f.signal}` : ''})\n${f.output}\n`);
+for (const f of failures)
+  process.stdout.write(`\nFAILED: ${f.command} (exit ${f.status}${f.signal ? `, ${f.signal}` : ''})\n${f.output}\n`);
 rmSync(work, { recursive: true, force: true });
 process.exit(failures.length > 0 || ran === 0 ? 1 : 0);

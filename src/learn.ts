@@ -36,7 +36,12 @@ export async function learn(strata: Strata, options: LearnOptions): Promise<Lear
   // The capture pipeline appends to L0 and indexes in one step: searchable at once, like every capture path.
   const captured = await strata.capture({ agentId, sessionKey, messages: options.messages, host: 'live', dryRun: options.dryRun });
   const distill = await strata.distill({ agentId, dryRun: options.dryRun, abortSignal: options.abortSignal });
-  return { agentId, sessionKey, captured: { considered: captured.considered, new: captured.new, duplicates: captured.duplicates, redactions: captured.redactions }, distill };
+  return {
+    agentId,
+    sessionKey,
+    captured: { considered: captured.considered, new: captured.new, duplicates: captured.duplicates, redactions: captured.redactions },
+    distill,
+  };
 }
 
 export interface DeleteAllOptions extends BulkFilter {
@@ -45,7 +50,10 @@ export interface DeleteAllOptions extends BulkFilter {
 }
 
 /** Deletes every memory matching the filter, in every scope unless `scopes` narrows it (owner mode). */
-export async function deleteAll(strata: Strata, options: DeleteAllOptions = {}): Promise<{ matched: number; deleted: number; ids: string[] }> {
+export async function deleteAll(
+  strata: Strata,
+  options: DeleteAllOptions = {},
+): Promise<{ matched: number; deleted: number; ids: string[] }> {
   const ops = strata.as({ agentId: null, scopes: ['global'], writeScope: 'global', owner: true }, { actor: 'api' });
   const ids = (await selectForDelete(ops, options)).map((r) => r.id);
   if (options.dryRun || ids.length === 0) return { matched: ids.length, deleted: 0, ids };

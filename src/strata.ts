@@ -9,11 +9,25 @@ import type { StrataConfig } from './config/schema.js';
 import { CapturePipeline, type PipelineCaptureOptions, type PipelineIngestOptions, type PipelineWatchOptions } from './capture/pipeline.js';
 import { readTranscriptForJournal } from './capture/journal-source.js';
 import type { SourceKind } from './capture/readers/index.js';
-import { ConversationIndexer, searchConversationIndex, type CatchUpOptions, type CatchUpResult, type ConversationIndexStatus, type SearchConversationsOptions } from './core/conversations/index.js';
+import {
+  ConversationIndexer,
+  searchConversationIndex,
+  type CatchUpOptions,
+  type CatchUpResult,
+  type ConversationIndexStatus,
+  type SearchConversationsOptions,
+} from './core/conversations/index.js';
 import { DistillScheduler, runDistill, type DistillOptions, type DistillReport } from './core/distill/index.js';
 import { MemoryEngine } from './core/engine/memory-engine.js';
 import { revertLast, type HistoryEntry, type RevertResult } from './core/history/index.js';
-import { compileJournal, flushJournal, lintJournal, type CompileJournalResult, type FlushJournalResult, type LintJournalResult } from './core/journal/index.js';
+import {
+  compileJournal,
+  flushJournal,
+  lintJournal,
+  type CompileJournalResult,
+  type FlushJournalResult,
+  type LintJournalResult,
+} from './core/journal/index.js';
 import { LayerService } from './core/layers/service.js';
 import type { AutoOrganizeResult, OrganizeReport } from './core/layers/index.js';
 import type { LlmClient } from './core/llm/index.js';
@@ -52,7 +66,12 @@ export class Strata extends MemoryEngine {
     this.config = parts.loaded.config;
     this.l0 = parts.ctx.l0;
     this.layers = new LayerService({
-      home: this.home, layers: this.config.layers, agentGrants: this.config.scopes.agentGrants, llm: parts.llm, memories: this, store: parts.ctx.store,
+      home: this.home,
+      layers: this.config.layers,
+      agentGrants: this.config.scopes.agentGrants,
+      llm: parts.llm,
+      memories: this,
+      store: parts.ctx.store,
     });
     this.capturePipeline = new CapturePipeline({
       home: this.home,
@@ -107,7 +126,14 @@ export class Strata extends MemoryEngine {
 
   private indexer(): Promise<ConversationIndexer> {
     this.indexerPromise ??= this.conversationIndex().then(
-      (index) => new ConversationIndexer({ l0: this.l0, index, embedderId: this.ctx.embedderId, dimensions: this.ctx.dimensions, buildDocument: this.parts.buildTurnDocument }),
+      (index) =>
+        new ConversationIndexer({
+          l0: this.l0,
+          index,
+          embedderId: this.ctx.embedderId,
+          dimensions: this.ctx.dimensions,
+          buildDocument: this.parts.buildTurnDocument,
+        }),
       (error: unknown) => {
         this.indexerPromise = undefined;
         throw error;
@@ -132,7 +158,9 @@ export class Strata extends MemoryEngine {
   }
 
   /** Embeds conversation documents that have no vector yet (background work). */
-  async embedConversations(options: { batchSize?: number; budgetMs?: number; abortSignal?: AbortSignal } = {}): Promise<{ embedded: number; remaining: number }> {
+  async embedConversations(
+    options: { batchSize?: number; budgetMs?: number; abortSignal?: AbortSignal } = {},
+  ): Promise<{ embedded: number; remaining: number }> {
     return (await this.indexer()).embedPending({ ...options, embeddings: this.ctx.embeddings });
   }
 
@@ -143,7 +171,9 @@ export class Strata extends MemoryEngine {
    * session in the summariser's words, so they are left out unless `includeSummaries` (or `roles`)
    * asks for them (contract 5).
    */
-  async searchConversations(options: SearchConversationsOptions & { /** @deprecated use `agentIds` */ agentId?: string }): Promise<ConversationSearchHit[]> {
+  async searchConversations(
+    options: SearchConversationsOptions & { /** @deprecated use `agentIds` */ agentId?: string },
+  ): Promise<ConversationSearchHit[]> {
     const { agentId, ...rest } = options;
     const agentIds = rest.agentIds ?? (agentId !== undefined ? [agentId] : undefined);
     if (agentIds?.length === 0) return [];
@@ -165,12 +195,22 @@ export class Strata extends MemoryEngine {
   }
 
   /** Messages of the L0 log by entry id (a memory's provenance), within one agent / session when given. */
-  async conversationMessages(options: { ids: string[]; agentId?: string; sessionKey?: string; limit?: number; abortSignal?: AbortSignal }): Promise<L0Record[]> {
+  async conversationMessages(options: {
+    ids: string[];
+    agentId?: string;
+    sessionKey?: string;
+    limit?: number;
+    abortSignal?: AbortSignal;
+  }): Promise<L0Record[]> {
     const wanted = new Set(options.ids);
     if (wanted.size === 0) return [];
     const seen = new Set<string>();
     const out: L0Record[] = [];
-    for (const { record } of await this.l0.readSession({ agentId: options.agentId, sessionKey: options.sessionKey, abortSignal: options.abortSignal })) {
+    for (const { record } of await this.l0.readSession({
+      agentId: options.agentId,
+      sessionKey: options.sessionKey,
+      abortSignal: options.abortSignal,
+    })) {
       if (!wanted.has(record.id) || seen.has(record.id)) continue;
       seen.add(record.id);
       out.push(record);
@@ -185,8 +225,16 @@ export class Strata extends MemoryEngine {
   distill(options: Omit<DistillOptions, 'ctx' | 'home'> = {}): Promise<DistillReport> {
     const d = this.config.distill;
     return runDistill({
-      ctx: this.ctx, home: this.home, history: this.ctx.history, llm: this.llm(), budget: d.budget, caps: d.caps, chunkTokens: d.chunkTokens,
-      minConfidence: d.minConfidence, ruleScope: d.ruleScope, ...options,
+      ctx: this.ctx,
+      home: this.home,
+      history: this.ctx.history,
+      llm: this.llm(),
+      budget: d.budget,
+      caps: d.caps,
+      chunkTokens: d.chunkTokens,
+      minConfidence: d.minConfidence,
+      ruleScope: d.ruleScope,
+      ...options,
     });
   }
 
@@ -196,7 +244,12 @@ export class Strata extends MemoryEngine {
    * followed by `organizeIfDue` (inside the run, so `stop()` also waits for it).
    */
   createDistillScheduler(
-    options: { onReport?: (r: DistillReport) => void; onError?: (e: unknown) => void; onOrganize?: (r: AutoOrganizeResult) => void; organizeSignal?: AbortSignal } = {},
+    options: {
+      onReport?: (r: DistillReport) => void;
+      onError?: (e: unknown) => void;
+      onOrganize?: (r: AutoOrganizeResult) => void;
+      organizeSignal?: AbortSignal;
+    } = {},
   ): DistillScheduler {
     const { onOrganize, organizeSignal, ...callbacks } = options;
     const s = this.config.distill.scheduler;
@@ -211,7 +264,10 @@ export class Strata extends MemoryEngine {
     });
   }
 
-  private async distillAndOrganize(options: { onOrganize?: (r: AutoOrganizeResult) => void; organizeSignal?: AbortSignal }): Promise<DistillReport> {
+  private async distillAndOrganize(options: {
+    onOrganize?: (r: AutoOrganizeResult) => void;
+    organizeSignal?: AbortSignal;
+  }): Promise<DistillReport> {
     const report = await this.distill({ lockTimeoutMs: 0 });
     if (options.onOrganize && !options.organizeSignal?.aborted) {
       await this.organizeIfDue({ report, onResult: options.onOrganize, abortSignal: options.organizeSignal });
@@ -220,7 +276,9 @@ export class Strata extends MemoryEngine {
   }
 
   /** The periodic hierarchical-summaries worker (config `summaries`); undefined without an LLM. */
-  createSummaryWorker(options: { onReport?: (r: SummaryRunReport) => void; onError?: (e: unknown) => void } = {}): SummaryWorker | undefined {
+  createSummaryWorker(
+    options: { onReport?: (r: SummaryRunReport) => void; onError?: (e: unknown) => void } = {},
+  ): SummaryWorker | undefined {
     const llm = this.llm();
     if (!llm) return undefined;
     return createSummaryWorker({ home: this.home, l0: this.l0, llm, config: this.config.summaries, ...options });
@@ -238,19 +296,43 @@ export class Strata extends MemoryEngine {
   }
 
   /** One hierarchical summaries pass (`strata summarize`). */
-  summarize(options: { agentId?: string; sessionKey?: string; dryRun?: boolean; lockTimeoutMs?: number; abortSignal?: AbortSignal } = {}): Promise<SummaryRunReport> {
+  summarize(
+    options: { agentId?: string; sessionKey?: string; dryRun?: boolean; lockTimeoutMs?: number; abortSignal?: AbortSignal } = {},
+  ): Promise<SummaryRunReport> {
     const llm = options.dryRun ? undefined : this.requireLlm('strata summarize');
     return runSummaries({ home: this.home, l0: this.l0, llm, config: this.config.summaries, ...options });
   }
 
   /** A journal entry for what a session said since its last flush (from a host transcript, else the L0 log). */
-  async flushJournal(options: { sessionId: string; agentId?: string; transcriptPath?: string; format?: SourceKind; now?: () => Date; abortSignal?: AbortSignal }): Promise<FlushJournalResult> {
+  async flushJournal(options: {
+    sessionId: string;
+    agentId?: string;
+    transcriptPath?: string;
+    format?: SourceKind;
+    now?: () => Date;
+    abortSignal?: AbortSignal;
+  }): Promise<FlushJournalResult> {
     const llm = this.requireLlm('strata journal flush');
     const { transcriptPath, format, ...rest } = options;
     const messages = transcriptPath
-      ? (await readTranscriptForJournal({ path: transcriptPath, sessionId: options.sessionId, agentId: options.agentId, format, abortSignal: options.abortSignal })).messages
+      ? (
+          await readTranscriptForJournal({
+            path: transcriptPath,
+            sessionId: options.sessionId,
+            agentId: options.agentId,
+            format,
+            abortSignal: options.abortSignal,
+          })
+        ).messages
       : undefined;
-    return flushJournal({ ...rest, home: this.home, llm, l0: this.l0, messages, config: { ...this.config.journal, timeZone: this.config.timezone } });
+    return flushJournal({
+      ...rest,
+      home: this.home,
+      llm,
+      l0: this.l0,
+      messages,
+      config: { ...this.config.journal, timeZone: this.config.timezone },
+    });
   }
 
   compileJournal(options: { force?: boolean; abortSignal?: AbortSignal } = {}): Promise<CompileJournalResult> {
@@ -264,13 +346,22 @@ export class Strata extends MemoryEngine {
   private requireLlm(what: string): LlmClient {
     const llm = this.llm();
     if (!llm) {
-      throw new ConfigError({ field: 'llm.provider', message: `${what} needs an LLM: set llm.provider and llm.model in config.json (or STRATA_LLM_PROVIDER / STRATA_LLM_MODEL).` });
+      throw new ConfigError({
+        field: 'llm.provider',
+        message: `${what} needs an LLM: set llm.provider and llm.model in config.json (or STRATA_LLM_PROVIDER / STRATA_LLM_MODEL).`,
+      });
     }
     return llm;
   }
 
   /** One organiser run for an agent with the configured limits (`strata organize`); needs a tool-capable LLM. */
-  organize(options: { agentId: string; maxScenes?: number; maxMemoriesPerRun?: number; lockTimeoutMs?: number; abortSignal?: AbortSignal }): Promise<OrganizeReport> {
+  organize(options: {
+    agentId: string;
+    maxScenes?: number;
+    maxMemoriesPerRun?: number;
+    lockTimeoutMs?: number;
+    abortSignal?: AbortSignal;
+  }): Promise<OrganizeReport> {
     return this.layers.organize(options);
   }
 

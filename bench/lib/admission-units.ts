@@ -24,7 +24,8 @@ export interface AdmissionUnit {
 const PER_MESSAGE = 20;
 const ASSISTANT_SPACED = 50;
 const ASSISTANT_MARKED = 15;
-const MARKER = /\b(?:root cause|turned out|turns out|the fix (?:is|was)|lesson|always|never|must|should|convention|prefer|rule|decided|decision)\b/i;
+const MARKER =
+  /\b(?:root cause|turned out|turns out|the fix (?:is|was)|lesson|always|never|must|should|convention|prefer|rule|decided|decision)\b/i;
 
 function spaced<T>(items: T[], n: number): T[] {
   if (items.length <= n) return items;
@@ -43,11 +44,15 @@ export function unitsOf(t: RealTranscript): AdmissionUnit[] {
     }
     if (source !== 'user' && source !== 'summary') continue;
     const picked = source === 'summary' ? units : spaced(units, PER_MESSAGE);
-    for (const u of picked) out.push({ transcript: t.id, line: m.line, source, text: u.text, sample: picked.length === units.length ? 'all' : 'spaced' });
+    for (const u of picked)
+      out.push({ transcript: t.id, line: m.line, source, text: u.text, sample: picked.length === units.length ? 'all' : 'spaced' });
   }
   const chosen = spaced(assistant, ASSISTANT_SPACED);
   const chosenSet = new Set(chosen);
-  const marked = spaced(assistant.filter((u) => !chosenSet.has(u) && MARKER.test(u.text)), ASSISTANT_MARKED).map((u) => ({ ...u, sample: 'marker' as const }));
+  const marked = spaced(
+    assistant.filter((u) => !chosenSet.has(u) && MARKER.test(u.text)),
+    ASSISTANT_MARKED,
+  ).map((u) => ({ ...u, sample: 'marker' as const }));
   // Same text twice in one transcript (a repeated heading) is one unit.
   const seen = new Set<string>();
   return [...out, ...chosen, ...marked].filter((u) => {

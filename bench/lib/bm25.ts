@@ -17,7 +17,11 @@ export class Bm25Index {
   private readonly df = new Map<string, number>();
   private readonly avgLength: number;
 
-  constructor(texts: readonly string[], private readonly k1 = 1.2, private readonly b = 0.75) {
+  constructor(
+    texts: readonly string[],
+    private readonly k1 = 1.2,
+    private readonly b = 0.75,
+  ) {
     this.docs = texts.map((t) => {
       const tf = new Map<string, number>();
       for (const term of bm25Terms(t)) tf.set(term, (tf.get(term) ?? 0) + 1);
@@ -44,6 +48,9 @@ export class Bm25Index {
       }
       if (score > 0) scores.push([i, score]);
     });
-    return scores.sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit).map(([i]) => i);
+    return scores
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, limit)
+      .map(([i]) => i);
   }
 }

@@ -5,10 +5,30 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-export interface Turn { speaker: string; dia_id: string; text: string; blip_caption?: string; session: number; date?: string }
-export interface Qa { question: string; evidence?: string[]; category: number }
-export interface Sample { sample_id: string; conversation: Record<string, unknown>; qa: Qa[] }
-export interface Question { sample: string; question: string; category: number; evidence: string[] }
+export interface Turn {
+  speaker: string;
+  dia_id: string;
+  text: string;
+  blip_caption?: string;
+  session: number;
+  date?: string;
+}
+export interface Qa {
+  question: string;
+  evidence?: string[];
+  category: number;
+}
+export interface Sample {
+  sample_id: string;
+  conversation: Record<string, unknown>;
+  qa: Qa[];
+}
+export interface Question {
+  sample: string;
+  question: string;
+  category: number;
+  evidence: string[];
+}
 
 export const LOCOMO_PATH = process.env.STRATA_LOCOMO ?? resolve(import.meta.dirname, '../../../shared/bench/locomo-dev.json');
 export const CATEGORIES = ['', 'multi-hop', 'temporal', 'open-domain', 'single-hop'];
@@ -74,7 +94,12 @@ export function loadLocomo(path = LOCOMO_PATH): Locomo | null {
 }
 
 export const KS = [1, 5, 10, 20] as const;
-export interface Score { n: number; r: Record<number, number>; all10: number; mrr: number }
+export interface Score {
+  n: number;
+  r: Record<number, number>;
+  all10: number;
+  mrr: number;
+}
 export const emptyScore = (): Score => ({ n: 0, r: { 1: 0, 5: 0, 10: 0, 20: 0 }, all10: 0, mrr: 0 });
 
 export function scoreOne(ranked: readonly string[], evidence: readonly string[], into: Score): void {

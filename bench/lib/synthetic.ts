@@ -13,7 +13,28 @@ export function rng(seed: number): () => number {
   };
 }
 
-const SYLLABLES = ['ka', 'lo', 'mi', 'ter', 'an', 'so', 'vel', 'ri', 'du', 'pen', 'ox', 'al', 'zu', 'ne', 'gra', 'fi', 'tor', 'em', 'qua', 'lis'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ter',
+  'an',
+  'so',
+  'vel',
+  'ri',
+  'du',
+  'pen',
+  'ox',
+  'al',
+  'zu',
+  'ne',
+  'gra',
+  'fi',
+  'tor',
+  'em',
+  'qua',
+  'lis',
+];
 
 /** A vocabulary with a Zipf-like frequency so full-text posting lists look like real text. */
 export function makeVocabulary(size: number, random: () => number): string[] {

@@ -14,13 +14,21 @@ describe('sessions and cursors', () => {
   it('lists sessions from L0, shows cursors, and a reset re-reads without duplicates', async () => {
     const home = join(tmp.dir, 'home');
     const root = join(tmp.dir, 'oc');
-    for (const [agent, sid, n] of [['main', 'a', 4], ['main', 'b', 2], ['ops', 'c', 3]] as const) {
+    for (const [agent, sid, n] of [
+      ['main', 'a', 4],
+      ['main', 'b', 2],
+      ['ops', 'c', 3],
+    ] as const) {
       mkdirSync(join(root, 'agents', agent, 'sessions'), { recursive: true });
       writeFileSync(join(root, 'agents', agent, 'sessions', `${sid}.jsonl`), piSession(sid, n));
     }
     await ingestHome({ home, sources: [{ kind: 'openclaw', root }] });
     const sessions = await sessionsOf(home);
-    expect(sessions.map((s) => [s.agentId, s.sessionId, s.messages]).sort()).toEqual([['main', 'a', 4], ['main', 'b', 2], ['ops', 'c', 3]]);
+    expect(sessions.map((s) => [s.agentId, s.sessionId, s.messages]).sort()).toEqual([
+      ['main', 'a', 4],
+      ['main', 'b', 2],
+      ['ops', 'c', 3],
+    ]);
     expect((await sessionsOf(home, { agentId: 'ops' })).map((s) => s.sessionId)).toEqual(['c']);
     const cursors = await showCursors({ home });
     expect(cursors).toHaveLength(3);

@@ -18,7 +18,16 @@ export interface CursorInfo {
 export async function showCursors(options: { home: string }): Promise<CursorInfo[]> {
   const out: CursorInfo[] = [];
   for (const c of Object.values(await new CursorStore({ home: options.home }).load())) {
-    out.push({ kind: 'file', path: c.path, host: c.host, agentId: c.agentId, committed: c.committed, size: c.size, pending: c.pending !== null, updatedAt: c.updatedAt });
+    out.push({
+      kind: 'file',
+      path: c.path,
+      host: c.host,
+      agentId: c.agentId,
+      committed: c.committed,
+      size: c.size,
+      pending: c.pending !== null,
+      updatedAt: c.updatedAt,
+    });
   }
   for (const [path, c] of Object.entries(await new SqliteCursorStore(options.home).load())) {
     out.push({ kind: 'sqlite', path, host: 'openclaw', committed: Object.keys(c.sessions).length, pending: c.pending !== null });
@@ -33,7 +42,9 @@ export async function showCursors(options: { home: string }): Promise<CursorInfo
 export async function resetCursors(options: { home: string; pathPrefix?: string }): Promise<{ removed: number }> {
   const match = (path: string) => options.pathPrefix === undefined || path.startsWith(options.pathPrefix);
   const store = new CursorStore({ home: options.home });
-  const keys = Object.entries(await store.load()).filter(([, c]) => match(c.path)).map(([k]) => k);
+  const keys = Object.entries(await store.load())
+    .filter(([, c]) => match(c.path))
+    .map(([k]) => k);
   const files = await store.reset({ keys });
   const sqlite = await new SqliteCursorStore(options.home).reset(match);
   return { removed: files + sqlite };

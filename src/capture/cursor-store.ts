@@ -77,7 +77,12 @@ export class CursorStore {
   }
 
   /** Stages a batch: the cursor (identity, committed) plus a pending offset, made durable first. */
-  async stage(options: { key: string; cursor: Omit<FileCursor, 'pending' | 'updatedAt'>; pendingOffset: number; batchId: string }): Promise<void> {
+  async stage(options: {
+    key: string;
+    cursor: Omit<FileCursor, 'pending' | 'updatedAt'>;
+    pendingOffset: number;
+    batchId: string;
+  }): Promise<void> {
     await this.mutate((files) => {
       files[options.key] = {
         ...options.cursor,
@@ -167,7 +172,9 @@ export class CursorStore {
     }
     if (data === undefined) return { version: 1, files: {} };
     if (!isObject(data) || !isObject(data.files)) {
-      throw new StorageError({ message: `The capture cursor file ${this.path} is not a cursor file. Delete it to re-read all transcripts (L0 dedupe prevents duplicates).` });
+      throw new StorageError({
+        message: `The capture cursor file ${this.path} is not a cursor file. Delete it to re-read all transcripts (L0 dedupe prevents duplicates).`,
+      });
     }
     return { version: 1, files: data.files as Record<string, FileCursor> };
   }

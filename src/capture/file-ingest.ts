@@ -65,7 +65,11 @@ function seenBytes(cursor: FileCursor): number {
  * Where to resume: the committed offset (with the unfinished line read last time, if the file did
  * not shrink into it), or 0 when the file was truncated, rotated or rewritten.
  */
-async function resumePoint(path: string, cursor: FileCursor, now: FileIdentity): Promise<{ start: number; rescan?: RescanReason; tail?: UnfinishedTail }> {
+async function resumePoint(
+  path: string,
+  cursor: FileCursor,
+  now: FileIdentity,
+): Promise<{ start: number; rescan?: RescanReason; tail?: UnfinishedTail }> {
   if (cursor.dev !== now.dev || cursor.ino !== now.ino) return { start: 0, rescan: 'rotated' };
   if (now.size < cursor.committed) return { start: 0, rescan: 'truncated' };
   const head = cursor.headLen === now.headLen ? now : await headHash(path, cursor.headLen).then((h) => ({ headHash: h.hash }));
@@ -83,7 +87,14 @@ export async function ingestFile(ctx: FileIngestContext, file: TranscriptFile): 
   try {
     // Fast path for the common case (nothing changed): one stat, no read.
     const st = await stat(file.path);
-    if (cursor && cursor.pending === null && st.ino === cursor.ino && st.dev === cursor.dev && st.size === seenBytes(cursor) && st.mtimeMs === cursor.mtimeMs) {
+    if (
+      cursor &&
+      cursor.pending === null &&
+      st.ino === cursor.ino &&
+      st.dev === cursor.dev &&
+      st.size === seenBytes(cursor) &&
+      st.mtimeMs === cursor.mtimeMs
+    ) {
       return emptyResult('unchanged');
     }
     identity = await identityOf(file.path);
@@ -126,8 +137,15 @@ export async function ingestFile(ctx: FileIngestContext, file: TranscriptFile): 
       const cleaned = ctx.cleaner.clean(m);
       if (!cleaned.keep) continue;
       buffer.push({
-        sessionKey: m.sessionKey, sessionId: m.sessionId, agentId: m.agentId, host: m.host, id: m.entryId, role: m.role,
-        content: cleaned.text, timestamp: m.timestamp > 0 ? m.timestamp : recordedAt.getTime(), recordedAt: recordedAt.toISOString(),
+        sessionKey: m.sessionKey,
+        sessionId: m.sessionId,
+        agentId: m.agentId,
+        host: m.host,
+        id: m.entryId,
+        role: m.role,
+        content: cleaned.text,
+        timestamp: m.timestamp > 0 ? m.timestamp : recordedAt.getTime(),
+        recordedAt: recordedAt.toISOString(),
       });
     }
   };
@@ -139,7 +157,10 @@ export async function ingestFile(ctx: FileIngestContext, file: TranscriptFile): 
     const source = compressed
       ? readZstdLines({ path: file.path, maxLineBytes: ctx.maxLineBytes })
       : readCompleteLines({
-          path: file.path, start, maxBytes: ctx.maxBytes, maxLineBytes: ctx.maxLineBytes,
+          path: file.path,
+          start,
+          maxBytes: ctx.maxBytes,
+          maxLineBytes: ctx.maxLineBytes,
           // An oversized line is read on from where the last run stopped, not again from its start.
           ...(tail?.oversized ? { oversizedTail: { scannedTo: tail.scannedTo } } : {}),
         });

@@ -37,14 +37,28 @@ describe('ingest', () => {
     expect(byHost('codex').map((r) => r.content)).toEqual(['what is 2+2? just give me the answer', '4']);
     expect(byHost('claude-code').length).toBeGreaterThan(50);
     const line = records[0]!;
-    expect(Object.keys(line).sort()).toEqual(['agentId', 'content', 'host', 'id', 'recordedAt', 'role', 'sessionId', 'sessionKey', 'timestamp']);
+    expect(Object.keys(line).sort()).toEqual([
+      'agentId',
+      'content',
+      'host',
+      'id',
+      'recordedAt',
+      'role',
+      'sessionId',
+      'sessionKey',
+      'timestamp',
+    ]);
     expect(first.noise.role).toBeGreaterThan(0); // tool results are not conversation
     // The Claude Code compaction summary (isCompactSummary) is kept as role `summary`.
     expect(byHost('claude-code').filter((r) => r.role === 'summary')).toHaveLength(1);
     expect(byHost('claude-code').find((r) => r.role === 'summary')?.content).toMatch(/^This session is being continued/);
     expect(first.skippedLines['ignored-type']).toBeGreaterThan(1000);
     const day = new Date().toISOString().slice(0, 10);
-    expect(readFileSync(join(home, 'conversations', `${day}.jsonl`), 'utf8').trim().split('\n')).toHaveLength(records.length);
+    expect(
+      readFileSync(join(home, 'conversations', `${day}.jsonl`), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(records.length);
 
     const second = await ingestHome({ home, sources });
     expect(second.files).toMatchObject({ read: 0, unchanged: 3 });
@@ -140,7 +154,10 @@ describe('ingest', () => {
   it('reads generic JSONL from a path with the given agent id', async () => {
     const dir = join(tmp.dir, 'custom');
     mkdirSync(dir);
-    writeFileSync(join(dir, 'run.jsonl'), `${JSON.stringify({ role: 'user', content: 'remember the blue door' })}\n${piMessage(1, 'user', 'pi lines are not generic')}\n`);
+    writeFileSync(
+      join(dir, 'run.jsonl'),
+      `${JSON.stringify({ role: 'user', content: 'remember the blue door' })}\n${piMessage(1, 'user', 'pi lines are not generic')}\n`,
+    );
     const s = await ingestHome({ home, sources: [{ kind: 'jsonl', root: dir }], agentId: 'bot' });
     expect(s.messages.new).toBe(1);
     expect((await readL0(home))[0]).toMatchObject({ agentId: 'bot', host: 'jsonl', content: 'remember the blue door' });

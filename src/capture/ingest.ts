@@ -100,11 +100,16 @@ function normaliseSources(sources: IngestOptions['sources']): IngestSourceSpec[]
 }
 
 /** Lists the transcript files the given sources hold (after archive and agent filters). */
-export async function discoverTranscripts(options: Pick<IngestOptions, 'sources' | 'agentId' | 'includeArchives' | 'includeSubagents' | 'env'>): Promise<TranscriptFile[]> {
+export async function discoverTranscripts(
+  options: Pick<IngestOptions, 'sources' | 'agentId' | 'includeArchives' | 'includeSubagents' | 'env'>,
+): Promise<TranscriptFile[]> {
   const files: TranscriptFile[] = [];
   for (const spec of normaliseSources(options.sources)) {
     const found = await READERS[spec.kind].discover({
-      root: spec.root, agentId: options.agentId, includeArchives: options.includeArchives, includeSubagents: options.includeSubagents,
+      root: spec.root,
+      agentId: options.agentId,
+      includeArchives: options.includeArchives,
+      includeSubagents: options.includeSubagents,
       env: options.env ?? process.env,
     });
     const only = spec.only ? new Set(spec.only.map((p) => resolve(p))) : undefined;
@@ -121,10 +126,27 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
   const skip = new Set(options.skipAgentIds ?? DEFAULT_SKIP_AGENT_IDS);
   const summary: IngestSummary = {
     dryRun: options.dryRun ?? false,
-    files: { found: 0, read: 0, unchanged: 0, vanished: 0, startedFromNow: 0, skippedAgent: 0, deferred: 0, rescanned: {}, recoveredBatches: 0, sqliteStores: 0 },
-    bytesRead: 0, lines: 0, skippedLines: {}, messages: { parsed: 0, new: 0, duplicates: 0 },
-    noise: cleaner.stats.dropped, stripped: cleaner.stats.stripped, redactions: { total: 0, byKind: cleaner.stats.redactions },
-    errors: [], aborted: false,
+    files: {
+      found: 0,
+      read: 0,
+      unchanged: 0,
+      vanished: 0,
+      startedFromNow: 0,
+      skippedAgent: 0,
+      deferred: 0,
+      rescanned: {},
+      recoveredBatches: 0,
+      sqliteStores: 0,
+    },
+    bytesRead: 0,
+    lines: 0,
+    skippedLines: {},
+    messages: { parsed: 0, new: 0, duplicates: 0 },
+    noise: cleaner.stats.dropped,
+    stripped: cleaner.stats.stripped,
+    redactions: { total: 0, byKind: cleaner.stats.redactions },
+    errors: [],
+    aborted: false,
   };
   const files = await discoverTranscripts(options);
   summary.files.found = files.length;
@@ -147,15 +169,28 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
     options.onProgress?.({ file: file.path, filesDone: index, filesTotal: files.length, bytesDone });
     let result: FileResult;
     try {
-      result = await ingestFile({
-        store, log, cleaner, reader: READERS[file.host as SourceKind], cursors, fromNow: options.fromNow ?? false, dryRun: summary.dryRun,
-        maxBytes: budget, maxLineBytes: options.maxLineBytes, now: () => new Date(), abortSignal: options.abortSignal, onRecords: options.onRecords,
-        onBytes: (n) => {
-          // Called per ~1 MB read: enough for a progress bar on one large file.
-          bytesDone += n;
-          options.onProgress?.({ file: file.path, filesDone: index, filesTotal: files.length, bytesDone });
+      result = await ingestFile(
+        {
+          store,
+          log,
+          cleaner,
+          reader: READERS[file.host as SourceKind],
+          cursors,
+          fromNow: options.fromNow ?? false,
+          dryRun: summary.dryRun,
+          maxBytes: budget,
+          maxLineBytes: options.maxLineBytes,
+          now: () => new Date(),
+          abortSignal: options.abortSignal,
+          onRecords: options.onRecords,
+          onBytes: (n) => {
+            // Called per ~1 MB read: enough for a progress bar on one large file.
+            bytesDone += n;
+            options.onProgress?.({ file: file.path, filesDone: index, filesTotal: files.length, bytesDone });
+          },
         },
-      }, file);
+        file,
+      );
     } catch (error) {
       summary.errors.push({ path: file.path, message: (error as Error).message });
       continue;
@@ -200,8 +235,9 @@ async function ingestSqliteStores(
   const { summary } = ctx;
   for (const spec of normaliseSources(options.sources).filter((s) => s.kind === 'openclaw')) {
     const only = spec.only ? new Set(spec.only.map((p) => resolve(p))) : undefined;
-    const stores = (await discoverOpenClawSqlite({ root: spec.root, agentId: options.agentId, env: options.env ?? process.env }))
-      .filter((store) => !only || only.has(resolve(store.path)));
+    const stores = (await discoverOpenClawSqlite({ root: spec.root, agentId: options.agentId, env: options.env ?? process.env })).filter(
+      (store) => !only || only.has(resolve(store.path)),
+    );
     for (const store of stores) {
       if (options.abortSignal?.aborted) return;
       summary.files.found += 1;
@@ -216,10 +252,18 @@ async function ingestSqliteStores(
       }
       let r: SqliteResult;
       try {
-        r = await ingestOpenClawSqlite({
-          home: options.home, log: ctx.log, cleaner: ctx.cleaner, fromNow: options.fromNow ?? false, dryRun: summary.dryRun,
-          maxEvents: options.maxEventsPerRun ?? 1_000_000, onRecords: options.onRecords,
-        }, store);
+        r = await ingestOpenClawSqlite(
+          {
+            home: options.home,
+            log: ctx.log,
+            cleaner: ctx.cleaner,
+            fromNow: options.fromNow ?? false,
+            dryRun: summary.dryRun,
+            maxEvents: options.maxEventsPerRun ?? 1_000_000,
+            onRecords: options.onRecords,
+          },
+          store,
+        );
       } catch (error) {
         summary.errors.push({ path: store.path, message: (error as Error).message });
         continue;

@@ -35,7 +35,16 @@ export interface TranscriptForJournal {
 }
 
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context']);
-const CLAUDE_TYPES = new Set(['user', 'assistant', 'summary', 'progress', 'file-history-snapshot', 'queue-operation', 'system', 'attachment']);
+const CLAUDE_TYPES = new Set([
+  'user',
+  'assistant',
+  'summary',
+  'progress',
+  'file-history-snapshot',
+  'queue-operation',
+  'system',
+  'attachment',
+]);
 const DETECT_LINES = 50;
 
 function chunks(path: string): AsyncGenerator<LineChunk> {
@@ -68,7 +77,9 @@ export async function readTranscriptForJournal(options: ReadTranscriptOptions): 
   } catch (error) {
     throw new InvalidArgumentError({
       argument: 'transcript',
-      message: isNotFound(error) ? `Transcript ${options.path} does not exist; pass the path of the session's JSONL file.` : `Transcript ${options.path} is not a readable file.`,
+      message: isNotFound(error)
+        ? `Transcript ${options.path} does not exist; pass the path of the session's JSONL file.`
+        : `Transcript ${options.path} is not a readable file.`,
       cause: error,
     });
   }
@@ -81,7 +92,11 @@ export async function readTranscriptForJournal(options: ReadTranscriptOptions): 
   }
   const sessionId = options.sessionId ?? basename(options.path).replace(/\.jsonl(\..*)?$/, '');
   const file: TranscriptFile = {
-    host: format, path: options.path, agentId: options.agentId ?? format, sessionId, sessionKey: `${format}:${sessionId}`,
+    host: format,
+    path: options.path,
+    agentId: options.agentId ?? format,
+    sessionId,
+    sessionKey: `${format}:${sessionId}`,
     ...(options.path.endsWith('.zst') ? { compressed: 'zstd' as const } : {}),
   };
   const parser = READERS[format].createParser(file);
@@ -90,7 +105,8 @@ export async function readTranscriptForJournal(options: ReadTranscriptOptions): 
   const take = (messages: ConversationMessage[]) => {
     for (const m of messages) {
       const cleaned = cleaner.clean(m);
-      if (cleaned.keep && !byId.has(m.entryId)) byId.set(m.entryId, { id: m.entryId, role: m.role, text: cleaned.text, timestamp: m.timestamp });
+      if (cleaned.keep && !byId.has(m.entryId))
+        byId.set(m.entryId, { id: m.entryId, role: m.role, text: cleaned.text, timestamp: m.timestamp });
     }
   };
   for await (const chunk of chunks(options.path)) {

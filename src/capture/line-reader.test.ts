@@ -11,7 +11,9 @@ beforeEach(() => {
 });
 afterEach(() => tmp.cleanup());
 
-async function readAll(options: Parameters<typeof readCompleteLines>[0]): Promise<{ lines: RawLine[]; end: number; unfinished?: LineChunk['unfinished'] }> {
+async function readAll(
+  options: Parameters<typeof readCompleteLines>[0],
+): Promise<{ lines: RawLine[]; end: number; unfinished?: LineChunk['unfinished'] }> {
   const lines: RawLine[] = [];
   let end = options.start;
   let unfinished: LineChunk['unfinished'];
@@ -37,7 +39,10 @@ describe('readCompleteLines', () => {
 
   it('skips invalid UTF-8 and oversized lines without holding them, and carries on', async () => {
     const path = join(tmp.dir, 'f.jsonl');
-    writeFileSync(path, Buffer.concat([Buffer.from('ok\n'), Buffer.from([0xff, 0xfe, 0x00, 0x0a]), Buffer.from(`${'x'.repeat(5000)}\nafter\n`)]));
+    writeFileSync(
+      path,
+      Buffer.concat([Buffer.from('ok\n'), Buffer.from([0xff, 0xfe, 0x00, 0x0a]), Buffer.from(`${'x'.repeat(5000)}\nafter\n`)]),
+    );
     const { lines } = await readAll({ path, start: 0, maxLineBytes: 1000, bufferBytes: 256 });
     expect(lines.map((l) => l.text ?? l.skipped)).toEqual(['ok', 'invalid-utf8', 'oversized', 'after']);
   });
@@ -58,24 +63,31 @@ describe('readCompleteLines', () => {
   });
 
   it('property: any content read in capped runs with tiny buffers yields exactly the complete lines, in order', async () => {
-    await fc.assert(fc.asyncProperty(
-      fc.array(fc.string({ unit: 'grapheme', maxLength: 40 }).map((s) => s.replace(/[\r\n]/g, '')), { maxLength: 30 }),
-      fc.string({ maxLength: 10 }).map((s) => s.replace(/\n/g, '')),
-      fc.integer({ min: 1, max: 64 }), fc.integer({ min: 4, max: 50 }),
-      async (lines, tail, cap, bufferBytes) => {
-        const path = join(tmp.dir, 'p.jsonl');
-        writeFileSync(path, lines.map((l) => `${l}\n`).join('') + tail);
-        const got: string[] = [];
-        let start = 0;
-        for (let run = 0; run < 10_000; run += 1) {
-          const r = await readAll({ path, start, maxBytes: cap, bufferBytes });
-          got.push(...r.lines.map((l) => l.text ?? '<skipped>'));
-          if (r.end === start) break;
-          start = r.end;
-        }
-        expect(got).toEqual(lines);
-      },
-    ), { numRuns: 60 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.string({ unit: 'grapheme', maxLength: 40 }).map((s) => s.replace(/[\r\n]/g, '')),
+          { maxLength: 30 },
+        ),
+        fc.string({ maxLength: 10 }).map((s) => s.replace(/\n/g, '')),
+        fc.integer({ min: 1, max: 64 }),
+        fc.integer({ min: 4, max: 50 }),
+        async (lines, tail, cap, bufferBytes) => {
+          const path = join(tmp.dir, 'p.jsonl');
+          writeFileSync(path, lines.map((l) => `${l}\n`).join('') + tail);
+          const got: string[] = [];
+          let start = 0;
+          for (let run = 0; run < 10_000; run += 1) {
+            const r = await readAll({ path, start, maxBytes: cap, bufferBytes });
+            got.push(...r.lines.map((l) => l.text ?? '<skipped>'));
+            if (r.end === start) break;
+            start = r.end;
+          }
+          expect(got).toEqual(lines);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   it('ends a line at a lone CR as at LF and CRLF, with exact byte positions', async () => {
@@ -112,51 +124,63 @@ describe('readCompleteLines', () => {
   });
 
   it('property: lines ending in LF, CRLF or lone CR, written in arbitrary pieces and read after each in capped runs, come out exactly once with exact positions', async () => {
-    await fc.assert(fc.asyncProperty(
-      piecewiseFile('grapheme', 30, 25, 6), fc.integer({ min: 1, max: 64 }), fc.integer({ min: 2, max: 40 }),
-      async ({ content, points }, cap, bufferBytes) => {
-        const path = join(tmp.dir, 'p.jsonl');
-        const got: RawLine[] = [];
-        let start = 0;
-        await appendInPieces(path, content, points, async () => {
-          for (let run = 0; run < 10_000; run += 1) {
-            const r = await readAll({ path, start, maxBytes: cap, bufferBytes });
-            got.push(...r.lines);
-            if (r.end === start) break;
-            start = r.end;
+    await fc.assert(
+      fc.asyncProperty(
+        piecewiseFile('grapheme', 30, 25, 6),
+        fc.integer({ min: 1, max: 64 }),
+        fc.integer({ min: 2, max: 40 }),
+        async ({ content, points }, cap, bufferBytes) => {
+          const path = join(tmp.dir, 'p.jsonl');
+          const got: RawLine[] = [];
+          let start = 0;
+          await appendInPieces(path, content, points, async () => {
+            for (let run = 0; run < 10_000; run += 1) {
+              const r = await readAll({ path, start, maxBytes: cap, bufferBytes });
+              got.push(...r.lines);
+              if (r.end === start) break;
+              start = r.end;
+            }
+          });
+          expect(got.map((l) => l.text)).toEqual(linesOf(content));
+          const bytes = readFileSync(path);
+          let previous = 0;
+          for (const line of got) {
+            // Each line is its text plus one terminator; a LF that completed a CRLF after the CR was read is the only gap.
+            const gap = line.start - previous;
+            expect(gap === 0 || (gap === 1 && bytes[previous] === 10 && bytes[previous - 1] === 13)).toBe(true);
+            expect(bytes.subarray(line.start, line.end).toString()).toMatch(
+              new RegExp(`^${escapeRegExp(line.text ?? '')}(\\n|\\r\\n|\\r)$`),
+            );
+            previous = line.end;
           }
-        });
-        expect(got.map((l) => l.text)).toEqual(linesOf(content));
-        const bytes = readFileSync(path);
-        let previous = 0;
-        for (const line of got) {
-          // Each line is its text plus one terminator; a LF that completed a CRLF after the CR was read is the only gap.
-          const gap = line.start - previous;
-          expect(gap === 0 || (gap === 1 && bytes[previous] === 10 && bytes[previous - 1] === 13)).toBe(true);
-          expect(bytes.subarray(line.start, line.end).toString()).toMatch(new RegExp(`^${escapeRegExp(line.text ?? '')}(\\n|\\r\\n|\\r)$`));
-          previous = line.end;
-        }
-      },
-    ), { numRuns: 150 });
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 
   it('property: resuming unfinished oversized lines where the last read stopped gives the same lines as reading everything again', async () => {
-    await fc.assert(fc.asyncProperty(
-      piecewiseFile('grapheme-ascii', 60, 15, 8), fc.integer({ min: 1, max: 30 }), fc.integer({ min: 2, max: 16 }),
-      async ({ content, points }, maxLineBytes, bufferBytes) => {
-        const path = join(tmp.dir, 'o.jsonl');
-        const got: string[] = [];
-        let start = 0;
-        let hint: { scannedTo: number } | undefined;
-        await appendInPieces(path, content, points, async () => {
-          const r = await readAll({ path, start, maxLineBytes, bufferBytes, ...(hint ? { oversizedTail: hint } : {}) });
-          got.push(...r.lines.map((l) => l.text ?? `<${l.skipped}>`));
-          start = r.end;
-          hint = r.unfinished?.oversized ? { scannedTo: r.unfinished.scannedTo } : undefined;
-        });
-        expect(got).toEqual(linesOf(content).map((l) => (l.length > maxLineBytes ? '<oversized>' : l)));
-      },
-    ), { numRuns: 150 });
+    await fc.assert(
+      fc.asyncProperty(
+        piecewiseFile('grapheme-ascii', 60, 15, 8),
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 2, max: 16 }),
+        async ({ content, points }, maxLineBytes, bufferBytes) => {
+          const path = join(tmp.dir, 'o.jsonl');
+          const got: string[] = [];
+          let start = 0;
+          let hint: { scannedTo: number } | undefined;
+          await appendInPieces(path, content, points, async () => {
+            const r = await readAll({ path, start, maxLineBytes, bufferBytes, ...(hint ? { oversizedTail: hint } : {}) });
+            got.push(...r.lines.map((l) => l.text ?? `<${l.skipped}>`));
+            start = r.end;
+            hint = r.unfinished?.oversized ? { scannedTo: r.unfinished.scannedTo } : undefined;
+          });
+          expect(got).toEqual(linesOf(content).map((l) => (l.length > maxLineBytes ? '<oversized>' : l)));
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 
   it('remembers an unfinished oversized line: reading resumes where the last read stopped and skips the line once it ends', async () => {
@@ -175,7 +199,10 @@ describe('readCompleteLines', () => {
     expect(second).toEqual({ lines: [], end: 3, unfinished: { start: 3, scannedTo: 5007, oversized: true } });
     appendFileSync(path, 'y\nafter\n');
     const third = await readAll({ path, start: 3, maxLineBytes: 1000, bufferBytes: 256, oversizedTail: { scannedTo: 5007 } });
-    expect(third.lines).toEqual([{ skipped: 'oversized', start: 3, end: 5009 }, { text: 'after', start: 5009, end: 5015 }]);
+    expect(third.lines).toEqual([
+      { skipped: 'oversized', start: 3, end: 5009 },
+      { text: 'after', start: 5009, end: 5015 },
+    ]);
     expect(third.unfinished).toBeUndefined();
   });
 
@@ -195,7 +222,12 @@ function escapeRegExp(text: string): string {
 /** Lines with LF, CRLF or lone-CR ends plus an unfinished tail, and the points where the file is cut while written. */
 function piecewiseFile(unit: 'grapheme' | 'grapheme-ascii', maxLineLength: number, maxLines: number, maxCuts: number) {
   const body = fc.string({ unit, maxLength: maxLineLength }).map((s) => s.replace(/[\r\n]/g, ''));
-  return fc.tuple(fc.array(fc.tuple(body, fc.constantFrom('\n', '\r\n', '\r')), { maxLength: maxLines }), body, fc.array(fc.nat(), { maxLength: maxCuts }))
+  return fc
+    .tuple(
+      fc.array(fc.tuple(body, fc.constantFrom('\n', '\r\n', '\r')), { maxLength: maxLines }),
+      body,
+      fc.array(fc.nat(), { maxLength: maxCuts }),
+    )
     .map(([lines, tail, cuts]) => {
       const content = Buffer.from(lines.map(([text, end]) => text + end).join('') + tail);
       return { content, points: [...new Set(cuts.map((c) => c % (content.length + 1)))].sort((a, b) => a - b) };
@@ -204,7 +236,10 @@ function piecewiseFile(unit: 'grapheme' | 'grapheme-ascii', maxLineLength: numbe
 
 /** The complete lines by definition ("\r" + "" + "\n" is one CRLF, whatever the generator meant). */
 function linesOf(content: Buffer): string[] {
-  return content.toString().split(/\r\n|\r|\n/).slice(0, -1);
+  return content
+    .toString()
+    .split(/\r\n|\r|\n/)
+    .slice(0, -1);
 }
 
 async function appendInPieces(path: string, content: Buffer, points: number[], afterEach: () => Promise<void>): Promise<void> {

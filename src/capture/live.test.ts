@@ -8,7 +8,11 @@ beforeEach(() => {
 afterEach(() => tmp.cleanup());
 
 const user = (i: number, text = `question ${i}`) => ({ role: 'user', content: text, timestamp: 1_700_000_000_000 + i * 1000 });
-const assistant = (i: number) => ({ role: 'assistant', content: [{ type: 'text', text: `answer ${i}` }], timestamp: 1_700_000_000_000 + i * 1000 + 500 });
+const assistant = (i: number) => ({
+  role: 'assistant',
+  content: [{ type: 'text', text: `answer ${i}` }],
+  timestamp: 1_700_000_000_000 + i * 1000 + 500,
+});
 
 describe('capture (live hook)', () => {
   it('records only what is new when the host passes the whole session each time', async () => {
@@ -38,7 +42,11 @@ describe('capture (live hook)', () => {
   });
 
   it('strips recalled memories injected into the prompt and skips the distiller agent', async () => {
-    const polluted = { role: 'user', content: '<relevant-memories>\n- likes tea\n</relevant-memories>\n\nwhat should I drink?', timestamp: 5 };
+    const polluted = {
+      role: 'user',
+      content: '<relevant-memories>\n- likes tea\n</relevant-memories>\n\nwhat should I drink?',
+      timestamp: 5,
+    };
     await captureHome({ home: tmp.dir, agentId: 'main', sessionKey: 'k', messages: [polluted] });
     expect((await readL0(tmp.dir)).map((r) => r.content)).toEqual(['what should I drink?']);
     const skipped = await captureHome({ home: tmp.dir, agentId: 'strata-distiller', sessionKey: 'd', messages: [user(1)] });
@@ -47,8 +55,20 @@ describe('capture (live hook)', () => {
   });
 
   it('accepts pi/OpenClaw entries and drops delivery mirrors', async () => {
-    const entry = { type: 'message', id: 'ab12cd34', parentId: null, timestamp: '2026-02-25T05:18:55.858Z', message: { role: 'user', content: 'hello pi', timestamp: 1771996735857 } };
-    const mirror = { role: 'assistant', content: [{ type: 'text', text: 'hello channel' }], provider: 'openclaw', model: 'delivery-mirror', timestamp: 1771996735900 };
+    const entry = {
+      type: 'message',
+      id: 'ab12cd34',
+      parentId: null,
+      timestamp: '2026-02-25T05:18:55.858Z',
+      message: { role: 'user', content: 'hello pi', timestamp: 1771996735857 },
+    };
+    const mirror = {
+      role: 'assistant',
+      content: [{ type: 'text', text: 'hello channel' }],
+      provider: 'openclaw',
+      model: 'delivery-mirror',
+      timestamp: 1771996735900,
+    };
     const res = await captureHome({ home: tmp.dir, agentId: 'main', sessionKey: 'k', messages: [entry, mirror] });
     expect(res.noise['delivery-mirror']).toBe(1);
     expect((await readL0(tmp.dir))[0]).toMatchObject({ id: 'ab12cd34', content: 'hello pi' });

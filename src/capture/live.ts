@@ -52,8 +52,16 @@ interface LiveState {
 }
 
 const ROLE_MAP: Record<string, ConversationMessage['role']> = {
-  user: 'user', human: 'user', assistant: 'assistant', ai: 'assistant', model: 'assistant',
-  tool: 'tool', toolResult: 'tool', function: 'tool', system: 'system', summary: 'summary',
+  user: 'user',
+  human: 'user',
+  assistant: 'assistant',
+  ai: 'assistant',
+  model: 'assistant',
+  tool: 'tool',
+  toolResult: 'tool',
+  function: 'tool',
+  system: 'system',
+  summary: 'summary',
 };
 
 /** Normalises one host message; ids default to a content hash so a resent message keeps its id. */
@@ -72,18 +80,27 @@ export function normaliseLiveMessage(base: MessageBase, value: unknown): Convers
 
 export async function capture(options: CaptureOptions): Promise<CaptureResult> {
   if (!options.agentId || !options.sessionKey) {
-    throw new InvalidArgumentError({ argument: !options.agentId ? 'agentId' : 'sessionKey', message: 'capture() needs agentId and sessionKey to know whose conversation this is.' });
+    throw new InvalidArgumentError({
+      argument: !options.agentId ? 'agentId' : 'sessionKey',
+      message: 'capture() needs agentId and sessionKey to know whose conversation this is.',
+    });
   }
   assertAgentId(options.agentId);
   if (!Array.isArray(options.messages)) {
-    throw new InvalidArgumentError({ argument: 'messages', message: 'capture() needs messages as an array (the whole session, oldest first).' });
+    throw new InvalidArgumentError({
+      argument: 'messages',
+      message: 'capture() needs messages as an array (the whole session, oldest first).',
+    });
   }
   const cleaner = createCleaner(options.clean);
   const empty: CaptureResult = { considered: 0, new: 0, duplicates: 0, records: [], noise: cleaner.stats.dropped, redactions: 0 };
   if ((options.skipAgentIds ?? DEFAULT_SKIP_AGENT_IDS).includes(options.agentId)) return { ...empty, skipped: 'agent' };
 
   const base: MessageBase = {
-    host: options.host ?? 'live', agentId: options.agentId, sessionKey: options.sessionKey, sessionId: options.sessionId ?? options.sessionKey,
+    host: options.host ?? 'live',
+    agentId: options.agentId,
+    sessionKey: options.sessionKey,
+    sessionId: options.sessionId ?? options.sessionKey,
   };
   const messages = options.messages.map((m) => normaliseLiveMessage(base, m));
   const statePath = join(options.home, 'capture', 'live', `${hashId(`${options.agentId}|${options.sessionKey}`)}.json`);
@@ -106,8 +123,15 @@ export async function capture(options: CaptureOptions): Promise<CaptureResult> {
       const cleaned = cleaner.clean(m);
       if (!cleaned.keep) continue;
       records.push({
-        sessionKey: m.sessionKey, sessionId: m.sessionId, agentId: m.agentId, host: m.host, id: m.entryId, role: m.role, content: cleaned.text,
-        timestamp: m.timestamp > 0 ? m.timestamp : recordedAt.getTime(), recordedAt: recordedAt.toISOString(),
+        sessionKey: m.sessionKey,
+        sessionId: m.sessionId,
+        agentId: m.agentId,
+        host: m.host,
+        id: m.entryId,
+        role: m.role,
+        content: cleaned.text,
+        timestamp: m.timestamp > 0 ? m.timestamp : recordedAt.getTime(),
+        recordedAt: recordedAt.toISOString(),
       });
     }
     const appended = await options.log.append({ records, dryRun: options.dryRun });
@@ -117,7 +141,11 @@ export async function capture(options: CaptureOptions): Promise<CaptureResult> {
       await writeFileDurable(statePath, JSON.stringify(next));
     }
     return {
-      considered, new: appended.written, duplicates: appended.duplicates, records: appended.records, noise: cleaner.stats.dropped,
+      considered,
+      new: appended.written,
+      duplicates: appended.duplicates,
+      records: appended.records,
+      noise: cleaner.stats.dropped,
       redactions: Object.values(cleaner.stats.redactions).reduce((a, b) => a + b, 0),
     };
   });

@@ -58,7 +58,11 @@ export class CapturePipeline {
   }
 
   /** Appends records as they are (already cleaned by the caller) and indexes them. */
-  async append(options: { records: L0Record[]; index?: IndexMode; abortSignal?: AbortSignal }): Promise<L0AppendResult & { index?: CatchUpResult }> {
+  async append(options: {
+    records: L0Record[];
+    index?: IndexMode;
+    abortSignal?: AbortSignal;
+  }): Promise<L0AppendResult & { index?: CatchUpResult }> {
     const started = Date.now();
     const result = await this.options.l0.append({ records: options.records, abortSignal: options.abortSignal });
     if (result.written > 0) this.options.onNewMessages?.(result.written);

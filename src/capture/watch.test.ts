@@ -33,7 +33,13 @@ describe('watch', () => {
     const controller = new AbortController();
     const errors: unknown[] = [];
     const watching = watch({
-      home, log: l0Of(home), sources: [{ kind: 'openclaw', root }], abortSignal: controller.signal, pollIntervalMs, debounceMs: 20, onError: (e) => errors.push(e),
+      home,
+      log: l0Of(home),
+      sources: [{ kind: 'openclaw', root }],
+      abortSignal: controller.signal,
+      pollIntervalMs,
+      debounceMs: 20,
+      onError: (e) => errors.push(e),
     });
     await until(async () => (await readL0(home)).length === 4, 'the initial run');
     appendFileSync(path, piSession('s', 6, 4));

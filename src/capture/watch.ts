@@ -45,7 +45,8 @@ function watchRoots(options: WatchOptions): string[] {
 
 export async function watch(options: WatchOptions): Promise<WatchResult> {
   const { abortSignal } = options;
-  if (!abortSignal) throw new InvalidArgumentError({ argument: 'abortSignal', message: 'watch() needs an abortSignal: abort it to stop watching.' });
+  if (!abortSignal)
+    throw new InvalidArgumentError({ argument: 'abortSignal', message: 'watch() needs an abortSignal: abort it to stop watching.' });
   const pollMs = options.pollIntervalMs ?? 5_000;
   const debounceMs = options.debounceMs ?? 500;
   let runs = 0;

@@ -19,7 +19,9 @@ process.env.LANCEDB_LOG ??= 'error';
 installPipeGuard();
 
 export function buildProgram(): Command {
-  const program = addGlobalOptions(new Command('strata').description('Strata: memory for AI agents (embedded, offline by default)').version('0.1.0'))
+  const program = addGlobalOptions(
+    new Command('strata').description('Strata: memory for AI agents (embedded, offline by default)').version('0.1.0'),
+  )
     .showHelpAfterError('(run with --help for usage)')
     // Usage errors read like every other host's: `error [INVALID_ARGUMENT]: ...` (exit code 2).
     .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'error [INVALID_ARGUMENT]: ')) })

@@ -24,7 +24,11 @@ async function runChecks(home: string | undefined, options: { repair?: boolean }
       checks.push({ name, ok: true, detail: await fn() });
       return true;
     } catch (error) {
-      checks.push({ name, ok: false, detail: StrataError.isInstance(error) ? `${error.code}: ${error.message}` : (error as Error).message });
+      checks.push({
+        name,
+        ok: false,
+        detail: StrataError.isInstance(error) ? `${error.code}: ${error.message}` : (error as Error).message,
+      });
       return false;
     }
   };
@@ -86,7 +90,10 @@ async function conversationCheck(home: string, repair: boolean): Promise<string>
     const repaired = fixed && reindexed ? `repaired: ${fixed.truncated} torn bytes cut, ${reindexed.inserted} messages indexed; ` : '';
     const embedded = s.unembedded > 0 ? `, ${s.unembedded} waiting for vectors` : '';
     const detail = `${repaired}${s.entries ?? 0} L0 messages, ${s.documents} indexed${embedded}`;
-    if ((s.missing ?? 0) > 0) throw new Error(`${detail}; ${s.missing} L0 messages missing from the index: run \`strata ingest --reindex\` or \`strata doctor --repair\``);
+    if ((s.missing ?? 0) > 0)
+      throw new Error(
+        `${detail}; ${s.missing} L0 messages missing from the index: run \`strata ingest --reindex\` or \`strata doctor --repair\``,
+      );
     return detail;
   } finally {
     await strata.close();
@@ -108,7 +115,9 @@ export function registerAdminCommands(program: Command): void {
 
   program
     .command('stats')
-    .description('counts by scope and category within the caller\'s scopes, the embedder and LLM usage (--all-scopes: every scope and store health)')
+    .description(
+      "counts by scope and category within the caller's scopes, the embedder and LLM usage (--all-scopes: every scope and store health)",
+    )
     .action(async (_opts: unknown, cmd: Command) => {
       const g = globals(cmd);
       await withOps(cmd, async (ops, strata) => {
@@ -116,17 +125,27 @@ export function registerAdminCommands(program: Command): void {
         const usage = await ops.run('usage', {});
         if (g.json) return printJson({ ...stats, llmUsage: usage });
         const store = stats.owner ? `, ${stats.store.rows ?? 0} rows in all, ${stats.store.fragments ?? 0} fragments` : '';
-        process.stdout.write(`home      ${strata.home}\nas        ${describeCaller(ops.caller)}\nstore     ${stats.store.provider}: ${stats.memories} current memories in these scopes${store}\n`);
+        process.stdout.write(
+          `home      ${strata.home}\nas        ${describeCaller(ops.caller)}\nstore     ${stats.store.provider}: ${stats.memories} current memories in these scopes${store}\n`,
+        );
         process.stdout.write(`embedder  ${stats.embedder.id} (${stats.embedder.dimensions}-d)\n\n`);
-        printTable(['scope', 'memories'], Object.entries(stats.byScope).map(([k, v]) => [k, v]));
+        printTable(
+          ['scope', 'memories'],
+          Object.entries(stats.byScope).map(([k, v]) => [k, v]),
+        );
         process.stdout.write('\n');
-        printTable(['category', 'memories'], Object.entries(stats.byCategory).map(([k, v]) => [k, v]));
+        printTable(
+          ['category', 'memories'],
+          Object.entries(stats.byCategory).map(([k, v]) => [k, v]),
+        );
         if (usage.calls > 0) {
           process.stdout.write('\n');
           printTable(
             ['llm usage', 'calls', 'input tokens', 'output tokens', 'cost (USD)'],
-            [['total', usage.calls, usage.inputTokens, usage.outputTokens, usage.costUsd.toFixed(4)],
-              ...Object.entries(usage.byPurpose).map(([k, v]) => [k, v.calls, v.inputTokens, v.outputTokens, v.costUsd.toFixed(4)])],
+            [
+              ['total', usage.calls, usage.inputTokens, usage.outputTokens, usage.costUsd.toFixed(4)],
+              ...Object.entries(usage.byPurpose).map(([k, v]) => [k, v.calls, v.inputTokens, v.outputTokens, v.costUsd.toFixed(4)]),
+            ],
           );
         }
       });
@@ -140,21 +159,31 @@ export function registerAdminCommands(program: Command): void {
       await withStrata(cmd, async (strata) => {
         const out = await strata.optimize({ force: true });
         if (g.json) return printJson(out);
-        process.stdout.write(`optimized: fragments ${out.fragmentsBefore ?? 0} -> ${out.fragmentsAfter ?? 0}; indexes: ${out.indexes.join(', ') || 'none'}\n`);
+        process.stdout.write(
+          `optimized: fragments ${out.fragmentsBefore ?? 0} -> ${out.fragmentsAfter ?? 0}; indexes: ${out.indexes.join(', ') || 'none'}\n`,
+        );
       });
     });
 
   program
     .command('doctor')
-    .description('check config, store, indexes, orphan tables, the conversation index against the L0 log, and that the embedder, reranker and LLM answer')
-    .option('--repair', 'drop orphan tables an interrupted reembed left behind, cut torn L0 tails and index every L0 message missing from the conversation index')
+    .description(
+      'check config, store, indexes, orphan tables, the conversation index against the L0 log, and that the embedder, reranker and LLM answer',
+    )
+    .option(
+      '--repair',
+      'drop orphan tables an interrupted reembed left behind, cut torn L0 tails and index every L0 message missing from the conversation index',
+    )
     .action(async (opts: { repair?: boolean }, cmd: Command) => {
       const g = globals(cmd);
       const checks = await runChecks(g.home, { repair: opts.repair });
       // Claude Code hook failures and the resident process (whether or not config.json loads).
       checks.push(...(await residentHealth({ home: resolveHome({ home: g.home }) })));
       // What the background workers will do with this config (not checks: nothing here can fail).
-      const settings = await loadConfig({ home: g.home }).then((l) => describeWorkerSettings({ config: l.config }), () => []);
+      const settings = await loadConfig({ home: g.home }).then(
+        (l) => describeWorkerSettings({ config: l.config }),
+        () => [],
+      );
       if (g.json) printJson({ ok: checks.every((c) => c.ok), checks, settings });
       else {
         for (const c of checks) process.stdout.write(`${c.ok ? 'ok  ' : 'FAIL'}  ${c.name.padEnd(13)} ${c.detail}\n`);

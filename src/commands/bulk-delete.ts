@@ -10,7 +10,11 @@ import { confirmOrRefuse } from './confirm.js';
 
 export function parseBefore(value: string): string {
   const t = Date.parse(value);
-  if (!Number.isFinite(t)) throw new InvalidArgumentError({ argument: '--before', message: `--before ${JSON.stringify(value)} is not a date: use YYYY-MM-DD or an ISO 8601 time.` });
+  if (!Number.isFinite(t))
+    throw new InvalidArgumentError({
+      argument: '--before',
+      message: `--before ${JSON.stringify(value)} is not a date: use YYYY-MM-DD or an ISO 8601 time.`,
+    });
   return new Date(t).toISOString();
 }
 
@@ -21,7 +25,10 @@ export interface BulkDeleteResult {
   ids: string[];
 }
 
-export async function bulkDelete(ops: CallerOperations, options: { filter: BulkFilter; dryRun?: boolean; yes?: boolean; describe: (records: MemoryRecord[]) => void }): Promise<BulkDeleteResult> {
+export async function bulkDelete(
+  ops: CallerOperations,
+  options: { filter: BulkFilter; dryRun?: boolean; yes?: boolean; describe: (records: MemoryRecord[]) => void },
+): Promise<BulkDeleteResult> {
   const records = await selectForDelete(ops, options.filter);
   const ids = records.map((r) => r.id);
   if (records.length === 0 || options.dryRun) {
@@ -29,7 +36,11 @@ export async function bulkDelete(ops: CallerOperations, options: { filter: BulkF
     return { dryRun: Boolean(options.dryRun), matched: records.length, deleted: 0, ids };
   }
   if (!options.yes) options.describe(records);
-  const ok = await confirmOrRefuse({ yes: options.yes, question: `Delete these ${records.length} memories?`, refusal: `Refusing to delete ${records.length} memories without confirmation.` });
+  const ok = await confirmOrRefuse({
+    yes: options.yes,
+    question: `Delete these ${records.length} memories?`,
+    refusal: `Refusing to delete ${records.length} memories without confirmation.`,
+  });
   if (!ok) return { dryRun: false, matched: records.length, deleted: 0, ids: [] };
   return { dryRun: false, matched: records.length, deleted: await deleteIds(ops, ids), ids };
 }

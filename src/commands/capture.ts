@@ -45,8 +45,18 @@ function printSummary(s: IngestSummary, embedded?: { embedded: number; remaining
     `${s.dryRun ? '[dry run] ' : ''}files ${s.files.found} (read ${s.files.read}, unchanged ${s.files.unchanged}, vanished ${s.files.vanished}, deferred ${s.files.deferred}); ` +
       `new messages ${s.messages.new} (duplicates ${s.messages.duplicates}); skipped lines ${skipped}; noise dropped ${noise}; redactions ${s.redactions.total}; errors ${s.errors.length}\n`,
   );
-  if (skipped > 0) process.stdout.write(`  skipped lines by reason: ${Object.entries(s.skippedLines).map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
-  if (noise > 0) process.stdout.write(`  noise by reason: ${Object.entries(s.noise).map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
+  if (skipped > 0)
+    process.stdout.write(
+      `  skipped lines by reason: ${Object.entries(s.skippedLines)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}\n`,
+    );
+  if (noise > 0)
+    process.stdout.write(
+      `  noise by reason: ${Object.entries(s.noise)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}\n`,
+    );
   if (embedded && (embedded.embedded > 0 || embedded.remaining > 0)) {
     process.stdout.write(`  conversation index: ${embedded.embedded} embedded, ${embedded.remaining} waiting for background embedding\n`);
   }
@@ -64,23 +74,30 @@ function addIngestFlags(cmd: Command): Command {
 }
 
 export function registerCaptureCommands(program: Command): void {
-  addIngestFlags(program.command('ingest').description('read new transcript lines into the L0 conversation log (incremental, exactly once)'))
+  addIngestFlags(
+    program.command('ingest').description('read new transcript lines into the L0 conversation log (incremental, exactly once)'),
+  )
     .option('--dry-run', 'parse and clean, but write nothing and move no cursor')
     .option('--reindex', 'also re-check the whole L0 log against the conversation index and index what is missing (repair)')
     .action(async (flags: IngestFlags & { reindex?: boolean }, cmd: Command) => {
       const g = globals(cmd);
       await withStrata(cmd, async (strata) => {
         const progress = createProgress('ingest');
-        const summary = await strata.ingest({
-          ...ingestOptions(flags, agentFlag(g)),
-          onProgress: (p) => progress.update(p.filesDone, p.filesTotal),
-        }).finally(() => progress.stop());
+        const summary = await strata
+          .ingest({
+            ...ingestOptions(flags, agentFlag(g)),
+            onProgress: (p) => progress.update(p.filesDone, p.filesTotal),
+          })
+          .finally(() => progress.stop());
         const reindexed = flags.reindex && !flags.dryRun ? await strata.indexConversations({ fromStart: true }) : undefined;
         const embedded = !flags.dryRun && flags.embed ? await strata.embedConversations({ batchSize: 64, budgetMs: 15_000 }) : undefined;
         if (!flags.dryRun) await strata.optimizeConversations();
         if (g.json) return printJson({ ...summary, reindexed, conversationIndex: embedded });
         printSummary(summary, embedded);
-        if (reindexed) process.stdout.write(`  reindex: ${reindexed.read} L0 messages checked, ${reindexed.inserted} added to the conversation index, ${reindexed.updated} rewritten\n`);
+        if (reindexed)
+          process.stdout.write(
+            `  reindex: ${reindexed.read} L0 messages checked, ${reindexed.inserted} added to the conversation index, ${reindexed.updated} rewritten\n`,
+          );
         if (summary.errors.length > 0) process.exitCode = 1;
       });
     });
@@ -105,8 +122,12 @@ export function registerCaptureCommands(program: Command): void {
           },
           onEvent: (e) => {
             if ('error' in e) process.stderr.write(`${e.task} failed (will retry): ${(e.error as Error).message}\n`);
-            else if (e.task === 'distill' && (e.report.admitted > 0 || e.report.errors.length > 0)) process.stderr.write(`distilled: ${e.report.admitted} admitted, decisions ${JSON.stringify(e.report.decisions)}\n`);
-            else if (e.task === 'summaries' && (e.report.chunksSummarised > 0 || e.report.failed > 0)) process.stderr.write(`summaries: ${e.report.chunksSummarised} chunks summarised, merges ${JSON.stringify(e.report.merges)}, ${e.report.failed} failed\n`);
+            else if (e.task === 'distill' && (e.report.admitted > 0 || e.report.errors.length > 0))
+              process.stderr.write(`distilled: ${e.report.admitted} admitted, decisions ${JSON.stringify(e.report.decisions)}\n`);
+            else if (e.task === 'summaries' && (e.report.chunksSummarised > 0 || e.report.failed > 0))
+              process.stderr.write(
+                `summaries: ${e.report.chunksSummarised} chunks summarised, merges ${JSON.stringify(e.report.merges)}, ${e.report.failed} failed\n`,
+              );
           },
         });
         worker.start();
@@ -160,23 +181,30 @@ export function registerCaptureCommands(program: Command): void {
         if (out.results.length === 0) return void process.stdout.write(`${out.note ?? 'no matching messages'}\n`);
         printTable(
           ['score', 'when', 'agent', 'role', 'text'],
-          out.results.map((h) => [formatScore(h.score), new Date(h.record.timestamp).toISOString().slice(0, 16), h.record.agentId, h.record.role, h.record.content]),
+          out.results.map((h) => [
+            formatScore(h.score),
+            new Date(h.record.timestamp).toISOString().slice(0, 16),
+            h.record.agentId,
+            h.record.role,
+            h.record.content,
+          ]),
         );
       });
     });
 
   const cursor = program.command('cursor').description('transcript read positions');
-  cursor
-    .command('show')
-    .action(async (_opts: unknown, cmd: Command) => {
-      const g = globals(cmd);
-      await withStrata(cmd, async (strata) => {
-        const cursors = await showCursors({ home: strata.home });
-        if (g.json) return printJson({ cursors });
-        if (cursors.length === 0) return void process.stdout.write('no cursors yet\n');
-        printTable(['host', 'kind', 'committed', 'size', 'pending', 'path'], cursors.map((c) => [c.host, c.kind, c.committed, c.size ?? '-', c.pending ? 'yes' : '', c.path]));
-      });
+  cursor.command('show').action(async (_opts: unknown, cmd: Command) => {
+    const g = globals(cmd);
+    await withStrata(cmd, async (strata) => {
+      const cursors = await showCursors({ home: strata.home });
+      if (g.json) return printJson({ cursors });
+      if (cursors.length === 0) return void process.stdout.write('no cursors yet\n');
+      printTable(
+        ['host', 'kind', 'committed', 'size', 'pending', 'path'],
+        cursors.map((c) => [c.host, c.kind, c.committed, c.size ?? '-', c.pending ? 'yes' : '', c.path]),
+      );
     });
+  });
   cursor
     .command('reset')
     .description('forget cursors so files are re-read (dedupe keeps the log exact)')

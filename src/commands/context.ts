@@ -27,8 +27,16 @@ export function collect(value: string, previous: string[] = []): string[] {
 export function addGlobalOptions(cmd: Command, defaults: { home?: string; agent?: string } = {}): Command {
   return cmd
     .option('--home <dir>', 'Strata home (default $STRATA_HOME, else ~/.strata)', defaults.home)
-    .option('--scope <scope>', 'scope to read/write (repeatable): global, agent:<id>, user:<id>, project:<id>, session:<key>, custom:<name>', collect)
-    .option('--agent <id>', 'act as this agent (default $STRATA_AGENT_ID, else scopes.defaultAgent): reads global + agent:<id> + its grants, writes to agent:<id>', defaults.agent)
+    .option(
+      '--scope <scope>',
+      'scope to read/write (repeatable): global, agent:<id>, user:<id>, project:<id>, session:<key>, custom:<name>',
+      collect,
+    )
+    .option(
+      '--agent <id>',
+      'act as this agent (default $STRATA_AGENT_ID, else scopes.defaultAgent): reads global + agent:<id> + its grants, writes to agent:<id>',
+      defaults.agent,
+    )
     .option('--all-scopes', "owner mode: read every scope and every agent's conversations (default: the agent's scopes, or global only)")
     .option('--json', 'stable machine-readable output')
     .option('--verbose', 'print stack traces on errors');
@@ -42,7 +50,11 @@ export async function openStrata(cmd: Command, extra: Omit<StrataOpenOptions, 'h
   return Strata.open({ home: globals(cmd).home, ...extra });
 }
 
-export async function withStrata<T>(cmd: Command, fn: (strata: Strata) => Promise<T>, extra: Omit<StrataOpenOptions, 'home'> = {}): Promise<T> {
+export async function withStrata<T>(
+  cmd: Command,
+  fn: (strata: Strata) => Promise<T>,
+  extra: Omit<StrataOpenOptions, 'home'> = {},
+): Promise<T> {
   const strata = await openStrata(cmd, extra);
   try {
     return await fn(strata);

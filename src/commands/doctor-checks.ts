@@ -27,7 +27,8 @@ export async function checkOrphans(store: MemoryStoreV1, repair: boolean): Promi
     return dropped.length === 0 ? 'none' : `dropped ${dropped.length}: ${dropped.join(', ')}`;
   }
   const orphans = await aware.orphanTables();
-  if (orphans.length > 0) throw new Error(`${orphans.length} left by an interrupted reembed: ${orphans.join(', ')}; run \`strata doctor --repair\` to drop them`);
+  if (orphans.length > 0)
+    throw new Error(`${orphans.length} left by an interrupted reembed: ${orphans.join(', ')}; run \`strata doctor --repair\` to drop them`);
   return 'none';
 }
 

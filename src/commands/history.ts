@@ -32,9 +32,11 @@ export function registerHistoryCommands(program: Command): void {
         if (g.json) return printJson({ ...out, ...(state ? { state } : {}) });
         if (state) {
           const key = out.id;
-          process.stdout.write(state.current
-            ? `${key}: current (valid from ${state.validFrom.slice(0, 10)})\n`
-            : `${key}: not current (valid ${state.validFrom.slice(0, 10)} to ${state.validTo!.slice(0, 10)}${state.supersededBy ? `; current: ${state.supersededBy}` : ''})\n`);
+          process.stdout.write(
+            state.current
+              ? `${key}: current (valid from ${state.validFrom.slice(0, 10)})\n`
+              : `${key}: not current (valid ${state.validFrom.slice(0, 10)} to ${state.validTo!.slice(0, 10)}${state.supersededBy ? `; current: ${state.supersededBy}` : ''})\n`,
+          );
         }
         printTable(
           ['at', 'actor', 'action', 'memory', 'change'],
@@ -61,7 +63,8 @@ export function registerHistoryCommands(program: Command): void {
             question: `${id} has no earlier version: reverting its ${last.action} deletes it. Delete it?`,
             refusal: `Refusing to revert ${id}: it has no earlier version, so reverting deletes it.`,
           });
-          if (!ok) return g.json ? printJson({ reverted: null, deleted: [], restored: [] }) : void process.stdout.write('nothing reverted\n');
+          if (!ok)
+            return g.json ? printJson({ reverted: null, deleted: [], restored: [] }) : void process.stdout.write('nothing reverted\n');
         }
         const result = await ops.run('revert', { id });
         if (g.json) return printJson(result);
@@ -83,9 +86,15 @@ export function registerHistoryCommands(program: Command): void {
         const out = await ops.run('provenance', { id: await resolveId(ops, given) });
         if (g.json) return printJson(out);
         const s = out.source;
-        process.stdout.write(`source: ${s.kind}${s.agentId ? `, agent ${s.agentId}` : ''}${s.sessionKey ? `, session ${s.sessionKey}` : ''}\n`);
+        process.stdout.write(
+          `source: ${s.kind}${s.agentId ? `, agent ${s.agentId}` : ''}${s.sessionKey ? `, session ${s.sessionKey}` : ''}\n`,
+        );
         if (out.withheld) process.stdout.write(`${out.withheld}\n`);
-        if (out.messages.length > 0) printTable(['when', 'role', 'id', 'text'], out.messages.map((m) => [new Date(m.timestamp).toISOString().slice(0, 16), m.role, m.id, m.content]));
+        if (out.messages.length > 0)
+          printTable(
+            ['when', 'role', 'id', 'text'],
+            out.messages.map((m) => [new Date(m.timestamp).toISOString().slice(0, 16), m.role, m.id, m.content]),
+          );
         if (out.missing.length > 0) process.stdout.write(`not in the conversation log: ${out.missing.join(', ')}\n`);
       });
     });

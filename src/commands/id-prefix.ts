@@ -11,7 +11,10 @@ export const MIN_PREFIX = 8;
 export async function resolveId(ops: CallerOperations, raw: string): Promise<string> {
   if (raw.length >= FULL_ID_LENGTH) return raw;
   if (raw.length < MIN_PREFIX) {
-    throw new InvalidArgumentError({ argument: 'id', message: `${JSON.stringify(raw)} is too short for an id prefix: give at least ${MIN_PREFIX} characters (or the whole id).` });
+    throw new InvalidArgumentError({
+      argument: 'id',
+      message: `${JSON.stringify(raw)} is too short for an id prefix: give at least ${MIN_PREFIX} characters (or the whole id).`,
+    });
   }
   const prefix = raw.toUpperCase();
   const matches: string[] = [];
@@ -22,7 +25,10 @@ export async function resolveId(ops: CallerOperations, raw: string): Promise<str
   if (matches.length === 1) return matches[0]!;
   if (matches.length > 1) {
     const shown = matches.slice(0, 10).join(', ') + (matches.length > 10 ? `, ... (${matches.length} in all)` : '');
-    throw new InvalidArgumentError({ argument: 'id', message: `Id prefix ${raw} is ambiguous: it matches ${shown}. Give more characters.` });
+    throw new InvalidArgumentError({
+      argument: 'id',
+      message: `Id prefix ${raw} is ambiguous: it matches ${shown}. Give more characters.`,
+    });
   }
   return raw; // no match: the operation reports it as not found (or finds its history)
 }

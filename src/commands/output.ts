@@ -23,7 +23,10 @@ export function printTable(headers: string[], rows: Array<Array<string | number>
   const lastWidth = Math.max(20, termWidth - fixed - 1);
   widths[widths.length - 1] = Math.min(widths[widths.length - 1] ?? lastWidth, lastWidth);
   const line = (r: string[]) =>
-    r.map((c, i) => (i === r.length - 1 ? truncate(c, widths[i] ?? 20) : c.padEnd(widths[i] ?? 0))).join('  ').trimEnd();
+    r
+      .map((c, i) => (i === r.length - 1 ? truncate(c, widths[i] ?? 20) : c.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
   process.stdout.write(line(headers) + '\n');
   process.stdout.write(widths.map((w) => '-'.repeat(w)).join('  ') + '\n');
   for (const r of cells) process.stdout.write(line(r) + '\n');

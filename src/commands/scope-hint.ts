@@ -16,12 +16,18 @@ export function usedDefaultScopes(cmd: Command): boolean {
 export async function scopeHint(strata: Strata, caller: Caller): Promise<string> {
   const readable = new Set(caller.scopes);
   const byScope = (await strata.stats()).byScope;
-  const hidden = Object.entries(byScope).filter(([scope, n]) => !readable.has(scope) && n > 0).sort((a, b) => b[1] - a[1]);
+  const hidden = Object.entries(byScope)
+    .filter(([scope, n]) => !readable.has(scope) && n > 0)
+    .sort((a, b) => b[1] - a[1]);
   const base = `reading as ${describeCaller(caller)}${caller.agentId ? '' : ' (no agent configured: set scopes.defaultAgent or STRATA_AGENT_ID)'}`;
   if (hidden.length === 0) return base;
   const total = hidden.reduce((a, [, n]) => a + n, 0);
   const agent = hidden.map(([s]) => s).find((s) => s.startsWith('agent:'));
-  const list = hidden.slice(0, 5).map(([s, n]) => `${s} (${n})`).join(', ') + (hidden.length > 5 ? ', ...' : '');
+  const list =
+    hidden
+      .slice(0, 5)
+      .map(([s, n]) => `${s} (${n})`)
+      .join(', ') + (hidden.length > 5 ? ', ...' : '');
   return `${base}; ${total} more in other scopes: ${list}. Pass ${agent ? `--agent ${agent.slice('agent:'.length)}` : '--scope <scope>'} or --all-scopes to see them.`;
 }
 

@@ -18,7 +18,11 @@ async function openOutput(tmp: string, target: string): Promise<WriteStream> {
     await once(stream, 'open');
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
-    throw new InvalidArgumentError({ argument: '--output', message: `Cannot write ${target}: ${e.code === 'ENOENT' ? `folder ${dirname(target)} does not exist` : e.code === 'EACCES' ? 'permission denied' : e.message}.`, cause: error });
+    throw new InvalidArgumentError({
+      argument: '--output',
+      message: `Cannot write ${target}: ${e.code === 'ENOENT' ? `folder ${dirname(target)} does not exist` : e.code === 'EACCES' ? 'permission denied' : e.message}.`,
+      cause: error,
+    });
   }
   return stream;
 }
@@ -89,21 +93,31 @@ export function registerTransferCommands(program: Command): void {
 
   program
     .command('import')
-    .description('import JSONL (validates every line, reports bad lines, skips ids already present); --from converts a mem0 or memory-lancedb-pro export')
+    .description(
+      'import JSONL (validates every line, reports bad lines, skips ids already present); --from converts a mem0 or memory-lancedb-pro export',
+    )
     .argument('<file>', 'JSONL file, or - for stdin')
     .option('--batch-size <n>', 'lines per write batch', (v) => Number.parseInt(v, 10), 500)
-    .addOption(new Option('--from <system>', 'the file is an export of another memory system (timestamps and scopes kept)').choices(MIGRATION_SOURCES))
+    .addOption(
+      new Option('--from <system>', 'the file is an export of another memory system (timestamps and scopes kept)').choices(
+        MIGRATION_SOURCES,
+      ),
+    )
     .option('--dry-run', 'validate and count what would be imported; write nothing')
     .action(async (file: string, opts: { batchSize: number; from?: MigrationSource; dryRun?: boolean }, cmd: Command) => {
       const g = globals(cmd);
       // The global --scope names where every imported memory goes (one scope).
-      if ((g.scope ?? []).length > 1) throw new InvalidArgumentError({ argument: '--scope', message: 'import takes one --scope: every imported memory goes there.' });
+      if ((g.scope ?? []).length > 1)
+        throw new InvalidArgumentError({ argument: '--scope', message: 'import takes one --scope: every imported memory goes there.' });
       const scope = g.scope?.[0];
       const source = await importSource(file, opts.from);
       await withStrata(cmd, async (strata) => {
         const progress = createProgress(opts.dryRun ? 'check' : 'import', source.total, { unit: source.unit });
-        const onProgress = source.unit === 'bytes' ? () => progress.update(source.bytesRead()) : (e: { done: number }) => progress.update(e.done);
-        const report = await strata.import({ input: source.input, batchSize: opts.batchSize, dryRun: opts.dryRun, scope, onProgress }).finally(() => progress.stop());
+        const onProgress =
+          source.unit === 'bytes' ? () => progress.update(source.bytesRead()) : (e: { done: number }) => progress.update(e.done);
+        const report = await strata
+          .import({ input: source.input, batchSize: opts.batchSize, dryRun: opts.dryRun, scope, onProgress })
+          .finally(() => progress.stop());
         // Bad lines are reported and the rest imported; the exit code still tells a script something was skipped.
         if (report.invalid.length > 0 || source.skipped.length > 0) process.exitCode = 1;
         if (g.json) return printJson({ ...report, ...(opts.from ? { from: opts.from, skippedRows: source.skipped } : {}) });
@@ -111,7 +125,10 @@ export function registerTransferCommands(program: Command): void {
         process.stdout.write(
           `${opts.dryRun ? '[dry run] ' : ''}lines ${report.lines}, ${verb} ${report.imported}${scope ? ` into ${scope}` : ''}, already present ${report.skippedExisting}, duplicates ${report.skippedDuplicate}, invalid ${report.invalid.length}\n`,
         );
-        if (source.skipped.length > 0) process.stdout.write(`  ${source.skipped.length} ${opts.from} rows without text skipped (rows ${source.skipped.slice(0, 10).join(', ')}${source.skipped.length > 10 ? ', ...' : ''})\n`);
+        if (source.skipped.length > 0)
+          process.stdout.write(
+            `  ${source.skipped.length} ${opts.from} rows without text skipped (rows ${source.skipped.slice(0, 10).join(', ')}${source.skipped.length > 10 ? ', ...' : ''})\n`,
+          );
         for (const bad of report.invalid.slice(0, 20)) process.stdout.write(`  line ${bad.line}: ${bad.error}\n`);
         if (report.invalid.length > 20) process.stdout.write(`  … and ${report.invalid.length - 20} more\n`);
       });
@@ -137,7 +154,12 @@ export function registerTransferCommands(program: Command): void {
           const report = await strata
             .reembed({ onProgress: (e) => progress.update(e.done, e.total), abortSignal: controller.signal })
             .catch((error: unknown) => {
-              if (controller.signal.aborted) throw new StrataError({ code: 'ABORTED', message: 'reembed interrupted; nothing changed (run it again to re-embed).', cause: error });
+              if (controller.signal.aborted)
+                throw new StrataError({
+                  code: 'ABORTED',
+                  message: 'reembed interrupted; nothing changed (run it again to re-embed).',
+                  cause: error,
+                });
               throw error;
             })
             .finally(() => {

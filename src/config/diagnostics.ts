@@ -63,7 +63,10 @@ export function locateInJson(options: { text: string; path: readonly PropertyKey
   const root = parseTree(text);
   if (!root) return '';
   for (let n = options.path.length; n > 0; n--) {
-    const node = findNodeAtLocation(root, options.path.slice(0, n).map((p) => (typeof p === 'number' ? p : String(p))));
+    const node = findNodeAtLocation(
+      root,
+      options.path.slice(0, n).map((p) => (typeof p === 'number' ? p : String(p))),
+    );
     if (node) {
       const at = node.parent?.type === 'property' ? node.parent.offset : node.offset;
       const { line, column } = lineColumn(text, at);
@@ -126,7 +129,10 @@ export function describeIssues(options: { issues: readonly z.core.$ZodIssue[]; w
   const field = lines[0]?.path.map(String).join('.') ?? '';
   const shown = lines.slice(0, 5).map((l) => l.text);
   const more = lines.length > 5 ? `\n  ... and ${lines.length - 5} more` : '';
-  const message = lines.length === 1 ? `Invalid configuration: ${shown[0]}.` : `Invalid configuration (${lines.length} problems):\n  - ${shown.join('\n  - ')}${more}`;
+  const message =
+    lines.length === 1
+      ? `Invalid configuration: ${shown[0]}.`
+      : `Invalid configuration (${lines.length} problems):\n  - ${shown.join('\n  - ')}${more}`;
   return { field, message };
 }
 
@@ -141,11 +147,16 @@ function duration(ms: number): string {
  * One line per background-worker section (`layers`, `summaries`, `journal`) for `strata doctor`,
  * saying what will happen with these settings, including when nothing will for lack of an LLM.
  */
-export function describeWorkerSettings(options: { config: Pick<StrataConfig, 'layers' | 'summaries' | 'journal' | 'llm'> }): Array<{ name: string; detail: string }> {
+export function describeWorkerSettings(options: {
+  config: Pick<StrataConfig, 'layers' | 'summaries' | 'journal' | 'llm'>;
+}): Array<{ name: string; detail: string }> {
   const { layers, summaries, journal } = options.config;
-  const noLlm = llmProviderOf({ config: options.config }) === 'none' ? ' (inactive: no LLM configured; set llm.provider and llm.model)' : '';
+  const noLlm =
+    llmProviderOf({ config: options.config }) === 'none' ? ' (inactive: no LLM configured; set llm.provider and llm.model)' : '';
   const o = layers.organizer;
-  const auto = o.auto ? `automatic after ${o.everyMemories} new memories, at most every ${duration(o.minIntervalMs)}${noLlm}` : 'manual only (strata organize)';
+  const auto = o.auto
+    ? `automatic after ${o.everyMemories} new memories, at most every ${duration(o.minIntervalMs)}${noLlm}`
+    : 'manual only (strata organize)';
   const persona = layers.persona.regenerateEveryMemories === 0 ? 'on request' : `every ${layers.persona.regenerateEveryMemories} memories`;
   return [
     {

@@ -9,4 +9,13 @@ export {
   type ResolvedStrataConfig,
   type StrataConfigOverrides,
 } from './load.js';
-export { strataConfigSchema, DEFAULT_CONFIG_FILE, llmProviderOf, type StrataConfig, type StrataConfigInput, type LayersConfig, type SummariesConfig, type JournalConfig } from './schema.js';
+export {
+  strataConfigSchema,
+  DEFAULT_CONFIG_FILE,
+  llmProviderOf,
+  type StrataConfig,
+  type StrataConfigInput,
+  type LayersConfig,
+  type SummariesConfig,
+  type JournalConfig,
+} from './schema.js';

@@ -89,7 +89,9 @@ describe('loadConfig', () => {
   });
 
   it('rejects comments and non-object JSON with the file named', async () => {
-    expect((await loadError({ home: await homeWith('// hi\n{}') })).message).toMatch(/config\.json:1:1: invalid JSON: comments are not allowed/);
+    expect((await loadError({ home: await homeWith('// hi\n{}') })).message).toMatch(
+      /config\.json:1:1: invalid JSON: comments are not allowed/,
+    );
     await rm(join(dir, 'home'), { recursive: true });
     expect((await loadError({ home: await homeWith('[1, 2]') })).message).toMatch(/config\.json: must contain a JSON object.*not an array/);
   });
@@ -151,7 +153,9 @@ describe('loadConfig', () => {
   });
 
   it('lets environment variables win over the file', async () => {
-    const home = await homeWith(JSON.stringify({ embedder: { provider: 'local' }, rerank: { provider: 'jina' }, write: { redactSecrets: true } }));
+    const home = await homeWith(
+      JSON.stringify({ embedder: { provider: 'local' }, rerank: { provider: 'jina' }, write: { redactSecrets: true } }),
+    );
     const env = {
       STRATA_EMBEDDER: 'openai',
       STRATA_EMBEDDER_BASE_URL: 'http://127.0.0.1:9999/v1',
@@ -173,19 +177,31 @@ describe('loadConfig', () => {
   it('applies the STRATA_LLM_* variables here, so nothing else reads the environment', async () => {
     const home = await homeWith(JSON.stringify({ llm: { provider: 'openai', model: 'from-file', baseURL: 'http://127.0.0.1:1/v1' } }));
     const env = { STRATA_LLM_PROVIDER: 'Anthropic', STRATA_LLM_MODEL: 'claude-x', STRATA_LLM_API_KEY_ENV: 'MY_KEY' };
-    expect((await loadConfig({ home, env })).config.llm).toMatchObject({ provider: 'anthropic', model: 'claude-x', apiKeyEnv: 'MY_KEY', baseURL: 'http://127.0.0.1:1/v1' });
+    expect((await loadConfig({ home, env })).config.llm).toMatchObject({
+      provider: 'anthropic',
+      model: 'claude-x',
+      apiKeyEnv: 'MY_KEY',
+      baseURL: 'http://127.0.0.1:1/v1',
+    });
     // Switching a configured LLM off from the environment keeps the file valid.
     expect((await loadConfig({ home, env: { STRATA_LLM_PROVIDER: 'none' } })).config.llm.provider).toBe('none');
     const error = await loadError({ home, env: { STRATA_LLM_PROVIDER: 'gemini' } });
-    expect(error.message).toContain('environment variable STRATA_LLM_PROVIDER (llm.provider): Unknown LLM provider "gemini": use none, openai, anthropic');
+    expect(error.message).toContain(
+      'environment variable STRATA_LLM_PROVIDER (llm.provider): Unknown LLM provider "gemini": use none, openai, anthropic',
+    );
   });
 
   it('provider sections are discriminated unions: each provider takes only its own settings', async () => {
-    const { config } = await loadConfig({ home: await homeWith(JSON.stringify({ store: { path: 'data' }, conversations: { path: 'conv' } })), env: {} });
+    const { config } = await loadConfig({
+      home: await homeWith(JSON.stringify({ store: { path: 'data' }, conversations: { path: 'conv' } })),
+      env: {},
+    });
     expect(config.store).toEqual({ provider: 'lancedb', path: join(dir, 'home', 'data') });
     expect(config.conversations).toEqual({ provider: 'lancedb', path: join(dir, 'home', 'conv') });
     expect(config.l0).toEqual({ provider: 'jsonl' });
-    const local = await loadError({ home: await homeWith(JSON.stringify({ embedder: { provider: 'local', model: 'text-embedding-3-small' } })) });
+    const local = await loadError({
+      home: await homeWith(JSON.stringify({ embedder: { provider: 'local', model: 'text-embedding-3-small' } })),
+    });
     expect(local.message).toMatch(/embedder.*model/);
     const store = await loadError({ home: await homeWith(JSON.stringify({ store: { provider: 'sqlite' } })) });
     expect(store.message).toContain('Unknown store provider "sqlite": use lancedb');
@@ -265,7 +281,10 @@ describe('writeDefaultConfig', () => {
 
 describe('helpers', () => {
   it('deepMerge merges objects, replaces arrays and skips undefined', () => {
-    expect(deepMerge({ a: { b: 1, c: [1, 2] }, d: 1 }, { a: { c: [3], e: undefined }, d: undefined })).toEqual({ a: { b: 1, c: [3], e: undefined }, d: 1 });
+    expect(deepMerge({ a: { b: 1, c: [1, 2] }, d: 1 }, { a: { c: [3], e: undefined }, d: undefined })).toEqual({
+      a: { b: 1, c: [3], e: undefined },
+      d: 1,
+    });
   });
 
   it('configFromEnv converts numbers and booleans and keeps unparseable text for validation', () => {

@@ -201,9 +201,10 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   }
   const at = (path: string | undefined, fallback: string) => (path === undefined ? fallback : resolve(home, expandHome(path)));
   const store = config.store.provider === 'lancedb' ? { ...config.store, path: at(config.store.path, join(home, 'store')) } : config.store;
-  const conversations = config.conversations.provider === 'lancedb'
-    ? { ...config.conversations, path: at(config.conversations.path, join(home, 'conversations', 'index')) }
-    : config.conversations;
+  const conversations =
+    config.conversations.provider === 'lancedb'
+      ? { ...config.conversations, path: at(config.conversations.path, join(home, 'conversations', 'index')) }
+      : config.conversations;
   const fileLlm = (fileLayer as { llm?: { provider?: unknown } }).llm;
   const llmProviderSet = sources.has('llm.provider') || (isPlainObject(fileLlm) && fileLlm.provider !== undefined);
   return { config: { ...config, store, conversations }, home, configPath, fromFile: text !== undefined, llmProviderSet };
@@ -219,7 +220,9 @@ function locate(text: string | undefined, path: readonly PropertyKey[]): string 
 }
 
 /** Writes the default config.json for `strata init`; an existing file is kept unless `force`. */
-export async function writeDefaultConfig(options: { home?: string; force?: boolean; env?: Env } = {}): Promise<{ written: boolean; path: string }> {
+export async function writeDefaultConfig(
+  options: { home?: string; force?: boolean; env?: Env } = {},
+): Promise<{ written: boolean; path: string }> {
   const home = resolveHome({ home: options.home, env: options.env });
   const path = configPathFor(home);
   const data = `${JSON.stringify(DEFAULT_CONFIG_FILE, null, 2)}\n`;

@@ -19,24 +19,35 @@ export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY';
 
 export const positiveInt = z.number().int().positive();
 export const nonEmpty = z.string().trim().min(1);
-export const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL such as https://api.openai.com/v1 or http://localhost:11434/v1' });
+export const httpUrl = z.url({
+  protocol: /^https?$/,
+  error: 'expected an http(s) URL such as https://api.openai.com/v1 or http://localhost:11434/v1',
+});
 export const envVarName = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected the NAME of an environment variable (e.g. OPENAI_API_KEY), not the key itself');
 
 /** The union, with `provider` filled in when the section leaves it out, and a readable error for an unknown one. */
-function providerUnion<T extends readonly [z.ZodObject, ...z.ZodObject[]]>(options: { kind: string; defaultProvider: string; members: T; names: readonly string[] }) {
+function providerUnion<T extends readonly [z.ZodObject, ...z.ZodObject[]]>(options: {
+  kind: string;
+  defaultProvider: string;
+  members: T;
+  names: readonly string[];
+}) {
   const union = z.discriminatedUnion('provider', options.members as unknown as [z.ZodObject, ...z.ZodObject[]], {
     error: (issue) => {
       const provider = (issue.input as { provider?: unknown } | undefined)?.provider;
       return `Unknown ${options.kind} provider ${JSON.stringify(provider)}: use ${options.names.join(', ')}`;
     },
   });
-  return z.preprocess((raw) => {
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
-    const section = raw as Record<string, unknown>;
-    return section.provider === undefined ? { ...section, provider: options.defaultProvider } : section;
-  }, union as unknown as T[number]);
+  return z.preprocess(
+    (raw) => {
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+      const section = raw as Record<string, unknown>;
+      return section.provider === undefined ? { ...section, provider: options.defaultProvider } : section;
+    },
+    union as unknown as T[number],
+  );
 }
 
 const openAIEmbedder = z.strictObject({
@@ -83,8 +94,15 @@ export const embedderSchema = providerUnion({
   kind: 'embedder',
   defaultProvider: 'local',
   names: EMBEDDER_PROVIDERS,
-  members: [z.strictObject({ provider: z.literal('local') }), openAIEmbedder, transformersEmbedder, z.strictObject({ provider: z.literal('none') })],
-}).transform((e) => (e.provider === 'openai' ? { ...e, apiKeyEnv: e.apiKeyEnv ?? (isOpenAIEndpoint(e.baseURL) ? DEFAULT_API_KEY_ENV : undefined) } : e));
+  members: [
+    z.strictObject({ provider: z.literal('local') }),
+    openAIEmbedder,
+    transformersEmbedder,
+    z.strictObject({ provider: z.literal('none') }),
+  ],
+}).transform((e) =>
+  e.provider === 'openai' ? { ...e, apiKeyEnv: e.apiKeyEnv ?? (isOpenAIEndpoint(e.baseURL) ? DEFAULT_API_KEY_ENV : undefined) } : e,
+);
 
 export const storeSchema = providerUnion({
   kind: 'store',
@@ -147,7 +165,8 @@ export function withConversationsDefault(raw: unknown): unknown {
   const config = raw as Record<string, unknown>;
   const store = config.store as { provider?: unknown } | undefined;
   const conversations = config.conversations ?? {};
-  if (store?.provider !== 'postgres' || typeof conversations !== 'object' || conversations === null || Array.isArray(conversations)) return raw;
+  if (store?.provider !== 'postgres' || typeof conversations !== 'object' || conversations === null || Array.isArray(conversations))
+    return raw;
   if ((conversations as { provider?: unknown }).provider !== undefined) return raw;
   return { ...config, conversations: { ...conversations, provider: 'postgres' } };
 }
@@ -165,7 +184,10 @@ export const rerankSchema = providerUnion({
   defaultProvider: 'none',
   names: RERANK_PROVIDERS,
   // `none` accepts the other settings (ignored), so switching the provider off keeps the file valid.
-  members: [z.strictObject({ provider: z.literal('none'), ...rerankFields }), z.strictObject({ provider: z.enum(HTTP_RERANK_PROVIDERS), ...rerankFields })],
+  members: [
+    z.strictObject({ provider: z.literal('none'), ...rerankFields }),
+    z.strictObject({ provider: z.enum(HTTP_RERANK_PROVIDERS), ...rerankFields }),
+  ],
 });
 
 const llmFields = {
@@ -192,4 +214,7 @@ export const llmSchema = providerUnion({
     // The user's own `claude` CLI, headless; `command` names it (default `claude` on PATH), haiku by default.
     z.strictObject({ provider: z.literal('claude-code'), ...llmFields, command: nonEmpty.optional() }),
   ],
-}).refine((l) => l.provider === 'none' || l.provider === 'claude-code' || l.model !== undefined, { message: 'llm.model is required when llm.provider is set (config llm.model or STRATA_LLM_MODEL)', path: ['model'] });
+}).refine((l) => l.provider === 'none' || l.provider === 'claude-code' || l.model !== undefined, {
+  message: 'llm.model is required when llm.provider is set (config llm.model or STRATA_LLM_MODEL)',
+  path: ['model'],
+});

@@ -53,7 +53,9 @@ describe('strataConfigSchema', () => {
 
 describe('findSecretKeys / knownKeysAt', () => {
   it('finds secret-named keys anywhere except agent ids', () => {
-    expect(findSecretKeys({ embedder: { apiKey: 'x', apiKeyEnv: 'Y' }, rerank: { Token: 'x' }, scopes: { agentGrants: { token: [] } } })).toEqual(['embedder.apiKey', 'rerank.Token']);
+    expect(
+      findSecretKeys({ embedder: { apiKey: 'x', apiKeyEnv: 'Y' }, rerank: { Token: 'x' }, scopes: { agentGrants: { token: [] } } }),
+    ).toEqual(['embedder.apiKey', 'rerank.Token']);
     expect(findSecretKeys({ embedder: { apiKeyEnv: 'OPENAI_API_KEY' } })).toEqual([]);
   });
 
@@ -79,7 +81,14 @@ describe('layers, summaries and journal sections', () => {
       persona: { regenerateEveryMemories: 50, backups: 3 },
       organizer: { auto: true, everyMemories: 20, minIntervalMs: 900_000 },
     });
-    expect(summaries).toEqual({ boundaryTokens: 30_000, chunkTokens: 6000, summaryTokens: 1000, mergeFanIn: 6, maxLevel: 3, intervalMs: 600_000 });
+    expect(summaries).toEqual({
+      boundaryTokens: 30_000,
+      chunkTokens: 6000,
+      summaryTokens: 1000,
+      mergeFanIn: 6,
+      maxLevel: 3,
+      intervalMs: 600_000,
+    });
     expect(journal).toEqual({ dedupeWindowMs: 60_000, attempts: 3, compileMinIntervalMs: 3_600_000, maxInputTokens: 12_000 });
   });
 
@@ -118,6 +127,10 @@ describe('layers, summaries and journal sections', () => {
   });
 
   it('the file strata init writes spells the sections out', () => {
-    expect(DEFAULT_CONFIG_FILE).toMatchObject({ layers: { organizer: { auto: true } }, summaries: { maxLevel: 3 }, journal: { attempts: 3 } });
+    expect(DEFAULT_CONFIG_FILE).toMatchObject({
+      layers: { organizer: { auto: true } },
+      summaries: { maxLevel: 3 },
+      journal: { attempts: 3 },
+    });
   });
 });

@@ -13,7 +13,14 @@ import { conversationsSchema, embedderSchema, l0Schema, llmSchema, positiveInt, 
 import { isValidTimeZone, systemTimeZone } from '../util/time-zone.js';
 
 export {
-  CONVERSATION_INDEX_PROVIDERS, DEFAULT_API_KEY_ENV, EMBEDDER_PROVIDERS, L0_PROVIDERS, LLM_PROVIDERS, RERANK_PROVIDERS, STORE_PROVIDERS, TASK_HINTS,
+  CONVERSATION_INDEX_PROVIDERS,
+  DEFAULT_API_KEY_ENV,
+  EMBEDDER_PROVIDERS,
+  L0_PROVIDERS,
+  LLM_PROVIDERS,
+  RERANK_PROVIDERS,
+  STORE_PROVIDERS,
+  TASK_HINTS,
 } from './providers.js';
 
 // Recall settings belong to the recall pipeline; the file holds any subset and the defaults are
@@ -192,7 +199,8 @@ export const DEFAULT_CONFIG_FILE: StrataConfigInput = {
   journal: journalSchema.parse({}),
 };
 
-const SECRET_KEY = /^(?:api[_-]?key|apikey|key|token|access[_-]?token|auth[_-]?token|bearer|secret|client[_-]?secret|secret[_-]?key|password|passwd)$/i;
+const SECRET_KEY =
+  /^(?:api[_-]?key|apikey|key|token|access[_-]?token|auth[_-]?token|bearer|secret|client[_-]?secret|secret[_-]?key|password|passwd)$/i;
 
 /**
  * Finds keys that would hold a secret (`apiKey`, `token`, `secret`, ...) anywhere in a raw config

@@ -19,7 +19,14 @@ export async function selectForDelete(ops: CallerOperations, filter: BulkFilter)
   const pageSize = ops.limits.listMax;
   const scope = filter.scopes && filter.scopes.length > 0 ? filter.scopes : undefined;
   for (let offset = 0; ; offset += pageSize) {
-    const page = await ops.run('list', { scope, categories: filter.categories, includeHistory: true, limit: pageSize, offset, order: 'oldest' });
+    const page = await ops.run('list', {
+      scope,
+      categories: filter.categories,
+      includeHistory: true,
+      limit: pageSize,
+      offset,
+      order: 'oldest',
+    });
     for (const m of page.memories) if (!filter.before || m.createdAt < filter.before) selected.push(m);
     if (page.memories.length < pageSize) return selected;
   }

@@ -4,7 +4,9 @@ import * as errors from './index.js';
 // Every exported error class must carry the brand, so identity checks survive duplicate copies
 // of the package (where `instanceof` fails).
 describe('exported errors', () => {
-  const classes = Object.entries(errors).filter(([, v]) => typeof v === 'function' && v.prototype instanceof Error) as Array<[string, new (o: never) => Error]>;
+  const classes = Object.entries(errors).filter(([, v]) => typeof v === 'function' && v.prototype instanceof Error) as Array<
+    [string, new (o: never) => Error]
+  >;
 
   it('are all branded and carry a code', () => {
     expect(classes.length).toBeGreaterThanOrEqual(6);

@@ -4,7 +4,12 @@ import { StrataError, type StrataErrorCode } from './strata-error.js';
 export class InvalidArgumentError extends StrataError {
   readonly argument: string;
   constructor(options: { argument: string; message: string; cause?: unknown; code?: StrataErrorCode }) {
-    super({ code: options.code ?? 'INVALID_ARGUMENT', message: options.message, cause: options.cause, details: { argument: options.argument } });
+    super({
+      code: options.code ?? 'INVALID_ARGUMENT',
+      message: options.message,
+      cause: options.cause,
+      details: { argument: options.argument },
+    });
     this.name = 'InvalidArgumentError';
     this.argument = options.argument;
   }

@@ -24,8 +24,7 @@ export class ProviderCallError extends StrataError {
     isRetryable?: boolean;
   }) {
     const status = options.statusCode;
-    const retryable =
-      options.isRetryable ?? (status === undefined || status === 408 || status === 409 || status === 429 || status >= 500);
+    const retryable = options.isRetryable ?? (status === undefined || status === 408 || status === 409 || status === 429 || status >= 500);
     const retryAfterMs = retryAfterOf(options.responseHeaders);
     super({
       code: options.code ?? 'PROVIDER_CALL',

@@ -20,7 +20,10 @@ export function loadApiKey(options: {
 }): string {
   if (options.apiKey !== undefined) {
     if (options.apiKey.trim() === '') {
-      throw new ConfigError({ field: options.settingName ?? 'apiKey', message: `${options.description} API key is empty. Pass a non-empty key or set the ${options.envVar} environment variable.` });
+      throw new ConfigError({
+        field: options.settingName ?? 'apiKey',
+        message: `${options.description} API key is empty. Pass a non-empty key or set the ${options.envVar} environment variable.`,
+      });
     }
     return options.apiKey;
   }
@@ -35,11 +38,7 @@ export function loadApiKey(options: {
 }
 
 /** Parameter first, then the environment variable (when named), else undefined. */
-export function loadOptionalSetting(options: {
-  settingValue?: string;
-  envVar?: string;
-  env?: NodeJS.ProcessEnv;
-}): string | undefined {
+export function loadOptionalSetting(options: { settingValue?: string; envVar?: string; env?: NodeJS.ProcessEnv }): string | undefined {
   if (options.settingValue !== undefined) return options.settingValue;
   if (options.envVar === undefined) return undefined;
   return readEnv(options.envVar, options.env ?? process.env);

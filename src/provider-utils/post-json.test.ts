@@ -26,14 +26,26 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function failure(path: string, extra: { timeoutMs?: number; abortSignal?: AbortSignal } = {}): Promise<ProviderCallError> {
-  const error = await postJson({ url: `${server.url}${path}`, body: { q: 1 }, schema, description: 'Test API', authHint: 'Check TEST_API_KEY.', ...extra }).catch((e: unknown) => e);
+  const error = await postJson({
+    url: `${server.url}${path}`,
+    body: { q: 1 },
+    schema,
+    description: 'Test API',
+    authHint: 'Check TEST_API_KEY.',
+    ...extra,
+  }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(ProviderCallError);
   return error as ProviderCallError;
 }
 
 describe('postJson', () => {
   it('posts JSON with headers and parses only the schema fields', async () => {
-    const result = await postJson({ url: `${server.url}/ok`, headers: { Authorization: 'Bearer k', 'x-skip': undefined }, body: { q: 1 }, schema });
+    const result = await postJson({
+      url: `${server.url}/ok`,
+      headers: { Authorization: 'Bearer k', 'x-skip': undefined },
+      body: { q: 1 },
+      schema,
+    });
     expect(result.value).toEqual({ value: 7 });
     expect(result.responseHeaders['x-request-id']).toBe('abc');
     const sent = server.requestsTo('/ok')[0];

@@ -30,7 +30,8 @@ export interface PostJsonResult<T> {
 }
 
 const MAX_BODY_CHARS = 2000;
-const MODEL_NOT_FOUND = /model[^.]{0,120}?(not found|does not exist|not exist|unknown|not available|no such)|unknown model|model_not_found|no such model|try pulling it/i;
+const MODEL_NOT_FOUND =
+  /model[^.]{0,120}?(not found|does not exist|not exist|unknown|not available|no such)|unknown model|model_not_found|no such model|try pulling it/i;
 
 function trimBody(text: string): string {
   const trimmed = text.trim();
@@ -144,14 +145,24 @@ export async function postJson<T>(options: PostJsonOptions<T>): Promise<PostJson
     json = JSON.parse(text);
   } catch (cause) {
     throw new ProviderCallError({
-      url, statusCode: status, responseHeaders: headers, responseBody: trimBody(text), cause, isRetryable: false,
+      url,
+      statusCode: status,
+      responseHeaders: headers,
+      responseBody: trimBody(text),
+      cause,
+      isRetryable: false,
       message: `${description} answered HTTP ${status} with a body that is not JSON; check that the base URL points at the API (e.g. ends in /v1).`,
     });
   }
   const parsed = options.schema.safeParse(json);
   if (!parsed.success) {
     throw new ProviderCallError({
-      url, statusCode: status, responseHeaders: headers, responseBody: trimBody(text), cause: parsed.error, isRetryable: false,
+      url,
+      statusCode: status,
+      responseHeaders: headers,
+      responseBody: trimBody(text),
+      cause: parsed.error,
+      isRetryable: false,
       message: `${description} answered with an unexpected response shape: ${z.prettifyError(parsed.error)}`,
     });
   }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError, ProviderCallError, RetryError, StrataError } from '../errors/index.js';
 import { isAbortError, retryWithBackoff } from './retry.js';
 
-const retryable = (headers?: Record<string, string>) => new ProviderCallError({ message: 'busy', url: 'http://x', statusCode: 429, responseHeaders: headers });
+const retryable = (headers?: Record<string, string>) =>
+  new ProviderCallError({ message: 'busy', url: 'http://x', statusCode: 429, responseHeaders: headers });
 const fatal = () => new ProviderCallError({ message: 'bad key', url: 'http://x', statusCode: 401, code: 'PROVIDER_AUTH' });
 
 /** Fails with the given errors in turn, then returns 'ok'; records each attempt's time. */
@@ -63,7 +64,7 @@ describe('retryWithBackoff', () => {
     await expect(retryWithBackoff(date.fn, { initialDelayMs: 600_000 })).resolves.toBe('ok');
   });
 
-  it('honours retryAfterMs in a typed error\'s details (any StrataError a backend raises)', async () => {
+  it("honours retryAfterMs in a typed error's details (any StrataError a backend raises)", async () => {
     const busy = new StrataError({ code: 'STORAGE', message: 'busy', isRetryable: true, details: { retryAfterMs: 20 } });
     const { fn, attempts } = script([busy]);
     await expect(retryWithBackoff(fn, { initialDelayMs: 600_000 })).resolves.toBe('ok');

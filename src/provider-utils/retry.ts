@@ -22,10 +22,7 @@ export interface RetryOptions {
 }
 
 export function isAbortError(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    (error.name === 'AbortError' || (StrataError.isInstance(error) && error.code === 'ABORTED'))
-  );
+  return error instanceof Error && (error.name === 'AbortError' || (StrataError.isInstance(error) && error.code === 'ABORTED'));
 }
 
 /**
@@ -82,11 +79,17 @@ export async function retryWithBackoff<T>(fn: () => Promise<T>, options: RetryOp
       if (!retryable || maxRetries === 0) {
         if (errors.length === 0) throw error;
         errors.push(error);
-        throw new RetryError({ message: `${options.operation ?? 'Call'} failed after ${errors.length} attempts: ${(error as Error).message}`, errors });
+        throw new RetryError({
+          message: `${options.operation ?? 'Call'} failed after ${errors.length} attempts: ${(error as Error).message}`,
+          errors,
+        });
       }
       errors.push(error);
       if (attempt >= maxRetries) {
-        throw new RetryError({ message: `${options.operation ?? 'Call'} failed after ${errors.length} attempts: ${(error as Error).message}`, errors });
+        throw new RetryError({
+          message: `${options.operation ?? 'Call'} failed after ${errors.length} attempts: ${(error as Error).message}`,
+          errors,
+        });
       }
       const fromHeader = serverDelayMs(error);
       const wait = Math.min(maxDelay, fromHeader !== undefined && fromHeader >= 0 ? fromHeader : delay);

@@ -15,7 +15,14 @@ import { readFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import {
-  LineDecoder, RESIDENT_PROTOCOL, alive, encodeMessage, residentPaths, type ResidentCaller, type ResidentInfo, type ResidentResponse,
+  LineDecoder,
+  RESIDENT_PROTOCOL,
+  alive,
+  encodeMessage,
+  residentPaths,
+  type ResidentCaller,
+  type ResidentInfo,
+  type ResidentResponse,
 } from './protocol.js';
 
 /** Exit code of a resident that found another one holding the home's lock. */
@@ -89,7 +96,13 @@ class NotListeningError extends Error {}
 
 let nextId = 1;
 
-function exchange(options: { info: ResidentInfo; op: string; caller?: ResidentCaller; input?: unknown; deadline: number }): Promise<ResidentResponse> {
+function exchange(options: {
+  info: ResidentInfo;
+  op: string;
+  caller?: ResidentCaller;
+  input?: unknown;
+  deadline: number;
+}): Promise<ResidentResponse> {
   const { info } = options;
   const id = nextId++;
   return new Promise((resolvePromise, reject) => {
@@ -110,7 +123,9 @@ function exchange(options: { info: ResidentInfo; op: string; caller?: ResidentCa
     const decoder = new LineDecoder();
     socket.on('connect', () => {
       connected = true;
-      socket.write(encodeMessage({ v: RESIDENT_PROTOCOL, id, token: info.token, op: options.op, caller: options.caller, input: options.input }));
+      socket.write(
+        encodeMessage({ v: RESIDENT_PROTOCOL, id, token: info.token, op: options.op, caller: options.caller, input: options.input }),
+      );
     });
     socket.on('data', (chunk: Buffer) => {
       try {
@@ -176,7 +191,9 @@ export async function callResident(options: CallResidentOptions): Promise<Reside
     const current = await readResidentInfo(home);
     const code = child.exited();
     if (code !== undefined && code !== EXIT_ALREADY_RUNNING) {
-      throw new ResidentUnavailableError(`the resident Strata process exited with code ${code} while starting; see ${residentPaths(home).log}`);
+      throw new ResidentUnavailableError(
+        `the resident Strata process exited with code ${code} while starting; see ${residentPaths(home).log}`,
+      );
     }
     if (!current || current.stamp !== stamp) {
       // 75: another resident held the lock (a concurrent start, or an old one leaving). Once that one

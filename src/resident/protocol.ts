@@ -57,7 +57,14 @@ export interface ResidentPaths {
 
 export function residentPaths(home: string): ResidentPaths {
   const dir = join(home, 'run');
-  return { dir, socket: join(dir, 'strata.sock'), info: join(dir, 'resident.json'), lock: join(dir, 'resident.lock'), pid: join(dir, 'resident.pid'), log: join(home, 'logs', 'resident.log') };
+  return {
+    dir,
+    socket: join(dir, 'strata.sock'),
+    info: join(dir, 'resident.json'),
+    lock: join(dir, 'resident.lock'),
+    pid: join(dir, 'resident.pid'),
+    log: join(home, 'logs', 'resident.log'),
+  };
 }
 
 /**
@@ -73,7 +80,8 @@ export const MAX_SOCKET_PATH = 100;
  */
 export function resolveHomeLight(options: { home?: string; env: NodeJS.ProcessEnv }): string {
   const chosen = options.home?.trim() || options.env.STRATA_HOME?.trim() || join(homedir(), '.strata');
-  const expanded = chosen === '~' ? homedir() : chosen.startsWith('~/') || chosen.startsWith('~\\') ? join(homedir(), chosen.slice(2)) : chosen;
+  const expanded =
+    chosen === '~' ? homedir() : chosen.startsWith('~/') || chosen.startsWith('~\\') ? join(homedir(), chosen.slice(2)) : chosen;
   return resolve(expanded);
 }
 

@@ -15,8 +15,17 @@ import lockfile from 'proper-lockfile';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { EXIT_ALREADY_RUNNING, readResidentInfo } from './client.js';
 import {
-  LineDecoder, MAX_SOCKET_PATH, RESIDENT_PROTOCOL, alive, encodeMessage, residentPaths, type ResidentCaller, type ResidentEndpoint,
-  type ResidentInfo, type ResidentRequest, type ResidentResponse,
+  LineDecoder,
+  MAX_SOCKET_PATH,
+  RESIDENT_PROTOCOL,
+  alive,
+  encodeMessage,
+  residentPaths,
+  type ResidentCaller,
+  type ResidentEndpoint,
+  type ResidentInfo,
+  type ResidentRequest,
+  type ResidentResponse,
 } from './protocol.js';
 import { TaskQueue } from './tasks.js';
 
@@ -91,7 +100,11 @@ async function listen(server: Server, home: string): Promise<ResidentEndpoint> {
  * file names a dead process) is broken at once instead of after the 30 s staleness, so hooks do
  * not fail for half a minute after a crash; the holder writes its pid right after locking.
  */
-async function acquireLock(options: { lock: string; pidFile: string; onCompromised: (error: Error) => void }): Promise<(() => Promise<void>) | undefined> {
+async function acquireLock(options: {
+  lock: string;
+  pidFile: string;
+  onCompromised: (error: Error) => void;
+}): Promise<(() => Promise<void>) | undefined> {
   const lock = () => lockfile.lock(options.lock, { stale: 30_000, update: 10_000, realpath: false, onCompromised: options.onCompromised });
   let release: () => Promise<void>;
   try {
@@ -122,10 +135,14 @@ export async function runResident<E extends { close(): Promise<void> }>(options:
   await chmod(paths.dir, 0o700);
   await writeFile(paths.lock, '', { flag: 'a', mode: 0o600 });
   // Fires on a lock refresh (every 10 s), long after everything below exists.
-  const acquired = await acquireLock({ lock: paths.lock, pidFile: paths.pid, onCompromised: (e) => {
-    log(`lock taken over (${e.message}); leaving`);
-    void shutdown('lock lost');
-  } });
+  const acquired = await acquireLock({
+    lock: paths.lock,
+    pidFile: paths.pid,
+    onCompromised: (e) => {
+      log(`lock taken over (${e.message}); leaving`);
+      void shutdown('lock lost');
+    },
+  });
   if (!acquired) return EXIT_ALREADY_RUNNING;
   const release = acquired;
 
@@ -201,14 +218,27 @@ export async function runResident<E extends { close(): Promise<void> }>(options:
     requests += 1;
     if (request.op === 'ping') return reply({ id, ok: true, result: { pid: process.pid, stamp: options.stamp } });
     if (request.op === 'status') {
-      return reply({ id, ok: true, result: { pid: process.pid, stamp: options.stamp, requests, inFlight, background: busy(), rssBytes: process.memoryUsage().rss, uptimeMs: Math.round(process.uptime() * 1000) } });
+      return reply({
+        id,
+        ok: true,
+        result: {
+          pid: process.pid,
+          stamp: options.stamp,
+          requests,
+          inFlight,
+          background: busy(),
+          rssBytes: process.memoryUsage().rss,
+          uptimeMs: Math.round(process.uptime() * 1000),
+        },
+      });
     }
     if (request.op === 'shutdown') {
       reply({ id, ok: true, result: { stopping: true } });
       void shutdown('asked to stop');
       return;
     }
-    if (stopping) return reply({ id, ok: false, error: { code: 'RESIDENT_RESTARTING', message: 'the resident is stopping; start a new one' } });
+    if (stopping)
+      return reply({ id, ok: false, error: { code: 'RESIDENT_RESTARTING', message: 'the resident is stopping; start a new one' } });
     // config.json changed since the engine opened: let a fresh resident load it.
     if (configAtOpen !== undefined && JSON.stringify(await configStamp(home)) !== JSON.stringify(configAtOpen)) {
       void shutdown('config.json changed');
@@ -218,7 +248,8 @@ export async function runResident<E extends { close(): Promise<void> }>(options:
     try {
       ops ??= await options.loadOps();
       const op = ops[request.op];
-      if (!op) return reply({ id, ok: false, error: { code: 'UNKNOWN_OPERATION', message: `unknown operation ${JSON.stringify(request.op)}` } });
+      if (!op)
+        return reply({ id, ok: false, error: { code: 'UNKNOWN_OPERATION', message: `unknown operation ${JSON.stringify(request.op)}` } });
       const result = await op({ home, caller: request.caller ?? {}, engine, queue, log }, request.input);
       reply({ id, ok: true, result });
     } catch (error) {
@@ -239,7 +270,11 @@ export async function runResident<E extends { close(): Promise<void> }>(options:
       while (inFlight > 0) await new Promise((r) => setTimeout(r, 20));
       await Promise.all([...queues.values()].map((q) => q.stop()));
       for (const socket of sockets) socket.destroy();
-      if (enginePromise) await enginePromise.then((e) => e.close(), () => undefined);
+      if (enginePromise)
+        await enginePromise.then(
+          (e) => e.close(),
+          () => undefined,
+        );
       if ((await readFile(paths.pid, 'utf8').catch(() => '')) === String(process.pid)) await unlink(paths.pid).catch(() => undefined);
       await release().catch(() => undefined);
       resolveExit(0);
@@ -252,9 +287,12 @@ export async function runResident<E extends { close(): Promise<void> }>(options:
   await writeFileAtomic({ path: paths.info, data: JSON.stringify(info), mode: 0o600 });
   log(`listening (${endpoint.kind === 'unix' ? endpoint.path : `127.0.0.1:${endpoint.port}`}), idle exit after ${options.idleMs} ms`);
 
-  const idleTimer = setInterval(() => {
-    if (inFlight === 0 && !busy() && Date.now() - lastActivity >= options.idleMs) void shutdown('idle');
-  }, Math.min(options.idleMs, 30_000));
+  const idleTimer = setInterval(
+    () => {
+      if (inFlight === 0 && !busy() && Date.now() - lastActivity >= options.idleMs) void shutdown('idle');
+    },
+    Math.min(options.idleMs, 30_000),
+  );
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void shutdown(signal));
 
   // Warm up after the socket is up: the first prompt finds the store open and the model loaded.

@@ -29,7 +29,12 @@ export async function createStoreFromConfig(options: { config: StrataConfig; hom
   switch (s.provider) {
     case 'lancedb': {
       const { createLanceDbStore } = await import('../backends/store-lancedb/index.js');
-      return createLanceDbStore({ path: s.path ?? join(options.home, 'store'), annThreshold: s.annThreshold, efSearch: s.efSearch, lockStaleMs: options.config.lock?.staleMs });
+      return createLanceDbStore({
+        path: s.path ?? join(options.home, 'store'),
+        annThreshold: s.annThreshold,
+        efSearch: s.efSearch,
+        lockStaleMs: options.config.lock?.staleMs,
+      });
     }
     case 'postgres': {
       const { createPostgresStoreFromConfig } = await import('../backends/store-postgres/index.js');
@@ -85,7 +90,14 @@ export async function createRerankerFromConfig(options: { config: StrataConfig; 
   const r = options.config.rerank;
   if (r.provider === 'none') return undefined;
   const { createHttpReranker } = await import('../backends/reranker-http/index.js');
-  return createHttpReranker({ provider: r.provider, baseURL: r.baseURL, model: r.model, apiKeyEnv: r.apiKeyEnv, timeoutMs: r.timeoutMs, env: options.env });
+  return createHttpReranker({
+    provider: r.provider,
+    baseURL: r.baseURL,
+    model: r.model,
+    apiKeyEnv: r.apiKeyEnv,
+    timeoutMs: r.timeoutMs,
+    env: options.env,
+  });
 }
 
 /**
@@ -96,13 +108,23 @@ export async function createRerankerFromConfig(options: { config: StrataConfig; 
 export async function createLlmFromConfig(options: { config: StrataConfig; home: string; env?: Env }): Promise<LlmClient | undefined> {
   const cfg = options.config.llm;
   if (cfg.provider === 'none') return undefined;
-  const client = (llm: LlmV1) => createLlmClient({ llm, usageLog: { home: options.home }, maxConcurrency: cfg.maxConcurrency, maxRetries: cfg.maxRetries, prices: cfg.prices });
+  const client = (llm: LlmV1) =>
+    createLlmClient({
+      llm,
+      usageLog: { home: options.home },
+      maxConcurrency: cfg.maxConcurrency,
+      maxRetries: cfg.maxRetries,
+      prices: cfg.prices,
+    });
   if (cfg.provider === 'claude-code') {
     const { createClaudeCodeLlm } = await import('../backends/llm-claude-code/index.js');
     return client(createClaudeCodeLlm({ command: cfg.command, model: cfg.model, timeoutMs: cfg.timeoutMs, env: options.env }));
   }
   if (!cfg.model) {
-    throw new ConfigError({ field: 'llm.model', message: `The LLM provider is ${cfg.provider} but no model is set: set llm.model in config.json or STRATA_LLM_MODEL.` });
+    throw new ConfigError({
+      field: 'llm.model',
+      message: `The LLM provider is ${cfg.provider} but no model is set: set llm.model in config.json or STRATA_LLM_MODEL.`,
+    });
   }
   const common = { baseURL: cfg.baseURL, model: cfg.model, apiKeyEnv: cfg.apiKeyEnv, timeoutMs: cfg.timeoutMs };
   let llm;
@@ -130,7 +152,11 @@ export async function createL0LogFromConfig(options: { config: StrataConfig; hom
 }
 
 /** `postgres` without a section of its own uses `store.postgres` when the store is on Postgres (one database config). */
-export async function createConversationIndexFromConfig(options: { config: StrataConfig; home: string; env?: Env }): Promise<ConversationIndexV2> {
+export async function createConversationIndexFromConfig(options: {
+  config: StrataConfig;
+  home: string;
+  env?: Env;
+}): Promise<ConversationIndexV2> {
   const c = options.config.conversations;
   switch (c.provider) {
     case 'lancedb': {
@@ -143,7 +169,10 @@ export async function createConversationIndexFromConfig(options: { config: Strat
       const section = c.postgres ?? (store.provider === 'postgres' ? store.postgres : undefined);
       // The L0 log stays on each machine: its positions (and so the watermark) are per host and home.
       return createPostgresConversationIndexFromConfig({
-        section, env: options.env, field: c.postgres ? 'conversations.postgres.urlEnv' : 'store.postgres.urlEnv', watermarkKey: `${hostname()}:${options.home}`,
+        section,
+        env: options.env,
+        field: c.postgres ? 'conversations.postgres.urlEnv' : 'store.postgres.urlEnv',
+        watermarkKey: `${hostname()}:${options.home}`,
       });
     }
     default:
@@ -162,7 +191,11 @@ export async function createHistoryLogFromConfig(options: { config: StrataConfig
       return new (await import('../core/history/jsonl-storage.js')).JsonlHistoryStorage({ home: options.home });
     case 'postgres': {
       const url = (options.env ?? process.env)[s.postgres.urlEnv];
-      if (!url) throw new ConfigError({ field: 'store.postgres.urlEnv', message: `store.provider is "postgres" but ${s.postgres.urlEnv} is not set: export ${s.postgres.urlEnv}=postgresql://user:password@host:5432/database (the URL stays out of config.json).` });
+      if (!url)
+        throw new ConfigError({
+          field: 'store.postgres.urlEnv',
+          message: `store.provider is "postgres" but ${s.postgres.urlEnv} is not set: export ${s.postgres.urlEnv}=postgresql://user:password@host:5432/database (the URL stays out of config.json).`,
+        });
       const { createPostgresHistoryLog } = await import('../backends/history-postgres/index.js');
       return createPostgresHistoryLog({ url, schema: s.postgres.schema, poolSize: s.postgres.poolSize });
     }

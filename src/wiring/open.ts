@@ -18,7 +18,13 @@ import type { LlmV1 } from '../spec/llm.js';
 import type { MemoryStoreV1 } from '../spec/memory-store.js';
 import type { RerankerV1 } from '../spec/reranker.js';
 import {
-  createConversationIndexFromConfig, createEmbedderFromConfig, createHistoryLogFromConfig, createL0LogFromConfig, createLlmFromConfig, createRerankerFromConfig, createStoreFromConfig,
+  createConversationIndexFromConfig,
+  createEmbedderFromConfig,
+  createHistoryLogFromConfig,
+  createL0LogFromConfig,
+  createLlmFromConfig,
+  createRerankerFromConfig,
+  createStoreFromConfig,
 } from './factories.js';
 
 export interface StrataOpenOptions {
@@ -72,12 +78,21 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
   if (options.llm === undefined) llm = await createLlmFromConfig({ config, home, env });
   else if (options.llm !== null) {
     const c = config.llm;
-    llm = isClient(options.llm) ? options.llm : createLlmClient({ llm: options.llm, usageLog: { home }, maxConcurrency: c.maxConcurrency, maxRetries: c.maxRetries, prices: c.prices });
+    llm = isClient(options.llm)
+      ? options.llm
+      : createLlmClient({
+          llm: options.llm,
+          usageLog: { home },
+          maxConcurrency: c.maxConcurrency,
+          maxRetries: c.maxRetries,
+          prices: c.prices,
+        });
   }
   // A remote embedder with no configured length learns it from one probe call.
-  const dimensions = 'resolveDimensions' in embedder && typeof embedder.resolveDimensions === 'function'
-    ? await (embedder.resolveDimensions as () => Promise<number>)()
-    : embedder.dimensions;
+  const dimensions =
+    'resolveDimensions' in embedder && typeof embedder.resolveDimensions === 'function'
+      ? await (embedder.resolveDimensions as () => Promise<number>)()
+      : embedder.dimensions;
   const ctx: EngineContext = {
     store,
     // Like the memory store (MemoryEngine), the L0 log redacts at its boundary: every append path goes through it.
@@ -86,7 +101,11 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
     embedderId: embedder.id,
     dimensions,
     reranker,
-    write: { redactSecrets: config.write.redactSecrets, maxChars: config.write.maxChars, nearDuplicateThreshold: config.write.nearDuplicateThreshold },
+    write: {
+      redactSecrets: config.write.redactSecrets,
+      maxChars: config.write.maxChars,
+      nearDuplicateThreshold: config.write.nearDuplicateThreshold,
+    },
     history: new HistoryLog({ storage: historyStorage, redact: config.write.redactSecrets }),
     now: () => new Date(),
   };

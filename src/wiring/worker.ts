@@ -27,31 +27,39 @@ export function buildWorker(strata: Strata, options: CreateWorkerOptions, onStop
   const onOrganize = options.onOrganize ?? (() => undefined);
   const distillOn = options.distill ?? true;
   const worker: BackgroundWorker = new BackgroundWorker({
-    conversations: options.conversations === false ? undefined : {
-      catchUp: (signal) => strata.indexConversations({ abortSignal: signal, budgetMs: CONVERSATION_PASS_MS }),
-      embed: async (signal) => {
-        const embedded = await strata.embedConversations({ abortSignal: signal, budgetMs: CONVERSATION_PASS_MS });
-        await strata.optimizeConversations(); // only when enough rows wait for the search index
-        return embedded;
-      },
-    },
-    distill: distillOn ? {
-      scheduler: strata.createDistillScheduler({
-        onReport: (report) => emit({ task: 'distill', report }),
-        onError: (error) => emit({ task: 'distill', error }),
-        onOrganize,
-        organizeSignal: stop.signal,
-      }),
-      runOnce: async () => {
-        const report = await strata.distill({ lockTimeoutMs: 0 });
-        if (!stop.signal.aborted) await strata.organizeIfDue({ report, onResult: onOrganize, abortSignal: stop.signal });
-        return report;
-      },
-    } : undefined,
-    summaries: options.summaries === false || !distillOn ? undefined : strata.createSummaryWorker({
-      onReport: (report) => emit({ task: 'summaries', report }),
-      onError: (error) => emit({ task: 'summaries', error }),
-    }),
+    conversations:
+      options.conversations === false
+        ? undefined
+        : {
+            catchUp: (signal) => strata.indexConversations({ abortSignal: signal, budgetMs: CONVERSATION_PASS_MS }),
+            embed: async (signal) => {
+              const embedded = await strata.embedConversations({ abortSignal: signal, budgetMs: CONVERSATION_PASS_MS });
+              await strata.optimizeConversations(); // only when enough rows wait for the search index
+              return embedded;
+            },
+          },
+    distill: distillOn
+      ? {
+          scheduler: strata.createDistillScheduler({
+            onReport: (report) => emit({ task: 'distill', report }),
+            onError: (error) => emit({ task: 'distill', error }),
+            onOrganize,
+            organizeSignal: stop.signal,
+          }),
+          runOnce: async () => {
+            const report = await strata.distill({ lockTimeoutMs: 0 });
+            if (!stop.signal.aborted) await strata.organizeIfDue({ report, onResult: onOrganize, abortSignal: stop.signal });
+            return report;
+          },
+        }
+      : undefined,
+    summaries:
+      options.summaries === false || !distillOn
+        ? undefined
+        : strata.createSummaryWorker({
+            onReport: (report) => emit({ task: 'summaries', report }),
+            onError: (error) => emit({ task: 'summaries', error }),
+          }),
     journal: strata.llm() ? { flush: (request, signal) => strata.flushJournal({ ...request, abortSignal: signal }) } : undefined,
     onEvent: emit,
     onStop: () => {

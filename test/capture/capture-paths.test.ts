@@ -38,7 +38,10 @@ async function openClawSession(word: string): Promise<string> {
   const root = join(home, 'oc');
   const dir = join(root, 'agents', 'main', 'sessions');
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 's1.jsonl'), [piHeader('s1'), piMessage(0, 'user', 'hello there'), piMessage(1, 'assistant', `the build host is ${word} now`)].join('\n') + '\n');
+  await writeFile(
+    join(dir, 's1.jsonl'),
+    [piHeader('s1'), piMessage(0, 'user', 'hello there'), piMessage(1, 'assistant', `the build host is ${word} now`)].join('\n') + '\n',
+  );
   return root;
 }
 
@@ -52,10 +55,29 @@ describe('capture paths feed the conversation index', () => {
 
   it('CLI: `strata watch`', async () => {
     const root = await openClawSession('quillwort');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli/main.ts'), '--home', home, 'watch', '--source', 'openclaw', '--path', root, '--interval', '200', '--no-distill', '--no-embed'], {
-      env: { ...process.env, LANCEDB_LOG: 'error' },
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(REPO_ROOT, 'src/cli/main.ts'),
+        '--home',
+        home,
+        'watch',
+        '--source',
+        'openclaw',
+        '--path',
+        root,
+        '--interval',
+        '200',
+        '--no-distill',
+        '--no-embed',
+      ],
+      {
+        env: { ...process.env, LANCEDB_LOG: 'error' },
+        stdio: 'ignore',
+      },
+    );
     const exited = new Promise((resolve) => child.on('exit', resolve));
     try {
       await expect.poll(() => found('quillwort'), { timeout: 45_000, interval: 500 }).toEqual(['the build host is quillwort now']);
@@ -97,12 +119,25 @@ describe('capture paths feed the conversation index', () => {
     const transcript = join(home, 'claude', 'projects', CLAUDE_PROJECT, `${CLAUDE_SESSION}.jsonl`);
     await cp(join(FIXTURES, 'claude-code'), join(home, 'claude'), { recursive: true });
     const line = {
-      parentUuid: null, isSidechain: false, userType: 'external', cwd: '/home/USER/projects/spotter', sessionId: CLAUDE_SESSION, version: '2.1.39',
-      type: 'user', message: { role: 'user', content: 'the flaky test lives in the frobnicator module' }, uuid: 'c0ffee00-0000-4000-8000-000000000001',
+      parentUuid: null,
+      isSidechain: false,
+      userType: 'external',
+      cwd: '/home/USER/projects/spotter',
+      sessionId: CLAUDE_SESSION,
+      version: '2.1.39',
+      type: 'user',
+      message: { role: 'user', content: 'the flaky test lives in the frobnicator module' },
+      uuid: 'c0ffee00-0000-4000-8000-000000000001',
       timestamp: '2026-02-12T17:00:00.000Z',
     };
     await appendFile(transcript, `${JSON.stringify(line)}\n`);
-    const payload = { session_id: CLAUDE_SESSION, transcript_path: transcript, cwd: '/home/USER/projects/spotter', hook_event_name: 'Stop', stop_hook_active: false };
+    const payload = {
+      session_id: CLAUDE_SESSION,
+      transcript_path: transcript,
+      cwd: '/home/USER/projects/spotter',
+      hook_event_name: 'Stop',
+      stop_hook_active: false,
+    };
     try {
       // The hook hands the capture to the resident Strata process it starts for this home.
       const r = await runCli(['--home', home, 'hook', 'Stop', '--no-distill'], { input: JSON.stringify(payload), env: BASE_ENV });

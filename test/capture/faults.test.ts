@@ -68,8 +68,16 @@ describe('faults and bad input', () => {
 
   it('whole-file rewrite (pi v1 -> v3 migration re-numbers entries): no duplicates, new messages recorded', async () => {
     const path = join(dir, 's.jsonl');
-    const v1 = (i: number) => JSON.stringify({ type: 'message', timestamp: new Date(1_765_000_000_000 + i).toISOString(), message: { role: i % 2 ? 'assistant' : 'user', content: [{ type: 'text', text: `old ${i}` }], timestamp: 1_765_000_000_000 + i } });
-    writeFileSync(path, `${JSON.stringify({ type: 'session', id: 's', timestamp: '2025-12-08T00:00:00Z', cwd: '/' })}\n${range(0, 6).map(v1).join('\n')}\n`);
+    const v1 = (i: number) =>
+      JSON.stringify({
+        type: 'message',
+        timestamp: new Date(1_765_000_000_000 + i).toISOString(),
+        message: { role: i % 2 ? 'assistant' : 'user', content: [{ type: 'text', text: `old ${i}` }], timestamp: 1_765_000_000_000 + i },
+      });
+    writeFileSync(
+      path,
+      `${JSON.stringify({ type: 'session', id: 's', timestamp: '2025-12-08T00:00:00Z', cwd: '/' })}\n${range(0, 6).map(v1).join('\n')}\n`,
+    );
     expect((await run()).messages.new).toBe(6);
     // Migration rewrites the file in place: header v3, ids added; then a new turn is appended.
     const v3 = range(0, 6).map((i) => {
@@ -113,7 +121,11 @@ describe('faults and bad input', () => {
       Buffer.from(`${JSON.stringify({ type: 'message', id: 'big', message: { role: 'user', content: 'y'.repeat(10 * 1024 * 1024) } })}\n`),
       Buffer.from([0x00, 0x01, 0x02, 0xde, 0xad, 0xbe, 0xef, 0x7b, 0x0a]), // binary, not UTF-8
       Buffer.from([0x00, 0x01, 0x02, 0x1b, 0x7b, 0x7f, 0x0a]), // binary that happens to decode
-      Buffer.concat([Buffer.from('{"type":"message","id":"u8","message":{"role":"user","content":"bad '), Buffer.from([0xc3, 0x28]), Buffer.from('"}}\n')]),
+      Buffer.concat([
+        Buffer.from('{"type":"message","id":"u8","message":{"role":"user","content":"bad '),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from('"}}\n'),
+      ]),
       Buffer.from(`${piMessage(1, 'assistant', 'after the junk')}\n`),
     ];
     writeFileSync(path, Buffer.concat(parts));
@@ -131,7 +143,9 @@ describe('faults and bad input', () => {
   it('a writer appending (sometimes in halves) while ingest runs: every message exactly once', async () => {
     const path = join(dir, 's.jsonl');
     writeFileSync(path, `${piHeader('s')}\n`);
-    const writer = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'writer-child.ts'), path, '0', '3000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const writer = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'writer-child.ts'), path, '0', '3000'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const done = new Promise<void>((resolve, reject) => {
       writer.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`writer exited ${code}`))));
     });

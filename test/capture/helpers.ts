@@ -33,7 +33,7 @@ export function l0Of(home: string): L0LogV1 {
 export async function readL0(home: string): Promise<L0Record[]> {
   const out: L0Record[] = [];
   const log = l0Of(home);
-  for (let after: string | undefined, done = false; !done; ) {
+  for (let after: string | undefined, done = false; !done;) {
     const page = await log.read({ after, limit: 10_000 });
     out.push(...page.entries.map((e) => e.record));
     ({ end: after, done } = page);
@@ -65,13 +65,22 @@ export function piMessage(i: number, role: 'user' | 'assistant', text: string, p
   const message =
     role === 'user'
       ? { role, content: [{ type: 'text', text }], timestamp: ts }
-      : { role, content: [{ type: 'text', text }], api: 'anthropic-messages', provider: 'opencode', model: 'm', stopReason: 'stop', timestamp: ts };
+      : {
+          role,
+          content: [{ type: 'text', text }],
+          api: 'anthropic-messages',
+          provider: 'opencode',
+          model: 'm',
+          stopReason: 'stop',
+          timestamp: ts,
+        };
   return JSON.stringify({ type: 'message', id, parentId, timestamp: new Date(ts).toISOString(), message });
 }
 
 /** A generated OpenClaw session of `n` alternating user/assistant messages with unique texts. */
 export function piSession(sessionId: string, n: number, from = 0): string {
   const lines: string[] = from === 0 ? [piHeader(sessionId)] : [];
-  for (let i = from; i < from + n; i += 1) lines.push(piMessage(i, i % 2 === 0 ? 'user' : 'assistant', `message number ${i} about topic ${i % 97}`));
+  for (let i = from; i < from + n; i += 1)
+    lines.push(piMessage(i, i % 2 === 0 ? 'user' : 'assistant', `message number ${i} about topic ${i % 97}`));
   return lines.join('\n') + '\n';
 }

@@ -29,7 +29,15 @@ interface Kill {
 const CHILD = join(REPO_ROOT, 'node_modules', '.cache', 'strata-test', 'index-child.mjs');
 beforeAll(async () => {
   await mkdir(join(CHILD, '..'), { recursive: true });
-  await build({ entryPoints: [join(import.meta.dirname, 'index-child.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: CHILD, logLevel: 'error' });
+  await build({
+    entryPoints: [join(import.meta.dirname, 'index-child.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outfile: CHILD,
+    logLevel: 'error',
+  });
 });
 
 let tmp: ReturnType<typeof tempDir>;
@@ -40,7 +48,10 @@ afterEach(() => tmp.cleanup());
 
 function runChild(home: string, root: string, kill?: Kill): Promise<{ killed: boolean; behind: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD, home, root], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LANCEDB_LOG: 'error' } });
+    const child = spawn(process.execPath, [CHILD, home, root], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LANCEDB_LOG: 'error' },
+    });
     let stdout = '';
     let stderr = '';
     let timer: NodeJS.Timeout | undefined;
@@ -67,7 +78,12 @@ describe('kill -9 while capturing and indexing', () => {
     const dir = join(root, 'agents', 'main', 'sessions');
     mkdirSync(dir, { recursive: true });
     const session = join(dir, 'grow.jsonl');
-    const lines = (from: number, n: number) => Array.from({ length: n }, (_, i) => `${piMessage(from + i, (from + i) % 2 === 0 ? 'user' : 'assistant', `message ${from + i} about topic ${(from + i) % 97}`)}\n`).join('');
+    const lines = (from: number, n: number) =>
+      Array.from(
+        { length: n },
+        (_, i) =>
+          `${piMessage(from + i, (from + i) % 2 === 0 ? 'user' : 'assistant', `message ${from + i} about topic ${(from + i) % 97}`)}\n`,
+      ).join('');
     writeFileSync(session, `${piHeader('grow')}\n${lines(0, FIRST)}`);
     let total = FIRST;
     const triggers: Array<Kill['on']> = ['ready', 'appended', 'indexed'];
@@ -91,15 +107,27 @@ describe('kill -9 while capturing and indexing', () => {
     const index = createLanceConversationIndex({ dir: join(home, 'conversations', 'index') });
     try {
       const status = await new ConversationIndexer({ l0: l0Of(home), index, embedderId: 'none', dimensions: 0 }).status({ verify: true });
-      const figures = { kills, l0: ids.length, l0Unique: new Set(ids).size, indexed: status.documents, missing: status.missing, behind: status.behind };
+      const figures = {
+        kills,
+        l0: ids.length,
+        l0Unique: new Set(ids).size,
+        indexed: status.documents,
+        missing: status.missing,
+        behind: status.behind,
+      };
       const lagged = behind.filter((n) => n > 0).length;
-      console.info(`index kill test: ${kills} kills in ${behind.length} lives, ${total} messages; L0 ${figures.l0} (${total - figures.l0Unique} duplicated), index ${figures.indexed} (${figures.missing} missing); ${lagged} lives started with the index behind the log`);
+      console.info(
+        `index kill test: ${kills} kills in ${behind.length} lives, ${total} messages; L0 ${figures.l0} (${total - figures.l0Unique} duplicated), index ${figures.indexed} (${figures.missing} missing); ${lagged} lives started with the index behind the log`,
+      );
       expect(figures).toEqual({ kills: KILLS, l0: total, l0Unique: total, indexed: total, missing: 0, behind: 0 });
     } finally {
       await index.close();
     }
     // Some kill landed after an L0 append and before its index write: the next life found the
     // index behind the log and caught it up (without this the test would prove nothing).
-    expect(behind.some((n) => n > 0), `index lag found at each start: ${behind.join(',')}`).toBe(true);
+    expect(
+      behind.some((n) => n > 0),
+      `index lag found at each start: ${behind.join(',')}`,
+    ).toBe(true);
   }, 1_800_000);
 });

@@ -74,6 +74,9 @@ describe('kill -9 while ingesting', () => {
     expect({ total: ids.length, unique: unique.size, delays }).toEqual({ total: LINES, unique: LINES, delays });
     expect(killed).toBeGreaterThan(0);
     // At least one kill must have landed mid-ingest, or the test proves nothing.
-    expect(progress.some((n) => n > 0 && n < LINES), `L0 sizes after each kill: ${progress.join(', ')}`).toBe(true);
+    expect(
+      progress.some((n) => n > 0 && n < LINES),
+      `L0 sizes after each kill: ${progress.join(', ')}`,
+    ).toBe(true);
   }, 120_000);
 });

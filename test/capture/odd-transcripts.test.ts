@@ -55,12 +55,15 @@ describe('odd transcripts', () => {
 
   it('generic JSONL: an id reused for a different message keeps both; the same line read again stays one record', async () => {
     const { home, path, run } = jsonlSource();
-    writeFileSync(path, [
-      line({ id: 't1', role: 'user', content: 'Which port does the staging database use?', timestamp: at(1) }),
-      line({ id: 't1', role: 'assistant', content: 'The staging database uses port 6543.', timestamp: at(2) }),
-      line({ id: 7, role: 'user', content: 'Please keep release notes in docs/releases.', timestamp: at(3) }),
-      line({ id: 7, role: 'user', content: 'Please keep release notes in docs/releases.', timestamp: at(3) }),
-    ].join('\n') + '\n');
+    writeFileSync(
+      path,
+      [
+        line({ id: 't1', role: 'user', content: 'Which port does the staging database use?', timestamp: at(1) }),
+        line({ id: 't1', role: 'assistant', content: 'The staging database uses port 6543.', timestamp: at(2) }),
+        line({ id: 7, role: 'user', content: 'Please keep release notes in docs/releases.', timestamp: at(3) }),
+        line({ id: 7, role: 'user', content: 'Please keep release notes in docs/releases.', timestamp: at(3) }),
+      ].join('\n') + '\n',
+    );
     const first = await run();
     expect(first.messages).toMatchObject({ parsed: 4, new: 3, duplicates: 1 });
     // Reused in a later run (ids per turn, or a counter that restarted): still a new message.

@@ -23,7 +23,13 @@ beforeEach(() => {
 afterEach(() => tmp.cleanup());
 
 const user = (id: string, text: string, ts: number) =>
-  JSON.stringify({ type: 'message', id, parentId: null, timestamp: new Date(ts).toISOString(), message: { role: 'user', content: [{ type: 'text', text }], timestamp: ts } });
+  JSON.stringify({
+    type: 'message',
+    id,
+    parentId: null,
+    timestamp: new Date(ts).toISOString(),
+    message: { role: 'user', content: [{ type: 'text', text }], timestamp: ts },
+  });
 
 type Row = [sessionId: string, seq: number, json: string | null, zstd: Uint8Array | null];
 
@@ -36,18 +42,25 @@ async function writeDb(rows: Row[], windows: Array<[string, string]> = [['s1', '
   db.run(`CREATE TABLE transcript_events (session_id TEXT NOT NULL, seq INTEGER NOT NULL, event_json TEXT, event_zstd BLOB,
     created_at INTEGER NOT NULL, PRIMARY KEY (session_id, seq)) STRICT`);
   for (const [sid, key] of windows) db.run('INSERT INTO session_windows VALUES (?, ?, NULL, ?, 0, 0)', [sid, key, 'initial']);
-  for (const [sid, seq, json, zstd] of rows) db.run('INSERT INTO transcript_events VALUES (?, ?, ?, ?, ?)', [sid, seq, json, zstd, 1784538005000]);
+  for (const [sid, seq, json, zstd] of rows)
+    db.run('INSERT INTO transcript_events VALUES (?, ?, ?, ?, ?)', [sid, seq, json, zstd, 1784538005000]);
   writeFileSync(dbPath, db.export());
   db.close();
 }
 
 const zstdRow = (i: number): Uint8Array => new Uint8Array(Buffer.from(ZSTD.events[i]!.zstdBase64, 'base64'));
-const run = (extra: Parameters<typeof ingestHome>[0] extends infer O ? Partial<O> : never = {}) => ingestHome({ home, sources: [{ kind: 'openclaw', root }], ...extra });
+const run = (extra: Parameters<typeof ingestHome>[0] extends infer O ? Partial<O> : never = {}) =>
+  ingestHome({ home, sources: [{ kind: 'openclaw', root }], ...extra });
 
 describe('OpenClaw SQLite-era reader', () => {
   it('reads event_json and zstd-compressed event_zstd rows with the session key from session_windows', async () => {
     const rows: Row[] = [
-      ['s1', 1, JSON.stringify({ type: 'model_change', id: 'mc1', parentId: null, timestamp: '2026-07-20T09:00:00Z', provider: 'p', modelId: 'm' }), null],
+      [
+        's1',
+        1,
+        JSON.stringify({ type: 'model_change', id: 'mc1', parentId: null, timestamp: '2026-07-20T09:00:00Z', provider: 'p', modelId: 'm' }),
+        null,
+      ],
       ['s1', 2, user('u1', 'openclaw registry conformance question', 1784883605000), null],
       ['s1', 3, null, zstdRow(0)],
       ['s1', 4, null, zstdRow(1)],
@@ -72,18 +85,36 @@ describe('OpenClaw SQLite-era reader', () => {
     await writeDb([['s1', 1, user('a', 'first', 1), null]]);
     expect((await run()).messages.new).toBe(1);
     expect((await run()).files.unchanged).toBe(1);
-    await writeDb([['s1', 1, user('a', 'first', 1), null], ['s1', 2, user('b', 'second', 2), null], ['s2', 1, user('c', 'other session', 3), null]]);
+    await writeDb([
+      ['s1', 1, user('a', 'first', 1), null],
+      ['s1', 2, user('b', 'second', 2), null],
+      ['s2', 1, user('c', 'other session', 3), null],
+    ]);
     const s = await run();
     expect(s.messages).toEqual({ parsed: 2, new: 2, duplicates: 0 });
-    expect((await readL0(home)).map((r) => `${r.sessionKey}:${r.content}`)).toEqual(['agent:main:main:first', 'agent:main:main:second', 'agent:main:session:s2:other session']);
+    expect((await readL0(home)).map((r) => `${r.sessionKey}:${r.content}`)).toEqual([
+      'agent:main:main:first',
+      'agent:main:main:second',
+      'agent:main:session:s2:other session',
+    ]);
   });
 
   it('--from-now skips existing rows; a rebuilt session (seq went back) is re-read without duplicates', async () => {
-    await writeDb([['s1', 1, user('a', 'old', 1), null], ['s1', 2, user('b', 'old too', 2), null]]);
+    await writeDb([
+      ['s1', 1, user('a', 'old', 1), null],
+      ['s1', 2, user('b', 'old too', 2), null],
+    ]);
     expect((await run({ fromNow: true })).files.startedFromNow).toBe(1);
-    await writeDb([['s1', 1, user('a', 'old', 1), null], ['s1', 2, user('b', 'old too', 2), null], ['s1', 3, user('c', 'new', 3), null]]);
+    await writeDb([
+      ['s1', 1, user('a', 'old', 1), null],
+      ['s1', 2, user('b', 'old too', 2), null],
+      ['s1', 3, user('c', 'new', 3), null],
+    ]);
     expect((await run()).messages.new).toBe(1);
-    await writeDb([['s1', 1, user('c', 'new', 3), null], ['s1', 2, user('d', 'after rebuild', 4), null]]);
+    await writeDb([
+      ['s1', 1, user('c', 'new', 3), null],
+      ['s1', 2, user('d', 'after rebuild', 4), null],
+    ]);
     const s = await run();
     expect(s.messages).toMatchObject({ new: 1, duplicates: 1 });
     expect((await readL0(home)).map((r) => r.content)).toEqual(['new', 'after rebuild']);

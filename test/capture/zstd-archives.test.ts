@@ -34,7 +34,9 @@ describe('zstd-compressed OpenClaw archives', () => {
     expect(s.errors).toEqual([]);
     expect(s.messages.new).toBe(3008); // 3006 messages and the 2 summaries of the pi archive (kept as role summary)
     const records = await readL0(home);
-    expect(records.filter((r) => r.sessionId === '01a1ffe8-61a4-73a3-957f-3bae83c2af8d').map((r) => r.content)[0]).toBe('Please set up the deploy script for staging.');
+    expect(records.filter((r) => r.sessionId === '01a1ffe8-61a4-73a3-957f-3bae83c2af8d').map((r) => r.content)[0]).toBe(
+      'Please set up the deploy script for staging.',
+    );
     expect(records.filter((r) => r.sessionId === 'z')).toHaveLength(3000);
     const again = await ingestHome({ home, sources: [{ kind: 'openclaw', root }], includeArchives: true });
     expect(again.files).toMatchObject({ unchanged: 2, read: 0 });

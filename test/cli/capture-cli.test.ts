@@ -24,7 +24,10 @@ describe('strata ingest / sessions / conversations search / cursor (CLI)', () =>
     const again = await runCli(['--home', home, 'ingest', '--source', 'claude-code', '--path', join(src, 'claude-code'), '--json']);
     expect(JSON.parse(again.stdout).messages.new).toBe(0);
 
-    const sessions = JSON.parse((await runCli(['--home', home, 'sessions', '--json'])).stdout).sessions as Array<{ host: string; messages: number }>;
+    const sessions = JSON.parse((await runCli(['--home', home, 'sessions', '--json'])).stdout).sessions as Array<{
+      host: string;
+      messages: number;
+    }>;
     expect(new Set(sessions.map((s) => s.host))).toEqual(new Set(['claude-code', 'codex']));
     const total = sessions.reduce((a, s) => a + s.messages, 0);
     expect(total).toBe(summary.messages.new + JSON.parse(codex.stdout).messages.new);
@@ -37,7 +40,10 @@ describe('strata ingest / sessions / conversations search / cursor (CLI)', () =>
     expect(search.code, search.stderr).toBe(0);
     expect(JSON.parse(search.stdout).results.length).toBeGreaterThan(0);
 
-    const cursors = JSON.parse((await runCli(['--home', home, 'cursor', 'show', '--json'])).stdout).cursors as Array<{ committed: number; pending: boolean }>;
+    const cursors = JSON.parse((await runCli(['--home', home, 'cursor', 'show', '--json'])).stdout).cursors as Array<{
+      committed: number;
+      pending: boolean;
+    }>;
     expect(cursors.length).toBeGreaterThanOrEqual(2);
     expect(cursors.every((c) => c.committed > 0 && !c.pending)).toBe(true);
 

@@ -11,13 +11,22 @@ describe('strata CLI', () => {
     const created = JSON.parse(add.stdout) as { action: string; id: string };
     expect(created.action).toBe('created');
 
-    const agentAdd = await runCli(['--home', home, '--agent', 'coder', 'add', 'Integration tests need the database container running first']);
+    const agentAdd = await runCli([
+      '--home',
+      home,
+      '--agent',
+      'coder',
+      'add',
+      'Integration tests need the database container running first',
+    ]);
     expect(agentAdd.code, agentAdd.stderr).toBe(0);
     expect(agentAdd.stdout).toMatch(/added .* to agent:coder/);
 
     const recall = await runCli(['--home', home, 'recall', 'editor dark mode', '--json']);
     expect(recall.code, recall.stderr).toBe(0);
-    const body = JSON.parse(recall.stdout) as { results: Array<{ record: { id: string; text: string; scope: string; category: string }; score: number }> };
+    const body = JSON.parse(recall.stdout) as {
+      results: Array<{ record: { id: string; text: string; scope: string; category: string }; score: number }>;
+    };
     expect(body.results[0]!.record).toMatchObject({ id: created.id, scope: 'global', category: 'preference' });
     expect(typeof body.results[0]!.score).toBe('number');
 
@@ -84,10 +93,32 @@ describe('strata CLI', () => {
     const file = join(home, 'out.jsonl');
     const exp = await runCli(['--home', home, 'export', '-o', file]);
     expect(exp.code, exp.stderr).toBe(0);
-    const lines = (await readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(3);
     expect(Object.keys(lines[0]).sort()).toEqual(
-      ['accessCount', 'category', 'confidence', 'contentHash', 'createdAt', 'embeddingModel', 'id', 'importance', 'lastAccessedAt', 'scope', 'source', 'supersededBy', 'supersedes', 'tags', 'text', 'updatedAt', 'validFrom', 'validTo'].sort(),
+      [
+        'accessCount',
+        'category',
+        'confidence',
+        'contentHash',
+        'createdAt',
+        'embeddingModel',
+        'id',
+        'importance',
+        'lastAccessedAt',
+        'scope',
+        'source',
+        'supersededBy',
+        'supersedes',
+        'tags',
+        'text',
+        'updatedAt',
+        'validFrom',
+        'validTo',
+      ].sort(),
     );
     await writeFile(file, (await readFile(file, 'utf8')) + '{not json}\n{"text": "ok line", "scope": "bogus"}\n');
     const other = await tempHome();
@@ -115,9 +146,20 @@ describe('strata CLI', () => {
     const report = JSON.parse(doctor.stdout) as { ok: boolean; checks: Array<{ name: string; ok: boolean }> };
     expect(report.ok).toBe(true);
     // Then the Claude Code hooks' failure log and the resident process (src/resident/health.ts).
-    expect(report.checks.map((c) => c.name)).toEqual(['config', 'store', 'orphans', 'embedder', 'conversations', 'claude-code hooks', 'resident']);
+    expect(report.checks.map((c) => c.name)).toEqual([
+      'config',
+      'store',
+      'orphans',
+      'embedder',
+      'conversations',
+      'claude-code hooks',
+      'resident',
+    ]);
     // An unreachable remote embedder makes doctor fail with exit 1 and say which check failed.
-    await writeFile(join(home, 'config.json'), JSON.stringify({ embedder: { provider: 'openai', baseURL: 'http://127.0.0.1:9/v1', model: 'm', dimensions: 8 } }));
+    await writeFile(
+      join(home, 'config.json'),
+      JSON.stringify({ embedder: { provider: 'openai', baseURL: 'http://127.0.0.1:9/v1', model: 'm', dimensions: 8 } }),
+    );
     const broken = await runCli(['--home', home, 'doctor', '--json']);
     expect(broken.code).toBe(1);
     const checks = JSON.parse(broken.stdout).checks as Array<{ name: string; ok: boolean }>;

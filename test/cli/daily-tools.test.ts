@@ -12,7 +12,11 @@ import { createLanceDbStore } from '../../src/backends/store-lancedb/index.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../fixtures/migrate');
 
-async function listAll(home: string): Promise<Array<{ id: string; text: string; scope: string; category: string; createdAt: string; tags: string[]; source: { sessionKey?: string } }>> {
+async function listAll(
+  home: string,
+): Promise<
+  Array<{ id: string; text: string; scope: string; category: string; createdAt: string; tags: string[]; source: { sessionKey?: string } }>
+> {
   const r = await runCli(['--home', home, '--all-scopes', '--json', 'list', '--limit', '1000']);
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout).memories;
@@ -29,10 +33,17 @@ describe('migration from mem0 and memory-lancedb-pro (issue 16, item 5)', () => 
     const r = await runCli(['--home', home, 'import', '--from', 'mem0', file]);
     expect(r.stdout).toContain('imported 3');
     const byText = new Map((await listAll(home)).map((m) => [m.text, m]));
-    expect(byText.get('Prefers window seats on long flights')).toMatchObject({ scope: 'user:alice', category: 'preference', createdAt: '2025-03-14T16:21:07.123Z' });
+    expect(byText.get('Prefers window seats on long flights')).toMatchObject({
+      scope: 'user:alice',
+      category: 'preference',
+      createdAt: '2025-03-14T16:21:07.123Z',
+    });
     expect(byText.get('Is allergic to peanuts')).toMatchObject({ scope: 'agent:travel-bot', createdAt: '2025-01-03T02:00:00.000Z' });
     // A run (mem0's session) of a user stays the user's memory; the run id is kept as its session.
-    expect(byText.get('Booked the Lisbon trip for the week of 12 May')).toMatchObject({ scope: 'user:alice', source: { sessionKey: 'trip-planning-42' } });
+    expect(byText.get('Booked the Lisbon trip for the week of 12 May')).toMatchObject({
+      scope: 'user:alice',
+      source: { sessionKey: 'trip-planning-42' },
+    });
     expect(byText.get('Is allergic to peanuts')?.tags).toContain('mem0:b7e2d3c4-1a2b-4c3d-9e8f-7a6b5c4d3e2f');
 
     // Run again: nothing doubles.
@@ -45,9 +56,16 @@ describe('migration from mem0 and memory-lancedb-pro (issue 16, item 5)', () => 
     const r = await runCli(['--home', home, 'import', '--from', 'memory-lancedb-pro', join(FIXTURES, 'memory-lancedb-pro-export.json')]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const byText = new Map((await listAll(home)).map((m) => [m.text, m]));
-    expect(byText.get('User prefers pnpm over npm for monorepos')).toMatchObject({ scope: 'global', category: 'preference', createdAt: new Date(1727776800000).toISOString() });
+    expect(byText.get('User prefers pnpm over npm for monorepos')).toMatchObject({
+      scope: 'global',
+      category: 'preference',
+      createdAt: new Date(1727776800000).toISOString(),
+    });
     expect(byText.get('The staging deploy runs from the release branch only')).toMatchObject({ scope: 'agent:main', category: 'decision' });
-    expect(byText.get('Retrying flaky e2e tests hid a real race in the session store')).toMatchObject({ scope: 'custom:reflection-agent-main', category: 'lesson' });
+    expect(byText.get('Retrying flaky e2e tests hid a real race in the session store')).toMatchObject({
+      scope: 'custom:reflection-agent-main',
+      category: 'lesson',
+    });
   });
 
   it('import --scope puts every line in that scope', async () => {
@@ -72,7 +90,10 @@ describe('bulk delete, id prefixes, export --category (issue 16, item 5)', () =>
 
     const done = await runCli(['--home', home, '--json', 'delete', '--category', 'preference', '--yes']);
     expect(JSON.parse(done.stdout)).toMatchObject({ matched: 2, deleted: 2 });
-    expect((await listAll(home)).map((m) => m.text).sort()).toEqual(['Booked the Lisbon trip for the week of 12 May', 'Is allergic to peanuts']);
+    expect((await listAll(home)).map((m) => m.text).sort()).toEqual([
+      'Booked the Lisbon trip for the week of 12 May',
+      'Is allergic to peanuts',
+    ]);
   });
 
   it('a unique id prefix of 8+ characters resolves; a short one is refused', async () => {
@@ -87,7 +108,9 @@ describe('bulk delete, id prefixes, export --category (issue 16, item 5)', () =>
   it('an ambiguous prefix is an error listing the matches', async () => {
     const home = await tempHome();
     // ULIDs made in the same millisecond share their first 10 characters.
-    const lines = ['01M80000000000000000000001', '01M80000000000000000000002'].map((id, i) => JSON.stringify({ id, text: `memory number ${i}`, scope: 'global' })).join('\n');
+    const lines = ['01M80000000000000000000001', '01M80000000000000000000002']
+      .map((id, i) => JSON.stringify({ id, text: `memory number ${i}`, scope: 'global' }))
+      .join('\n');
     await runCli(['--home', home, 'import', '-'], { input: lines });
     const r = await runCli(['--home', home, 'get', '01M8000000']);
     expect(r.code).toBe(2);
@@ -99,7 +122,10 @@ describe('bulk delete, id prefixes, export --category (issue 16, item 5)', () =>
     await runCli(['--home', home, 'add', 'Prefers dark mode', '--category', 'preference']);
     await runCli(['--home', home, 'add', 'The API uses problem+json errors', '--category', 'decision']);
     const out = await runCli(['--home', home, 'export', '--category', 'decision']);
-    const rows = out.stdout.trim().split('\n').map((l) => JSON.parse(l) as { category: string });
+    const rows = out.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { category: string });
     expect(rows.map((r) => r.category)).toEqual(['decision']);
     const search = await runCli(['--home', home, 'search', 'dark mode']);
     expect(search.stdout).toContain('Prefers dark mode');

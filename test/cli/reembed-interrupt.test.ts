@@ -23,11 +23,19 @@ describe('reembed interrupted (issue 16, item 4)', () => {
 
   it('SIGINT drops the half-built table, exits 130 and leaves the old store in use', async () => {
     const home = await tempHome();
-    const lines = Array.from({ length: 600 }, (_, i) => JSON.stringify({ text: `memory number ${i} about topic ${i % 17}`, scope: 'global' })).join('\n');
+    const lines = Array.from({ length: 600 }, (_, i) =>
+      JSON.stringify({ text: `memory number ${i} about topic ${i % 17}`, scope: 'global' }),
+    ).join('\n');
     expect((await runCli(['--home', home, 'import', '-'], { input: lines })).code).toBe(0);
-    await writeFile(join(home, 'config.json'), JSON.stringify({ embedder: { provider: 'openai', baseURL: `${server.url}/v1`, model: 'scripted', dimensions: 8 } }));
+    await writeFile(
+      join(home, 'config.json'),
+      JSON.stringify({ embedder: { provider: 'openai', baseURL: `${server.url}/v1`, model: 'scripted', dimensions: 8 } }),
+    );
 
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli/main.ts'), '--home', home, 'reembed'], { cwd: REPO_ROOT, env: { ...process.env, LANCEDB_LOG: 'error' } });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli/main.ts'), '--home', home, 'reembed'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, LANCEDB_LOG: 'error' },
+    });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((done) => child.on('close', done));

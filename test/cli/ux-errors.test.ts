@@ -84,7 +84,10 @@ describe('CLI error paths (issue 16, item 3)', () => {
 
   it('`strata demo | head -1` ends cleanly (no EPIPE crash)', async () => {
     const result = await new Promise<{ code: number | null; stderr: string }>((done) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli/main.ts'), 'demo'], { cwd: REPO_ROOT, env: { ...process.env, LANCEDB_LOG: 'error' } });
+      const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli/main.ts'), 'demo'], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, LANCEDB_LOG: 'error' },
+      });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       // Like `head -1`: read the first chunk, then close the pipe while the demo still writes.
@@ -143,7 +146,7 @@ describe('default scopes print which (issue 16, item 2)', () => {
     expect(recall.stderr).toMatch(/agent:coder \(1\)/);
   });
 
-  it('with scopes.defaultAgent set, list reads that agent\'s scopes and says so', async () => {
+  it("with scopes.defaultAgent set, list reads that agent's scopes and says so", async () => {
     const home = await tempHome({ embedder: { provider: 'none' }, scopes: { defaultAgent: 'coder' } });
     await addMemory(home, 'Integration tests need docker compose up db');
     const list = await runCli(['--home', home, 'list']);
@@ -175,15 +178,24 @@ describe('doctor and providers (issue 16, item 3)', () => {
   });
 
   it('doctor fails (exit 1) when the configured LLM cannot be reached', async () => {
-    const home = await tempHome({ embedder: { provider: 'none' }, llm: { provider: 'openai', baseURL: 'http://127.0.0.1:9/v1', model: 'nope' } });
+    const home = await tempHome({
+      embedder: { provider: 'none' },
+      llm: { provider: 'openai', baseURL: 'http://127.0.0.1:9/v1', model: 'nope' },
+    });
     const r = await runCli(['--home', home, 'doctor']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/FAIL\s+llm/);
   });
 
-  it("the README's Ollama config (a local base URL, no key set) works without \"API key is missing\"", async () => {
+  it('the README\'s Ollama config (a local base URL, no key set) works without "API key is missing"', async () => {
     const home = await tempHome({
-      embedder: { provider: 'openai', baseURL: `${embeddings.url}/v1`, model: 'nomic-embed-text', dimensions: 16, apiKeyEnv: 'OLLAMA_API_KEY' },
+      embedder: {
+        provider: 'openai',
+        baseURL: `${embeddings.url}/v1`,
+        model: 'nomic-embed-text',
+        dimensions: 16,
+        apiKeyEnv: 'OLLAMA_API_KEY',
+      },
       llm: { provider: 'openai', baseURL: llm.baseURL, model: 'qwen2.5:7b', apiKeyEnv: 'OLLAMA_API_KEY' },
     });
     const env = { OLLAMA_API_KEY: '' };

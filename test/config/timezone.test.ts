@@ -30,7 +30,7 @@ describe('timezone setting', () => {
     await expect(loadConfig({ home: tmp.dir, env: {} })).rejects.toThrow(/timezone[\s\S]*IANA time zone/);
   });
 
-  it('an evening message lands in that local day\'s L0 file and is found by a read since its recording time', async () => {
+  it("an evening message lands in that local day's L0 file and is found by a read since its recording time", async () => {
     const { config } = await loadConfig({ home: tmp.dir, env: {} });
     const log = createJsonlL0Log({ home: tmp.dir, timeZone: config.timezone, now: () => EVENING });
     const record = l0Record(1, { recordedAt: EVENING.toISOString(), timestamp: EVENING.getTime() });
@@ -42,9 +42,14 @@ describe('timezone setting', () => {
     await log.close();
   });
 
-  it('the journal writes the evening into that local day\'s log', async () => {
+  it("the journal writes the evening into that local day's log", async () => {
     const { config } = await loadConfig({ home: tmp.dir, env: {} });
-    const path = await appendToDayLog({ paths: journalPaths(tmp.dir), at: EVENING, text: 'An evening entry.\n', timeZone: config.timezone });
+    const path = await appendToDayLog({
+      paths: journalPaths(tmp.dir),
+      at: EVENING,
+      text: 'An evening entry.\n',
+      timeZone: config.timezone,
+    });
     expect(path.endsWith('2026-11-23.md')).toBe(true);
     expect(await readFile(path, 'utf8')).toMatch(/^# Journal 2026-11-23\n/);
   });

@@ -17,15 +17,29 @@ const HOSTILE = [`x' OR '1'='1`, `') OR TRUE --`, `a\\' OR 1=1; DROP TABLE turns
 
 export function turn(i: number, extra: Partial<L0Record> = {}): L0Record {
   return {
-    sessionKey: 'agent:a:main', sessionId: 's1', agentId: 'a', host: 'openclaw', id: `m${i}`, role: i % 2 === 0 ? 'user' : 'assistant',
-    content: `message ${i}`, timestamp: 1_771_996_735_000 + i, recordedAt: '2026-02-25T05:18:55.000Z', ...extra,
+    sessionKey: 'agent:a:main',
+    sessionId: 's1',
+    agentId: 'a',
+    host: 'openclaw',
+    id: `m${i}`,
+    role: i % 2 === 0 ? 'user' : 'assistant',
+    content: `message ${i}`,
+    timestamp: 1_771_996_735_000 + i,
+    recordedAt: '2026-02-25T05:18:55.000Z',
+    ...extra,
   };
 }
 
 /** A turn's document: `text` is the lexical text, `embeddingText` (default: the same) what its vector describes. */
 export function doc(i: number, text: string, extra: Partial<L0Record> = {}, embeddingText = text): ConversationDocument {
   const record = turn(i, { content: embeddingText, ...extra });
-  return { id: JSON.stringify([record.host, record.agentId, record.sessionId, record.id]), record, position: `p${String(i).padStart(6, '0')}`, text, embeddingText };
+  return {
+    id: JSON.stringify([record.host, record.agentId, record.sessionId, record.id]),
+    record,
+    position: `p${String(i).padStart(6, '0')}`,
+    text,
+    embeddingText,
+  };
 }
 
 function unit(dimensions: number, axis: number, tilt = 0): number[] {
@@ -45,7 +59,8 @@ export function runConversationIndexContract(options: ConversationIndexContractO
   describe(`ConversationIndexV2 contract: ${options.name} (${D} dimensions)`, () => {
     let ctx: Awaited<ReturnType<ConversationIndexContractOptions['create']>>;
     let index: ConversationIndexV2;
-    const ids = (hits: Array<{ document: ConversationDocument } | ConversationDocument>) => hits.map((h) => ('document' in h ? h.document : h).record.id);
+    const ids = (hits: Array<{ document: ConversationDocument } | ConversationDocument>) =>
+      hits.map((h) => ('document' in h ? h.document : h).record.id);
 
     beforeEach(async () => {
       ctx = await options.create();
@@ -87,9 +102,17 @@ export function runConversationIndexContract(options: ConversationIndexContractO
       }
     });
 
-    test('latestOfSessions: each session\'s last documents by position, in log order', async () => {
-      await index.upsert({ documents: [doc(3, 'c'), doc(1, 'a'), doc(2, 'b'), doc(4, 'other', { sessionId: 's2' }), doc(5, 'third', { agentId: 'b' })] });
-      const latest = await index.latestOfSessions({ sessions: [{ host: 'openclaw', agentId: 'a', sessionId: 's1' }, { host: 'openclaw', agentId: 'a', sessionId: 's2' }], perSession: 2 });
+    test("latestOfSessions: each session's last documents by position, in log order", async () => {
+      await index.upsert({
+        documents: [doc(3, 'c'), doc(1, 'a'), doc(2, 'b'), doc(4, 'other', { sessionId: 's2' }), doc(5, 'third', { agentId: 'b' })],
+      });
+      const latest = await index.latestOfSessions({
+        sessions: [
+          { host: 'openclaw', agentId: 'a', sessionId: 's1' },
+          { host: 'openclaw', agentId: 'a', sessionId: 's2' },
+        ],
+        perSession: 2,
+      });
       expect(ids(latest)).toEqual(['m2', 'm3', 'm4']);
       expect(ids(await index.latestOfSessions({ sessions: [{ host: 'openclaw', agentId: 'a', sessionId: 's1' }] }))).toEqual(['m3']);
       expect(await index.latestOfSessions({ sessions: [{ host: 'codex', agentId: "a' OR '1'='1", sessionId: 's1' }] })).toEqual([]);
@@ -98,7 +121,8 @@ export function runConversationIndexContract(options: ConversationIndexContractO
     test('searchText: finds by words, filters by agents, session and roles, and is safe with hostile input', async () => {
       await index.upsert({
         documents: [
-          doc(1, 'the staging database lives on db-staging-2'), doc(2, 'production runs on db-prod-1'),
+          doc(1, 'the staging database lives on db-staging-2'),
+          doc(2, 'production runs on db-prod-1'),
           doc(3, 'deploy the staging database on fridays', { agentId: 'ops', sessionKey: 'agent:ops:main' }),
           doc(4, 'summary: staging database discussed', { role: 'summary' }),
         ],
@@ -130,7 +154,12 @@ export function runConversationIndexContract(options: ConversationIndexContractO
       expect(ids(await index.unembedded({ limit: 10 })).sort()).toEqual(['m1', 'm2']);
       expect((await index.unembedded({ limit: 10 })).find((d) => d.record.id === 'm1')?.embeddingText).toBe('alpha');
       await index.upsert({ documents: [doc(2, 'beta changed')] });
-      const set = await index.setVectors({ vectors: [{ id: doc(1, '').id, embeddingText: 'alpha', vector: unit(D, 0) }, { id: doc(2, '').id, embeddingText: 'beta', vector: unit(D, 1) }] });
+      const set = await index.setVectors({
+        vectors: [
+          { id: doc(1, '').id, embeddingText: 'alpha', vector: unit(D, 0) },
+          { id: doc(2, '').id, embeddingText: 'beta', vector: unit(D, 1) },
+        ],
+      });
       expect(set).toEqual({ updated: 1 });
       expect(ids(await index.unembedded({ limit: 10 }))).toEqual(['m2']);
       const [stored] = await index.get({ ids: [doc(1, '').id], withVectors: true });
@@ -145,7 +174,8 @@ export function runConversationIndexContract(options: ConversationIndexContractO
       await index.upsert({ documents: [doc(1, 'a'), doc(2, 'b'), doc(3, 'c', { agentId: 'b' }), doc(4, 'no vector')] });
       await index.setVectors({
         vectors: [
-          { id: doc(1, '').id, embeddingText: 'a', vector: unit(D, 0) }, { id: doc(2, '').id, embeddingText: 'b', vector: unit(D, 0, 1) },
+          { id: doc(1, '').id, embeddingText: 'a', vector: unit(D, 0) },
+          { id: doc(2, '').id, embeddingText: 'b', vector: unit(D, 0, 1) },
           { id: doc(3, '', { agentId: 'b' }).id, embeddingText: 'c', vector: unit(D, 0) },
         ],
       });
@@ -158,29 +188,39 @@ export function runConversationIndexContract(options: ConversationIndexContractO
       expect(await index.searchVector({ vector: unit(D, 0), limit: 5, filter: { agentIds: [] } })).toEqual([]);
     });
 
-    vectorTest('vectors: a new lexical text with the same embedding text keeps the vector (a new neighbour costs no embedding)', async () => {
-      await index.upsert({ documents: [doc(1, 'user: alpha', {}, 'alpha')] });
-      await index.setVectors({ vectors: [{ id: doc(1, '').id, embeddingText: 'alpha', vector: unit(D, 2) }] });
-      expect(await index.upsert({ documents: [doc(1, 'user: alpha\nassistant: beta follows', {}, 'alpha')] })).toEqual({ inserted: 0, updated: 1 });
-      const [stored] = await index.get({ ids: [doc(1, '').id], withVectors: true });
-      expect(stored!.text).toBe('user: alpha\nassistant: beta follows');
-      expect(stored!.vector!.map((x) => Math.round(x * 1000) / 1000)).toEqual(unit(D, 2));
-      expect(await index.unembedded({ limit: 10 })).toEqual([]);
-      // The new lexical text is what full-text search finds; `withVectors` brings the vector along.
-      const [hit] = await index.searchText({ query: 'follows', limit: 5, filter: {}, withVectors: true });
-      expect(hit?.document.id).toBe(doc(1, '').id);
-      expect(hit?.vector?.map((x) => Math.round(x * 1000) / 1000)).toEqual(unit(D, 2));
-    });
+    vectorTest(
+      'vectors: a new lexical text with the same embedding text keeps the vector (a new neighbour costs no embedding)',
+      async () => {
+        await index.upsert({ documents: [doc(1, 'user: alpha', {}, 'alpha')] });
+        await index.setVectors({ vectors: [{ id: doc(1, '').id, embeddingText: 'alpha', vector: unit(D, 2) }] });
+        expect(await index.upsert({ documents: [doc(1, 'user: alpha\nassistant: beta follows', {}, 'alpha')] })).toEqual({
+          inserted: 0,
+          updated: 1,
+        });
+        const [stored] = await index.get({ ids: [doc(1, '').id], withVectors: true });
+        expect(stored!.text).toBe('user: alpha\nassistant: beta follows');
+        expect(stored!.vector!.map((x) => Math.round(x * 1000) / 1000)).toEqual(unit(D, 2));
+        expect(await index.unembedded({ limit: 10 })).toEqual([]);
+        // The new lexical text is what full-text search finds; `withVectors` brings the vector along.
+        const [hit] = await index.searchText({ query: 'follows', limit: 5, filter: {}, withVectors: true });
+        expect(hit?.document.id).toBe(doc(1, '').id);
+        expect(hit?.vector?.map((x) => Math.round(x * 1000) / 1000)).toEqual(unit(D, 2));
+      },
+    );
 
     test('withWriteLock: holders never overlap', async () => {
       const events: string[] = [];
-      const hold = (name: string) => index.withWriteLock(async () => {
-        events.push(`${name}+`);
-        await new Promise((r) => setTimeout(r, 30));
-        events.push(`${name}-`);
-      });
+      const hold = (name: string) =>
+        index.withWriteLock(async () => {
+          events.push(`${name}+`);
+          await new Promise((r) => setTimeout(r, 30));
+          events.push(`${name}-`);
+        });
       await Promise.all([hold('a'), hold('b')]);
-      expect([events.slice(0, 2), events.slice(2)].map((p) => p.map((e) => e.slice(1)))).toEqual([['+', '-'], ['+', '-']]);
+      expect([events.slice(0, 2), events.slice(2)].map((p) => p.map((e) => e.slice(1)))).toEqual([
+        ['+', '-'],
+        ['+', '-'],
+      ]);
     });
 
     test('withWriteLock: a bounded wait gives up with STORE_LOCKED while another handle holds it', async () => {
@@ -196,7 +236,9 @@ export function runConversationIndexContract(options: ConversationIndexContractO
       try {
         await inside;
         let ran = false;
-        await expect(index.withWriteLock(async () => void (ran = true), { timeoutMs: 100 })).rejects.toMatchObject({ code: 'STORE_LOCKED' });
+        await expect(index.withWriteLock(async () => void (ran = true), { timeoutMs: 100 })).rejects.toMatchObject({
+          code: 'STORE_LOCKED',
+        });
         expect(ran).toBe(false);
       } finally {
         release();

@@ -76,7 +76,9 @@ export function runEmbedderContract(options: EmbedderContractOptions): void {
 
     test('preserves input order', async () => {
       const { embeddings: batch } = await embedder.doEmbed({ texts: TEXTS, kind: 'document' });
-      const singles = await Promise.all(TEXTS.map(async (t) => (await embedder.doEmbed({ texts: [t], kind: 'document' })).embeddings[0] ?? []));
+      const singles = await Promise.all(
+        TEXTS.map(async (t) => (await embedder.doEmbed({ texts: [t], kind: 'document' })).embeddings[0] ?? []),
+      );
       batch.forEach((vector, i) => {
         const own = cosine(vector, singles[i] ?? []);
         expect(own).toBeGreaterThan(0.99);
@@ -87,7 +89,14 @@ export function runEmbedderContract(options: EmbedderContractOptions): void {
     });
 
     test('accepts query and document kinds', async () => {
-      const [{ embeddings: [q] }, { embeddings: [d] }] = await Promise.all([
+      const [
+        {
+          embeddings: [q],
+        },
+        {
+          embeddings: [d],
+        },
+      ] = await Promise.all([
         embedder.doEmbed({ texts: [TEXTS[0] as string], kind: 'query' }),
         embedder.doEmbed({ texts: [TEXTS[0] as string], kind: 'document' }),
       ]);
@@ -116,7 +125,9 @@ export function runEmbedderContract(options: EmbedderContractOptions): void {
       expect(progress).toHaveLength(3);
       expect(progress.at(-1)).toBe(texts.length);
       for (const i of [0, embedder.maxBatchSize, texts.length - 1]) {
-        const { embeddings: [single] } = await embedder.doEmbed({ texts: [texts[i] as string], kind: 'document' });
+        const {
+          embeddings: [single],
+        } = await embedder.doEmbed({ texts: [texts[i] as string], kind: 'document' });
         expect(cosine(vectors?.[i] ?? [], single ?? [])).toBeGreaterThan(0.99);
       }
     });

@@ -15,16 +15,37 @@ const ulid = (n: number) => `01JAAAAAAAAAAAAAAAAAA${String(n).padStart(5, '0')}`
 
 function record(id: string, text: string): MemoryRecord {
   return {
-    id, text, category: 'fact', scope: 'global', importance: 0.5, confidence: 0.9, tags: ['a'], source: { kind: 'manual' },
-    createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', validFrom: '2026-01-01T00:00:00.000Z', validTo: null,
-    supersedes: null, supersededBy: null, contentHash: 'h', embeddingModel: 'none', accessCount: 0, lastAccessedAt: null,
+    id,
+    text,
+    category: 'fact',
+    scope: 'global',
+    importance: 0.5,
+    confidence: 0.9,
+    tags: ['a'],
+    source: { kind: 'manual' },
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    validFrom: '2026-01-01T00:00:00.000Z',
+    validTo: null,
+    supersedes: null,
+    supersededBy: null,
+    contentHash: 'h',
+    embeddingModel: 'none',
+    accessCount: 0,
+    lastAccessedAt: null,
   };
 }
 
 export function entry(n: number, extra: Partial<HistoryEntry> = {}): HistoryEntry {
   return {
-    entryId: ulid(n), id: 'M1', at: `2026-02-${String(1 + (n % 27)).padStart(2, '0')}T10:00:00.000Z`, actor: 'cli', action: 'update',
-    reason: `change ${n}`, previous: record('M1', `before ${n}`), next: { text: `after ${n}`, scope: 'global', category: 'fact', validTo: null, supersedes: null, supersededBy: null },
+    entryId: ulid(n),
+    id: 'M1',
+    at: `2026-02-${String(1 + (n % 27)).padStart(2, '0')}T10:00:00.000Z`,
+    actor: 'cli',
+    action: 'update',
+    reason: `change ${n}`,
+    previous: record('M1', `before ${n}`),
+    next: { text: `after ${n}`, scope: 'global', category: 'fact', validTo: null, supersedes: null, supersededBy: null },
     ...extra,
   };
 }

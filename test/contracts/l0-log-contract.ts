@@ -14,8 +14,16 @@ export interface L0LogContractOptions {
 
 export function l0Record(i: number, extra: Partial<L0Record> = {}): L0Record {
   return {
-    sessionKey: 'agent:a:main', sessionId: 's', agentId: 'a', host: 'jsonl', id: `id${i}`, role: i % 2 === 0 ? 'user' : 'assistant',
-    content: `message ${i}`, timestamp: 1_771_996_735_000 + i, recordedAt: new Date(1_771_996_735_000 + i).toISOString(), ...extra,
+    sessionKey: 'agent:a:main',
+    sessionId: 's',
+    agentId: 'a',
+    host: 'jsonl',
+    id: `id${i}`,
+    role: i % 2 === 0 ? 'user' : 'assistant',
+    content: `message ${i}`,
+    timestamp: 1_771_996_735_000 + i,
+    recordedAt: new Date(1_771_996_735_000 + i).toISOString(),
+    ...extra,
   };
 }
 
@@ -117,23 +125,36 @@ export function runL0LogContract(options: L0LogContractOptions): void {
     test('readSession: filters by session id, key, agent, host and recording time', async () => {
       await log.append({
         records: [
-          l0Record(1), l0Record(2, { sessionId: 's2', sessionKey: 'agent:a:other' }), l0Record(3, { agentId: 'b', sessionKey: 'agent:b:main' }),
-          l0Record(4, { host: 'openclaw' }), l0Record(5, { recordedAt: new Date().toISOString() }),
+          l0Record(1),
+          l0Record(2, { sessionId: 's2', sessionKey: 'agent:a:other' }),
+          l0Record(3, { agentId: 'b', sessionKey: 'agent:b:main' }),
+          l0Record(4, { host: 'openclaw' }),
+          l0Record(5, { recordedAt: new Date().toISOString() }),
         ],
       });
       expect(ids(await log.readSession({ sessionId: 's' }))).toEqual(['id1', 'id3', 'id4', 'id5']);
       expect(ids(await log.readSession({ sessionKey: 'agent:a:other' }))).toEqual(['id2']);
       expect(ids(await log.readSession({ agentId: 'b' }))).toEqual(['id3']);
       expect(ids(await log.readSession({ sessionId: 's', agentId: 'a', host: 'openclaw' }))).toEqual(['id4']);
-      expect(ids(await log.readSession({ sessionId: 's', recordedSince: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10) }))).toEqual(['id5']);
+      expect(
+        ids(await log.readSession({ sessionId: 's', recordedSince: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10) })),
+      ).toEqual(['id5']);
       expect(await log.readSession({ sessionId: "s' OR '1'='1" })).toEqual([]);
     });
 
     test('sessions: one row per session with counts and times, most recent first', async () => {
       await log.append({ records: [l0Record(1), l0Record(2), l0Record(3, { agentId: 'b', sessionKey: 'agent:b:main', timestamp: 9e12 })] });
       const sessions = await log.sessions();
-      expect(sessions.map((s) => [s.agentId, s.sessionId, s.messages])).toEqual([['b', 's', 1], ['a', 's', 2]]);
-      expect(sessions[1]).toMatchObject({ host: 'jsonl', sessionKey: 'agent:a:main', firstTimestamp: l0Record(1).timestamp, lastTimestamp: l0Record(2).timestamp });
+      expect(sessions.map((s) => [s.agentId, s.sessionId, s.messages])).toEqual([
+        ['b', 's', 1],
+        ['a', 's', 2],
+      ]);
+      expect(sessions[1]).toMatchObject({
+        host: 'jsonl',
+        sessionKey: 'agent:a:main',
+        firstTimestamp: l0Record(1).timestamp,
+        lastTimestamp: l0Record(2).timestamp,
+      });
       expect((await log.sessions({ agentId: 'a' })).map((s) => s.agentId)).toEqual(['a']);
       expect(await log.sessions({ host: 'codex' })).toEqual([]);
     });

@@ -23,7 +23,11 @@ export interface RerankerContractOptions {
 }
 
 const QUERY = 'how do I brew coffee';
-const DOCUMENTS = ['The train leaves at noon from platform four', 'To brew coffee, pour hot water over ground beans', 'Stock markets fell sharply on Monday'];
+const DOCUMENTS = [
+  'The train leaves at noon from platform four',
+  'To brew coffee, pour hot water over ground beans',
+  'Stock markets fell sharply on Monday',
+];
 
 export function runRerankerContract(options: RerankerContractOptions): void {
   const skipped = new Map<string, string>();
@@ -85,7 +89,9 @@ export function runRerankerContract(options: RerankerContractOptions): void {
     test('rejects an aborted signal', async () => {
       const controller = new AbortController();
       controller.abort();
-      const error = await reranker.doRerank({ query: QUERY, documents: DOCUMENTS, abortSignal: controller.signal }).catch((e: unknown) => e);
+      const error = await reranker
+        .doRerank({ query: QUERY, documents: DOCUMENTS, abortSignal: controller.signal })
+        .catch((e: unknown) => e);
       expect(isAbortError(error)).toBe(true);
     });
   });

@@ -55,9 +55,18 @@ export function runStoreContract(options: StoreContractOptions): void {
 
     test('insert/get: round-trips every field, vectors only when asked', async () => {
       const a = rec({
-        text: 'full record', category: 'preference', scope: 'agent:a1', importance: 0.25, confidence: 0.75, tags: ['t1', 't2'],
+        text: 'full record',
+        category: 'preference',
+        scope: 'agent:a1',
+        importance: 0.25,
+        confidence: 0.75,
+        tags: ['t1', 't2'],
         source: { kind: 'capture', agentId: 'a1', sessionKey: 's1', messageIds: ['m1', 'm2'] },
-        validTo: '2025-06-01T00:00:00.000Z', supersedes: 'OLD', supersededBy: 'NEW', accessCount: 3, lastAccessedAt: '2025-05-01T00:00:00.000Z',
+        validTo: '2025-06-01T00:00:00.000Z',
+        supersedes: 'OLD',
+        supersededBy: 'NEW',
+        accessCount: 3,
+        lastAccessedAt: '2025-05-01T00:00:00.000Z',
       });
       const b = rec();
       await store.insert({ records: [a, b] });
@@ -157,7 +166,11 @@ export function runStoreContract(options: StoreContractOptions): void {
         store.searchVector({ vector: new Array<number>(D).fill(0.1), filter: empty, limit: 10 }),
       ];
       for (const call of calls) await expect(call).rejects.toMatchObject({ code: 'INVALID_SCOPE' });
-      await expect((async () => { for await (const _ of store.scan({ scopes: [] })) break; })()).rejects.toMatchObject({ code: 'INVALID_SCOPE' });
+      await expect(
+        (async () => {
+          for await (const _ of store.scan({ scopes: [] })) break;
+        })(),
+      ).rejects.toMatchObject({ code: 'INVALID_SCOPE' });
     });
 
     test('hostile scope, id, tag and query values neither leak rows nor break the store', async () => {
@@ -166,10 +179,11 @@ export function runStoreContract(options: StoreContractOptions): void {
       await store.insert({ records: [secret, ...hostileRows] });
       for (const h of HOSTILE) {
         const filter = { scopes: [h], includeHistory: true };
-        const settle = async <T>(p: Promise<T>): Promise<T | []> => p.catch((e: unknown) => {
-          expect(StrataError.isInstance(e)).toBe(true);
-          return [] as [];
-        });
+        const settle = async <T>(p: Promise<T>): Promise<T | []> =>
+          p.catch((e: unknown) => {
+            expect(StrataError.isInstance(e)).toBe(true);
+            return [] as [];
+          });
         const listed = await settle(store.list({ filter, limit: 100 }));
         expect(listed.map((r) => r.id)).toEqual([`${h}-id`]);
         expect(await store.count({ filter })).toBe(1);
@@ -195,7 +209,9 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(hits.every((h) => h.score > 0)).toBe(true);
       expect(hits[0]!.score).toBeGreaterThanOrEqual(hits[1]!.score);
       expect(hits[0]!.record).not.toHaveProperty('vector');
-      expect((await store.searchText({ query: 'kubernetes deploy', filter: scopes('global'), limit: 10 })).map((h) => h.record.id)).toEqual([other.id]);
+      expect((await store.searchText({ query: 'kubernetes deploy', filter: scopes('global'), limit: 10 })).map((h) => h.record.id)).toEqual(
+        [other.id],
+      );
       expect(await store.searchText({ query: '   ', filter: scopes('global'), limit: 10 })).toEqual([]);
     });
 
@@ -254,8 +270,12 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(hits[1]!.score).toBeCloseTo(Math.SQRT1_2, 4);
       expect(hits[2]!.score).toBeCloseTo(0, 4);
       expect(hits[0]!.record).not.toHaveProperty('vector');
-      expect((await store.searchVector({ vector: axis(1, 0), filter: scopes('global'), limit: 1 })).map((h) => h.record.id)).toEqual([near.id]);
-      await expect(store.searchVector({ vector: [1], filter: scopes('global'), limit: 5 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      expect((await store.searchVector({ vector: axis(1, 0), filter: scopes('global'), limit: 1 })).map((h) => h.record.id)).toEqual([
+        near.id,
+      ]);
+      await expect(store.searchVector({ vector: [1], filter: scopes('global'), limit: 5 })).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+      });
     });
 
     test('touch: updates access statistics in one call, nothing else', async () => {
@@ -294,13 +314,17 @@ export function runStoreContract(options: StoreContractOptions): void {
       const records = [rec({ text: 'alpha apple' }), rec({ text: 'beta banana' })];
       await store.insert({ records });
       const aborted = await store.beginRebuild({ embedderId: 'aborted-embedder', dimensions: 3 });
-      await aborted.insert({ records: records.map((r) => ({ ...r, text: 'never', vector: [1, 0, 0], embeddingModel: 'aborted-embedder' })) });
+      await aborted.insert({
+        records: records.map((r) => ({ ...r, text: 'never', vector: [1, 0, 0], embeddingModel: 'aborted-embedder' })),
+      });
       await aborted.abort();
       expect((await store.getMeta())?.embedderId).toBe(embedderId);
       expect((await store.get({ ids: [records[0]!.id] }))[0]?.text).toBe('alpha apple');
 
       const handle = await store.beginRebuild({ embedderId: 'next-embedder', dimensions: 3 });
-      await handle.insert({ records: records.map((r, i) => ({ ...r, vector: i === 0 ? [1, 0, 0] : [0, 1, 0], embeddingModel: 'next-embedder' })) });
+      await handle.insert({
+        records: records.map((r, i) => ({ ...r, vector: i === 0 ? [1, 0, 0] : [0, 1, 0], embeddingModel: 'next-embedder' })),
+      });
       expect((await store.getMeta())?.embedderId).toBe(embedderId);
       await handle.commit();
       expect(await store.getMeta()).toMatchObject({ embedderId: 'next-embedder', dimensions: 3 });
@@ -309,12 +333,16 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(expectVectorClose(got?.vector ?? null, [1, 0, 0])).toBe(true);
       const hits = await store.searchVector({ vector: [0, 1, 0], filter: scopes('global'), limit: 1 });
       expect(hits.map((h) => h.record.id)).toEqual([records[1]!.id]);
-      expect((await store.searchText({ query: 'banana', filter: scopes('global'), limit: 5 })).map((h) => h.record.id)).toEqual([records[1]!.id]);
+      expect((await store.searchText({ query: 'banana', filter: scopes('global'), limit: 5 })).map((h) => h.record.id)).toEqual([
+        records[1]!.id,
+      ]);
       await expect(store.initMeta({ embedderId, dimensions: D })).rejects.toMatchObject({ code: 'EMBEDDER_MISMATCH' });
     });
 
     test('optimize and stats: many small writes compact without losing data', async () => {
-      const records = Array.from({ length: 30 }, (_, i) => rec({ scope: i % 3 === 0 ? 'user:u1' : 'global', category: i % 2 ? 'fact' : 'rule' }));
+      const records = Array.from({ length: 30 }, (_, i) =>
+        rec({ scope: i % 3 === 0 ? 'user:u1' : 'global', category: i % 2 ? 'fact' : 'rule' }),
+      );
       for (const r of records) await store.insert({ records: [r] });
       await store.delete({ ids: [records[1]!.id] });
       const result = await store.optimize({ force: true });
@@ -325,7 +353,9 @@ export function runStoreContract(options: StoreContractOptions): void {
       const stats = await store.stats();
       expect(stats).toMatchObject({ rows: 29, current: 29, byScope: { 'user:u1': 10, global: 19 }, byCategory: { rule: 15, fact: 14 } });
       const last = records[29]!;
-      expect((await store.searchText({ query: last.text, filter: scopes(last.scope), limit: 50 })).map((h) => h.record.id)).toContain(last.id);
+      expect((await store.searchText({ query: last.text, filter: scopes(last.scope), limit: 50 })).map((h) => h.record.id)).toContain(
+        last.id,
+      );
     });
   });
 }

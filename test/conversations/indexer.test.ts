@@ -8,19 +8,38 @@ import type { L0LogV1, L0Record } from '../../src/spec/index.js';
 import { DEFAULT_RECALL_CONFIG } from '../../src/core/recall/config.js';
 import { createEmbeddingService } from '../../src/core/embedding/embedding-service.js';
 import { fakeEmbedding } from '../support/fake-embeddings.js';
-import { MemoryConversationIndex, memoryConversationStorage, type MemoryConversationStorage } from '../support/memory-conversation-index.js';
+import {
+  MemoryConversationIndex,
+  memoryConversationStorage,
+  type MemoryConversationStorage,
+} from '../support/memory-conversation-index.js';
 import { conversationDocumentId, type BuildTurnDocument } from '../../src/core/conversations/document.js';
 import { ConversationIndexer } from '../../src/core/conversations/indexer.js';
 import { searchConversationIndex } from '../../src/core/conversations/search.js';
 
 const turn = (i: number, content: string, extra: Partial<L0Record> = {}): L0Record => ({
-  sessionKey: 'agent:a:main', sessionId: 's1', agentId: 'a', host: 'live', id: `t${i}`, role: i % 2 === 0 ? 'user' : 'assistant', content,
-  timestamp: 1_771_996_735_000 + i * 1000, recordedAt: new Date().toISOString(), ...extra,
+  sessionKey: 'agent:a:main',
+  sessionId: 's1',
+  agentId: 'a',
+  host: 'live',
+  id: `t${i}`,
+  role: i % 2 === 0 ? 'user' : 'assistant',
+  content,
+  timestamp: 1_771_996_735_000 + i * 1000,
+  recordedAt: new Date().toISOString(),
+  ...extra,
 });
 
 function embedder(dimensions = 32): EmbedderV1 & { calls: number } {
   const e = {
-    specificationVersion: 'v1' as const, id: 'test:bow', dimensions, maxBatchSize: 16, supportsParallelCalls: false, distinguishesQueries: false, isRemote: false, calls: 0,
+    specificationVersion: 'v1' as const,
+    id: 'test:bow',
+    dimensions,
+    maxBatchSize: 16,
+    supportsParallelCalls: false,
+    distinguishesQueries: false,
+    isRemote: false,
+    calls: 0,
     async doEmbed(options: { texts: string[] }) {
       e.calls += 1;
       return { embeddings: options.texts.map((t) => fakeEmbedding(t, dimensions)) };
@@ -79,9 +98,10 @@ describe('ConversationIndexer', () => {
     expect(await waiting).toMatchObject({ read: 1, done: true });
   });
 
-  it('rebuilds a turn\'s document when its successor arrives, across pages and runs', async () => {
+  it("rebuilds a turn's document when its successor arrives, across pages and runs", async () => {
     const buildDocument: BuildTurnDocument = ({ turn: t, previous, next, sessionDate }) => ({
-      text: [previous?.content ?? '-', t.content, next?.content ?? '-', sessionDate].join(' | '), embeddingText: t.content,
+      text: [previous?.content ?? '-', t.content, next?.content ?? '-', sessionDate].join(' | '),
+      embeddingText: t.content,
     });
     const indexer = indexerOf({ buildDocument, pageSize: 2 });
     await l0.append({ records: [turn(0, 'q1'), turn(1, 'a1'), turn(2, 'q2'), turn(0, 'other session', { sessionId: 's2' })] });
@@ -126,7 +146,9 @@ describe('ConversationIndexer', () => {
     const indexer = indexerOf({ embedderId: e.id, dimensions: e.dimensions });
     await l0.append({
       records: [
-        turn(0, 'the deploy pipeline runs on buildkite'), turn(1, 'our cat is called whiskers'), turn(2, 'summary: deploys and cats', { role: 'summary' }),
+        turn(0, 'the deploy pipeline runs on buildkite'),
+        turn(1, 'our cat is called whiskers'),
+        turn(2, 'summary: deploys and cats', { role: 'summary' }),
         turn(3, 'whiskers likes tuna', { agentId: 'b', sessionKey: 'agent:b:main' }),
       ],
     });
@@ -134,7 +156,9 @@ describe('ConversationIndexer', () => {
     expect(await indexer.embedPending({ embeddings, batchSize: 3 })).toEqual({ embedded: 4, remaining: 0 });
     const index = new MemoryConversationIndex(storage);
     const search = (query: string, extra: Partial<Parameters<typeof searchConversationIndex>[0]> = {}) =>
-      searchConversationIndex({ index, query, embedQuery: (o) => embeddings.embedQuery(o), config: DEFAULT_RECALL_CONFIG, ...extra }).then((h) => h.map((x) => x.record.id));
+      searchConversationIndex({ index, query, embedQuery: (o) => embeddings.embedQuery(o), config: DEFAULT_RECALL_CONFIG, ...extra }).then(
+        (h) => h.map((x) => x.record.id),
+      );
     // t0 is found too, by its neighbour's words, below the turns that say it themselves.
     const whiskers = await search('whiskers');
     expect(whiskers.slice(0, 2).sort()).toEqual(['t1', 't3']);

@@ -14,7 +14,17 @@ const MAY_8 = Date.UTC(2023, 4, 8, 14);
 const JUNE_20 = Date.UTC(2023, 5, 20, 14);
 
 function rec(sessionId: string, i: number, role: 'user' | 'assistant', content: string, timestamp: number): L0Record {
-  return { sessionKey: `agent:main:${sessionId}`, sessionId, agentId: 'main', host: 'live', id: `${sessionId}-${i}`, role, content, timestamp: timestamp + i * 1000, recordedAt: new Date(timestamp).toISOString() };
+  return {
+    sessionKey: `agent:main:${sessionId}`,
+    sessionId,
+    agentId: 'main',
+    host: 'live',
+    id: `${sessionId}-${i}`,
+    role,
+    content,
+    timestamp: timestamp + i * 1000,
+    recordedAt: new Date(timestamp).toISOString(),
+  };
 }
 
 let home: string;
@@ -48,9 +58,19 @@ describe('conversation search through the product', () => {
   });
 
   it('a query naming a date prefers the session of that date', async () => {
-    const may = await strata.searchConversations({ query: 'Where did we go hiking on 8 May 2023?', limit: 5, agentIds: ['main'], now: new Date(Date.UTC(2023, 7, 1)) });
+    const may = await strata.searchConversations({
+      query: 'Where did we go hiking on 8 May 2023?',
+      limit: 5,
+      agentIds: ['main'],
+      now: new Date(Date.UTC(2023, 7, 1)),
+    });
     expect(may[0]!.record.sessionId).toBe('s1');
-    const june = await strata.searchConversations({ query: 'Where did we go hiking on 20 June 2023?', limit: 5, agentIds: ['main'], now: new Date(Date.UTC(2023, 7, 1)) });
+    const june = await strata.searchConversations({
+      query: 'Where did we go hiking on 20 June 2023?',
+      limit: 5,
+      agentIds: ['main'],
+      now: new Date(Date.UTC(2023, 7, 1)),
+    });
     expect(june[0]!.record.sessionId).toBe('s2');
   });
 });
@@ -60,7 +80,12 @@ describe('recall and the context block add conversation hits when memories do no
     const ops = strata.as({ agentId: 'main', scopes: ['global', 'agent:main'], writeScope: 'agent:main', owner: false });
     const result = await ops.run('recall', { query: 'What is the name of the beagle?' });
     expect(result.results).toEqual([]);
-    expect(result.conversations?.[0]).toMatchObject({ kind: 'conversation', date: '2023-05-08', speaker: 'assistant', text: 'Yes, Oscar, a beagle. He is two now.' });
+    expect(result.conversations?.[0]).toMatchObject({
+      kind: 'conversation',
+      date: '2023-05-08',
+      speaker: 'assistant',
+      text: 'Yes, Oscar, a beagle. He is two now.',
+    });
     const text = ops.text('recall', result);
     expect(text).toContain('From past conversations');
     expect(text).toContain('[conversation, 2023-05-08] assistant: Yes, Oscar, a beagle.');

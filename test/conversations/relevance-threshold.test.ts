@@ -22,7 +22,9 @@ beforeAll(async () => {
   strata = await Strata.open({ home: tmp.dir });
   const now = Date.now();
   await strata.capture({
-    agentId: 'main', sessionKey: 'agent:main:trip', host: 'live',
+    agentId: 'main',
+    sessionKey: 'agent:main:trip',
+    host: 'live',
     messages: MESSAGES.map((content, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content, timestamp: now - 60_000 + i * 1000 })),
   });
   // Vectors are written in the background: embed them now so both channels run.

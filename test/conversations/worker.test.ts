@@ -11,11 +11,21 @@ import { fakeEmbedding } from '../support/fake-embeddings.js';
 import { tempHome } from '../support/run-cli.js';
 
 const embedder: EmbedderV1 = {
-  specificationVersion: 'v1', id: 'test:bow', dimensions: 32, maxBatchSize: 16, supportsParallelCalls: false, distinguishesQueries: false, isRemote: false,
+  specificationVersion: 'v1',
+  id: 'test:bow',
+  dimensions: 32,
+  maxBatchSize: 16,
+  supportsParallelCalls: false,
+  distinguishesQueries: false,
+  isRemote: false,
   doEmbed: async ({ texts }) => ({ embeddings: texts.map((t) => fakeEmbedding(t, 32)) }),
 };
 
-const say = (i: number, content: string) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content, timestamp: 1_771_996_735_000 + i * 1000 });
+const say = (i: number, content: string) => ({
+  role: i % 2 === 0 ? 'user' : 'assistant',
+  content,
+  timestamp: 1_771_996_735_000 + i * 1000,
+});
 
 let home: string;
 let strata: Strata;
@@ -37,24 +47,45 @@ describe('background worker', () => {
     await strata.capture({ agentId: 'main', sessionKey: 'agent:main:main', messages });
     await expect.poll(async () => (await strata.conversationIndexStatus()).unembedded, { timeout: 20_000 }).toBe(0);
     // The scheduler reports a run after it (and the organiser) finished: wait for the report, not the rows.
-    await expect.poll(() => events.some((e) => e.task === 'distill' && 'report' in e && e.report.admitted > 0), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(() => events.some((e) => e.task === 'distill' && 'report' in e && e.report.admitted > 0), { timeout: 20_000 })
+      .toBe(true);
     expect(await strata.count({ scopes: ['agent:main'] })).toBeGreaterThan(0);
     const embedded = () => events.reduce((n, e) => n + (e.task === 'conversations' && 'embedded' in e ? e.embedded : 0), 0);
     await expect.poll(embedded, { timeout: 20_000 }).toBe(2);
     expect(events.filter((e) => 'error' in e)).toEqual([]);
     // Vectors take part in conversation search now.
-    expect((await strata.searchConversations({ query: 'pnpm workspaces', limit: 5 })).map((h) => h.record.role).sort()).toEqual(['assistant', 'user']);
+    expect((await strata.searchConversations({ query: 'pnpm workspaces', limit: 5 })).map((h) => h.record.role).sort()).toEqual([
+      'assistant',
+      'user',
+    ]);
     await worker.stop();
     const seen = events.length;
-    await strata.capture({ agentId: 'main', sessionKey: 'agent:main:main', messages: [...messages, say(2, 'And we deploy with Kamal.'), say(3, 'Kamal, noted.')] });
+    await strata.capture({
+      agentId: 'main',
+      sessionKey: 'agent:main:main',
+      messages: [...messages, say(2, 'And we deploy with Kamal.'), say(3, 'Kamal, noted.')],
+    });
     await new Promise((r) => setTimeout(r, 300));
     expect(events).toHaveLength(seen);
   });
 
-  it('one pass (a hook\'s detached process): indexes what capture left behind, embeds, distils', async () => {
+  it("one pass (a hook's detached process): indexes what capture left behind, embeds, distils", async () => {
     // Appended to the L0 log by another process that died before indexing.
     await strata.l0.append({
-      records: [{ sessionKey: 'agent:main:main', sessionId: 's1', agentId: 'main', host: 'live', id: 'u1', role: 'user', content: 'I prefer tabs over spaces in Go code.', timestamp: 1_771_996_735_000, recordedAt: new Date().toISOString() }],
+      records: [
+        {
+          sessionKey: 'agent:main:main',
+          sessionId: 's1',
+          agentId: 'main',
+          host: 'live',
+          id: 'u1',
+          role: 'user',
+          content: 'I prefer tabs over spaces in Go code.',
+          timestamp: 1_771_996_735_000,
+          recordedAt: new Date().toISOString(),
+        },
+      ],
     });
     const report = await strata.createWorker({ summaries: false }).runOnce();
     expect(report.conversations).toEqual({ indexed: 1, embedded: 1, remaining: 0 });

@@ -41,7 +41,11 @@ describe('strata distill / history / revert (CLI)', () => {
     ]);
     const run = await cli(['--home', home, '--json', 'distill'], llmEnv);
     expect(run.code).toBe(0);
-    const report = JSON.parse(run.stdout) as { decisions: Record<string, number>; tokens: { total: number }; changes: Array<{ kind: string; id: string; targetId?: string }> };
+    const report = JSON.parse(run.stdout) as {
+      decisions: Record<string, number>;
+      tokens: { total: number };
+      changes: Array<{ kind: string; id: string; targetId?: string }>;
+    };
     expect(report.decisions).toMatchObject({ create: 1, supersede: 1 });
     expect(report.tokens.total).toBeGreaterThan(0);
     const sup = report.changes.find((c) => c.kind === 'supersede')!;
@@ -57,14 +61,19 @@ describe('strata distill / history / revert (CLI)', () => {
     expect(current.stdout).toContain(`${sup.id}: current (valid from 2026-11-02)`);
     const recalled = await cli(['--home', home, '--json', 'recall', 'dark light mode editor', '--history']);
     const rows = (JSON.parse(recalled.stdout) as { results: Array<{ record: { id: string; validTo: string | null } }> }).results;
-    expect(rows.map((r) => [r.record.id, r.record.validTo === null])).toEqual([[sup.id, true], [sup.targetId, false]]);
+    expect(rows.map((r) => [r.record.id, r.record.validTo === null])).toEqual([
+      [sup.id, true],
+      [sup.targetId, false],
+    ]);
 
     const reverted = await cli(['--home', home, 'revert', sup.id]);
     expect(reverted.stdout).toMatch(new RegExp(`^reverted supersede of \\S+: restored ${sup.targetId}; removed ${sup.id}\\n$`));
   }, 60_000);
 
   it('without an LLM uses rule-based capture (dry run); a bad provider is a config error', async () => {
-    await writeL0(home, [msg({ session: 'n1', role: 'user', content: 'I always use pnpm in this repo.', at: '2026-11-01T09:00:00Z', id: 'n1-u1' })]);
+    await writeL0(home, [
+      msg({ session: 'n1', role: 'user', content: 'I always use pnpm in this repo.', at: '2026-11-01T09:00:00Z', id: 'n1-u1' }),
+    ]);
     const run = await cli(['--home', home, 'distill', '--dry-run']);
     expect(run.stdout).toMatch(/^dry run \(nothing written\) with rule-based capture \(no LLM configured\)/);
     expect(run.stdout).toMatch(/create\s+1/);

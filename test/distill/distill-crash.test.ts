@@ -67,10 +67,19 @@ describe('distill crash safety', () => {
     const strata = await openStrata(home);
     try {
       // k1 and k2 were stored before the kill; k3 was not.
-      expect(await snapshot(strata)).toEqual(['cur agent:main: The team deploys on Fridays only after review.', 'cur global: The user prefers dark mode in the editor.']);
+      expect(await snapshot(strata)).toEqual([
+        'cur agent:main: The team deploys on Fridays only after review.',
+        'cur global: The user prefers dark mode in the editor.',
+      ]);
       // The rerun takes over the dead child's stale lock and redoes only k3.
       server.requests.length = 0;
-      const report = await runDistill({ ctx: ctxOf(strata), home, llm: llmClient(server.baseURL), lockTimeoutMs: 15_000, lockStaleMs: 2000 });
+      const report = await runDistill({
+        ctx: ctxOf(strata),
+        home,
+        llm: llmClient(server.baseURL),
+        lockTimeoutMs: 15_000,
+        lockStaleMs: 2000,
+      });
       expect(report.messages).toEqual({ read: 1, distilled: 1, pending: 0 });
       expect(await snapshot(strata)).toEqual(expected);
     } finally {

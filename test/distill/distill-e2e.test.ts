@@ -24,13 +24,33 @@ afterEach(async () => {
 
 const story = {
   s1: [
-    msg({ session: 's1', role: 'user', content: 'Hi! For the record, I prefer dark mode in my editor.', at: '2026-11-01T09:00:00Z', id: 's1-u1' }),
+    msg({
+      session: 's1',
+      role: 'user',
+      content: 'Hi! For the record, I prefer dark mode in my editor.',
+      at: '2026-11-01T09:00:00Z',
+      id: 's1-u1',
+    }),
     msg({ session: 's1', role: 'assistant', content: 'Noted, dark mode it is.', at: '2026-11-01T09:00:05Z', id: 's1-a1' }),
     msg({ session: 's1', role: 'tool', content: '{"ok":true}', at: '2026-11-01T09:00:06Z', id: 's1-t1' }),
   ],
-  s2: [msg({ session: 's2', role: 'user', content: 'As I said, dark mode again please, I still like it.', at: '2026-11-03T10:00:00Z', id: 's2-u1' })],
+  s2: [
+    msg({
+      session: 's2',
+      role: 'user',
+      content: 'As I said, dark mode again please, I still like it.',
+      at: '2026-11-03T10:00:00Z',
+      id: 's2-u1',
+    }),
+  ],
   s3: [
-    msg({ session: 's3', role: 'user', content: 'Actually I switched: I now prefer light mode in the editor.', at: '2026-11-05T11:00:00Z', id: 's3-u1' }),
+    msg({
+      session: 's3',
+      role: 'user',
+      content: 'Actually I switched: I now prefer light mode in the editor.',
+      at: '2026-11-05T11:00:00Z',
+      id: 's3-u1',
+    }),
     msg({ session: 's3', role: 'assistant', content: 'Got it, light mode from now on.', at: '2026-11-05T11:00:03Z', id: 's3-a1' }),
   ],
   s4: [msg({ session: 's4', role: 'user', content: 'Which editor theme do I like?', at: '2026-11-07T08:00:00Z', id: 's4-u1' })],
@@ -111,13 +131,19 @@ describe('distill end to end (scripted LLM)', () => {
     const anthropicServer = await startScriptedLlmServer({ script: asAnthropic(themeModel) });
     try {
       process.env.STRATA_TEST_DISTILL_KEY = 'k';
-      const llm = createLlmClient({ llm: createAnthropic({ baseURL: anthropicServer.baseURL, model: 'claude-test', apiKeyEnv: 'STRATA_TEST_DISTILL_KEY' }), initialDelayMs: 1 });
+      const llm = createLlmClient({
+        llm: createAnthropic({ baseURL: anthropicServer.baseURL, model: 'claude-test', apiKeyEnv: 'STRATA_TEST_DISTILL_KEY' }),
+        initialDelayMs: 1,
+      });
       delete process.env.STRATA_TEST_DISTILL_KEY;
       await writeL0(home, [...story.s1, ...story.s3]);
       const r = await runDistill({ ctx: ctxOf(strata), home, llm });
       expect(r.errors).toEqual([]);
       expect(r.decisions).toMatchObject({ create: 1, supersede: 1 });
-      expect(anthropicServer.requests.map((q) => [q.api, schemaNameOf(q)])).toEqual([['anthropic', 'memories'], ['anthropic', 'decisions']]);
+      expect(anthropicServer.requests.map((q) => [q.api, schemaNameOf(q)])).toEqual([
+        ['anthropic', 'memories'],
+        ['anthropic', 'decisions'],
+      ]);
       expect((await strata.list({ scopes: ['global'] })).map((m) => m.text)).toEqual(['The user prefers light mode in the editor.']);
     } finally {
       await anthropicServer.close();
@@ -141,7 +167,13 @@ describe('distill end to end (scripted LLM)', () => {
     const ctx = ctxOf(strata);
     const llm = llmClient(server.baseURL);
     await writeL0(home, [
-      msg({ session: 'a', agent: 'coder', role: 'user', content: 'Remember: we deploy on Fridays only after review.', at: '2026-11-02T09:00:00Z' }),
+      msg({
+        session: 'a',
+        agent: 'coder',
+        role: 'user',
+        content: 'Remember: we deploy on Fridays only after review.',
+        at: '2026-11-02T09:00:00Z',
+      }),
       ...story.s1,
     ]);
     const only = await runDistill({ ctx, home, llm, agentId: 'coder' });

@@ -23,8 +23,15 @@ afterEach(async () => {
 });
 
 const dark = msg({ session: 'f1', role: 'user', content: 'I prefer dark mode in my editor.', at: '2026-11-01T09:00:00Z', id: 'f1-u1' });
-const light = msg({ session: 'f2', role: 'user', content: 'I now prefer light mode in the editor.', at: '2026-11-02T09:00:00Z', id: 'f2-u1' });
-const texts = async () => (await strata.list({ scopes: ['global'], includeHistory: true, order: 'oldest' })).map((r) => `${r.validTo ? 'old' : 'cur'}: ${r.text}`);
+const light = msg({
+  session: 'f2',
+  role: 'user',
+  content: 'I now prefer light mode in the editor.',
+  at: '2026-11-02T09:00:00Z',
+  id: 'f2-u1',
+});
+const texts = async () =>
+  (await strata.list({ scopes: ['global'], includeHistory: true, order: 'oldest' })).map((r) => `${r.validTo ? 'old' : 'cur'}: ${r.text}`);
 const status = (code: number): ScriptedReply => ({ kind: 'status', status: code, headers: { 'retry-after-ms': '1' } });
 
 describe('distill under LLM faults', () => {
@@ -58,8 +65,21 @@ describe('distill under LLM faults', () => {
 
   it('malformed JSON: one repair succeeds; garbage twice fails that batch, later batches of the agent wait, other agents go on', async () => {
     const ctx = ctxOf(strata);
-    const other = msg({ session: 'f3', agent: 'coder', role: 'user', content: 'Remember we deploy on Fridays after review.', at: '2026-11-01T10:00:00Z', id: 'f3-u1' });
-    const later = msg({ session: 'f5', role: 'user', content: 'I now prefer light mode in the editor.', at: '2026-11-03T09:00:00Z', id: 'f5-u1' });
+    const other = msg({
+      session: 'f3',
+      agent: 'coder',
+      role: 'user',
+      content: 'Remember we deploy on Fridays after review.',
+      at: '2026-11-01T10:00:00Z',
+      id: 'f3-u1',
+    });
+    const later = msg({
+      session: 'f5',
+      role: 'user',
+      content: 'I now prefer light mode in the editor.',
+      at: '2026-11-03T09:00:00Z',
+      id: 'f5-u1',
+    });
     await writeL0(home, [dark, other, later]);
     faults.set(0, { kind: 'raw', body: '{"choices": [{"message": {"content": "{not json' }); // a broken HTTP body stops the run
     const broken = await runDistill({ ctx, home, llm: llmClient(server.baseURL), chunkTokens: 1 });
@@ -102,7 +122,13 @@ describe('distill under LLM faults', () => {
   it('budget: a spent per-run budget leaves work pending; a spent hourly budget waits for the window and resumes', async () => {
     const ctx = ctxOf(strata);
     const sessions = ['b1', 'b2', 'b3'].map((s, i) =>
-      msg({ session: s, role: 'user', content: `I prefer dark mode in my editor${' really'.repeat(i)}.`, at: `2026-11-0${i + 1}T09:00:00Z`, id: `${s}-u1` }),
+      msg({
+        session: s,
+        role: 'user',
+        content: `I prefer dark mode in my editor${' really'.repeat(i)}.`,
+        at: `2026-11-0${i + 1}T09:00:00Z`,
+        id: `${s}-u1`,
+      }),
     );
     await writeL0(home, sessions);
     const perRun = await runDistill({ ctx, home, llm: llmClient(server.baseURL), budget: { maxCallsPerRun: 2 }, chunkTokens: 1 });

@@ -26,9 +26,13 @@ describe('distill with vectors (local embedder)', () => {
   it('rule path: a paraphrase is a near duplicate and is skipped', async () => {
     const { home, strata } = await open();
     try {
-      await writeL0(home, [msg({ session: 'v1', role: 'user', content: 'I prefer tabs over spaces in Python.', at: '2026-11-01T09:00:00Z' })]);
+      await writeL0(home, [
+        msg({ session: 'v1', role: 'user', content: 'I prefer tabs over spaces in Python.', at: '2026-11-01T09:00:00Z' }),
+      ]);
       await runDistill({ ctx: ctxOf(strata), home });
-      await writeL0(home, [msg({ session: 'v2', role: 'user', content: 'I prefer tabs instead of spaces in Python!', at: '2026-11-02T09:00:00Z' })]);
+      await writeL0(home, [
+        msg({ session: 'v2', role: 'user', content: 'I prefer tabs instead of spaces in Python!', at: '2026-11-02T09:00:00Z' }),
+      ]);
       const second = await runDistill({ ctx: ctxOf(strata), home });
       expect(second.decisions).toMatchObject({ skip: 1, create: 0 });
       expect(second.changes).toEqual([]);
@@ -44,7 +48,9 @@ describe('distill with vectors (local embedder)', () => {
       const ctx = ctxOf(strata);
       await writeL0(home, [msg({ session: 'w1', role: 'user', content: 'I prefer dark mode in my editor.', at: '2026-11-01T09:00:00Z' })]);
       await runDistill({ ctx, home, llm: llmClient(server.baseURL) });
-      await writeL0(home, [msg({ session: 'w2', role: 'user', content: 'I now prefer light mode in the editor.', at: '2026-11-02T09:00:00Z' })]);
+      await writeL0(home, [
+        msg({ session: 'w2', role: 'user', content: 'I now prefer light mode in the editor.', at: '2026-11-02T09:00:00Z' }),
+      ]);
       const r = await runDistill({ ctx, home, llm: llmClient(server.baseURL) });
       expect(r.decisions.supersede).toBe(1);
       const recalled = await strata.recall({ query: 'which editor theme does the user like', scopes: ['global'] });

@@ -18,7 +18,14 @@ export async function removeDir(dir: string): Promise<void> {
 
 let seq = 0;
 /** One L0 message; `at` is the message time (ISO). */
-export function msg(options: { session: string; role: L0Record['role']; content: string; at: string; agent?: string; id?: string }): L0Record {
+export function msg(options: {
+  session: string;
+  role: L0Record['role'];
+  content: string;
+  at: string;
+  agent?: string;
+  id?: string;
+}): L0Record {
   seq++;
   return {
     sessionKey: `agent:${options.agent ?? 'main'}:${options.session}`,
@@ -42,7 +49,10 @@ export async function writeL0(home: string, records: L0Record[]): Promise<void> 
   const dir = join(home, 'conversations');
   await mkdir(dir, { recursive: true });
   for (const r of records) {
-    const newest = (await readdir(dir)).filter((f) => /^\d{4}-\d{2}-\d{2}\.jsonl$/.test(f)).sort().at(-1);
+    const newest = (await readdir(dir))
+      .filter((f) => /^\d{4}-\d{2}-\d{2}\.jsonl$/.test(f))
+      .sort()
+      .at(-1);
     const file = [`${r.recordedAt.slice(0, 10)}.jsonl`, newest ?? ''].sort().at(-1)!;
     await appendFile(join(dir, file), JSON.stringify(r) + '\n');
   }
@@ -87,7 +97,11 @@ export function asAnthropic(model: (request: RecordedRequest) => ScriptedReply) 
   return (request: RecordedRequest): ScriptedReply => {
     const reply = model(request);
     if (request.api !== 'anthropic' || reply.kind !== 'text') return reply;
-    return { kind: 'tool-calls', calls: [{ name: schemaNameOf(request) ?? 'output', arguments: JSON.parse(reply.text) as unknown }], usage: reply.usage };
+    return {
+      kind: 'tool-calls',
+      calls: [{ name: schemaNameOf(request) ?? 'output', arguments: JSON.parse(reply.text) as unknown }],
+      usage: reply.usage,
+    };
   };
 }
 
@@ -108,7 +122,9 @@ export function extractionInput(request: RecordedRequest): PromptMessage[] {
 
 function userMessages(request: RecordedRequest): string[] {
   const messages = (request.body?.messages ?? []) as Array<{ role: string; content: string | Array<{ type: string; text?: string }> }>;
-  return messages.filter((m) => m.role === 'user').map((m) => (typeof m.content === 'string' ? m.content : m.content.map((b) => b.text ?? '').join('')));
+  return messages
+    .filter((m) => m.role === 'user')
+    .map((m) => (typeof m.content === 'string' ? m.content : m.content.map((b) => b.text ?? '').join('')));
 }
 
 export function parseExtractionPrompt(text: string): PromptMessage[] {
@@ -158,7 +174,9 @@ export function memoriesReply(memories: ScriptedMemory[], usage = { inputTokens:
   };
 }
 
-export function decisionsReply(decisions: Array<{ index: number; action: string; targetId?: string | null; text?: string | null; reason?: string }>): ScriptedReply {
+export function decisionsReply(
+  decisions: Array<{ index: number; action: string; targetId?: string | null; text?: string | null; reason?: string }>,
+): ScriptedReply {
   return {
     kind: 'text',
     usage: { inputTokens: 150, outputTokens: 30 },
@@ -176,9 +194,11 @@ export function themeModel(request: RecordedRequest): ScriptedReply {
     for (const m of extractionInput(request)) {
       if (m.role !== 'user') continue;
       if (/light mode/i.test(m.content)) out.push({ text: 'The user prefers light mode in the editor.', sourceMessageIds: [m.id] });
-      else if (/dark mode/i.test(m.content) && /again|still/i.test(m.content)) out.push({ text: 'The user likes the dark mode editor theme.', sourceMessageIds: [m.id] });
+      else if (/dark mode/i.test(m.content) && /again|still/i.test(m.content))
+        out.push({ text: 'The user likes the dark mode editor theme.', sourceMessageIds: [m.id] });
       else if (/dark mode/i.test(m.content)) out.push({ text: 'The user prefers dark mode in the editor.', sourceMessageIds: [m.id] });
-      else if (/deploy/i.test(m.content)) out.push({ text: 'The team deploys on Fridays only after review.', category: 'rule', scope: 'agent', sourceMessageIds: [m.id] });
+      else if (/deploy/i.test(m.content))
+        out.push({ text: 'The team deploys on Fridays only after review.', category: 'rule', scope: 'agent', sourceMessageIds: [m.id] });
     }
     return memoriesReply(out);
   }
@@ -186,7 +206,8 @@ export function themeModel(request: RecordedRequest): ScriptedReply {
   return decisionsReply(
     input.candidates.map((c) => {
       const dark = c.existing.find((e) => /dark mode/i.test(e.text));
-      if (/light mode/i.test(c.text) && dark) return { index: c.index, action: 'supersede', targetId: dark.id, reason: 'preference changed' };
+      if (/light mode/i.test(c.text) && dark)
+        return { index: c.index, action: 'supersede', targetId: dark.id, reason: 'preference changed' };
       if (/dark mode/i.test(c.text) && dark) return { index: c.index, action: 'skip', targetId: dark.id, reason: 'same preference' };
       return { index: c.index, action: 'create' };
     }),

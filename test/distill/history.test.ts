@@ -17,8 +17,16 @@ afterEach(async () => {
 });
 
 const candidate = (text: string): Candidate => ({
-  text, category: 'fact', importance: 0.6, confidence: 0.9, scope: 'global', temporal: 'static', keywords: [],
-  agentId: 'main', sessionKey: 'agent:main:h', sourceMessageIds: ['h-1'],
+  text,
+  category: 'fact',
+  importance: 0.6,
+  confidence: 0.9,
+  scope: 'global',
+  temporal: 'static',
+  keywords: [],
+  agentId: 'main',
+  sessionKey: 'agent:main:h',
+  sourceMessageIds: ['h-1'],
 });
 
 describe('history log and revert', () => {
@@ -27,13 +35,30 @@ describe('history log and revert', () => {
     const history = new HistoryLog({ home });
     const created = await strata.remember({ text: 'The user has a dog.', category: 'fact' });
     await applyDecisions({
-      ctx, history,
-      decisions: [{ candidate: candidate('The dog is called Rex.'), kind: 'merge', targetId: created.id, text: 'The user has a dog called Rex.', reason: 'adds the name', by: 'llm', vector: null }],
+      ctx,
+      history,
+      decisions: [
+        {
+          candidate: candidate('The dog is called Rex.'),
+          kind: 'merge',
+          targetId: created.id,
+          text: 'The user has a dog called Rex.',
+          reason: 'adds the name',
+          by: 'llm',
+          vector: null,
+        },
+      ],
     });
     expect((await strata.getOne({ id: created.id })).text).toBe('The user has a dog called Rex.');
     const [create, merge] = await history.historyOf({ id: created.id });
     expect(create).toMatchObject({ action: 'create', actor: 'api' });
-    expect(merge).toMatchObject({ action: 'merge', actor: 'distill', reason: 'adds the name', previous: { text: 'The user has a dog.' }, next: { text: 'The user has a dog called Rex.' } });
+    expect(merge).toMatchObject({
+      action: 'merge',
+      actor: 'distill',
+      reason: 'adds the name',
+      previous: { text: 'The user has a dog.' },
+      next: { text: 'The user has a dog called Rex.' },
+    });
 
     const undo = await revertLast({ ctx, history, id: created.id });
     expect(undo.restored).toEqual([created.id]);
@@ -52,7 +77,11 @@ describe('history log and revert', () => {
 
     await revertLast({ ctx, history, id });
     expect(await strata.getOne({ id })).toMatchObject({ text: 'The user lives in Lisbon.', createdAt: before.createdAt });
-    expect((await history.historyOf({ id })).map((e) => [e.actor, e.action])).toEqual([['api', 'create'], ['cli', 'forget'], ['cli', 'revert']]);
+    expect((await history.historyOf({ id })).map((e) => [e.actor, e.action])).toEqual([
+      ['api', 'create'],
+      ['cli', 'forget'],
+      ['cli', 'revert'],
+    ]);
   });
 
   it('reverts an engine update (re-embedding not needed without vectors) and keeps the audit trail', async () => {
@@ -65,19 +94,32 @@ describe('history log and revert', () => {
     await revertLast({ ctx, history, id });
     expect((await strata.getOne({ id })).text).toBe('The user works at Acme.');
     const log = await history.historyOf({ id });
-    expect(log.map((e) => [e.actor, e.action])).toEqual([['api', 'create'], ['mcp', 'update'], ['cli', 'revert']]);
+    expect(log.map((e) => [e.actor, e.action])).toEqual([
+      ['api', 'create'],
+      ['mcp', 'update'],
+      ['cli', 'revert'],
+    ]);
     expect(log[1]?.reason).toBe('changed job');
     expect(log[2]?.previous?.text).toBe('The user works at Globex.');
   });
 
   it('revert without history is a NotFoundError', async () => {
-    await expect(revertLast({ ctx: ctxOf(strata), history: new HistoryLog({ home }), id: '01JZZZZZZZZZZZZZZZZZZZZZZZ' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      revertLast({ ctx: ctxOf(strata), history: new HistoryLog({ home }), id: '01JZZZZZZZZZZZZZZZZZZZZZZZ' }),
+    ).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('concurrent appends from separate writers keep every line whole', async () => {
     const a = new HistoryLog({ home });
     const b = new HistoryLog({ home });
-    const entry = (i: number) => ({ id: `M${i % 3}`, actor: 'test', action: 'update' as const, reason: 'x'.repeat(5000), previous: null, next: summarize(null) });
+    const entry = (i: number) => ({
+      id: `M${i % 3}`,
+      actor: 'test',
+      action: 'update' as const,
+      reason: 'x'.repeat(5000),
+      previous: null,
+      next: summarize(null),
+    });
     await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).append({ entries: [entry(i), entry(i + 1)] })));
     let count = 0;
     for await (const e of a.entries()) {

@@ -2,8 +2,26 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runDistill } from '../../src/core/distill/index.js';
 import type { MemoryRecord } from '../../src/spec/memory-record.js';
 import type { Strata } from '../../src/strata.js';
-import { startScriptedLlmServer, type RecordedRequest, type ScriptedLlmServer, type ScriptedReply } from '../support/scripted-llm-server.js';
-import { ctxOf, decisionsReply, extractionInput, llmClient, memoriesReply, msg, openStrata, reconcileInput, removeDir, schemaNameOf, tempDir, writeL0 } from './helpers.js';
+import {
+  startScriptedLlmServer,
+  type RecordedRequest,
+  type ScriptedLlmServer,
+  type ScriptedReply,
+} from '../support/scripted-llm-server.js';
+import {
+  ctxOf,
+  decisionsReply,
+  extractionInput,
+  llmClient,
+  memoriesReply,
+  msg,
+  openStrata,
+  reconcileInput,
+  removeDir,
+  schemaNameOf,
+  tempDir,
+  writeL0,
+} from './helpers.js';
 
 /**
  * Issue 14's preference scenario, on separate days: a preference stated, restated in other words,
@@ -14,7 +32,13 @@ import { ctxOf, decisionsReply, extractionInput, llmClient, memoriesReply, msg, 
  */
 const days = {
   stated: msg({ session: 'd1', role: 'user', content: 'I use Vim as my editor.', at: '2026-03-02T09:00:00Z', id: 'd1-u1' }),
-  restated: msg({ session: 'd2', role: 'user', content: 'By the way, my editor of choice is Vim.', at: '2026-05-10T14:00:00Z', id: 'd2-u1' }),
+  restated: msg({
+    session: 'd2',
+    role: 'user',
+    content: 'By the way, my editor of choice is Vim.',
+    at: '2026-05-10T14:00:00Z',
+    id: 'd2-u1',
+  }),
   changed: msg({ session: 'd3', role: 'user', content: 'I switched to Helix.', at: '2026-09-01T08:30:00Z', id: 'd3-u1' }),
   asked: msg({ session: 'd4', role: 'user', content: 'What editor do I use?', at: '2026-09-20T10:00:00Z', id: 'd4-u1' }),
 };
@@ -61,7 +85,10 @@ describe('preference scenario offline (rules)', () => {
 
   it('orders sessions by time, not by where they sit in the log', async () => {
     // A backfilled log: the change lands in the log before the older statements.
-    await writeL0(home, [days.changed, days.asked, days.stated, days.restated].map((r) => ({ ...r, recordedAt: '2026-10-01T00:00:00Z' })));
+    await writeL0(
+      home,
+      [days.changed, days.asked, days.stated, days.restated].map((r) => ({ ...r, recordedAt: '2026-10-01T00:00:00Z' })),
+    );
     await runDistill({ ctx: ctxOf(strata), home });
     expectOneCurrentAndItsPredecessor(await editorMemories());
   });

@@ -34,19 +34,33 @@ describe.skipIf(!present)('offline rules on the real transcripts', () => {
 
   it('pi-theme: the TUI and theme rules (L275, L299, L389, L856, L864)', async () => {
     const texts = await learn('pi-theme');
-    for (const rule of ['Truncated text must stop when it encounters a new line.', 'Use rgb values in the themes, no rgb indices.', 'Invalid themes must NEVER explode.', 'setTheme should return an error that the caller can display however they want.']) {
+    for (const rule of [
+      'Truncated text must stop when it encounters a new line.',
+      'Use rgb values in the themes, no rgb indices.',
+      'Invalid themes must NEVER explode.',
+      'setTheme should return an error that the caller can display however they want.',
+    ]) {
       expect(texts).toContain(rule);
     }
   });
 
   it('codex-prisma: the migration decisions (L4)', async () => {
-    expect(await learn('codex-prisma')).toEqual(expect.arrayContaining(['We will keep our database on supabase but connect to it via DATABASE_URL.', 'We can keep @supabase/supabase-js while we gradually migrate everything to use prisma.']));
+    expect(await learn('codex-prisma')).toEqual(
+      expect.arrayContaining([
+        'We will keep our database on supabase but connect to it via DATABASE_URL.',
+        'We can keep @supabase/supabase-js while we gradually migrate everything to use prisma.',
+      ]),
+    );
   });
 
   it('learns nothing from a subagent prompt or heartbeat polls, and nothing the labelled set calls junk', async () => {
     expect(await learn('cc-web-explore')).toEqual([]);
     expect(await learn('openclaw-charbi')).toEqual([]);
-    const junk = new Set(loadRealSet().filter((r) => r.label === 'junk').map((r) => r.text.toLowerCase().replace(/[.!]+$/, '')));
+    const junk = new Set(
+      loadRealSet()
+        .filter((r) => r.label === 'junk')
+        .map((r) => r.text.toLowerCase().replace(/[.!]+$/, '')),
+    );
     for (const id of ['cc-windows', 'cc-navuser', 'codex-teams', 'cc-mac', 'cc-web']) {
       for (const text of await learn(id)) expect(junk.has(text.toLowerCase().replace(/[.!]+$/, ''))).toBe(false);
     }

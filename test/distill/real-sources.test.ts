@@ -14,7 +14,9 @@ const byId = (id: string) => REAL_TRANSCRIPTS.find((t) => t.id === id)!;
 const present = REAL_TRANSCRIPTS.every((t) => existsSync(transcriptPath(t)));
 
 function lines(id: string): string[] {
-  return readFileSync(transcriptPath(byId(id)), 'utf8').split('\n').filter((l) => l.trim());
+  return readFileSync(transcriptPath(byId(id)), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim());
 }
 
 function parse(rawLines: string[]): ConversationMessage[] {
@@ -37,17 +39,23 @@ describe.skipIf(!present)('sources on the real transcripts', () => {
 
   it('real queue-operation shapes add no message: task-notification enqueues and bare dequeues', () => {
     const raw = lines('cc-windows');
-    const queue = raw.filter((l) => l.includes('"type":"queue-operation"')).map((l) => JSON.parse(l) as { operation: string; content?: string });
+    const queue = raw
+      .filter((l) => l.includes('"type":"queue-operation"'))
+      .map((l) => JSON.parse(l) as { operation: string; content?: string });
     expect(queue.map((q) => q.operation)).toEqual(['enqueue', 'dequeue', 'enqueue', 'enqueue', 'dequeue', 'dequeue', 'enqueue', 'dequeue']);
     expect(queue.filter((q) => q.operation === 'enqueue').every((q) => q.content?.startsWith('<task-notification>'))).toBe(true);
     const withQueue = parse(raw).filter((m) => m.role === 'user' && !m.flags.meta);
-    const withoutQueue = parse(raw.filter((l) => !l.includes('"type":"queue-operation"'))).filter((m) => m.role === 'user' && !m.flags.meta);
+    const withoutQueue = parse(raw.filter((l) => !l.includes('"type":"queue-operation"'))).filter(
+      (m) => m.role === 'user' && !m.flags.meta,
+    );
     expect(withQueue.map((m) => m.text)).toEqual(withoutQueue.map((m) => m.text));
   });
 
   it('a web session delivers each dequeued message as a user line: captured once (cc-web L127-L128)', () => {
     const raw = lines('cc-web');
-    const users = readRealTranscript(byId('cc-web')).filter((m) => m.role === 'user').map((m) => m.content);
+    const users = readRealTranscript(byId('cc-web'))
+      .filter((m) => m.role === 'user')
+      .map((m) => m.content);
     expect(users.filter((t) => t.startsWith('organize repo:'))).toHaveLength(1);
     expect(raw.filter((l) => l.includes('"operation":"dequeue"'))).toHaveLength(6);
   });
@@ -64,8 +72,12 @@ describe.skipIf(!present)('sources on the real transcripts', () => {
     const raw = lines('cc-mac').slice(0, 20);
     const at = raw.findIndex((l) => l.includes('"type":"assistant"'));
     const withTyped = [...raw.slice(0, at + 1), enqueueWith('check again'), ...raw.slice(at + 1)];
-    const users = parse(withTyped).filter((m) => m.role === 'user' && !m.flags.meta).map((m) => m.text);
-    const before = parse(raw).filter((m) => m.role === 'user' && !m.flags.meta).map((m) => m.text);
+    const users = parse(withTyped)
+      .filter((m) => m.role === 'user' && !m.flags.meta)
+      .map((m) => m.text);
+    const before = parse(raw)
+      .filter((m) => m.role === 'user' && !m.flags.meta)
+      .map((m) => m.text);
     expect(users).toHaveLength(before.length + 1);
     expect(users).toContain('check again');
     // In order: after the user message that started the turn it was typed in, before the next one.
@@ -77,12 +89,28 @@ describe.skipIf(!present)('sources on the real transcripts', () => {
     const typed = (userLine.message as { content: string }).content;
     const idle = parse([enqueueWith(typed), dequeue(), JSON.stringify(userLine)]).filter((m) => m.role === 'user');
     expect(idle.map((m) => m.text)).toEqual([typed]);
-    const attachment = JSON.stringify({ type: 'attachment', uuid: 'a1', timestamp: '2026-01-16T18:06:20.000Z', attachment: { type: 'queued_command', prompt: 'new beads for the epic were added. tackle them', commandMode: 'prompt' } });
-    const removeLine = JSON.stringify({ type: 'queue-operation', operation: 'remove', timestamp: '2026-01-16T18:06:19.000Z', sessionId: 's' });
-    const midTurn = parse([enqueueWith('new beads for the epic were added. tackle them'), removeLine, attachment]).filter((m) => m.role === 'user');
+    const attachment = JSON.stringify({
+      type: 'attachment',
+      uuid: 'a1',
+      timestamp: '2026-01-16T18:06:20.000Z',
+      attachment: { type: 'queued_command', prompt: 'new beads for the epic were added. tackle them', commandMode: 'prompt' },
+    });
+    const removeLine = JSON.stringify({
+      type: 'queue-operation',
+      operation: 'remove',
+      timestamp: '2026-01-16T18:06:19.000Z',
+      sessionId: 's',
+    });
+    const midTurn = parse([enqueueWith('new beads for the epic were added. tackle them'), removeLine, attachment]).filter(
+      (m) => m.role === 'user',
+    );
     expect(midTurn.map((m) => m.text)).toEqual(['new beads for the epic were added. tackle them']);
     // A queued_command seen without its enqueue (an earlier read took the enqueue) is still the user's.
-    expect(parse([attachment]).filter((m) => m.role === 'user').map((m) => m.text)).toEqual(['new beads for the epic were added. tackle them']);
+    expect(
+      parse([attachment])
+        .filter((m) => m.role === 'user')
+        .map((m) => m.text),
+    ).toEqual(['new beads for the epic were added. tackle them']);
   });
 });
 
@@ -93,7 +121,12 @@ describe('raw conversation search and summaries (contract 5)', () => {
     const strata = await openStrata(home);
     try {
       const user = msg({ session: 'q1', role: 'user', content: 'the gitleaks scan must redact, not block', at: '2026-01-16T18:00:00Z' });
-      const summary = msg({ session: 'q1', role: 'summary', content: 'Summary: the user wants the gitleaks scan to redact secrets instead of blocking.', at: '2026-01-16T18:30:00Z' });
+      const summary = msg({
+        session: 'q1',
+        role: 'summary',
+        content: 'Summary: the user wants the gitleaks scan to redact secrets instead of blocking.',
+        at: '2026-01-16T18:30:00Z',
+      });
       await strata.appendConversation({ records: [user, summary] });
       const plain = await strata.searchConversations({ query: 'gitleaks redact' });
       expect(plain.map((h) => h.record.role)).toEqual(['user']);

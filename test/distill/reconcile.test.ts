@@ -20,8 +20,17 @@ afterEach(async () => {
 });
 
 const candidate = (text: string, extra: Partial<Candidate> = {}): Candidate => ({
-  text, category: 'preference', importance: 0.7, confidence: 0.9, scope: 'global', temporal: 'dynamic', keywords: [],
-  agentId: 'main', sessionKey: 'agent:main:r', sourceMessageIds: ['r-1'], ...extra,
+  text,
+  category: 'preference',
+  importance: 0.7,
+  confidence: 0.9,
+  scope: 'global',
+  temporal: 'dynamic',
+  keywords: [],
+  agentId: 'main',
+  sessionKey: 'agent:main:r',
+  sourceMessageIds: ['r-1'],
+  ...extra,
 });
 
 describe('reconcile', () => {
@@ -31,18 +40,36 @@ describe('reconcile', () => {
     const python = await strata.remember({ text: 'The user writes Python scripts for data work.', category: 'fact' });
     server.push(
       decisionsReply([
-        { index: 0, action: 'keep-both', targetId: coffee.id, text: 'The user drinks tea in the morning when working from home.', reason: 'different context' },
-        { index: 1, action: 'merge', targetId: python.id, text: 'The user writes Python scripts for data work, using pandas.', reason: 'adds detail' },
+        {
+          index: 0,
+          action: 'keep-both',
+          targetId: coffee.id,
+          text: 'The user drinks tea in the morning when working from home.',
+          reason: 'different context',
+        },
+        {
+          index: 1,
+          action: 'merge',
+          targetId: python.id,
+          text: 'The user writes Python scripts for data work, using pandas.',
+          reason: 'adds detail',
+        },
       ]),
     );
     const result = await reconcile({
       ctx,
       llm: llmClient(server.baseURL),
-      candidates: [candidate('The user drinks tea in the morning.'), candidate('The user uses pandas for Python data work.', { category: 'fact' })],
+      candidates: [
+        candidate('The user drinks tea in the morning.'),
+        candidate('The user uses pandas for Python data work.', { category: 'fact' }),
+      ],
     });
     expect(server.requests).toHaveLength(1);
     const sent = reconcileInput(server.requests[0]!);
-    expect(sent.candidates.map((c) => c.existing.map((e) => e.id))).toEqual([expect.arrayContaining([coffee.id]), expect.arrayContaining([python.id])]);
+    expect(sent.candidates.map((c) => c.existing.map((e) => e.id))).toEqual([
+      expect.arrayContaining([coffee.id]),
+      expect.arrayContaining([python.id]),
+    ]);
     expect(result.decisions.map((d) => d.kind)).toEqual(['keep-both', 'merge']);
 
     const applied = await applyDecisions({ ctx, history: new HistoryLog({ home }), decisions: result.decisions });
@@ -61,7 +88,11 @@ describe('reconcile', () => {
     const existing = await strata.remember({ text: 'The user prefers window seats on flights.', category: 'preference' });
     const other = await strata.remember({ text: 'The user is vegetarian.', category: 'fact', scope: 'agent:other' });
     server.push(decisionsReply([{ index: 0, action: 'supersede', targetId: other.id, reason: 'bogus' }]));
-    const result = await reconcile({ ctx, llm: llmClient(server.baseURL), candidates: [candidate('The user prefers aisle seats on flights.')] });
+    const result = await reconcile({
+      ctx,
+      llm: llmClient(server.baseURL),
+      candidates: [candidate('The user prefers aisle seats on flights.')],
+    });
     expect(result.decisions[0]).toMatchObject({ kind: 'create', by: 'llm' });
     await applyDecisions({ ctx, history: new HistoryLog({ home }), decisions: result.decisions });
     expect((await strata.getOne({ id: existing.id })).validTo).toBeNull();
@@ -75,9 +106,17 @@ describe('reconcile', () => {
     const result = await reconcile({
       ctx,
       llm: llmClient(server.baseURL),
-      candidates: [candidate('the user likes hiking'), candidate('Quarterly taxes are due in April.'), candidate('Quarterly taxes are due in April!')],
+      candidates: [
+        candidate('the user likes hiking'),
+        candidate('Quarterly taxes are due in April.'),
+        candidate('Quarterly taxes are due in April!'),
+      ],
     });
     expect(server.requests).toHaveLength(0);
-    expect(result.decisions.map((d) => [d.kind, d.by])).toEqual([['skip', 'exact'], ['create', 'none-similar'], ['skip', 'exact']]);
+    expect(result.decisions.map((d) => [d.kind, d.by])).toEqual([
+      ['skip', 'exact'],
+      ['create', 'none-similar'],
+      ['skip', 'exact'],
+    ]);
   });
 });

@@ -16,7 +16,14 @@ afterEach(async () => {
   await removeDir(home);
 });
 
-const statement = (i: number) => msg({ session: `s${i}`, role: 'user', content: `I always use pnpm workspaces in project ${i}.`, at: '2026-11-01T09:00:00Z', id: `s${i}` });
+const statement = (i: number) =>
+  msg({
+    session: `s${i}`,
+    role: 'user',
+    content: `I always use pnpm workspaces in project ${i}.`,
+    at: '2026-11-01T09:00:00Z',
+    id: `s${i}`,
+  });
 
 function scheduler(options: { everyMessages?: number; idleMs?: number; now?: () => Date; pollMs?: number }) {
   const reports: DistillReport[] = [];

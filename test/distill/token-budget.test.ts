@@ -49,7 +49,14 @@ describe.skipIf(!present)('chunks on the real transcripts', () => {
 
 describe('the extraction prompt', () => {
   it('wraps each message in a few tokens, not a JSON object with ids and timestamps', () => {
-    const records = Array.from({ length: 40 }, (_, i) => msg({ session: 's', role: i % 2 ? 'assistant' : 'user', content: `I prefer tabs over spaces in project ${i}, and "quotes" stay as they are.`, at: `2026-11-01T09:${String(i).padStart(2, '0')}:00Z` }));
+    const records = Array.from({ length: 40 }, (_, i) =>
+      msg({
+        session: 's',
+        role: i % 2 ? 'assistant' : 'user',
+        content: `I prefer tabs over spaces in project ${i}, and "quotes" stay as they are.`,
+        at: `2026-11-01T09:${String(i).padStart(2, '0')}:00Z`,
+      }),
+    );
     const text = extractionMessages(records).messages[1]!.content;
     const content = records.reduce((sum, r) => sum + countTokens(r.content), 0);
     // Wrapper overhead per message: the header line only.

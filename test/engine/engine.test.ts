@@ -13,7 +13,10 @@ describe('Strata engine with the local embedder', () => {
       expect(near).toMatchObject({ action: 'duplicate', id: a.id });
       const other = await strata.remember({ text: 'Deploys happen on Fridays after the standup.', scope: 'agent:ops' });
       expect(other.action).toBe('created');
-      const secret = await strata.remember({ text: 'The staging API key is sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD', scope: 'agent:ops' });
+      const secret = await strata.remember({
+        text: 'The staging API key is sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD',
+        scope: 'agent:ops',
+      });
       expect(secret.redactions).toBeGreaterThan(0);
       expect(secret.record?.text).not.toContain('sk-proj-abcdefghijklmnop');
 

@@ -30,7 +30,8 @@ describe('engine faults', () => {
     const home = await tempHome();
     const file = join(home, 'big.jsonl');
     const lines: string[] = [];
-    for (let i = 0; i < 50_000; i++) lines.push(JSON.stringify({ id: newId(), text: `imported memory ${i} about topic ${i % 97}`, scope: i % 2 ? 'global' : 'agent:a' }));
+    for (let i = 0; i < 50_000; i++)
+      lines.push(JSON.stringify({ id: newId(), text: `imported memory ${i} about topic ${i % 97}`, scope: i % 2 ? 'global' : 'agent:a' }));
     await writeFile(file, lines.join('\n') + '\n');
 
     const first = child('import-file.ts', [home, file]);
@@ -92,7 +93,10 @@ describe('engine faults', () => {
       ['INVALID_SCOPE', () => strata.list({ scopes: ["global' OR 1=1 --"] })],
     ];
     for (const [code, attempt] of attempts) {
-      const error = await attempt().then(() => null, (e: unknown) => e);
+      const error = await attempt().then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(StrataError.isInstance(error), `expected a StrataError for ${code}`).toBe(true);
       expect((error as StrataError).code).toBe(code);
       expect((error as StrataError).message.length).toBeGreaterThan(20);
@@ -106,7 +110,10 @@ describe('engine faults', () => {
     const first = await Strata.open({ home });
     await first.remember({ text: 'written with the lexical-only embedder' });
     await first.close();
-    const error = await Strata.open({ home, overrides: { embedder: { provider: 'local' } } }).then(() => null, (e: unknown) => e);
+    const error = await Strata.open({ home, overrides: { embedder: { provider: 'local' } } }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((error as StrataError).code).toBe('EMBEDDER_MISMATCH');
     expect((error as Error).message).toContain('strata reembed');
 
@@ -131,7 +138,10 @@ describe('engine faults', () => {
       } finally {
         await strata.close().catch(() => undefined);
       }
-    })().then(() => null, (e: unknown) => e);
+    })().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(StrataError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain('not-a-dir');
   });

@@ -20,10 +20,16 @@ describe('postgres store from config', () => {
     try {
       await writeFile(join(home, 'config.json'), JSON.stringify({ store: { provider: 'postgres' } }));
       const { config } = await loadConfig({ home, env: {} });
-      expect(config.store).toMatchObject({ provider: 'postgres', postgres: { urlEnv: 'STRATA_POSTGRES_URL', schema: 'strata', textSearch: 'english' } });
+      expect(config.store).toMatchObject({
+        provider: 'postgres',
+        postgres: { urlEnv: 'STRATA_POSTGRES_URL', schema: 'strata', textSearch: 'english' },
+      });
       await writeFile(join(home, 'config.json'), JSON.stringify({ store: { provider: 'postgres', path: '/tmp/x' } }));
       await expect(loadConfig({ home, env: {} })).rejects.toThrow(/path/);
-      await writeFile(join(home, 'config.json'), JSON.stringify({ store: { provider: 'postgres', postgres: { urlEnv: 'postgresql://u:p@h/db' } } }));
+      await writeFile(
+        join(home, 'config.json'),
+        JSON.stringify({ store: { provider: 'postgres', postgres: { urlEnv: 'postgresql://u:p@h/db' } } }),
+      );
       await expect(loadConfig({ home, env: {} })).rejects.toThrow(/NAME of an environment variable/);
     } finally {
       await rm(home, { recursive: true, force: true });
@@ -33,7 +39,10 @@ describe('postgres store from config', () => {
   it('says which variable to export when the URL is not set', async () => {
     const home = await tempHome();
     try {
-      await writeFile(join(home, 'config.json'), JSON.stringify({ embedder: { provider: 'none' }, store: { provider: 'postgres', postgres: { urlEnv: 'MY_PG_URL' } } }));
+      await writeFile(
+        join(home, 'config.json'),
+        JSON.stringify({ embedder: { provider: 'none' }, store: { provider: 'postgres', postgres: { urlEnv: 'MY_PG_URL' } } }),
+      );
       await expect(Strata.open({ home, env: {} })).rejects.toThrow(/MY_PG_URL is not set: export MY_PG_URL=postgresql:/);
     } finally {
       await rm(home, { recursive: true, force: true });
@@ -44,7 +53,13 @@ describe('postgres store from config', () => {
     const home = await tempHome();
     const schema = pg!.schemaName('wiring');
     try {
-      await writeFile(join(home, 'config.json'), JSON.stringify({ embedder: { provider: 'none' }, store: { provider: 'postgres', postgres: { urlEnv: 'TEST_PG_URL', schema, poolSize: 2 } } }));
+      await writeFile(
+        join(home, 'config.json'),
+        JSON.stringify({
+          embedder: { provider: 'none' },
+          store: { provider: 'postgres', postgres: { urlEnv: 'TEST_PG_URL', schema, poolSize: 2 } },
+        }),
+      );
       const strata = await Strata.open({ home, env: { TEST_PG_URL: pg!.url } });
       try {
         expect(strata.config.store.provider).toBe('postgres');
@@ -54,7 +69,9 @@ describe('postgres store from config', () => {
       } finally {
         await strata.close();
       }
-      const tables = await pg!.query<{ n: string }>('select count(*) as n from information_schema.tables where table_schema = $1', [schema]);
+      const tables = await pg!.query<{ n: string }>('select count(*) as n from information_schema.tables where table_schema = $1', [
+        schema,
+      ]);
       expect(Number(tables.rows[0]!.n)).toBeGreaterThan(0);
     } finally {
       await pg!.dropSchema(schema);

@@ -43,13 +43,18 @@ describe('Strata.open wiring', () => {
       await s.searchConversations({ query: 'hello' });
       await s.close();`;
     expect(loadsLanceDb(injected)).toBe(false);
-    expect(loadsLanceDb(`const s = await Strata.open({ home }); await s.remember({ text: 'into lancedb', scope: 'global' }); await s.close();`)).toBe(true);
+    expect(
+      loadsLanceDb(`const s = await Strata.open({ home }); await s.remember({ text: 'into lancedb', scope: 'global' }); await s.close();`),
+    ).toBe(true);
   }, 120_000);
 
   it('runs on injected parts: store, conversation index, L0 log handle, embedder and LLM', async () => {
     const calls: string[] = [];
     const llm: LlmV1 = {
-      specificationVersion: 'v1', provider: 'scripted', modelId: 'm', capabilities: { supportsJsonSchema: true, supportsTools: false },
+      specificationVersion: 'v1',
+      provider: 'scripted',
+      modelId: 'm',
+      capabilities: { supportsJsonSchema: true, supportsTools: false },
       async doGenerate(options) {
         calls.push(options.messages.at(-1)?.content ?? '');
         return { text: '{}', toolCalls: [], finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } };
@@ -63,13 +68,20 @@ describe('Strata.open wiring', () => {
       expect(await store.count({ filter: { scopes: ['global'] } })).toBe(1);
       await strata.capture({ agentId: 'a', sessionKey: 'k', messages: [{ role: 'user', content: 'injected index please' }] });
       expect(await conversationIndex.count()).toBe(1);
-      expect((await strata.searchConversations({ query: 'injected', limit: 3 })).map((h) => h.record.content)).toEqual(['injected index please']);
+      expect((await strata.searchConversations({ query: 'injected', limit: 3 })).map((h) => h.record.content)).toEqual([
+        'injected index please',
+      ]);
       expect(strata.llm()?.inner).toBe(llm);
       expect(strata.loadedConfig.config.store.provider).toBe('lancedb');
     } finally {
       await strata.close();
     }
-    const off = await Strata.open({ home, store: new InMemoryMemoryStore(), llm: null, overrides: { llm: { provider: 'openai', model: 'x' } } });
+    const off = await Strata.open({
+      home,
+      store: new InMemoryMemoryStore(),
+      llm: null,
+      overrides: { llm: { provider: 'openai', model: 'x' } },
+    });
     try {
       expect(off.llm()).toBeUndefined();
     } finally {

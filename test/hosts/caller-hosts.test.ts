@@ -12,7 +12,8 @@ import { runCli, tempHome } from '../support/run-cli.js';
 describe('one caller for the CLI', () => {
   let home: string;
   let bobId: string;
-  const cli = (args: string[], env: Record<string, string> = {}) => runCli(['--home', home, ...args], { env: { STRATA_AGENT_ID: '', STRATA_DEFAULT_AGENT: '', ...env } });
+  const cli = (args: string[], env: Record<string, string> = {}) =>
+    runCli(['--home', home, ...args], { env: { STRATA_AGENT_ID: '', STRATA_DEFAULT_AGENT: '', ...env } });
 
   beforeAll(async () => {
     home = await tempHome();
@@ -66,9 +67,21 @@ describe('one caller for the Claude Code hooks', () => {
     const root = join(home, 'claude');
     await mkdir(join(root, 'projects', 'demo'), { recursive: true });
     const transcript = join(root, 'projects', 'demo', 'session-1.jsonl');
-    await writeFile(transcript, JSON.stringify({ type: 'user', uuid: 'u1', sessionId: 'session-1', timestamp: '2026-11-20T10:00:00.000Z', message: { role: 'user', content: 'remember that deploys are on Tuesdays' } }) + '\n');
+    await writeFile(
+      transcript,
+      JSON.stringify({
+        type: 'user',
+        uuid: 'u1',
+        sessionId: 'session-1',
+        timestamp: '2026-11-20T10:00:00.000Z',
+        message: { role: 'user', content: 'remember that deploys are on Tuesdays' },
+      }) + '\n',
+    );
     for (const agentId of ['_hidden', 'ops team', 'björn']) {
-      await expect(runHookInProcess({ home, agentId, input: { event: 'Stop', transcriptPath: transcript, distill: false }, env: {} }), agentId).rejects.toThrow(/Invalid agent id/);
+      await expect(
+        runHookInProcess({ home, agentId, input: { event: 'Stop', transcriptPath: transcript, distill: false }, env: {} }),
+        agentId,
+      ).rejects.toThrow(/Invalid agent id/);
     }
     expect(await readdir(home)).not.toContain('conversations');
     await rm(home, { recursive: true, force: true });

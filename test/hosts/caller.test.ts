@@ -18,7 +18,12 @@ function codeOf(fn: () => unknown): string | undefined {
 
 describe('caller identity (src/core/caller.ts, used by every host)', () => {
   it('takes the agent from the flag, then the configured agent (STRATA_AGENT_ID lands there), then the host fallback', () => {
-    expect(resolveCaller({ config, agentId: 'coder' })).toEqual({ agentId: 'coder', scopes: ['global', 'agent:coder', 'project:strata'], writeScope: 'agent:coder', owner: false });
+    expect(resolveCaller({ config, agentId: 'coder' })).toEqual({
+      agentId: 'coder',
+      scopes: ['global', 'agent:coder', 'project:strata'],
+      writeScope: 'agent:coder',
+      owner: false,
+    });
     expect(resolveCaller({ config }).agentId).toBe('main');
     expect(resolveCaller({ config: noDefault, fallbackAgentId: 'claude-code' }).agentId).toBe('claude-code');
     expect(resolveCaller({ config: noDefault })).toEqual({ agentId: null, scopes: ['global'], writeScope: 'global', owner: false });
@@ -36,7 +41,10 @@ describe('caller identity (src/core/caller.ts, used by every host)', () => {
   it('rejects an agent id that cannot form a valid scope instead of mapping it to global', () => {
     for (const bad of ["a' OR 1=1", '_hidden', 'björn', 'ops team', 'x'.repeat(200)]) {
       expect(() => resolveCaller({ config, agentId: bad }), bad).toThrow(/Invalid agent id/);
-      expect(codeOf(() => resolveCaller({ config, agentId: bad })), bad).toBe('INVALID_ARGUMENT');
+      expect(
+        codeOf(() => resolveCaller({ config, agentId: bad })),
+        bad,
+      ).toBe('INVALID_ARGUMENT');
     }
   });
 

@@ -48,7 +48,10 @@ describe('Claude Code hooks choose the claude-code LLM when none is configured',
   });
 
   it('background strata children inherit the choice', () => {
-    expect(llmEnvFor(parseConfig({ llm: { provider: 'claude-code' } }), { A: '1' })).toEqual({ A: '1', STRATA_LLM_PROVIDER: 'claude-code' });
+    expect(llmEnvFor(parseConfig({ llm: { provider: 'claude-code' } }), { A: '1' })).toEqual({
+      A: '1',
+      STRATA_LLM_PROVIDER: 'claude-code',
+    });
     expect(llmEnvFor(parseConfig({}), { A: '1' })).toEqual({ A: '1' });
   });
 });

@@ -18,7 +18,9 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const record = (text: string) => ({ record: { text, category: 'fact' as const, scope: 'global', validFrom: '2026-01-01T00:00:00Z', createdAt: '2026-01-01T00:00:00Z' } });
+const record = (text: string) => ({
+  record: { text, category: 'fact' as const, scope: 'global', validFrom: '2026-01-01T00:00:00Z', createdAt: '2026-01-01T00:00:00Z' },
+});
 
 describe('session injections', () => {
   it('a memory is present when its escaped one-line form sits in an injected block', () => {
@@ -34,12 +36,21 @@ describe('session injections', () => {
     const kept = formatContextBlock({ results: [record('after the compaction')], maxTokens: 800 });
     const meta = formatContextBlock({ results: [record('an older reminder')], maxTokens: 800 });
     const path = join(dir, 't.jsonl');
-    await writeFile(path, [
-      { type: 'attachment', attachment: { type: 'hook_additional_context', content: [old], hookEvent: 'SessionStart' } },
-      { type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted' },
-      { type: 'attachment', attachment: { type: 'hook_additional_context', content: [kept], hookEvent: 'UserPromptSubmit' } },
-      { type: 'user', isMeta: true, message: { role: 'user', content: `<system-reminder>\nUserPromptSubmit hook additional context: ${meta}</system-reminder>` } },
-    ].map((l) => JSON.stringify(l)).join('\n') + '\n{"type":"attach');
+    await writeFile(
+      path,
+      [
+        { type: 'attachment', attachment: { type: 'hook_additional_context', content: [old], hookEvent: 'SessionStart' } },
+        { type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted' },
+        { type: 'attachment', attachment: { type: 'hook_additional_context', content: [kept], hookEvent: 'UserPromptSubmit' } },
+        {
+          type: 'user',
+          isMeta: true,
+          message: { role: 'user', content: `<system-reminder>\nUserPromptSubmit hook additional context: ${meta}</system-reminder>` },
+        },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n') + '\n{"type":"attach',
+    );
     const blocks = await hookContextInTranscript(path);
     expect(alreadyInjected(blocks, 'before the compaction')).toBe(false);
     expect(alreadyInjected(blocks, 'after the compaction')).toBe(true);
@@ -62,14 +73,16 @@ describe('resident task queue', () => {
     const order: string[] = [];
     let running = 0;
     let most = 0;
-    const task = (name: string, fail = false) => async () => {
-      running++;
-      most = Math.max(most, running);
-      await new Promise((r) => setTimeout(r, 20));
-      order.push(name);
-      running--;
-      if (fail) throw new Error(name);
-    };
+    const task =
+      (name: string, fail = false) =>
+      async () => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise((r) => setTimeout(r, 20));
+        order.push(name);
+        running--;
+        if (fail) throw new Error(name);
+      };
     const a = queue.add('a', task('a'));
     const b1 = queue.add('b', task('b1'));
     const b2 = queue.add('b', task('b2')); // b is still waiting: not queued again

@@ -38,7 +38,11 @@ afterEach(async () => {
 });
 
 type Handler = { command: string; timeout?: number; async?: boolean };
-interface Settings { hooks: Record<string, Array<{ matcher?: string; hooks: Handler[] }>>; permissions?: { allow: string[] }; enabledMcpjsonServers?: string[] }
+interface Settings {
+  hooks: Record<string, Array<{ matcher?: string; hooks: Handler[] }>>;
+  permissions?: { allow: string[] };
+  enabledMcpjsonServers?: string[];
+}
 
 async function json<T>(path: string): Promise<T> {
   return JSON.parse(await readFile(path, 'utf8')) as T;
@@ -53,7 +57,9 @@ async function files(folder: string): Promise<string[]> {
 }
 
 function strataHandlers(settings: Settings): Handler[] {
-  return Object.values(settings.hooks ?? {}).flatMap((groups) => groups.flatMap((g) => g.hooks)).filter((h) => isStrataHookCommand(h.command));
+  return Object.values(settings.hooks ?? {})
+    .flatMap((groups) => groups.flatMap((g) => g.hooks))
+    .filter((h) => isStrataHookCommand(h.command));
 }
 
 // Each case runs the real CLI several times (child processes): slow on a loaded machine.
@@ -86,7 +92,7 @@ describe('strata install claude-code --user', { timeout: 180_000 }, () => {
     expect(settings.permissions?.allow).toEqual(['Bash(npm test:*)', ...readOnlyPermissions()]);
     // Minimal edits: the tab-indented keys Strata did not touch are byte-identical.
     expect(await readFile(settingsPath, 'utf8')).toContain('\t"hooks": {\n\t\t"SessionStart": [');
-    const mcp = (await json<{ mcpServers: Record<string, { args: string[] }>; oauthAccount: unknown }>(claudeJson));
+    const mcp = await json<{ mcpServers: Record<string, { args: string[] }>; oauthAccount: unknown }>(claudeJson);
     expect(mcp.mcpServers['shared-server']).toEqual(OTHER_MCP.mcpServers['shared-server']);
     expect(mcp.mcpServers.strata!.args.slice(-5)).toEqual(['--home', join(home, '.strata'), '--agent', 'coder', 'mcp']);
     expect(mcp.oauthAccount).toEqual({ emailAddress: 'a@b.c' });
@@ -112,7 +118,9 @@ describe('strata install claude-code --user', { timeout: 180_000 }, () => {
     const claudeJson = join(home, '.claude.json');
     await writeFile(claudeJson, JSON.stringify({ numStartups: 1 }, null, 2), { mode: 0o600 });
     await mkdir(join(home, '.claude'));
-    await writeFile(join(home, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['mcp__strata__memory_recall'] } }), { mode: 0o600 });
+    await writeFile(join(home, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['mcp__strata__memory_recall'] } }), {
+      mode: 0o600,
+    });
     expect((await runCli(['install', 'claude-code', '--user', '--allow-read-tools'], { env })).code).toBe(0);
     const state = await json<Record<string, unknown>>(claudeJson);
     await writeFile(claudeJson, JSON.stringify({ ...state, numStartups: 2, tipsHistory: { a: 1 } }, null, 2));
@@ -164,7 +172,12 @@ describe('strata install claude-code --project', { timeout: 180_000 }, () => {
     expect(await readFile(join(project, '.claude', 'settings.json'), 'utf8')).toBe(committed.settings);
     const mcpText = await readFile(join(project, '.mcp.json'), 'utf8');
     expect(mcpText).not.toContain(dir);
-    expect(JSON.parse(mcpText)).toEqual({ mcpServers: { ...OTHER_MCP.mcpServers, strata: { type: 'stdio', command: 'npx', args: ['-y', 'strata-memory', 'mcp', '--agent', 'claude-code'] } } });
+    expect(JSON.parse(mcpText)).toEqual({
+      mcpServers: {
+        ...OTHER_MCP.mcpServers,
+        strata: { type: 'stdio', command: 'npx', args: ['-y', 'strata-memory', 'mcp', '--agent', 'claude-code'] },
+      },
+    });
     const local = await json<Settings>(join(project, '.claude', 'settings.local.json'));
     expect(strataHandlers(local)).toHaveLength(5);
     expect(local.enabledMcpjsonServers).toEqual(['strata']);
@@ -177,7 +190,7 @@ describe('strata install claude-code --project', { timeout: 180_000 }, () => {
     expect(existsSync(join(project, '.claude', 'settings.local.json'))).toBe(false);
   });
 
-  it('a home other than ~/.strata goes to this machine\'s local MCP scope, not to .mcp.json', async () => {
+  it("a home other than ~/.strata goes to this machine's local MCP scope, not to .mcp.json", async () => {
     const project = join(dir, 'repo');
     await mkdir(project);
     const custom = join(dir, 'elsewhere');
@@ -185,7 +198,9 @@ describe('strata install claude-code --project', { timeout: 180_000 }, () => {
     expect(out.code, out.stderr).toBe(0);
     expect(existsSync(join(project, '.mcp.json'))).toBe(false);
     const state = await json<{ projects: Record<string, { mcpServers: Record<string, { args: string[] }> }> }>(join(home, '.claude.json'));
-    expect(state.projects[project]!.mcpServers.strata!.args).toEqual(expect.arrayContaining(['--home', custom, '--agent', 'claude-code', 'mcp']));
+    expect(state.projects[project]!.mcpServers.strata!.args).toEqual(
+      expect.arrayContaining(['--home', custom, '--agent', 'claude-code', 'mcp']),
+    );
     expect((await runCli(['--home', custom, 'uninstall', 'claude-code', '--project', '--dir', project], { env })).code).toBe(0);
     expect(existsSync(join(home, '.claude.json'))).toBe(false);
   });
@@ -209,25 +224,41 @@ describe('launch commands', () => {
     const elsewhere = planLaunch({ ...base, packageRoot: '/work/app/node_modules/strata-memory', scope: 'user' });
     expect(elsewhere.hook).toEqual(['npx', '-y', 'strata-memory@1.2.3']);
     expect(elsewhere.notes[0]).toMatch(/npm install -g strata-memory/);
-    expect(planLaunch({ ...base, packageRoot: '/root/.npm/_npx/abc/node_modules/strata-memory', scope: 'user' }).hook).toEqual(['npx', '-y', 'strata-memory@1.2.3']);
+    expect(planLaunch({ ...base, packageRoot: '/root/.npm/_npx/abc/node_modules/strata-memory', scope: 'user' }).hook).toEqual([
+      'npx',
+      '-y',
+      'strata-memory@1.2.3',
+    ]);
     expect(planLaunch({ ...base, packageRoot: REPO_ROOT, scope: 'user' }).kind).toBe('checkout');
   });
 
-  it('recognises every command form install writes (and nothing else) as Strata\'s', () => {
+  it("recognises every command form install writes (and nothing else) as Strata's", () => {
     for (const command of [
       'strata-memory --home /h --agent a hook Stop',
       '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/strata-memory --home /h --agent a hook SessionStart',
       'npx -y strata-memory@1.2.3 --home /h --agent a hook UserPromptSubmit',
       '/usr/bin/node /opt/strata/bin/strata.js hook Stop',
       "/usr/bin/node /opt/strata/dist/hosts/claude-code/hook-entry.js --home '/a b' hook SessionEnd",
-    ]) expect(isStrataHookCommand(command), command).toBe(true);
+    ])
+      expect(isStrataHookCommand(command), command).toBe(true);
     expect(isStrataHookCommand('node ~/.mem/hooks/stop.mjs')).toBe(false);
   });
 });
 
 describe('settings merge', () => {
   it('removes only Strata handlers from a group shared with another tool', () => {
-    const shared = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'other-tool stop' }, { type: 'command', command: '/usr/bin/node /opt/strata/bin/strata.js hook Stop' }] }] } };
+    const shared = {
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              { type: 'command', command: 'other-tool stop' },
+              { type: 'command', command: '/usr/bin/node /opt/strata/bin/strata.js hook Stop' },
+            ],
+          },
+        ],
+      },
+    };
     expect(removeStrataHooks(shared)).toEqual({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'other-tool stop' }] }] } });
   });
 
@@ -237,16 +268,22 @@ describe('settings merge', () => {
     expect(twice.hooks).toEqual(addStrataHooks({ settings: {}, commandFor: (e) => `npx strata-memory hook ${e}` }).hooks);
   });
 
-  it('edits change only the values that changed, in the file\'s own indentation', () => {
+  it("edits change only the values that changed, in the file's own indentation", () => {
     const text = '{\n    "a": 1,\n    "b": { "keep": [1,2,3], "x": 1 }\n}\n';
-    const out = editedText({ text, before: { a: 1, b: { keep: [1, 2, 3], x: 1 } }, after: { a: 1, b: { keep: [1, 2, 3], x: 2 }, c: true } });
+    const out = editedText({
+      text,
+      before: { a: 1, b: { keep: [1, 2, 3], x: 1 } },
+      after: { a: 1, b: { keep: [1, 2, 3], x: 2 }, c: true },
+    });
     expect(out).toContain('"keep": [1,2,3]');
     expect(JSON.parse(out)).toEqual({ a: 1, b: { keep: [1, 2, 3], x: 2 }, c: true });
     expect(out).toMatch(/\n {4}"c": true\n/);
   });
 
   it('--allow-read-tools names exactly the read-only MCP tools', () => {
-    const expected = ['conversation_search', 'context_bootstrap', 'memory_explain', 'memory_list', 'memory_recall', 'memory_stats'].map((t) => `mcp__strata__${t}`);
+    const expected = ['conversation_search', 'context_bootstrap', 'memory_explain', 'memory_list', 'memory_recall', 'memory_stats'].map(
+      (t) => `mcp__strata__${t}`,
+    );
     expect(readOnlyPermissions().sort()).toEqual(expected.sort());
   });
 });

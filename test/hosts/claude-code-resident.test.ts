@@ -26,7 +26,13 @@ function start(options: { stamp?: string; env?: NodeJS.ProcessEnv } = {}) {
 
 function ping(options: { stamp?: string; env?: NodeJS.ProcessEnv; withStart?: boolean } = {}) {
   const s = options.stamp ?? stamp;
-  return callResident({ home, stamp: s, op: 'ping', deadline: Date.now() + 60_000, start: options.withStart === false ? undefined : start(options) });
+  return callResident({
+    home,
+    stamp: s,
+    op: 'ping',
+    deadline: Date.now() + 60_000,
+    start: options.withStart === false ? undefined : start(options),
+  });
 }
 
 async function mode(path: string): Promise<number> {
@@ -69,7 +75,9 @@ describe('resident Strata process', () => {
   });
 
   it('answers unknown operations with a typed error', async () => {
-    await expect(callResident({ home, stamp, op: 'no-such-op', deadline: Date.now() + 60_000, start: start() })).rejects.toMatchObject({ code: 'UNKNOWN_OPERATION' });
+    await expect(callResident({ home, stamp, op: 'no-such-op', deadline: Date.now() + 60_000, start: start() })).rejects.toMatchObject({
+      code: 'UNKNOWN_OPERATION',
+    });
     await expect(callResident({ home, stamp, op: 'no-such-op', deadline: Date.now() + 60_000 })).rejects.toBeInstanceOf(ResidentCallError);
   });
 
@@ -89,14 +97,19 @@ describe('resident Strata process', () => {
   it('after the resident is killed (-9), the next caller starts a new one at once, not after the lock goes stale', async () => {
     const first = (await ping()).result as { pid: number };
     process.kill(first.pid, 'SIGKILL');
-    await expect.poll(() => {
-      try {
-        process.kill(first.pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    }, { timeout: 10_000 }).toBe(false);
+    await expect
+      .poll(
+        () => {
+          try {
+            process.kill(first.pid, 0);
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(false);
     // The lock would only go stale after 30 s; the dead holder's pid file lets the next one take it now.
     const second = await callResident({ home, stamp, op: 'ping', deadline: Date.now() + 15_000, start: start() });
     expect((second.result as { pid: number }).pid).not.toBe(first.pid);
@@ -112,7 +125,15 @@ describe('resident Strata process', () => {
 
   it('serves the operations table for a caller: the same validation and scope rules as every host', async () => {
     const run = (agentId: string | undefined, name: string, input: unknown) =>
-      callResident({ home, stamp, op: 'ops.run', caller: { agentId }, input: { name, input }, deadline: Date.now() + 60_000, start: start() }).then((r) => r.result);
+      callResident({
+        home,
+        stamp,
+        op: 'ops.run',
+        caller: { agentId },
+        input: { name, input },
+        deadline: Date.now() + 60_000,
+        start: start(),
+      }).then((r) => r.result);
     await run('coder', 'remember', { text: 'The staging cluster is called heronbase.' });
     const mine = (await run('coder', 'list', {})) as { memories: Array<{ text: string; scope: string }> };
     expect(mine.memories).toEqual([expect.objectContaining({ text: 'The staging cluster is called heronbase.', scope: 'agent:coder' })]);
@@ -124,7 +145,13 @@ describe('resident Strata process', () => {
 
   it('finds the home exactly as the config loader does', () => {
     const e = { HOME: '/home/u', STRATA_HOME: '' };
-    for (const [flag, strataHome] of [[undefined, undefined], ['~/x', undefined], [undefined, '/srv/strata'], ['rel/dir', '/ignored'], ['  ', ' ~ ']] as const) {
+    for (const [flag, strataHome] of [
+      [undefined, undefined],
+      ['~/x', undefined],
+      [undefined, '/srv/strata'],
+      ['rel/dir', '/ignored'],
+      ['  ', ' ~ '],
+    ] as const) {
       const environment = { ...e, ...(strataHome !== undefined ? { STRATA_HOME: strataHome } : {}) };
       expect(resolveHomeLight({ home: flag, env: environment })).toBe(resolveHome({ home: flag, env: environment }));
     }

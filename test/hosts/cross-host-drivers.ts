@@ -78,21 +78,40 @@ function route(op: OpName, input: Input): { method: string; path: string; body?:
     case 'recall':
     case 'explain': {
       const { scope, ...body } = rest;
-      return { method: 'POST', path: '/recall', body: { ...body, ...(scope ? { scopes: [scope].flat() } : {}), ...(op === 'explain' ? { explain: true } : {}) } };
+      return {
+        method: 'POST',
+        path: '/recall',
+        body: { ...body, ...(scope ? { scopes: [scope].flat() } : {}), ...(op === 'explain' ? { explain: true } : {}) },
+      };
     }
-    case 'remember': return { method: 'POST', path: '/memories', body: rest };
-    case 'update': return { method: 'PATCH', path: `/memories/${id}`, body: rest };
-    case 'forget': return input.ids && (input.ids as string[]).length === 1 ? { method: 'DELETE', path: `/memories/${(input.ids as string[])[0]}` } : undefined;
-    case 'list': return { method: 'GET', path: `/memories${query(rest)}` };
-    case 'get': return { method: 'GET', path: `/memories/${id}` };
-    case 'history': return { method: 'GET', path: `/memories/${id}/history` };
-    case 'revert': return { method: 'POST', path: `/memories/${id}/revert`, body: {} };
-    case 'provenance': return { method: 'GET', path: `/memories/${id}/provenance` };
-    case 'stats': return { method: 'GET', path: '/stats' };
-    case 'conversations': return { method: 'POST', path: '/conversations/search', body: rest };
-    case 'context': return { method: 'GET', path: `/context${query(rest)}` };
-    case 'export': return { method: 'GET', path: '/export' };
-    default: return undefined;
+    case 'remember':
+      return { method: 'POST', path: '/memories', body: rest };
+    case 'update':
+      return { method: 'PATCH', path: `/memories/${id}`, body: rest };
+    case 'forget':
+      return input.ids && (input.ids as string[]).length === 1
+        ? { method: 'DELETE', path: `/memories/${(input.ids as string[])[0]}` }
+        : undefined;
+    case 'list':
+      return { method: 'GET', path: `/memories${query(rest)}` };
+    case 'get':
+      return { method: 'GET', path: `/memories/${id}` };
+    case 'history':
+      return { method: 'GET', path: `/memories/${id}/history` };
+    case 'revert':
+      return { method: 'POST', path: `/memories/${id}/revert`, body: {} };
+    case 'provenance':
+      return { method: 'GET', path: `/memories/${id}/provenance` };
+    case 'stats':
+      return { method: 'GET', path: '/stats' };
+    case 'conversations':
+      return { method: 'POST', path: '/conversations/search', body: rest };
+    case 'context':
+      return { method: 'GET', path: `/context${query(rest)}` };
+    case 'export':
+      return { method: 'GET', path: '/export' };
+    default:
+      return undefined;
   }
 }
 
@@ -105,10 +124,23 @@ export async function httpDriver(strata: Strata, spec: CallerSpec): Promise<Driv
     async call(op, input) {
       const r = route(op, input)!;
       const headers: Record<string, string> = r.body === undefined ? { 'x-strata-request': '1' } : { 'content-type': 'application/json' };
-      const res = await fetch(`${server.url}/api/v1${r.path}`, { method: r.method, headers, body: r.body === undefined ? undefined : JSON.stringify(r.body) });
+      const res = await fetch(`${server.url}/api/v1${r.path}`, {
+        method: r.method,
+        headers,
+        body: r.body === undefined ? undefined : JSON.stringify(r.body),
+      });
       const text = await res.text();
       if (!res.ok) return { ok: false, code: (JSON.parse(text) as { error: { code: string } }).error.code };
-      if (op === 'export') return { ok: true, value: text.trim() ? text.trim().split('\n').map((l) => JSON.parse(l) as unknown) : [] };
+      if (op === 'export')
+        return {
+          ok: true,
+          value: text.trim()
+            ? text
+                .trim()
+                .split('\n')
+                .map((l) => JSON.parse(l) as unknown)
+            : [],
+        };
       return { ok: true, value: JSON.parse(text) as unknown };
     },
     close: () => server.close(),
@@ -136,18 +168,33 @@ function argv(op: OpName, input: Input): string[] | undefined {
   const i = input as Json;
   const flag = (name: string, value: unknown) => (value === undefined ? [] : [name, String(value)]);
   switch (op) {
-    case 'recall': return i.scope ? undefined : ['recall', i.query, ...flag('--limit', i.limit)];
-    case 'explain': return i.scope ? undefined : ['recall', i.query, '--explain', ...flag('--limit', i.limit)];
-    case 'remember': return ['add', i.text, ...flag('--category', i.category)];
-    case 'update': return ['update', i.id, ...flag('--importance', i.importance), ...flag('--text', i.text), ...flag('--move-to', i.scope)];
-    case 'forget': return i.ids ? ['forget', ...i.ids] : i.confirm ? ['forget', '--query', i.query, '--yes'] : undefined;
-    case 'list': return Object.keys(input).length === 0 ? ['list'] : undefined;
-    case 'get': case 'history': case 'revert': case 'provenance': return [op, i.id];
-    case 'stats': return ['stats'];
-    case 'conversations': return ['conversations', 'search', i.query, ...flag('--limit', i.limit)];
-    case 'context': return ['context', ...flag('--query', i.query)];
-    case 'export': return ['export'];
-    default: return undefined;
+    case 'recall':
+      return i.scope ? undefined : ['recall', i.query, ...flag('--limit', i.limit)];
+    case 'explain':
+      return i.scope ? undefined : ['recall', i.query, '--explain', ...flag('--limit', i.limit)];
+    case 'remember':
+      return ['add', i.text, ...flag('--category', i.category)];
+    case 'update':
+      return ['update', i.id, ...flag('--importance', i.importance), ...flag('--text', i.text), ...flag('--move-to', i.scope)];
+    case 'forget':
+      return i.ids ? ['forget', ...i.ids] : i.confirm ? ['forget', '--query', i.query, '--yes'] : undefined;
+    case 'list':
+      return Object.keys(input).length === 0 ? ['list'] : undefined;
+    case 'get':
+    case 'history':
+    case 'revert':
+    case 'provenance':
+      return [op, i.id];
+    case 'stats':
+      return ['stats'];
+    case 'conversations':
+      return ['conversations', 'search', i.query, ...flag('--limit', i.limit)];
+    case 'context':
+      return ['context', ...flag('--query', i.query)];
+    case 'export':
+      return ['export'];
+    default:
+      return undefined;
   }
 }
 
@@ -157,9 +204,20 @@ export function cliDriver(home: string, spec: CallerSpec): Driver {
     host: 'cli',
     supports: (op, input) => argv(op, input) !== undefined,
     async call(op, input) {
-      const out = await runCli(['--home', home, ...who, '--json', ...argv(op, input)!], { env: { STRATA_AGENT_ID: '', STRATA_DEFAULT_AGENT: '' } });
+      const out = await runCli(['--home', home, ...who, '--json', ...argv(op, input)!], {
+        env: { STRATA_AGENT_ID: '', STRATA_DEFAULT_AGENT: '' },
+      });
       if (out.code !== 0) return { ok: false, code: codeIn(out.stderr) };
-      if (op === 'export') return { ok: true, value: out.stdout.trim() ? out.stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown) : [] };
+      if (op === 'export')
+        return {
+          ok: true,
+          value: out.stdout.trim()
+            ? out.stdout
+                .trim()
+                .split('\n')
+                .map((l) => JSON.parse(l) as unknown)
+            : [],
+        };
       return { ok: true, value: JSON.parse(out.stdout) as unknown };
     },
     async close() {},

@@ -9,7 +9,16 @@ import type { OpName } from '../../src/core/ops/index.js';
 import type { L0Record } from '../../src/spec/conversation.js';
 import { Strata } from '../../src/strata.js';
 import { tempHome } from '../support/run-cli.js';
-import { cliDriver, httpDriver, mcpDriver, openClawDriver, type CallerSpec, type Driver, type Input, type Outcome } from './cross-host-drivers.js';
+import {
+  cliDriver,
+  httpDriver,
+  mcpDriver,
+  openClawDriver,
+  type CallerSpec,
+  type Driver,
+  type Input,
+  type Outcome,
+} from './cross-host-drivers.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -104,12 +113,34 @@ describe('one operation, every host', () => {
     await strata.update({ id: ids.coder!, text: 'CODERMARK the coder prefers tabs over spaces, always', actor: 'cli' });
     await strata.update({ id: ids.other!, text: 'OTHERMARK the staging password rotates weekly', actor: 'cli' });
     // Shared in global, but learned in another agent's conversation: the memory is visible, the conversation is not.
-    await add('learned', 'GLOBALMARK deploys freeze on Fridays', 'global', { kind: 'distill', agentId: 'other', sessionKey: 'agent:other:main', messageIds: ['o1'] });
-    await add('coderLearned', 'CODERMARK the retry budget is three', 'agent:coder', { kind: 'distill', agentId: 'coder', sessionKey: 'agent:coder:main', messageIds: ['c1'] });
-    const base = { sessionId: 's1', host: 'jsonl' as const, role: 'user' as const, timestamp: Date.parse('2026-11-20T10:00:00Z'), recordedAt: '2026-11-20T10:00:00.000Z' };
+    await add('learned', 'GLOBALMARK deploys freeze on Fridays', 'global', {
+      kind: 'distill',
+      agentId: 'other',
+      sessionKey: 'agent:other:main',
+      messageIds: ['o1'],
+    });
+    await add('coderLearned', 'CODERMARK the retry budget is three', 'agent:coder', {
+      kind: 'distill',
+      agentId: 'coder',
+      sessionKey: 'agent:coder:main',
+      messageIds: ['c1'],
+    });
+    const base = {
+      sessionId: 's1',
+      host: 'jsonl' as const,
+      role: 'user' as const,
+      timestamp: Date.parse('2026-11-20T10:00:00Z'),
+      recordedAt: '2026-11-20T10:00:00.000Z',
+    };
     const records: L0Record[] = [
       { ...base, agentId: 'coder', sessionKey: 'agent:coder:main', id: 'c1', content: 'CODERCONVO please set the retry budget to three' },
-      { ...base, agentId: 'other', sessionKey: 'agent:other:main', id: 'o1', content: 'OTHERCONVO the billing secret is hunter2, freeze deploys on Fridays' },
+      {
+        ...base,
+        agentId: 'other',
+        sessionKey: 'agent:other:main',
+        id: 'o1',
+        content: 'OTHERCONVO the billing secret is hunter2, freeze deploys on Fridays',
+      },
     ];
     await strata.appendConversation({ records });
   });
@@ -129,20 +160,48 @@ describe('one operation, every host', () => {
     });
 
     it('recall, list, stats, conversation search and context agree on every host that offers them', async () => {
-      const recalled = expectSame(await everywhere(drivers, 'recall', { query: 'CODERMARK GLOBALMARK P1MARK tabs', limit: 3 }), 'recall', 4) as unknown[];
+      const recalled = expectSame(
+        await everywhere(drivers, 'recall', { query: 'CODERMARK GLOBALMARK P1MARK tabs', limit: 3 }),
+        'recall',
+        4,
+      ) as unknown[];
       expect(recalled).toHaveLength(3);
       expectSame(await everywhere(drivers, 'list', {}), 'list', 4);
-      expect(expectSame(await everywhere(drivers, 'stats', {}), 'stats', 4)).toMatchObject({ memories: 5, byScope: { global: 2, 'agent:coder': 2, 'project:p1': 1 } });
-      expect(expectSame(await everywhere(drivers, 'conversations', { query: 'retry budget CODERCONVO OTHERCONVO' }), 'conversations', 3)).toEqual(['CODERCONVO please set the retry budget to three']);
+      expect(expectSame(await everywhere(drivers, 'stats', {}), 'stats', 4)).toMatchObject({
+        memories: 5,
+        byScope: { global: 2, 'agent:coder': 2, 'project:p1': 1 },
+      });
+      expect(
+        expectSame(await everywhere(drivers, 'conversations', { query: 'retry budget CODERCONVO OTHERCONVO' }), 'conversations', 3),
+      ).toEqual(['CODERCONVO please set the retry budget to three']);
       expect(expectSame(await everywhere(drivers, 'context', { query: 'CODERMARK tabs' }), 'context', 3)).toMatch(/CODERMARK/);
-      expect(expectSame(await everywhere(drivers, 'history', { id: ids.coder! }), 'history', 2)).toEqual([['create', 'cli'], ['update', 'cli']]);
-      expect(expectSame(await everywhere(drivers, 'provenance', { id: ids.coderLearned! }), 'provenance', 2)).toEqual({ messages: ['c1'], missing: [], withheld: false });
-      expect(expectSame(await everywhere(drivers, 'provenance', { id: ids.learned! }), 'provenance', 2)).toEqual({ messages: [], missing: ['o1'], withheld: true });
+      expect(expectSame(await everywhere(drivers, 'history', { id: ids.coder! }), 'history', 2)).toEqual([
+        ['create', 'cli'],
+        ['update', 'cli'],
+      ]);
+      expect(expectSame(await everywhere(drivers, 'provenance', { id: ids.coderLearned! }), 'provenance', 2)).toEqual({
+        messages: ['c1'],
+        missing: [],
+        withheld: false,
+      });
+      expect(expectSame(await everywhere(drivers, 'provenance', { id: ids.learned! }), 'provenance', 2)).toEqual({
+        messages: [],
+        missing: ['o1'],
+        withheld: true,
+      });
     }, 300_000);
 
     it('limits come from the config and are identical everywhere: memory text (write.maxChars), recall limit (recall.maxLimit)', async () => {
-      expectCode(await everywhere(drivers, 'remember', { text: 'y'.repeat(MAX_CHARS + 1) }), 'INVALID_ARGUMENT', 'a text one over write.maxChars');
-      expectCode(await everywhere(drivers, 'recall', { query: 'CODERMARK', limit: MAX_LIMIT + 1 }), 'INVALID_ARGUMENT', 'a recall limit one over recall.maxLimit');
+      expectCode(
+        await everywhere(drivers, 'remember', { text: 'y'.repeat(MAX_CHARS + 1) }),
+        'INVALID_ARGUMENT',
+        'a text one over write.maxChars',
+      );
+      expectCode(
+        await everywhere(drivers, 'recall', { query: 'CODERMARK', limit: MAX_LIMIT + 1 }),
+        'INVALID_ARGUMENT',
+        'a recall limit one over recall.maxLimit',
+      );
       const atLimit = await everywhere(drivers, 'recall', { query: 'CODERMARK', limit: MAX_LIMIT });
       for (const [host, r] of atLimit) expect(r.ok, `recall limit ${MAX_LIMIT} on ${host}`).toBe(true);
       // Above the old host caps (20,000 characters) but within write.maxChars: stored once, a duplicate everywhere else.
@@ -165,7 +224,11 @@ describe('one operation, every host', () => {
 
     it('errors carry the same code on every host', async () => {
       expectCode(await everywhere(drivers, 'update', { id: ids.other!, importance: 0.1 }), 'NOT_FOUND', "updating another agent's memory");
-      expectCode(await everywhere(drivers, 'update', { id: ids.coder!, scope: 'agent:other' }), 'FORBIDDEN_SCOPE', 'moving a memory to a scope the caller does not hold');
+      expectCode(
+        await everywhere(drivers, 'update', { id: ids.coder!, scope: 'agent:other' }),
+        'FORBIDDEN_SCOPE',
+        'moving a memory to a scope the caller does not hold',
+      );
       expectCode(await everywhere(drivers, 'update', { id: ids.coder!, scope: "x' OR '1'='1" }), 'INVALID_SCOPE', 'a malformed scope');
       expectCode(await everywhere(drivers, 'recall', { query: 'CODERMARK', limit: 0 }), 'INVALID_ARGUMENT', 'limit 0');
     }, 300_000);
@@ -206,7 +269,12 @@ describe('one operation, every host', () => {
         let calls = 0;
         try {
           // Probes change nothing (every change is refused), so they may run side by side.
-          const outcomes = await inParallel(probes(), 4, async ([op, input, code]) => ({ op, input, code, results: await everywhere(drivers, op, input) }));
+          const outcomes = await inParallel(probes(), 4, async ([op, input, code]) => ({
+            op,
+            input,
+            code,
+            results: await everywhere(drivers, op, input),
+          }));
           for (const { op, input, code, results } of outcomes) {
             for (const [host, r] of results) {
               calls++;

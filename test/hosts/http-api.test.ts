@@ -26,7 +26,7 @@ describe('HTTP API (real HTTP on 127.0.0.1)', () => {
     home = await tempHome({ embedder: { provider: 'none' }, scopes: { agentGrants: { coder: ['project:strata'] } } });
     strata = await Strata.open({ home });
     otherId = (await strata.remember({ text: 'Other agent: the staging database password rotates monthly', scope: 'agent:other' })).id;
-    const caller = resolveCaller({ config: strata.config, agentId: 'coder'});
+    const caller = resolveCaller({ config: strata.config, agentId: 'coder' });
     server = await startHttpServer({ strata, caller, host: '127.0.0.1', port: 0 });
     guarded = await startHttpServer({ strata, caller, host: '127.0.0.1', port: 0, token: 'tok-123' });
   });
@@ -42,8 +42,12 @@ describe('HTTP API (real HTTP on 127.0.0.1)', () => {
     expect(created.status).toBe(201);
     const { id, record } = (await created.json()) as Json;
     expect(record.scope).toBe('agent:coder');
-    expect((await post('/memories', { text: 'Prefers Vim keybindings', category: 'preference', scope: 'project:strata' })).status).toBe(201);
-    expect((await post('/memories', { text: 'Prefers Vim keybindings', category: 'preference', scope: 'project:strata' })).status).toBe(200);
+    expect((await post('/memories', { text: 'Prefers Vim keybindings', category: 'preference', scope: 'project:strata' })).status).toBe(
+      201,
+    );
+    expect((await post('/memories', { text: 'Prefers Vim keybindings', category: 'preference', scope: 'project:strata' })).status).toBe(
+      200,
+    );
 
     expect(((await (await fetch(api(`/memories/${id}`))).json()) as Json).text).toBe('The team deploys on Tuesdays');
     const byCategory = (await (await fetch(api('/memories?category=rule'))).json()) as Json;
@@ -82,18 +86,29 @@ describe('HTTP API (real HTTP on 127.0.0.1)', () => {
 
     const exported = await fetch(api('/export'));
     expect(exported.headers.get('content-type')).toMatch(/ndjson/);
-    const lines = (await exported.text()).trim().split('\n').map((l) => JSON.parse(l) as Json);
+    const lines = (await exported.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Json);
     expect(lines.map((l) => l.text)).toEqual(['Prefers Vim keybindings']);
   });
 
   it('rejects a missing or wrong token with 401 and changes nothing', async () => {
     const url = `${guarded.url}/api/v1/memories`;
     const before = await strata.count({ scopes: ['agent:coder', 'global', 'project:strata'] });
-    const missing = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'no token' }) });
+    const missing = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'no token' }),
+    });
     expect(missing.status).toBe(401);
     expect(missing.headers.get('www-authenticate')).toBe('Bearer');
     expect(((await missing.json()) as Json).error.code).toBe('UNAUTHORIZED');
-    const wrong = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer tok-124' }, body: JSON.stringify({ text: 'wrong token' }) });
+    const wrong = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer tok-124' },
+      body: JSON.stringify({ text: 'wrong token' }),
+    });
     expect(wrong.status).toBe(401);
     expect(await strata.count({ scopes: ['agent:coder', 'global', 'project:strata'] })).toBe(before);
     expect((await fetch(url, { headers: { authorization: 'Bearer tok-123' } })).status).toBe(200);
@@ -105,15 +120,30 @@ describe('HTTP API (real HTTP on 127.0.0.1)', () => {
     expect(huge.status).toBe(413);
     expect(((await huge.json()) as Json).error.code).toBe('PAYLOAD_TOO_LARGE');
     // Chunked upload without Content-Length is cut off too.
-    const chunked = await rawRequest({ url: api('/memories'), method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, body: JSON.stringify({ text: 'y'.repeat(1_100_000) }) });
+    const chunked = await rawRequest({
+      url: api('/memories'),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      body: JSON.stringify({ text: 'y'.repeat(1_100_000) }),
+    });
     expect(chunked.status).toBe(413);
 
-    const malformed = await fetch(api('/memories'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text": "unterminated' });
+    const malformed = await fetch(api('/memories'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"text": "unterminated',
+    });
     expect(malformed.status).toBe(400);
     expect(((await malformed.json()) as Json).error.code).toBe('MALFORMED_JSON');
     const text = await fetch(api('/memories'), { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
     expect(text.status).toBe(415);
-    for (const body of [{}, { text: '' }, { text: 'ok', importance: 2 }, { text: 'ok', agent: 'other' }, { text: 'ok', category: 'gossip' }]) {
+    for (const body of [
+      {},
+      { text: '' },
+      { text: 'ok', importance: 2 },
+      { text: 'ok', agent: 'other' },
+      { text: 'ok', category: 'gossip' },
+    ]) {
       const res = await post('/memories', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(((await res.json()) as Json).error.code).toBe('INVALID_ARGUMENT');
@@ -151,7 +181,13 @@ describe('HTTP API (real HTTP on 127.0.0.1)', () => {
   });
 
   it('searches only the server agent’s conversations', async () => {
-    const base = { sessionId: 's1', host: 'jsonl' as const, role: 'user' as const, timestamp: 1_771_996_735_000, recordedAt: new Date().toISOString() };
+    const base = {
+      sessionId: 's1',
+      host: 'jsonl' as const,
+      role: 'user' as const,
+      timestamp: 1_771_996_735_000,
+      recordedAt: new Date().toISOString(),
+    };
     await strata.appendConversation({
       records: [
         { ...base, sessionKey: 'agent:coder:main', agentId: 'coder', id: 'c1', content: 'Rotate the signing keys before the audit' },
@@ -168,10 +204,15 @@ describe('HTTP API (real HTTP on 127.0.0.1)', () => {
     const withCors = await startHttpServer({ strata, host: '127.0.0.1', port: 0, cors: { origins: ['https://app.example'] } });
     try {
       const preflight = (origin: string) =>
-        fetch(`${withCors.url}/api/v1/recall`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+        fetch(`${withCors.url}/api/v1/recall`, {
+          method: 'OPTIONS',
+          headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+        });
       expect((await preflight('https://app.example')).headers.get('access-control-allow-origin')).toBe('https://app.example');
       expect((await preflight('https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
-      expect((await fetch(api('/stats'), { headers: { origin: 'https://app.example' } })).headers.get('access-control-allow-origin')).toBeNull();
+      expect(
+        (await fetch(api('/stats'), { headers: { origin: 'https://app.example' } })).headers.get('access-control-allow-origin'),
+      ).toBeNull();
     } finally {
       await withCors.close();
     }
@@ -188,14 +229,20 @@ describe('HTTP API (real HTTP on 127.0.0.1)', () => {
     await mkdir(join(home, 'scenes', 'coder'), { recursive: true });
     await writeFile(join(home, 'scenes', 'coder', 'launch.md'), 'Launch scene');
     expect(await (await fetch(api('/persona'))).json()).toEqual({ agent: 'coder', text: 'Coder persona' });
-    expect(await (await fetch(api('/scenes'))).json()).toMatchObject({ agent: 'coder', scenes: [{ name: 'launch', summary: 'Launch scene' }] });
+    expect(await (await fetch(api('/scenes'))).json()).toMatchObject({
+      agent: 'coder',
+      scenes: [{ name: 'launch', summary: 'Launch scene' }],
+    });
     expect(((await (await fetch(api('/scenes/launch'))).json()) as Json).text).toBe('Launch scene');
     expect((await fetch(api('/scenes/..%2F..%2Fconfig.json'))).status).toBe(404);
 
     const created = (await (await post('/memories', { text: 'History subject, first wording' })).json()) as Json;
     expect((await post(`/memories/${created.id}`, { text: 'History subject, second wording' }, 'PATCH')).status).toBe(200);
     const history = (await (await fetch(api(`/memories/${created.id}/history`))).json()) as Json;
-    expect(history.entries.map((e: Json) => [e.action, e.actor])).toEqual([['create', 'api'], ['update', 'api']]);
+    expect(history.entries.map((e: Json) => [e.action, e.actor])).toEqual([
+      ['create', 'api'],
+      ['update', 'api'],
+    ]);
     const reverted = await post(`/memories/${created.id}/revert`, {});
     expect(reverted.status).toBe(200);
     expect(((await (await fetch(api(`/memories/${created.id}`))).json()) as Json).text).toBe('History subject, first wording');

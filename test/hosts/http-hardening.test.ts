@@ -13,9 +13,13 @@ import { Strata } from '../../src/strata.js';
 import { tempHome } from '../support/run-cli.js';
 import { rawRequest } from './spawn-server.js';
 
-
 const EVIL = 'https://evil.example';
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+};
 
 /** Opens a socket, sends `data` and never more; resolves with what the server said once it hung up. */
 function stall(url: string, data: string): Promise<{ closedAfterMs: number; response: string }> {
@@ -71,7 +75,12 @@ describe('HTTP hardening (real loopback servers, no token)', () => {
     // A browser that sent no Origin (or a proxy that stripped it) still cannot send a "simple" request.
     const simple = await rawRequest({ url, method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
     expect(simple.status).toBe(415);
-    const form = await rawRequest({ url: `${api.url}/api/v1/memories`, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'text=planted' });
+    const form = await rawRequest({
+      url: `${api.url}/api/v1/memories`,
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'text=planted',
+    });
     expect(form.status).toBe(415);
     const del = await rawRequest({ url: `${api.url}/api/v1/memories/${id}`, method: 'DELETE' });
     expect(del.status).toBe(415);
@@ -98,7 +107,12 @@ describe('HTTP hardening (real loopback servers, no token)', () => {
 
   it('validates Origin on the MCP streamable-HTTP endpoint, as the MCP spec requires', async () => {
     const post = (headers: Record<string, string>) =>
-      rawRequest({ url: `${mcp.url}/mcp`, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(INIT) });
+      rawRequest({
+        url: `${mcp.url}/mcp`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(INIT),
+      });
     const foreign = await post({ origin: EVIL });
     expect(foreign.status).toBe(403);
     expect(JSON.parse(foreign.body).error.message).toMatch(/Origin/);
@@ -108,11 +122,17 @@ describe('HTTP hardening (real loopback servers, no token)', () => {
   });
 
   it('cuts off a client that never finishes its headers or its body (slowloris)', async () => {
-    for (const [server, path] of [[api, '/api/v1/memories'], [mcp, '/mcp']] as const) {
+    for (const [server, path] of [
+      [api, '/api/v1/memories'],
+      [mcp, '/mcp'],
+    ] as const) {
       const host = new URL(server.url).host;
       const headers = await stall(server.url, `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nX-Slow: 1\r\n`);
       expect(headers.response, path).toMatch(/^HTTP\/1\.1 408/);
-      const body = await stall(server.url, `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"text":`);
+      const body = await stall(
+        server.url,
+        `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"text":`,
+      );
       expect(body.response, path).toMatch(/^HTTP\/1\.1 408/);
     }
   });

@@ -12,8 +12,19 @@ describe('HTTP API under concurrent load', () => {
 
   beforeAll(async () => {
     strata = await Strata.open({ home: await tempHome() });
-    await strata.rememberMany({ items: Array.from({ length: 200 }, (_, i) => ({ text: `Seed fact number ${i} about deploys, caches and reviews`, scope: i % 2 ? 'global' : 'agent:load' })) });
-    server = await startHttpServer({ strata, caller: resolveCaller({ config: strata.config, agentId: 'load'}), host: '127.0.0.1', port: 0, token: 'load-token' });
+    await strata.rememberMany({
+      items: Array.from({ length: 200 }, (_, i) => ({
+        text: `Seed fact number ${i} about deploys, caches and reviews`,
+        scope: i % 2 ? 'global' : 'agent:load',
+      })),
+    });
+    server = await startHttpServer({
+      strata,
+      caller: resolveCaller({ config: strata.config, agentId: 'load' }),
+      host: '127.0.0.1',
+      port: 0,
+      token: 'load-token',
+    });
   });
 
   afterAll(async () => {

@@ -30,8 +30,13 @@ describe('HTTP /stats respects the caller scopes', () => {
     // An expired memory is history, not a current memory: it must not inflate any scoped count.
     const old = await strata.remember({ text: 'Bob used to work at Initech', scope: 'agent:bob', category: 'entity' });
     await strata.update({ id: old.id, validTo: new Date().toISOString(), scopes: ['agent:bob'] });
-    alice = await startHttpServer({ strata, caller: resolveCaller({ config: strata.config, agentId: 'alice'}), host: '127.0.0.1', port: 0 });
-    bob = await startHttpServer({ strata, caller: resolveCaller({ config: strata.config, agentId: 'bob'}), host: '127.0.0.1', port: 0 });
+    alice = await startHttpServer({
+      strata,
+      caller: resolveCaller({ config: strata.config, agentId: 'alice' }),
+      host: '127.0.0.1',
+      port: 0,
+    });
+    bob = await startHttpServer({ strata, caller: resolveCaller({ config: strata.config, agentId: 'bob' }), host: '127.0.0.1', port: 0 });
   });
 
   afterAll(async () => {

@@ -11,7 +11,11 @@ export function newClient(): Client {
 }
 
 /** Calls a tool and returns its result (tool errors come back as results, not throws). */
-export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult & { json: () => unknown }> {
+export async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<CallToolResult & { json: () => unknown }> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
   return Object.assign(result, { json: () => JSON.parse(text) as unknown, text });

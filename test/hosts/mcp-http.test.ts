@@ -58,7 +58,9 @@ describe('strata mcp --http (streamable HTTP, real child process)', () => {
       const denied = newClient();
       await expect(denied.connect(new StreamableHTTPClientTransport(new URL(`${guarded.url}/mcp`)))).rejects.toThrow();
       const client = newClient();
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${guarded.url}/mcp`), { requestInit: { headers: { authorization: 'Bearer s3cret' } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${guarded.url}/mcp`), { requestInit: { headers: { authorization: 'Bearer s3cret' } } }),
+      );
       expect((await client.listTools()).tools.length).toBe(9);
       await client.close();
     } finally {

@@ -6,7 +6,17 @@ import { join } from 'node:path';
 import { runCli, tempHome, REPO_ROOT } from '../support/run-cli.js';
 import { call, CLI, countIn, newClient, seed, seedConversations, textOf } from './mcp-helpers.js';
 
-const TOOLS = ['memory_recall', 'memory_store', 'memory_update', 'memory_forget', 'memory_list', 'memory_stats', 'memory_explain', 'conversation_search', 'context_bootstrap'];
+const TOOLS = [
+  'memory_recall',
+  'memory_store',
+  'memory_update',
+  'memory_forget',
+  'memory_list',
+  'memory_stats',
+  'memory_explain',
+  'conversation_search',
+  'context_bootstrap',
+];
 
 describe('strata mcp (stdio, real child process)', () => {
   let home: string;
@@ -17,7 +27,9 @@ describe('strata mcp (stdio, real child process)', () => {
 
   beforeAll(async () => {
     home = await tempHome({ embedder: { provider: 'none' }, scopes: { agentGrants: { coder: ['project:strata'] } } });
-    [otherId] = (await seed(home, [{ text: 'The other agent keeps its deploy password rotation notes here', scope: 'agent:other' }])) as [string];
+    [otherId] = (await seed(home, [{ text: 'The other agent keeps its deploy password rotation notes here', scope: 'agent:other' }])) as [
+      string,
+    ];
     await seedConversations(home, [
       { agentId: 'coder', content: 'Can you bump the flaky retry budget in the ingest worker?' },
       { agentId: 'other', content: 'The flaky retry budget of the billing job is secret' },
@@ -67,10 +79,15 @@ describe('strata mcp (stdio, real child process)', () => {
 
     const boot = await call(client, 'context_bootstrap', {});
     // The layered session context (persona, scenes, memories), the same block Claude Code gets at session start.
-    expect(textOf(boot)).toMatch(/^<agent-context agent="coder">\n<relevant-memories>[\s\S]*tabs over spaces[\s\S]*<\/relevant-memories>\n<\/agent-context>$/);
+    expect(textOf(boot)).toMatch(
+      /^<agent-context agent="coder">\n<relevant-memories>[\s\S]*tabs over spaces[\s\S]*<\/relevant-memories>\n<\/agent-context>$/,
+    );
 
     const updated = await call(client, 'memory_update', { id, importance: 0.9, scope: 'project:strata' });
-    expect((updated.json() as { updated: { importance: number; scope: string } }).updated).toMatchObject({ importance: 0.9, scope: 'project:strata' });
+    expect((updated.json() as { updated: { importance: number; scope: string } }).updated).toMatchObject({
+      importance: 0.9,
+      scope: 'project:strata',
+    });
 
     const stats = await call(client, 'memory_stats');
     expect(stats.json()).toMatchObject({ agent: 'coder', memories: 1, byScope: { 'project:strata': 1, global: 0 } });
@@ -148,14 +165,27 @@ describe('strata mcp (stdio, piped input)', () => {
   it('answers every request sent before stdin closed, then exits 0 with only JSON-RPC on stdout', async () => {
     const home = await tempHome();
     const lines = [
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } },
+      },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
-      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'memory_store', arguments: { text: 'Piped input still gets an answer' } } },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'memory_store', arguments: { text: 'Piped input still gets an answer' } },
+      },
       { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'memory_stats', arguments: {} } },
     ];
     const out = await runCli(['--home', home, 'mcp'], { input: lines.map((l) => JSON.stringify(l)).join('\n') + '\n' });
     expect(out.code, out.stderr).toBe(0);
-    const messages = out.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number; result?: { isError?: boolean } });
+    const messages = out.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; result?: { isError?: boolean } });
     expect(messages.map((m) => m.id).sort()).toEqual([1, 2, 3]);
     expect(messages.every((m) => m.result && !m.result.isError)).toBe(true);
   });

@@ -39,7 +39,13 @@ describe('strata install openclaw', () => {
     expect(plan).toMatchObject({ action: 'update', applied: false, previousMemoryPlugin: 'memory-lancedb' });
     expect(await readFile(configPath, 'utf8')).toBe(EXISTING); // printing writes nothing
 
-    const done = await installOpenClaw({ configPath, pluginPath: '/opt/strata/openclaw-plugin', home: '/data/strata', apply: true, now: new Date('2026-11-21T12:00:00Z') });
+    const done = await installOpenClaw({
+      configPath,
+      pluginPath: '/opt/strata/openclaw-plugin',
+      home: '/data/strata',
+      apply: true,
+      now: new Date('2026-11-21T12:00:00Z'),
+    });
     expect(done.applied).toBe(true);
     expect(await readFile(done.backup!, 'utf8')).toBe(EXISTING);
     const written = JSON5.parse(await readFile(configPath, 'utf8')) as { agents: unknown; plugins: Record<string, unknown> };
@@ -144,7 +150,10 @@ describe('strata uninstall openclaw', () => {
     await uninstallOpenClaw({ configPath, pluginPath: plugin, apply: true });
     expect(await parsed()).toEqual({
       ...(original as object),
-      plugins: { entries: { 'voice-call': { enabled: true }, strata: { config: { recallLimit: 7 } } }, load: { paths: ['/opt/other-plugin'] } },
+      plugins: {
+        entries: { 'voice-call': { enabled: true }, strata: { config: { recallLimit: 7 } } },
+        load: { paths: ['/opt/other-plugin'] },
+      },
     });
   });
 
@@ -159,7 +168,10 @@ describe('strata uninstall openclaw', () => {
     const unset = { plugins: { entries: { 'memory-core': { config: { dreaming: { frequency: '0 4 * * *' } } } } } };
     await writeFile(configPath, JSON.stringify(unset));
     await installOpenClaw({ configPath, pluginPath: plugin, apply: true });
-    expect(((await parsed()) as { plugins: { entries: Record<string, unknown> } }).plugins.entries['memory-core']).toEqual({ config: { dreaming: { frequency: '0 4 * * *' } }, enabled: false });
+    expect(((await parsed()) as { plugins: { entries: Record<string, unknown> } }).plugins.entries['memory-core']).toEqual({
+      config: { dreaming: { frequency: '0 4 * * *' } },
+      enabled: false,
+    });
     await uninstallOpenClaw({ configPath, pluginPath: plugin, apply: true });
     expect(await parsed()).toEqual(unset);
   });
@@ -178,17 +190,22 @@ describe('strata uninstall openclaw', () => {
   });
 
   it('without an install record, removes a recognisable Strata install (e.g. made by hand)', async () => {
-    await writeFile(configPath, JSON.stringify({
-      plugins: {
-        allow: ['strata', 'voice-call'],
-        slots: { memory: 'strata' },
-        load: { paths: [plugin, '/opt/other'] },
-        entries: { strata: { enabled: true, hooks: { allowPromptInjection: true } }, 'voice-call': {} },
-      },
-    }));
+    await writeFile(
+      configPath,
+      JSON.stringify({
+        plugins: {
+          allow: ['strata', 'voice-call'],
+          slots: { memory: 'strata' },
+          load: { paths: [plugin, '/opt/other'] },
+          entries: { strata: { enabled: true, hooks: { allowPromptInjection: true } }, 'voice-call': {} },
+        },
+      }),
+    );
     const result = await uninstallOpenClaw({ configPath, pluginPath: plugin, apply: true });
     expect(result).toMatchObject({ action: 'update', basis: 'recognised' });
-    expect(await parsed()).toEqual({ plugins: { allow: ['voice-call'], slots: {}, load: { paths: ['/opt/other'] }, entries: { 'voice-call': {} } } });
+    expect(await parsed()).toEqual({
+      plugins: { allow: ['voice-call'], slots: {}, load: { paths: ['/opt/other'] }, entries: { 'voice-call': {} } },
+    });
   });
 
   it('--dry-run prints the change and writes nothing; without it the CLI applies', async () => {

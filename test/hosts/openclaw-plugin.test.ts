@@ -61,7 +61,14 @@ describe('OpenClaw plugin in a host harness', () => {
   });
 
   it('registers the documented hooks, tools and CLI', () => {
-    expect(host.hookNames()).toEqual(['agent_end', 'before_compaction', 'before_prompt_build', 'before_reset', 'session_end', 'session_start']);
+    expect(host.hookNames()).toEqual([
+      'agent_end',
+      'before_compaction',
+      'before_prompt_build',
+      'before_reset',
+      'session_end',
+      'session_start',
+    ]);
     expect(host.toolNames()).toEqual(['memory_forget', 'memory_list', 'memory_recall', 'memory_stats', 'memory_store', 'memory_update']);
     expect(host.cliCommands()).toEqual(['strata']);
   });
@@ -100,7 +107,11 @@ describe('OpenClaw plugin in a host harness', () => {
     expect(rows[0]!.content).toContain('Which editor do I prefer for code?');
 
     // A resent snapshot (OpenClaw re-fires agent_end with the same session) adds nothing.
-    await host.emit('agent_end', { messages: [...session.messages], success: true }, { agentId: 'main', sessionKey: 'agent:main:discord:1' });
+    await host.emit(
+      'agent_end',
+      { messages: [...session.messages], success: true },
+      { agentId: 'main', sessionKey: 'agent:main:discord:1' },
+    );
     expect(await l0Rows(home)).toHaveLength(6);
   });
 
@@ -133,7 +144,11 @@ describe('OpenClaw plugin in a host harness', () => {
 
     // before_reset carries messages the plugin has not seen yet (e.g. agent_end was dropped).
     const other = host.session({ agentId: 'main', sessionKey: 's-reset' });
-    other.messages.push({ role: 'user', content: 'The office wifi password rotates monthly.', timestamp: Date.parse('2026-11-02T08:00:00Z') });
+    other.messages.push({
+      role: 'user',
+      content: 'The office wifi password rotates monthly.',
+      timestamp: Date.parse('2026-11-02T08:00:00Z'),
+    });
     await other.reset();
     expect((await l0Rows(home)).some((r) => r.sessionKey === 's-reset' && r.content.includes('wifi password rotates'))).toBe(true);
     await host.stopServices();
@@ -151,7 +166,9 @@ describe('OpenClaw plugin background service', () => {
   it('runs the distill scheduler after N captured messages and shuts down cleanly', async () => {
     const home = await tempHome();
     try {
-      const host = new OpenClawHarness({ pluginConfig: { home, autoRecall: false, distill: { enabled: true, onSessionEnd: false, everyMessages: 2 } } });
+      const host = new OpenClawHarness({
+        pluginConfig: { home, autoRecall: false, distill: { enabled: true, onSessionEnd: false, everyMessages: 2 } },
+      });
       host.load(createOpenClawPlugin());
       expect(host.hookNames()).not.toContain('before_prompt_build');
       await host.startServices();

@@ -11,17 +11,26 @@ import { tempHome } from '../support/run-cli.js';
 function gatedEmbedder() {
   const state = { slow: false, queryCalls: 0, aborted: 0 };
   const embedder: EmbedderV1 = {
-    specificationVersion: 'v1', id: 'test:gated', dimensions: 16, maxBatchSize: 64,
-    supportsParallelCalls: true, distinguishesQueries: false, isRemote: false,
+    specificationVersion: 'v1',
+    id: 'test:gated',
+    dimensions: 16,
+    maxBatchSize: 64,
+    supportsParallelCalls: true,
+    distinguishesQueries: false,
+    isRemote: false,
     async doEmbed({ texts, kind, abortSignal }) {
       if (kind === 'query') {
         state.queryCalls += 1;
         if (state.slow) {
           await new Promise<never>((_resolve, reject) => {
-            abortSignal?.addEventListener('abort', () => {
-              state.aborted += 1;
-              reject(abortSignal.reason ?? new Error('aborted'));
-            }, { once: true });
+            abortSignal?.addEventListener(
+              'abort',
+              () => {
+                state.aborted += 1;
+                reject(abortSignal.reason ?? new Error('aborted'));
+              },
+              { once: true },
+            );
           });
         }
       }
@@ -43,7 +52,9 @@ describe('automatic recall with a slow embedder', () => {
     const strata = await Strata.open({ home, embedder: gated.embedder });
     await strata.remember({ text: 'The release checklist lives in docs/RELEASING.md.', scope: 'agent:main', category: 'fact' });
     await strata.close();
-    host = new OpenClawHarness({ pluginConfig: { home, recallTimeoutMs: 150, recallCooldownMs: 60_000, distill: { enabled: false, onSessionEnd: false } } });
+    host = new OpenClawHarness({
+      pluginConfig: { home, recallTimeoutMs: 150, recallCooldownMs: 60_000, distill: { enabled: false, onSessionEnd: false } },
+    });
     host.load(createOpenClawPlugin({ openOptions: { embedder: gated.embedder }, now: () => now }));
   });
 

@@ -52,12 +52,18 @@ describe('OpenClaw plugin tools', () => {
       expect(sub ? props[head!]?.properties?.[sub] : props[head!], key).toBeDefined();
     }
     expect((manifest.contracts as { tools: string[] }).tools).toEqual([...TOOL_NAMES].sort());
-    const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'openclaw-plugin/package.json'), 'utf8')) as { openclaw: { extensions: string[] } };
+    const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'openclaw-plugin/package.json'), 'utf8')) as {
+      openclaw: { extensions: string[] };
+    };
     expect(pkg.openclaw.extensions).toEqual(['./index.js']);
   });
 
   it('store, recall, update, list, stats and forget within the agent scopes', async () => {
-    const stored = await host.callTool('memory_store', { text: 'The CI runs on two cores, so tests must stay fast.', category: 'fact', confidence: 0.4 }, main);
+    const stored = await host.callTool(
+      'memory_store',
+      { text: 'The CI runs on two cores, so tests must stay fast.', category: 'fact', confidence: 0.4 },
+      main,
+    );
     expect(details(stored)).toMatchObject({ action: 'created', memory: { scope: 'agent:coder' } });
     const id = details(stored).id!;
     expect(stored.content[0]!.text).toBe(`Stored memory ${id} in agent:coder.`);

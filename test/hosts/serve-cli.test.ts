@@ -10,10 +10,17 @@ describe('strata serve (real child process)', () => {
       expect(new URL(server.url).hostname).toBe('127.0.0.1');
       const who = await (await fetch(`${server.url}/api/v1/whoami`)).json();
       expect(who).toEqual({ agent: 'ops', scopes: ['global', 'agent:ops'], writeScope: 'agent:ops', owner: false });
-      const created = await fetch(`${server.url}/api/v1/memories`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'On-call rotates weekly' }) });
+      const created = await fetch(`${server.url}/api/v1/memories`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: 'On-call rotates weekly' }),
+      });
       expect(created.status).toBe(201);
       // CORS is off unless configured.
-      const pre = await fetch(`${server.url}/api/v1/memories`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+      const pre = await fetch(`${server.url}/api/v1/memories`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+      });
       expect(pre.headers.get('access-control-allow-origin')).toBeNull();
     } finally {
       expect(await server.stop()).toBe(0);

@@ -38,14 +38,22 @@ export function spawnServer(args: string[], env: Record<string, string> = {}): P
 }
 
 /** A raw HTTP request (fetch cannot set Host, or send a body without its own framing rules). */
-export function rawRequest(options: { url: string; method: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<{ status: number; body: string }> {
+export function rawRequest(options: {
+  url: string;
+  method: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const u = new URL(options.url);
-    const req = request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method: options.method, headers: options.headers }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = request(
+      { host: u.hostname, port: u.port, path: u.pathname + u.search, method: options.method, headers: options.headers },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });

@@ -19,7 +19,7 @@ describe('inspector routes and assets (real HTTP)', () => {
 
   beforeAll(async () => {
     seeded = await seedHome();
-    const caller = resolveCaller({ config: seeded.strata.config, agentId: 'coder'});
+    const caller = resolveCaller({ config: seeded.strata.config, agentId: 'coder' });
     server = await startHttpServer({ strata: seeded.strata, caller, host: '127.0.0.1', port: 0 });
     guarded = await startHttpServer({ strata: seeded.strata, caller, host: '127.0.0.1', port: 0, token: 'sekret' });
   });
@@ -52,7 +52,11 @@ describe('inspector routes and assets (real HTTP)', () => {
   });
 
   it('withholds source messages of an agent the caller may not read', async () => {
-    const own = await seeded.strata.remember({ text: 'Learned from the ops agent: pager rotation is weekly', scope: 'global', source: { kind: 'distill', agentId: 'ops', sessionKey: 'agent:ops:main', messageIds: ['m1'] } });
+    const own = await seeded.strata.remember({
+      text: 'Learned from the ops agent: pager rotation is weekly',
+      scope: 'global',
+      source: { kind: 'distill', agentId: 'ops', sessionKey: 'agent:ops:main', messageIds: ['m1'] },
+    });
     const body = (await (await api(`/memories/${own.id}/provenance`)).json()) as Json;
     expect(body.messages).toEqual([]);
     expect(body.missing).toEqual(['m1']);
@@ -61,7 +65,10 @@ describe('inspector routes and assets (real HTTP)', () => {
 
   it('reads persona and scenes of the caller’s agent or another agent it holds, never a foreign one', async () => {
     expect(((await (await api('/persona')).json()) as Json).text).toContain('Coder persona');
-    expect(await (await api('/persona?agent=reviewer')).json()).toEqual({ agent: 'reviewer', text: '# Reviewer persona\n\nReads every diff twice.\n' });
+    expect(await (await api('/persona?agent=reviewer')).json()).toEqual({
+      agent: 'reviewer',
+      text: '# Reviewer persona\n\nReads every diff twice.\n',
+    });
     const foreign = await api('/persona?agent=other');
     expect(foreign.status).toBe(403);
     expect(((await foreign.json()) as Json).error.code).toBe('FORBIDDEN_SCOPE');
@@ -72,7 +79,13 @@ describe('inspector routes and assets (real HTTP)', () => {
     const scenes = (await (await api('/scenes')).json()) as Json;
     expect(scenes.scenes.map((s: Json) => s.name).sort()).toEqual(['code-review', 'deploys']);
     const scene = (await (await api('/scenes/deploys?agent=coder')).json()) as Json;
-    expect(scene).toMatchObject({ agent: 'coder', name: 'deploys', summary: 'How releases go out', heat: 3, updated: '2026-11-20T00:00:00.000Z' });
+    expect(scene).toMatchObject({
+      agent: 'coder',
+      name: 'deploys',
+      summary: 'How releases go out',
+      heat: 3,
+      updated: '2026-11-20T00:00:00.000Z',
+    });
     expect(scene.body).toBe('## Deploys\n\nTuesdays only; the checklist is in docs/RELEASING.md.\n');
   });
 

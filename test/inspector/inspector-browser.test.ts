@@ -41,19 +41,30 @@ describe.skipIf(skip)('web inspector in Chromium', () => {
   beforeAll(async () => {
     await mkdir(SHOTS, { recursive: true });
     seeded = await seedHome();
-    const caller = resolveCaller({ config: seeded.strata.config, agentId: 'coder'});
+    const caller = resolveCaller({ config: seeded.strata.config, agentId: 'coder' });
     server = await startHttpServer({ strata: seeded.strata, caller, host: '127.0.0.1', port: 0 });
     guarded = await startHttpServer({ strata: seeded.strata, caller, host: '127.0.0.1', port: 0, token: 'tok-inspector' });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on('pageerror', (e) => pageErrors.push(e.message));
     // 404s are answers here (no history, no scenes): Chromium still logs them as failed loads.
     page.on('console', (m) => m.type() === 'error' && !m.text().includes('status of 404') && pageErrors.push(m.text()));
     // Nothing may be fetched from anywhere but this server.
-    await page.route('**/*', (route) => (route.request().url().startsWith(server.url) || route.request().url().startsWith(guarded.url) ? route.continue() : route.abort()));
+    await page.route('**/*', (route) =>
+      route.request().url().startsWith(server.url) || route.request().url().startsWith(guarded.url) ? route.continue() : route.abort(),
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -83,17 +94,18 @@ describe.skipIf(skip)('web inspector in Chromium', () => {
     await page.locator('input[name=tag]').fill('ownership');
     await page.locator('input[name=tag]').press('Enter');
     // Rules are topics 0, 3, 6, 9; tagged are the even ones: 0 and 6.
-    await expect.poll(() => page.locator('table.list tbody td.text').allTextContents()).toEqual([
-      'Project note 7: the CDN edge is owned by team G',
-      'Project note 1: the billing service is owned by team A',
-    ]);
+    await expect
+      .poll(() => page.locator('table.list tbody td.text').allTextContents())
+      .toEqual(['Project note 7: the CDN edge is owned by team G', 'Project note 1: the billing service is owned by team A']);
     await expect.poll(() => info.textContent()).toBe('1–2 of 2');
     expect(page.url()).toContain('category=rule');
 
     await open('#/memories');
     await page.locator('input[name=q]').fill('deploy tuesdays');
     await page.getByRole('button', { name: 'Search' }).click();
-    await expect.poll(() => page.locator('table.list tbody td.text').first().textContent()).toBe('API deploys happen on Tuesdays, never on Fridays');
+    await expect
+      .poll(() => page.locator('table.list tbody td.text').first().textContent())
+      .toBe('API deploys happen on Tuesdays, never on Fridays');
     await shot('search');
   });
 
@@ -104,7 +116,10 @@ describe.skipIf(skip)('web inspector in Chromium', () => {
     await expect.poll(() => prov.locator('[data-field="source.kind"]').textContent()).toBe('distill');
     expect(await prov.locator('[data-field="source.agentId"]').textContent()).toBe('coder');
     expect(await prov.locator('[data-field="source.sessionKey"]').textContent()).toBe('agent:coder:main');
-    expect(await prov.locator('.message .body').allTextContents()).toEqual(['We always deploy the API on Tuesdays, never on Fridays.', 'Noted: API deploys happen on Tuesdays only.']);
+    expect(await prov.locator('.message .body').allTextContents()).toEqual([
+      'We always deploy the API on Tuesdays, never on Fridays.',
+      'Noted: API deploys happen on Tuesdays only.',
+    ]);
     expect(await prov.textContent()).not.toContain('DECOY');
     expect(await page.locator('[data-field=importance]').textContent()).toBe('0.90');
     expect(await page.getByTestId('history').locator('li').count()).toBe(1);
@@ -130,7 +145,12 @@ describe.skipIf(skip)('web inspector in Chromium', () => {
     await expect.poll(() => text.textContent()).toBe('The staging cluster runs Postgres 17');
     expect(await page.getByRole('status').textContent()).toContain('Saved');
     expect(await page.locator('[data-field=tags]').textContent()).toBe('dbstaging');
-    expect((await api(`/memories/${id}`)).body).toMatchObject({ text: 'The staging cluster runs Postgres 17', category: 'decision', importance: 0.35, tags: ['db', 'staging'] });
+    expect((await api(`/memories/${id}`)).body).toMatchObject({
+      text: 'The staging cluster runs Postgres 17',
+      category: 'decision',
+      importance: 0.35,
+      tags: ['db', 'staging'],
+    });
     await expect.poll(() => history.locator('li').count()).toBe(3);
     // The newest entry shows what changed, importance and tags included.
     expect(await history.locator('li').first().locator('.change').allTextContents()).toEqual([
@@ -188,7 +208,17 @@ describe.skipIf(skip)('web inspector in Chromium', () => {
     // #, lexical, vector, fused, rerank, scored, final: every stage ran and shows a number.
     expect(cells).toHaveLength(7);
     for (const cell of cells.slice(1)) expect(cell).toMatch(/\d\.\d{3}/);
-    const expected = await api('/recall', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'who owns the billing service', scopes: ['global', 'project:strata', 'agent:reviewer'], rerank: true, limit: 3, explain: true }) });
+    const expected = await api('/recall', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: 'who owns the billing service',
+        scopes: ['global', 'project:strata', 'agent:reviewer'],
+        rerank: true,
+        limit: 3,
+        explain: true,
+      }),
+    });
     const top = expected.body.explain.candidates[0] as Json;
     expect(cells[6]).toBe(top.final.score.toFixed(3));
     expect(cells[1]).toContain(top.lexical.normalized.toFixed(3));
@@ -201,11 +231,15 @@ describe.skipIf(skip)('web inspector in Chromium', () => {
   it('reads the persona and scenes per agent', async () => {
     await open('#/layers');
     const persona = page.getByTestId('persona');
-    await expect.poll(() => persona.locator('.doc').textContent()).toBe('# Coder persona\n\nPrefers small pull requests. <b>not bold</b>\n');
+    await expect
+      .poll(() => persona.locator('.doc').textContent())
+      .toBe('# Coder persona\n\nPrefers small pull requests. <b>not bold</b>\n');
     expect(await persona.locator('b').count()).toBe(0);
     await page.getByRole('button', { name: 'deploys' }).click();
     const scene = page.getByTestId('scene');
-    await expect.poll(() => scene.locator('.doc').textContent()).toBe('## Deploys\n\nTuesdays only; the checklist is in docs/RELEASING.md.\n');
+    await expect
+      .poll(() => scene.locator('.doc').textContent())
+      .toBe('## Deploys\n\nTuesdays only; the checklist is in docs/RELEASING.md.\n');
     expect(await scene.textContent()).toContain('How releases go out');
     await shot('layers');
     await page.locator('select[name=agent]').selectOption('reviewer');
@@ -218,7 +252,11 @@ describe.skipIf(skip)('web inspector in Chromium', () => {
     await expect.poll(() => page.locator('[data-stat=calls] .value').textContent()).toBe('3');
     expect(await page.locator('[data-stat=cost] .value').textContent()).toBe('$0.0325');
     expect(await page.locator('[data-stat="unpriced calls"] .value').textContent()).toBe('1');
-    const rows = (id: string) => page.getByTestId(id).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    const rows = (id: string) =>
+      page
+        .getByTestId(id)
+        .locator('tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
     expect(await rows('by-month')).toEqual([
       ['2026-11', '2', '1', '11,000', '1,700', '$0.0200 +1 unpriced'],
       ['2026-10', '1', '0', '5,000', '800', '$0.0125'],

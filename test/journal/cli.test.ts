@@ -11,7 +11,10 @@ let server: ScriptedLlmServer;
 let home: string;
 beforeAll(async () => {
   server = await startScriptedLlmServer();
-  home = await tempHome({ embedder: { provider: 'none' }, llm: { provider: 'openai', baseURL: server.baseURL, model: 'scripted', maxRetries: 0 } });
+  home = await tempHome({
+    embedder: { provider: 'none' },
+    llm: { provider: 'openai', baseURL: server.baseURL, model: 'scripted', maxRetries: 0 },
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -34,22 +37,46 @@ describe('strata journal (CLI)', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/^skipped: session cli-s1 was flushed \d+ s ago \(within 60 s\)/);
 
-    const transcript = await claudeTranscriptWithInjection(home, { marker: 'CLI-INJECTED-MARKER', content: 'Ship on Friday.', secret: 'none' });
+    const transcript = await claudeTranscriptWithInjection(home, {
+      marker: 'CLI-INJECTED-MARKER',
+      content: 'Ship on Friday.',
+      secret: 'none',
+    });
     server.push(entryReply({ worthKeeping: false }));
-    const fromTranscript = await journalCli(['--home', home, '--agent', 'cc', 'journal', 'flush', '--session', 'cc-9', '--transcript', transcript]);
+    const fromTranscript = await journalCli([
+      '--home',
+      home,
+      '--agent',
+      'cc',
+      'journal',
+      'flush',
+      '--session',
+      'cc-9',
+      '--transcript',
+      transcript,
+    ]);
     expect(fromTranscript.code).toBe(0);
     expect(fromTranscript.stdout).toMatch(/^nothing-worth-keeping: \d+ new messages -> /);
     expect(server.requests[1]!.rawBody).not.toContain('CLI-INJECTED-MARKER');
     expect(promptOf(server.requests[1])).toContain('Ship on Friday.');
 
-    server.push({ kind: 'text', text: JSON.stringify({ articles: [{ slug: 'cache-ttl', title: 'Cache TTL', kind: 'concept', summary: '5 minutes', body: 'Chosen TTL: 5 minutes.' }] }) });
+    server.push({
+      kind: 'text',
+      text: JSON.stringify({
+        articles: [{ slug: 'cache-ttl', title: 'Cache TTL', kind: 'concept', summary: '5 minutes', body: 'Chosen TTL: 5 minutes.' }],
+      }),
+    });
     const compiled = await journalCli(['--home', home, 'journal', 'compile', '--json']);
     expect(compiled.code).toBe(0);
     expect(JSON.parse(compiled.stdout)).toMatchObject({ status: 'compiled', created: ['cache-ttl'], articles: 1 });
     await writeFile(join(home, 'journal', 'knowledge', 'stray.md'), '# Stray\n\nSee [[nowhere]].\n');
     const problems = await journalCli(['--home', home, 'journal', 'lint', '--json']);
     expect(problems.code).toBe(1);
-    expect(JSON.parse(problems.stdout)).toMatchObject({ ok: false, brokenLinks: [{ from: 'stray', target: 'nowhere' }], orphans: ['stray'] });
+    expect(JSON.parse(problems.stdout)).toMatchObject({
+      ok: false,
+      brokenLinks: [{ from: 'stray', target: 'nowhere' }],
+      orphans: ['stray'],
+    });
   }, 60_000);
 
   it('exits 1 and keeps the input when generation fails', async () => {

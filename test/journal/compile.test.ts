@@ -15,7 +15,9 @@ const T0 = '2026-11-21T12:00:00.000Z';
 const at = (ms: number) => () => new Date(Date.parse(T0) + ms);
 const MIN = 60_000;
 
-function articles(list: Array<{ slug: string; title: string; kind: 'concept' | 'connection' | 'qa'; summary: string; body: string }>): ScriptedReply {
+function articles(
+  list: Array<{ slug: string; title: string; kind: 'concept' | 'connection' | 'qa'; summary: string; body: string }>,
+): ScriptedReply {
   return { kind: 'text', text: JSON.stringify({ articles: list }) };
 }
 
@@ -29,26 +31,70 @@ describe('compileJournal', () => {
     env = await journalEnv({
       script: [
         articles([
-          { slug: 'Blue-Green Deploys', title: 'Blue-green deploys', kind: 'concept', summary: 'Two stacks, switch traffic.', body: 'We deploy with two stacks. See [[Rollback Plan]].' },
-          { slug: 'rollback-plan', title: 'Rollback plan', kind: 'concept', summary: 'How to go back.', body: 'Switch back to the old stack ([[blue-green-deploys]]).' },
-          { slug: '../../escape', title: 'Escape attempt', kind: 'qa', summary: 'Q: can a slug leave the folder?', body: 'A: no. Related: [[blue-green-deploys|deploys]].' },
+          {
+            slug: 'Blue-Green Deploys',
+            title: 'Blue-green deploys',
+            kind: 'concept',
+            summary: 'Two stacks, switch traffic.',
+            body: 'We deploy with two stacks. See [[Rollback Plan]].',
+          },
+          {
+            slug: 'rollback-plan',
+            title: 'Rollback plan',
+            kind: 'concept',
+            summary: 'How to go back.',
+            body: 'Switch back to the old stack ([[blue-green-deploys]]).',
+          },
+          {
+            slug: '../../escape',
+            title: 'Escape attempt',
+            kind: 'qa',
+            summary: 'Q: can a slug leave the folder?',
+            body: 'A: no. Related: [[blue-green-deploys|deploys]].',
+          },
         ]),
-        articles([{ slug: 'rollback-plan', title: 'Rollback plan', kind: 'concept', summary: 'How to go back, now tested.', body: 'Switch back ([[blue-green-deploys]]); tested on 11-21.' }]),
+        articles([
+          {
+            slug: 'rollback-plan',
+            title: 'Rollback plan',
+            kind: 'concept',
+            summary: 'How to go back, now tested.',
+            body: 'Switch back ([[blue-green-deploys]]); tested on 11-21.',
+          },
+        ]),
       ],
     });
     const day1 = '# Journal 2026-11-21\n\n## 10:00 UTC · session s1\n\n**Decisions:**\n- Use blue-green deploys\n\n';
     await writeDay(env.home, '2026-11-21', day1);
 
     const first = await compileJournal({ home: env.home, llm: env.llm, now: at(0) });
-    expect(first).toMatchObject({ status: 'compiled', days: ['2026-11-21'], created: ['blue-green-deploys', 'rollback-plan', 'escape'], updated: [], articles: 3 });
+    expect(first).toMatchObject({
+      status: 'compiled',
+      days: ['2026-11-21'],
+      created: ['blue-green-deploys', 'rollback-plan', 'escape'],
+      updated: [],
+      articles: 3,
+    });
     expect(promptOf(env.server.requests[0])).toContain('Use blue-green deploys');
     const knowledge = join(env.home, 'journal', 'knowledge');
-    expect((await readdir(knowledge)).filter((n) => n.endsWith('.md')).sort()).toEqual(['blue-green-deploys.md', 'escape.md', 'index.md', 'rollback-plan.md']);
+    expect((await readdir(knowledge)).filter((n) => n.endsWith('.md')).sort()).toEqual([
+      'blue-green-deploys.md',
+      'escape.md',
+      'index.md',
+      'rollback-plan.md',
+    ]);
     expect(await readdir(env.home)).not.toContain('escape.md');
     const bg = parseArticle('blue-green-deploys', await readFile(join(knowledge, 'blue-green-deploys.md'), 'utf8'));
-    expect(bg).toMatchObject({ title: 'Blue-green deploys', kind: 'concept', sources: ['2026-11-21'], body: 'We deploy with two stacks. See [[rollback-plan]].' });
+    expect(bg).toMatchObject({
+      title: 'Blue-green deploys',
+      kind: 'concept',
+      sources: ['2026-11-21'],
+      body: 'We deploy with two stacks. See [[rollback-plan]].',
+    });
     const index = await readFile(join(knowledge, 'index.md'), 'utf8');
-    expect(index).toContain('## Concepts\n\n- [[blue-green-deploys]] Blue-green deploys — Two stacks, switch traffic.\n- [[rollback-plan]] Rollback plan — How to go back.');
+    expect(index).toContain(
+      '## Concepts\n\n- [[blue-green-deploys]] Blue-green deploys — Two stacks, switch traffic.\n- [[rollback-plan]] Rollback plan — How to go back.',
+    );
     expect(index).toContain('## Questions and answers\n\n- [[escape]]');
     expect(await lintJournal({ home: env.home })).toEqual({ ok: true, articles: 3, brokenLinks: [], orphans: [], missingIndex: false });
 
@@ -100,11 +146,20 @@ describe('lintJournal', () => {
     const knowledge = join(env.home, 'journal', 'knowledge');
     await mkdir(knowledge, { recursive: true });
     await writeFile(join(knowledge, 'index.md'), '# Knowledge index\n\n- [[alpha]]\n');
-    await writeFile(join(knowledge, 'alpha.md'), '---\ntitle: "Alpha"\nkind: "concept"\n---\n\n# Alpha\n\nSee [[beta]] and [[Missing Page]].\n');
+    await writeFile(
+      join(knowledge, 'alpha.md'),
+      '---\ntitle: "Alpha"\nkind: "concept"\n---\n\n# Alpha\n\nSee [[beta]] and [[Missing Page]].\n',
+    );
     await writeFile(join(knowledge, 'beta.md'), '# Beta\n\nBack to [[alpha]].\n');
     await writeFile(join(knowledge, 'lonely.md'), '# Lonely\n\nLinks to itself: [[lonely]]; code is not a link: `[[nowhere]]`.\n');
     const result = await lintJournal({ home: env.home });
-    expect(result).toEqual({ ok: false, articles: 3, brokenLinks: [{ from: 'alpha', target: 'missing-page' }], orphans: ['lonely'], missingIndex: false });
+    expect(result).toEqual({
+      ok: false,
+      articles: 3,
+      brokenLinks: [{ from: 'alpha', target: 'missing-page' }],
+      orphans: ['lonely'],
+      missingIndex: false,
+    });
   });
 
   it('slugs never escape the folder', () => {

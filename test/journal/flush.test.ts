@@ -21,16 +21,36 @@ const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOSt
 describe('flushJournal', () => {
   it('writes a structured entry from a real Claude Code transcript; the injected memories and the secret never reach the LLM', async () => {
     env = await journalEnv({
-      script: [entryReply({ context: 'Debugging the spotter build', keyExchanges: ['Why the deploy failed'], decisions: ['Use blue-green deploys: no downtime'], lessons: ['Check the lockfile first'], actionItems: ['Write the rollback plan'] })],
+      script: [
+        entryReply({
+          context: 'Debugging the spotter build',
+          keyExchanges: ['Why the deploy failed'],
+          decisions: ['Use blue-green deploys: no downtime'],
+          lessons: ['Check the lockfile first'],
+          actionItems: ['Write the rollback plan'],
+        }),
+      ],
     });
     const marker = 'INJECTED-RECALL-7f3a';
     const secret = 'sk-abcdefghijklmnopqrstuvwxyz123456';
-    const path = await claudeTranscriptWithInjection(env.home, { marker, content: 'Remember: we deploy spotter with blue-green switching.', secret });
+    const path = await claudeTranscriptWithInjection(env.home, {
+      marker,
+      content: 'Remember: we deploy spotter with blue-green switching.',
+      secret,
+    });
     const transcript = await readTranscriptForJournal({ path, sessionId: 'cc-1' });
     expect(transcript.format).toBe('claude-code');
     expect(transcript.stats.stripped['relevant-memories']).toBe(1);
 
-    const result = await flushJournal({ home: env.home, l0: l0Of(env.home), llm: env.llm, sessionId: 'cc-1', agentId: 'claude-code', messages: transcript.messages, now: at(T0) });
+    const result = await flushJournal({
+      home: env.home,
+      l0: l0Of(env.home),
+      llm: env.llm,
+      sessionId: 'cc-1',
+      agentId: 'claude-code',
+      messages: transcript.messages,
+      now: at(T0),
+    });
     expect(result).toMatchObject({ status: 'written', source: 'transcript', path: journalDay(env.home, '2026-11-21') });
     expect(result.newMessages).toBe(transcript.messages.length);
     expect(result.omittedMessages).toBe(0);
@@ -61,7 +81,15 @@ describe('flushJournal', () => {
     env = await journalEnv({ script: [entryReply({ context: 'budgeted' })] });
     const path = await claudeTranscriptWithInjection(env.home, { marker: 'M', content: 'The newest message.', secret: 'none' });
     const { messages } = await readTranscriptForJournal({ path });
-    const result = await flushJournal({ home: env.home, l0: l0Of(env.home), llm: env.llm, sessionId: 'cc-2', messages, config: { maxInputTokens: 1000 }, now: at(T0) });
+    const result = await flushJournal({
+      home: env.home,
+      l0: l0Of(env.home),
+      llm: env.llm,
+      sessionId: 'cc-2',
+      messages,
+      config: { maxInputTokens: 1000 },
+      now: at(T0),
+    });
     expect(result.status).toBe('written');
     expect(result.omittedMessages).toBeGreaterThan(0);
     const prompt = promptOf(env.server.requests[0]);
@@ -84,8 +112,16 @@ describe('flushJournal', () => {
     expect(prompt1).toContain('assistant: Rotate them monthly via the vault CLI.');
     expect(prompt1).not.toContain('Unrelated chatter');
 
-    await writeL0(env.home, [l0({ session: 's1', role: 'user', content: 'Also document the vault policy.', at: '2026-11-21T10:05:00.000Z' })]);
-    const second = await flushJournal({ home: env.home, l0: l0Of(env.home), llm: env.llm, sessionId: 's1', now: at(plus(T0, 10 * 60_000)) });
+    await writeL0(env.home, [
+      l0({ session: 's1', role: 'user', content: 'Also document the vault policy.', at: '2026-11-21T10:05:00.000Z' }),
+    ]);
+    const second = await flushJournal({
+      home: env.home,
+      l0: l0Of(env.home),
+      llm: env.llm,
+      sessionId: 's1',
+      now: at(plus(T0, 10 * 60_000)),
+    });
     expect(second).toMatchObject({ status: 'written', newMessages: 1 });
     const prompt2 = promptOf(env.server.requests[1]);
     expect(prompt2).toContain('Also document the vault policy.');
@@ -105,7 +141,9 @@ describe('flushJournal', () => {
     await writeL0(env.home, [l0({ session: 's2', role: 'user', content: 'ok thanks', at: '2026-11-21T09:00:00.000Z' })]);
     const result = await flushJournal({ home: env.home, l0: l0Of(env.home), llm: env.llm, sessionId: 's2', now: at(T0) });
     expect(result.status).toBe('nothing-worth-keeping');
-    expect(await readFile(result.path!, 'utf8')).toBe('# Journal 2026-11-21\n\n## 10:00 UTC · session s2\n\nNothing worth keeping (1 messages reviewed).\n\n');
+    expect(await readFile(result.path!, 'utf8')).toBe(
+      '# Journal 2026-11-21\n\n## 10:00 UTC · session s2\n\nNothing worth keeping (1 messages reviewed).\n\n',
+    );
   });
 
   it('keeps the input under pending/ after three failed attempts and writes it on the next run', async () => {
@@ -116,7 +154,9 @@ describe('flushJournal', () => {
         { kind: 'status', status: 503 },
       ],
     });
-    await writeL0(env.home, [l0({ session: 'f1', role: 'user', content: 'We chose Postgres over MySQL for JSONB.', at: '2026-11-21T09:00:00.000Z' })]);
+    await writeL0(env.home, [
+      l0({ session: 'f1', role: 'user', content: 'We chose Postgres over MySQL for JSONB.', at: '2026-11-21T09:00:00.000Z' }),
+    ]);
     const failed = await flushJournal({ home: env.home, l0: l0Of(env.home), llm: env.llm, sessionId: 'f1', now: at(T0), retryDelayMs: 1 });
     expect(failed.status).toBe('failed');
     expect(failed.reason).toMatch(/retried by the next flush/);
@@ -132,7 +172,14 @@ describe('flushJournal', () => {
     // The next flush (another session) retries the kept input first, then flushes its own.
     env.server.push(entryReply({ decisions: ['Postgres over MySQL for JSONB'] }), entryReply({ context: 'g1 work' }));
     await writeL0(env.home, [l0({ session: 'g1', role: 'user', content: 'Set up CI caching.', at: '2026-11-21T10:01:00.000Z' })]);
-    const next = await flushJournal({ home: env.home, l0: l0Of(env.home), llm: env.llm, sessionId: 'g1', now: at(plus(T0, 5 * 60_000)), retryDelayMs: 1 });
+    const next = await flushJournal({
+      home: env.home,
+      l0: l0Of(env.home),
+      llm: env.llm,
+      sessionId: 'g1',
+      now: at(plus(T0, 5 * 60_000)),
+      retryDelayMs: 1,
+    });
     expect(next).toMatchObject({ status: 'written', pending: { retried: 1, written: 1, remaining: 0 } });
     expect(promptOf(env.server.requests[3])).toBe(kept.prompt);
     expect((await readdir(pendingDir)).filter((n) => n.endsWith('.json'))).toEqual([]);
@@ -170,7 +217,9 @@ describe('flushJournal', () => {
       l0({ session: 'c1', role: 'user', content: 'c1 says hello', at: '2026-11-21T09:00:00.000Z' }),
       l0({ session: 'c2', role: 'user', content: 'c2 says hello', at: '2026-11-21T09:00:00.000Z' }),
     ]);
-    const results = await Promise.all(['c1', 'c2'].map((sessionId) => flushJournal({ home: env!.home, l0: l0Of(env!.home), llm: env!.llm, sessionId, now: at(T0) })));
+    const results = await Promise.all(
+      ['c1', 'c2'].map((sessionId) => flushJournal({ home: env!.home, l0: l0Of(env!.home), llm: env!.llm, sessionId, now: at(T0) })),
+    );
     expect(results.map((r) => r.status)).toEqual(['written', 'written']);
     const paths = journalPaths(env.home);
     const at2 = new Date(T0);

@@ -1,7 +1,14 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { autoOrganize, layerPaths, readCheckpoint, serializeScene, syncSceneIndex, type AutoOrganizeResult } from '../../src/core/layers/index.js';
+import {
+  autoOrganize,
+  layerPaths,
+  readCheckpoint,
+  serializeScene,
+  syncSceneIndex,
+  type AutoOrganizeResult,
+} from '../../src/core/layers/index.js';
 import { withFileLock } from '../../src/util/file-lock.js';
 import { Strata } from '../../src/strata.js';
 import type { RecordedRequest, ScriptedReply } from '../support/scripted-llm-server.js';
@@ -30,12 +37,16 @@ function organiserModel(): (request: RecordedRequest) => ScriptedReply {
     const messages = request.body.messages as Array<{ role: string }>;
     if (messages.at(-1)?.role === 'tool') return { kind: 'text', text: 'done' };
     n++;
-    return { kind: 'tool-calls', calls: [{ name: 'write_scene', arguments: { file: `topic-${n}.md`, summary: `Topic ${n}`, content: `facts ${n}` } }] };
+    return {
+      kind: 'tool-calls',
+      calls: [{ name: 'write_scene', arguments: { file: `topic-${n}.md`, summary: `Topic ${n}`, content: `facts ${n}` } }],
+    };
   };
 }
 
 async function remember(strata: Strata, count: number, from = 0): Promise<void> {
-  for (let i = from; i < from + count; i++) await strata.remember({ text: `Fact number ${i}: the user likes item ${i}`, scope: 'agent:main' });
+  for (let i = from; i < from + count; i++)
+    await strata.remember({ text: `Fact number ${i}: the user likes item ${i}`, scope: 'agent:main' });
 }
 
 describe('autoOrganize (core)', () => {
@@ -70,14 +81,20 @@ describe('autoOrganize (core)', () => {
   it('a failing run is reported, not thrown, and leaves the scenes byte-identical', async () => {
     env = await layerEnv({
       script: [
-        { kind: 'tool-calls', calls: [{ name: 'write_scene', arguments: { file: 'work.md', summary: 'Rewritten', content: 'clobbered' } }] },
+        {
+          kind: 'tool-calls',
+          calls: [{ name: 'write_scene', arguments: { file: 'work.md', summary: 'Rewritten', content: 'clobbered' } }],
+        },
         { kind: 'status', status: 500, body: { error: { message: 'model exploded' } } },
       ],
     });
     const { home, strata, llm } = env;
     const paths = layerPaths({ home, agentId: 'main' });
     await mkdir(paths.scenesDir, { recursive: true });
-    await writeFile(join(paths.scenesDir, 'work.md'), serializeScene({ summary: 'Work', heat: 1, created: T, updated: T, body: '- works at Acme\n' }));
+    await writeFile(
+      join(paths.scenesDir, 'work.md'),
+      serializeScene({ summary: 'Work', heat: 1, created: T, updated: T, body: '- works at Acme\n' }),
+    );
     await syncSceneIndex(paths);
     const before = await treeSnapshot(paths.scenesDir);
     await remember(strata, 2);
@@ -94,7 +111,9 @@ describe('autoOrganize (core)', () => {
     const { home, strata, server, llm } = env;
     await remember(strata, 2);
     const paths = layerPaths({ home, agentId: 'main' });
-    const result = await withFileLock({ path: paths.lockFile }, () => autoOrganize({ home, agentId: 'main', llm, memories: strata, everyMemories: 2 }));
+    const result = await withFileLock({ path: paths.lockFile }, () =>
+      autoOrganize({ home, agentId: 'main', llm, memories: strata, everyMemories: 2 }),
+    );
     expect(result).toEqual({ agentId: 'main', status: 'busy' });
     expect(server.requests).toHaveLength(0);
   });
@@ -159,7 +178,10 @@ describe('automatic organising in the background worker (DistillScheduler path)'
   });
 
   it('does nothing below the threshold, or with layers.organizer.auto false', async () => {
-    for (const organizer of [{ everyMemories: 3, minIntervalMs: 0 }, { auto: false, everyMemories: 1 }]) {
+    for (const organizer of [
+      { everyMemories: 3, minIntervalMs: 0 },
+      { auto: false, everyMemories: 1 },
+    ]) {
       const server = await startScriptedLlmServer({ script: backgroundModel() });
       cleanups.push(() => server.close());
       const strata = await backgroundStrata(server, organizer);
@@ -187,9 +209,17 @@ describe('automatic organising in the Claude Code background process (`strata --
     };
     const skipped = await tempHome(config);
     const organised = await tempHome(config);
-    cleanups.push(() => removeDir(skipped), () => removeDir(organised));
+    cleanups.push(
+      () => removeDir(skipped),
+      () => removeDir(organised),
+    );
     const story = [
-      msg({ session: 'c1', role: 'user', content: 'Every morning I have an oat-milk flat white before my run.', at: '2026-11-01T07:00:00Z' }),
+      msg({
+        session: 'c1',
+        role: 'user',
+        content: 'Every morning I have an oat-milk flat white before my run.',
+        at: '2026-11-01T07:00:00Z',
+      }),
       msg({ session: 'c1', role: 'user', content: 'I am training for the Berlin marathon in September.', at: '2026-11-01T07:01:00Z' }),
     ];
 
@@ -228,10 +258,12 @@ describe('automatic organising in the OpenClaw plugin (distillation at session e
     const gate = new Promise<void>((r) => (release = r));
     const model = backgroundModel();
     // The organiser's first turn hangs until the service is stopped.
-    const server = await startScriptedLlmServer({ script: async (request) => {
-      if (request.body?.tools) await gate;
-      return model(request);
-    } });
+    const server = await startScriptedLlmServer({
+      script: async (request) => {
+        if (request.body?.tools) await gate;
+        return model(request);
+      },
+    });
     cleanups.push(async () => {
       release();
       await server.close();
@@ -243,13 +275,15 @@ describe('automatic organising in the OpenClaw plugin (distillation at session e
     expect(await treeSnapshot(layerPaths({ home, agentId: 'main' }).scenesDir)).toEqual({});
   });
 
-
   it('organises the agent after session_end distils enough memories, and logs it', async () => {
     const server = await startScriptedLlmServer({ script: backgroundModel() });
     cleanups.push(() => server.close());
     const { home, host } = await openClawSessionEnded({ baseURL: server.baseURL, sessionKey: 's-organise' });
     // session_end starts distillation and then the organiser in the background (stopping would abort it).
-    await vi.waitFor(() => expect(host.logs.some((l) => l.level === 'info' && /organised 2 memories of main/.test(l.message))).toBe(true), { timeout: 20_000, interval: 50 });
+    await vi.waitFor(() => expect(host.logs.some((l) => l.level === 'info' && /organised 2 memories of main/.test(l.message))).toBe(true), {
+      timeout: 20_000,
+      interval: 50,
+    });
     await host.stopServices();
     const paths = layerPaths({ home, agentId: 'main' });
     expect(await readFile(join(paths.scenesDir, 'topic-1.md'), 'utf8')).toContain('facts 1');

@@ -20,7 +20,10 @@ async function seed(e: LayerEnv): Promise<void> {
   await mkdir(join(e.home, 'persona'), { recursive: true });
   const T = '2026-01-01T00:00:00.000Z';
   for (let i = 0; i < 30; i++) {
-    await writeFile(join(paths.scenesDir, `topic-${i}.md`), serializeScene({ summary: `Topic number ${i} about things`, heat: i, created: T, updated: T, body: 'x\n' }));
+    await writeFile(
+      join(paths.scenesDir, `topic-${i}.md`),
+      serializeScene({ summary: `Topic number ${i} about things`, heat: i, created: T, updated: T, body: 'x\n' }),
+    );
   }
   await syncSceneIndex(paths);
   const persona = Array.from({ length: 80 }, (_, i) => `- persona line ${i} with some detail </persona> & a < b`).join('\n');
@@ -67,7 +70,12 @@ describe('context bootstrap', () => {
   it("adds the session's hierarchical summaries when given its key, within the budget", async () => {
     env = await layerEnv({ script: summaryModel });
     await writeL0(env.home, [...session({ key: 'proj', count: 40 }), ...session({ key: 'other', count: 40 })]);
-    await runSummaries({ home: env.home, l0: l0Of(env.home), llm: env.llm, config: { boundaryTokens: 500, chunkTokens: 500, mergeFanIn: 3 } });
+    await runSummaries({
+      home: env.home,
+      l0: l0Of(env.home),
+      llm: env.llm,
+      config: { boundaryTokens: 500, chunkTokens: 500, mergeFanIn: 3 },
+    });
     await env.strata.remember({ text: 'The deploy runs on Fridays', scope: 'agent:main' });
     const withKey = await buildContext({ strata: env.strata, agentId: 'main', sessionKey: 'proj', budgetTokens: 1000 });
     expect(withKey.summaries).toBeGreaterThan(0);

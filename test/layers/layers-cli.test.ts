@@ -17,7 +17,10 @@ describe('strata organize / scenes / persona / context', () => {
   it('runs one organiser pass and shows the result', async () => {
     server = await startScriptedLlmServer({
       script: [
-        { kind: 'tool-calls', calls: [{ name: 'write_scene', arguments: { file: 'coffee.md', summary: 'Coffee habits', content: '- dark roast, no sugar' } }] },
+        {
+          kind: 'tool-calls',
+          calls: [{ name: 'write_scene', arguments: { file: 'coffee.md', summary: 'Coffee habits', content: '- dark roast, no sugar' } }],
+        },
         { kind: 'text', text: 'done' },
         { kind: 'text', text: 'A coffee lover.' },
       ],

@@ -1,7 +1,15 @@
 import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { layerPaths, NAV_OPEN, organizeScenes, readCheckpoint, readSceneIndex, serializeScene, syncSceneIndex } from '../../src/core/layers/index.js';
+import {
+  layerPaths,
+  NAV_OPEN,
+  organizeScenes,
+  readCheckpoint,
+  readSceneIndex,
+  serializeScene,
+  syncSceneIndex,
+} from '../../src/core/layers/index.js';
 import type { RecordedRequest, ScriptedReply } from '../support/scripted-llm-server.js';
 import { layerEnv, messagesOf, treeSnapshot, type LayerEnv } from './helpers.js';
 
@@ -30,7 +38,11 @@ function organiserScript(): (request: RecordedRequest) => ScriptedReply {
     const messages = request.body.messages as Array<{ role: string }>;
     if (messages.at(-1)?.role === 'tool') return { kind: 'text', text: 'done' };
     n++;
-    return { kind: 'tool-calls', calls: [{ name: 'write_scene', arguments: { file: `topic-${n}.md`, summary: `Topic ${n}`, content: `facts ${n}` } }], delayMs: 50 };
+    return {
+      kind: 'tool-calls',
+      calls: [{ name: 'write_scene', arguments: { file: `topic-${n}.md`, summary: `Topic ${n}`, content: `facts ${n}` } }],
+      delayMs: 50,
+    };
   };
 }
 
@@ -63,12 +75,21 @@ describe('organiser runs', () => {
 
     const report = await organizeScenes({ home, agentId: 'main', llm, memories: strata, personaEveryN: 0 });
 
-    expect(report).toMatchObject({ memoriesProcessed: 1, created: ['daily-rhythm.md'], updated: ['work.md'], renamed: [{ from: 'Daily Rhythm!.md', to: 'daily-rhythm.md' }], sceneCount: 2 });
+    expect(report).toMatchObject({
+      memoriesProcessed: 1,
+      created: ['daily-rhythm.md'],
+      updated: ['work.md'],
+      renamed: [{ from: 'Daily Rhythm!.md', to: 'daily-rhythm.md' }],
+      sceneCount: 2,
+    });
     expect(report.deleted.sort()).toEqual(['empty.md', 'header-only.md', 'old.md']);
     expect(report.personaUpdateRequest).toBe('changed jobs');
     expect((await readdir(paths.scenesDir)).sort()).toEqual(['.index.json', 'daily-rhythm.md', 'work.md']);
     const index = await readSceneIndex(paths);
-    expect(index.map((s) => [s.filename, s.summary, s.heat])).toEqual([['work.md', 'Work at Globex', 2], ['daily-rhythm.md', 'Daily routine', 1]]);
+    expect(index.map((s) => [s.filename, s.summary, s.heat])).toEqual([
+      ['work.md', 'Work at Globex', 2],
+      ['daily-rhythm.md', 'Daily routine', 1],
+    ]);
     expect(await readFile(join(paths.scenesDir, 'work.md'), 'utf8')).toContain('- works at Globex');
     // The organiser saw the new memory; the persona was regenerated on request, old one backed up.
     expect(messagesOf(server, 0)[1]?.content).toContain('User moved from Acme to Globex');
@@ -79,7 +100,9 @@ describe('organiser runs', () => {
     const backups = await readdir(paths.personaBackupsDir);
     // The backup is the persona as it stood after this run's navigation refresh.
     expect(backups).toHaveLength(1);
-    expect(await readFile(join(paths.personaBackupsDir, backups[0]!), 'utf8')).toMatch(/^Old persona body\.\n\n<!-- strata:scene-navigation -->/);
+    expect(await readFile(join(paths.personaBackupsDir, backups[0]!), 'utf8')).toMatch(
+      /^Old persona body\.\n\n<!-- strata:scene-navigation -->/,
+    );
     expect(await readCheckpoint(paths.checkpointFile)).toMatchObject({ totalProcessed: 1, sincePersona: 0, personaRequest: null });
   });
 
@@ -113,7 +136,11 @@ describe('organiser runs', () => {
       ],
     });
     const { home, strata, llm } = env;
-    const paths = await seedScenes(home, { 'work.md': scene('Work', 'body\r\nwith CRLF\n'), 'keep.md': scene('Keep', 'keep me\n', 4), 'Odd Name.md': 'no header\n' });
+    const paths = await seedScenes(home, {
+      'work.md': scene('Work', 'body\r\nwith CRLF\n'),
+      'keep.md': scene('Keep', 'keep me\n', 4),
+      'Odd Name.md': 'no header\n',
+    });
     await writeFile(join(home, 'target.md'), 'x');
     await symlink(join(home, 'target.md'), join(paths.scenesDir, 'link.md'));
     await strata.remember({ text: 'anything', scope: 'agent:main' });
@@ -125,7 +152,12 @@ describe('organiser runs', () => {
   });
 
   it('restores the folder when the model exceeds its turn budget', async () => {
-    env = await layerEnv({ script: () => ({ kind: 'tool-calls', calls: [{ name: 'write_scene', arguments: { file: 'loop.md', summary: 'Loop', content: `t ${Math.random()}` } }] }) });
+    env = await layerEnv({
+      script: () => ({
+        kind: 'tool-calls',
+        calls: [{ name: 'write_scene', arguments: { file: 'loop.md', summary: 'Loop', content: `t ${Math.random()}` } }],
+      }),
+    });
     const { home, strata, llm } = env;
     const paths = await seedScenes(home, { 'a.md': scene('A', 'a\n') });
     await strata.remember({ text: 'anything', scope: 'agent:main' });

@@ -49,7 +49,9 @@ describe('organiser sandbox', () => {
 
     expect(report.refusedToolCalls).toBe(11);
     expect(report.created).toEqual(['ok.md']);
-    const toolReplies = messagesOf(server, 1).filter((m) => m.role === 'tool').map((m) => m.content ?? '');
+    const toolReplies = messagesOf(server, 1)
+      .filter((m) => m.role === 'tool')
+      .map((m) => m.content ?? '');
     expect(toolReplies).toHaveLength(12);
     expect(toolReplies.slice(0, 11).every((c) => c.startsWith('refused:'))).toBe(true);
     expect(toolReplies[10]).toMatch(/too large/);

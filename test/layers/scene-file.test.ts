@@ -3,7 +3,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isDeadScene, normalizeSceneName, parseScene, readSceneIndex, serializeScene, syncSceneIndex } from '../../src/core/layers/index.js';
+import {
+  isDeadScene,
+  normalizeSceneName,
+  parseScene,
+  readSceneIndex,
+  serializeScene,
+  syncSceneIndex,
+} from '../../src/core/layers/index.js';
 import { capacityGuidance, parsePersonaUpdateRequest } from '../../src/core/layers/index.js';
 
 const iso = fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
@@ -20,12 +27,22 @@ describe('scene files', () => {
 
   it('parses a header-less file: first line is the summary, dates fall back', () => {
     const doc = parseScene('\n# Travel plans\nTokyo in May\n', '2026-01-01T00:00:00.000Z');
-    expect(doc).toMatchObject({ summary: 'Travel plans', heat: 0, created: '2026-01-01T00:00:00.000Z', body: '\n# Travel plans\nTokyo in May\n' });
+    expect(doc).toMatchObject({
+      summary: 'Travel plans',
+      heat: 0,
+      created: '2026-01-01T00:00:00.000Z',
+      body: '\n# Travel plans\nTokyo in May\n',
+    });
   });
 
   it('treats empty, marker-only and header-only files as dead', () => {
     const header = serializeScene({ summary: 's', heat: 1, created: 'x', updated: 'y', body: '\n  \n' });
-    expect([isDeadScene(''), isDeadScene(' [DELETED]\n'), isDeadScene(header), isDeadScene(header + 'content')]).toEqual([true, true, true, false]);
+    expect([isDeadScene(''), isDeadScene(' [DELETED]\n'), isDeadScene(header), isDeadScene(header + 'content')]).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('normalises names to lower-case ASCII slugs', () => {
@@ -38,13 +55,22 @@ describe('scene files', () => {
   it('keeps the index in sync with the files (hidden files, symlinks and other extensions ignored)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'strata-scenes-'));
     try {
-      await writeFile(join(dir, 'a.md'), serializeScene({ summary: 'A', heat: 1, created: '2026-01-01T00:00:00.000Z', updated: '2026-01-02T00:00:00.000Z', body: 'a\n' }));
-      await writeFile(join(dir, 'b.md'), serializeScene({ summary: 'B', heat: 5, created: '2026-01-01T00:00:00.000Z', updated: '2026-01-01T00:00:00.000Z', body: 'b\n' }));
+      await writeFile(
+        join(dir, 'a.md'),
+        serializeScene({ summary: 'A', heat: 1, created: '2026-01-01T00:00:00.000Z', updated: '2026-01-02T00:00:00.000Z', body: 'a\n' }),
+      );
+      await writeFile(
+        join(dir, 'b.md'),
+        serializeScene({ summary: 'B', heat: 5, created: '2026-01-01T00:00:00.000Z', updated: '2026-01-01T00:00:00.000Z', body: 'b\n' }),
+      );
       await writeFile(join(dir, '.hidden.md'), 'x');
       await writeFile(join(dir, 'notes.txt'), 'x');
       const paths = { scenesDir: dir, indexFile: join(dir, '.index.json') };
       const synced = await syncSceneIndex(paths);
-      expect(synced.map((s) => [s.filename, s.heat, s.summary])).toEqual([['b.md', 5, 'B'], ['a.md', 1, 'A']]);
+      expect(synced.map((s) => [s.filename, s.heat, s.summary])).toEqual([
+        ['b.md', 5, 'B'],
+        ['a.md', 1, 'A'],
+      ]);
       expect(await readSceneIndex(paths)).toEqual(synced);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -60,7 +86,9 @@ describe('capacity guidance and the persona signal', () => {
   });
 
   it('parses block and inline persona requests', () => {
-    expect(parsePersonaUpdateRequest('done.\n[PERSONA_UPDATE_REQUEST]reason: moved to Berlin[/PERSONA_UPDATE_REQUEST]')).toEqual({ reason: 'moved to Berlin' });
+    expect(parsePersonaUpdateRequest('done.\n[PERSONA_UPDATE_REQUEST]reason: moved to Berlin[/PERSONA_UPDATE_REQUEST]')).toEqual({
+      reason: 'moved to Berlin',
+    });
     expect(parsePersonaUpdateRequest('PERSONA_UPDATE_REQUEST: new job\nmore')).toEqual({ reason: 'new job' });
     expect(parsePersonaUpdateRequest('nothing to report')).toBeUndefined();
   });

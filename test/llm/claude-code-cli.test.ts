@@ -17,7 +17,10 @@ let dir: string;
 async function fakeCli(name: string, body: string): Promise<string> {
   const path = join(dir, name);
   const record = `require('fs').writeFileSync(${JSON.stringify(`${path}.call.json`)}, JSON.stringify({ argv: process.argv.slice(2), env: process.env, stdin, cwd: process.cwd(), pid: process.pid }));`;
-  await writeFile(path, `#!${process.execPath}\nlet stdin = '';\nprocess.stdin.on('data', (d) => (stdin += d));\nprocess.stdin.on('end', () => {\n${record}\n${body}\n});\n`);
+  await writeFile(
+    path,
+    `#!${process.execPath}\nlet stdin = '';\nprocess.stdin.on('data', (d) => (stdin += d));\nprocess.stdin.on('end', () => {\n${record}\n${body}\n});\n`,
+  );
   await chmod(path, 0o755);
   return path;
 }
@@ -26,8 +29,17 @@ async function callOf(path: string): Promise<{ argv: string[]; env: Record<strin
   return JSON.parse(await readFile(`${path}.call.json`, 'utf8'));
 }
 
-const RESULT = { type: 'result', subtype: 'success', is_error: false, result: '{"memories":[]}', stop_reason: 'end_turn', total_cost_usd: 0.0012, usage: { input_tokens: 40, cache_creation_input_tokens: 50, cache_read_input_tokens: 10, output_tokens: 7 } };
-const print = (value: unknown, code = 0) => `process.stdout.write(${JSON.stringify(typeof value === 'string' ? value : JSON.stringify(value))} + '\\n'); process.exitCode = ${code};`;
+const RESULT = {
+  type: 'result',
+  subtype: 'success',
+  is_error: false,
+  result: '{"memories":[]}',
+  stop_reason: 'end_turn',
+  total_cost_usd: 0.0012,
+  usage: { input_tokens: 40, cache_creation_input_tokens: 50, cache_read_input_tokens: 10, output_tokens: 7 },
+};
+const print = (value: unknown, code = 0) =>
+  `process.stdout.write(${JSON.stringify(typeof value === 'string' ? value : JSON.stringify(value))} + '\\n'); process.exitCode = ${code};`;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'strata-claude-cli-'));
@@ -48,8 +60,17 @@ describe('claude-code LLM backend', () => {
       responseFormat: { type: 'json', schema: { type: 'object' } },
       maxTokens: 900,
     });
-    expect(out).toEqual({ text: '{"memories":[]}', toolCalls: [], finishReason: 'stop', usage: { inputTokens: 100, outputTokens: 7, costUsd: 0.0012 } });
-    expect(llm).toMatchObject({ provider: 'claude-code', modelId: 'haiku', capabilities: { supportsTools: false, supportsJsonSchema: false } });
+    expect(out).toEqual({
+      text: '{"memories":[]}',
+      toolCalls: [],
+      finishReason: 'stop',
+      usage: { inputTokens: 100, outputTokens: 7, costUsd: 0.0012 },
+    });
+    expect(llm).toMatchObject({
+      provider: 'claude-code',
+      modelId: 'haiku',
+      capabilities: { supportsTools: false, supportsJsonSchema: false },
+    });
 
     const call = await callOf(cli);
     expect(call.stdin).toBe('we use pnpm, never npm');
@@ -91,26 +112,39 @@ describe('claude-code LLM backend', () => {
 
   it('output that is not JSON is a typed error quoting what was printed', async () => {
     const cli = await fakeCli('garbage', print('Welcome to Claude Code! <html>'));
-    const error = await createClaudeCodeLlm({ command: cli }).doGenerate({ messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    const error = await createClaudeCodeLlm({ command: cli })
+      .doGenerate({ messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'PROVIDER_CALL', isRetryable: false });
     expect((error as Error).message).toMatch(/not JSON \("Welcome to Claude Code! <html>"\)/);
     const other = await fakeCli('other-json', print({ hello: 'world' }));
-    const e2 = await createClaudeCodeLlm({ command: other }).doGenerate({ messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    const e2 = await createClaudeCodeLlm({ command: other })
+      .doGenerate({ messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
     expect((e2 as Error).message).toMatch(/not a Claude Code result/);
   });
 
   it('a failed call (non-zero exit with an error result) is typed: auth is permanent, overload is retryable', async () => {
-    const auth = await fakeCli('auth', print({ ...RESULT, subtype: 'success', is_error: true, result: 'Invalid API key · Please run /login', api_error_status: 401 }, 1));
-    const e1 = await createClaudeCodeLlm({ command: auth }).doGenerate({ messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    const auth = await fakeCli(
+      'auth',
+      print({ ...RESULT, subtype: 'success', is_error: true, result: 'Invalid API key · Please run /login', api_error_status: 401 }, 1),
+    );
+    const e1 = await createClaudeCodeLlm({ command: auth })
+      .doGenerate({ messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
     expect(e1).toMatchObject({ code: 'PROVIDER_AUTH', isRetryable: false, statusCode: 401 });
     expect((e1 as Error).message).toMatch(/log in/);
 
     const busy = await fakeCli('busy', print({ ...RESULT, is_error: true, result: 'API Error: 529 Overloaded', api_error_status: 529 }, 1));
-    const e2 = await createClaudeCodeLlm({ command: busy }).doGenerate({ messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    const e2 = await createClaudeCodeLlm({ command: busy })
+      .doGenerate({ messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
     expect(e2).toMatchObject({ code: 'PROVIDER_CALL', isRetryable: true, statusCode: 529 });
 
     const crash = await fakeCli('crash', `process.stderr.write('Error: something broke inside the CLI\\n'); process.exitCode = 3;`);
-    const e3 = await createClaudeCodeLlm({ command: crash }).doGenerate({ messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    const e3 = await createClaudeCodeLlm({ command: crash })
+      .doGenerate({ messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
     expect(e3).toMatchObject({ code: 'PROVIDER_CALL', isRetryable: true });
     expect((e3 as Error).message).toMatch(/exited with status 3 and printed no result: Error: something broke inside the CLI/);
   });
@@ -126,9 +160,14 @@ describe('claude-code LLM backend', () => {
 
   it('kills a CLI that hangs past timeoutMs (and what it started) and throws a retryable TIMEOUT', async () => {
     // The fake starts a grandchild that would outlive it, then hangs.
-    const cli = await fakeCli('hang', `const c = require('child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }); require('fs').writeFileSync(${JSON.stringify(join(dir, 'hang.grandchild'))}, String(c.pid)); setInterval(() => {}, 1000);`);
+    const cli = await fakeCli(
+      'hang',
+      `const c = require('child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }); require('fs').writeFileSync(${JSON.stringify(join(dir, 'hang.grandchild'))}, String(c.pid)); setInterval(() => {}, 1000);`,
+    );
     const started = Date.now();
-    const error = await createClaudeCodeLlm({ command: cli, timeoutMs: 1_500 }).doGenerate({ messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    const error = await createClaudeCodeLlm({ command: cli, timeoutMs: 1_500 })
+      .doGenerate({ messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'TIMEOUT', isRetryable: true });
     expect(Date.now() - started).toBeLessThan(15_000);
     const { pid } = await callOf(cli);
@@ -139,8 +178,18 @@ describe('claude-code LLM backend', () => {
   it('an abort kills the CLI and rejects as an abort (never retried)', async () => {
     const cli = await fakeCli('slow', 'setInterval(() => {}, 1000);');
     const controller = new AbortController();
-    const pending = createClaudeCodeLlm({ command: cli }).doGenerate({ messages: [{ role: 'user', content: 'x' }], abortSignal: controller.signal });
-    await expect.poll(() => readFile(`${cli}.call.json`, 'utf8').then(() => true, () => false)).toBe(true);
+    const pending = createClaudeCodeLlm({ command: cli }).doGenerate({
+      messages: [{ role: 'user', content: 'x' }],
+      abortSignal: controller.signal,
+    });
+    await expect
+      .poll(() =>
+        readFile(`${cli}.call.json`, 'utf8').then(
+          () => true,
+          () => false,
+        ),
+      )
+      .toBe(true);
     controller.abort();
     const error = await pending.catch((e: unknown) => e);
     expect(isAbortError(error)).toBe(true);
@@ -149,6 +198,11 @@ describe('claude-code LLM backend', () => {
 
   it('refuses tool calls it cannot make', async () => {
     const llm = createClaudeCodeLlm({ command: 'claude' });
-    await expect(llm.doGenerate({ messages: [{ role: 'user', content: 'x' }], tools: [{ name: 't', description: 'd', parameters: { type: 'object' } }] })).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+    await expect(
+      llm.doGenerate({
+        messages: [{ role: 'user', content: 'x' }],
+        tools: [{ name: 't', description: 'd', parameters: { type: 'object' } }],
+      }),
+    ).rejects.toMatchObject({ code: 'UNSUPPORTED' });
   });
 });

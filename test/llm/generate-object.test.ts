@@ -28,7 +28,10 @@ describe('generateObject', () => {
     const llm = createOpenAIChat({ baseURL: server.baseURL, model: 'm', jsonMode: 'json_schema' });
     const result = await generateObject({ llm, messages, schema: Memories, schemaName: 'memories' });
     expect(result).toEqual({ object: good, text: JSON.stringify(good), usage: { inputTokens: 30, outputTokens: 20 }, repaired: false });
-    const format = server.requests[0]?.body?.response_format as { type: string; json_schema: { name: string; schema: { properties: object } } };
+    const format = server.requests[0]?.body?.response_format as {
+      type: string;
+      json_schema: { name: string; schema: { properties: object } };
+    };
     expect(format.type).toBe('json_schema');
     expect(format.json_schema.name).toBe('memories');
     expect(Object.keys(format.json_schema.schema.properties)).toEqual(['memories']);
@@ -40,7 +43,10 @@ describe('generateObject', () => {
   });
 
   it('without schema support, puts the schema in the system prompt and parses fenced JSON among prose', async () => {
-    server.push({ kind: 'text', text: 'Sure! Here is the result:\n```json\n' + JSON.stringify(good, null, 2) + '\n```\nLet me know [if needed].' });
+    server.push({
+      kind: 'text',
+      text: 'Sure! Here is the result:\n```json\n' + JSON.stringify(good, null, 2) + '\n```\nLet me know [if needed].',
+    });
     const llm = createOpenAIChat({ baseURL: server.baseURL, model: 'm', jsonMode: 'json_object' });
     const result = await generateObject({ llm, messages, schema: Memories, schemaName: 'memories' });
     expect(result.object).toEqual(good);
@@ -53,7 +59,11 @@ describe('generateObject', () => {
 
   it('repairs once: sends the bad output and the validation error back, and accepts the fix', async () => {
     server.push(
-      { kind: 'text', text: '{"memories":[{"text":"Prefers tea","category":"likes","importance":0.6}]}', usage: { inputTokens: 10, outputTokens: 5 } },
+      {
+        kind: 'text',
+        text: '{"memories":[{"text":"Prefers tea","category":"likes","importance":0.6}]}',
+        usage: { inputTokens: 10, outputTokens: 5 },
+      },
       { kind: 'text', text: JSON.stringify(good), usage: { inputTokens: 40, outputTokens: 8 } },
     );
     const llm = createLlmClient({ llm: createOpenAIChat({ baseURL: server.baseURL, model: 'm', jsonMode: 'none' }) });
@@ -77,7 +87,11 @@ describe('generateObject', () => {
   });
 
   it('fails with LlmOutputError after exactly one failed repair', async () => {
-    server.push({ kind: 'text', text: '{"memories": [' }, { kind: 'text', text: 'still not json' }, { kind: 'text', text: JSON.stringify(good) });
+    server.push(
+      { kind: 'text', text: '{"memories": [' },
+      { kind: 'text', text: 'still not json' },
+      { kind: 'text', text: JSON.stringify(good) },
+    );
     const llm = createOpenAIChat({ baseURL: server.baseURL, model: 'm', jsonMode: 'none' });
     const error = await generateObject({ llm, messages, schema: Memories, schemaName: 'memories' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LlmOutputError);

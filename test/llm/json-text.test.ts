@@ -12,7 +12,10 @@ describe('tolerant JSON extraction', () => {
     expect(extractJsonText('[note] the answer is {"ok": true} and {"later": 1}')).toBe('{"ok": true}');
   });
   it('handles braces and escaped quotes inside strings', () => {
-    expect(parseJsonLoose('result: {"t": "a \\"}\\" b", "n": {"m": []}} done')).toEqual({ ok: true, value: { t: 'a "}" b', n: { m: [] } } });
+    expect(parseJsonLoose('result: {"t": "a \\"}\\" b", "n": {"m": []}} done')).toEqual({
+      ok: true,
+      value: { t: 'a "}" b', n: { m: [] } },
+    });
   });
   it('reports text with no JSON', () => {
     expect(parseJsonLoose('nothing here').ok).toBe(false);

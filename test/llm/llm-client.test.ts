@@ -33,7 +33,12 @@ function client(options: Partial<LlmClientOptions> = {}) {
 describe('LLM client: retries, faults, limits, usage', () => {
   it('rides out a 429 storm, honouring retry-after, then succeeds (both APIs)', async () => {
     const storm = (n: number) =>
-      Array.from({ length: n }, () => ({ kind: 'status' as const, status: 429, headers: { 'retry-after': '0' }, body: { error: { message: 'slow down' } } }));
+      Array.from({ length: n }, () => ({
+        kind: 'status' as const,
+        status: 429,
+        headers: { 'retry-after': '0' },
+        body: { error: { message: 'slow down' } },
+      }));
     server.push(...storm(3), { kind: 'text', text: 'finally' }, ...storm(2), { kind: 'text', text: 'anthropic too' });
     // With initialDelayMs at 10 minutes, only an honoured retry-after of 0 s lets this finish.
     const slowBackoff = { initialDelayMs: 600_000, maxRetries: 4 };
@@ -54,7 +59,9 @@ describe('LLM client: retries, faults, limits, usage', () => {
 
   it('gives up after maxRetries with a RetryError holding every attempt', async () => {
     server.push(...Array.from({ length: 5 }, () => ({ kind: 'status' as const, status: 429, headers: { 'retry-after-ms': '1' } })));
-    const error = await client({ maxRetries: 2 }).doGenerate(hi).catch((e: unknown) => e);
+    const error = await client({ maxRetries: 2 })
+      .doGenerate(hi)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RetryError);
     expect((error as RetryError).errors).toHaveLength(3);
     expect(server.requests).toHaveLength(3);
@@ -68,7 +75,9 @@ describe('LLM client: retries, faults, limits, usage', () => {
 
   it('does not retry a 401 and says which env var to check', async () => {
     server.push({ kind: 'status', status: 401, body: { error: { message: 'invalid api key' } } }, { kind: 'text', text: 'never' });
-    const error = await client().doGenerate(hi).catch((e: unknown) => e);
+    const error = await client()
+      .doGenerate(hi)
+      .catch((e: unknown) => e);
     expect(StrataError.isInstance(error) && error.code).toBe('PROVIDER_AUTH');
     expect((error as Error).message).toMatch(/OPENAI_API_KEY/);
     expect(server.requests).toHaveLength(1);
@@ -76,7 +85,9 @@ describe('LLM client: retries, faults, limits, usage', () => {
 
   it('times out a hanging server per attempt, retrying once, then fails with TIMEOUT', async () => {
     server.push({ kind: 'hang' }, { kind: 'hang' });
-    const error = await client({ timeoutMs: 150, maxRetries: 1 }).doGenerate(hi).catch((e: unknown) => e);
+    const error = await client({ timeoutMs: 150, maxRetries: 1 })
+      .doGenerate(hi)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RetryError);
     const last = (error as RetryError).lastError;
     expect(StrataError.isInstance(last) && last.code).toBe('TIMEOUT');
@@ -133,9 +144,20 @@ describe('LLM client: retries, faults, limits, usage', () => {
     await logged.doGenerate({ ...hi, purpose: 'distill.reconcile' });
     await expect(logged.doGenerate({ ...hi, purpose: 'distill.reconcile' })).rejects.toThrow(/400/);
 
-    const lines = (await readFile(join(home, 'usage', 'llm-2026-11.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await readFile(join(home, 'usage', 'llm-2026-11.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatchObject({ provider: 'openai-compatible', model: 'test-model', purpose: 'distill.extract', ok: true, inputTokens: 1000, outputTokens: 200, attempts: 1 });
+    expect(lines[0]).toMatchObject({
+      provider: 'openai-compatible',
+      model: 'test-model',
+      purpose: 'distill.extract',
+      ok: true,
+      inputTokens: 1000,
+      outputTokens: 200,
+      attempts: 1,
+    });
     expect(lines[0].costUsd).toBeCloseTo(0.004, 10);
     expect(lines[1]).toMatchObject({ purpose: 'distill.reconcile', ok: true, attempts: 2 });
     expect(lines[2]).toMatchObject({ ok: false, attempts: 1, errorCode: 'PROVIDER_CALL' });

@@ -54,7 +54,9 @@ describe('OpenAI-compatible chat adapter', () => {
   });
 
   it('fails at construction when a named key env var is missing (remote server)', () => {
-    expect(() => createOpenAIChat({ baseURL: 'https://llm.example.com/v1', model: 'm', apiKeyEnv: 'STRATA_TEST_MISSING_KEY' })).toThrow(/STRATA_TEST_MISSING_KEY/);
+    expect(() => createOpenAIChat({ baseURL: 'https://llm.example.com/v1', model: 'm', apiKeyEnv: 'STRATA_TEST_MISSING_KEY' })).toThrow(
+      /STRATA_TEST_MISSING_KEY/,
+    );
   });
 
   it('a server on this machine (Ollama) needs no key even when apiKeyEnv names an unset variable', () => {
@@ -67,9 +69,15 @@ describe('OpenAI-compatible chat adapter', () => {
     for (const jsonMode of ['json_schema', 'json_object', 'none'] as const) {
       const llm = createOpenAIChat({ baseURL: server.baseURL, model: 'm', jsonMode });
       expect(llm.capabilities.supportsJsonSchema).toBe(jsonMode === 'json_schema');
-      await llm.doGenerate({ messages: [{ role: 'user', content: 'json please' }], responseFormat: { type: 'json', schema, name: 'my schema' } });
+      await llm.doGenerate({
+        messages: [{ role: 'user', content: 'json please' }],
+        responseFormat: { type: 'json', schema, name: 'my schema' },
+      });
     }
-    expect(server.requests[0]?.body?.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'my_schema', schema, strict: false } });
+    expect(server.requests[0]?.body?.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'my_schema', schema, strict: false },
+    });
     expect(server.requests[1]?.body?.response_format).toEqual({ type: 'json_object' });
     expect(server.requests[2]?.body?.response_format).toBeUndefined();
   });
@@ -80,7 +88,9 @@ describe('OpenAI-compatible chat adapter', () => {
       { kind: 'text', text: 'The scene says hi.' },
     );
     const llm = createOpenAIChat({ baseURL: server.baseURL, model: 'm' });
-    const tools = [{ name: 'read_scene', description: 'Read a scene file', parameters: { type: 'object', properties: { file: { type: 'string' } } } }];
+    const tools = [
+      { name: 'read_scene', description: 'Read a scene file', parameters: { type: 'object', properties: { file: { type: 'string' } } } },
+    ];
     const messages: LlmMessage[] = [{ role: 'user', content: 'What does work.md say?' }];
     const first = await llm.doGenerate({ messages, tools });
     expect(first.finishReason).toBe('tool-calls');
@@ -95,7 +105,11 @@ describe('OpenAI-compatible chat adapter', () => {
     ]);
     expect(server.requests[1]?.body?.messages).toEqual([
       { role: 'user', content: 'What does work.md say?' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_scene', arguments: '{"file":"work.md"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_scene', arguments: '{"file":"work.md"}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: 'hi' },
     ]);
   });

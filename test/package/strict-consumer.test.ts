@@ -25,7 +25,10 @@ describe('package types (issue 16, item 1)', () => {
   it('a strict TypeScript consumer without "types": ["node"] compiles against the packed package', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'strata-consumer-'));
     execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: REPO_ROOT });
-    const out = execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: REPO_ROOT, encoding: 'utf8' }).trim().split('\n').at(-1)!;
+    const out = execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: REPO_ROOT, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .at(-1)!;
     const modules = join(dir, 'node_modules');
     await mkdir(join(modules, 'strata-memory'), { recursive: true });
     execFileSync('tar', ['-xzf', join(dir, out), '-C', join(modules, 'strata-memory'), '--strip-components=1']);
@@ -35,11 +38,26 @@ describe('package types (issue 16, item 1)', () => {
       await symlink(join(REPO_ROOT, 'node_modules', name), join(modules, name));
     }
     await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', type: 'module', private: true }));
-    await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noUncheckedIndexedAccess: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true } }));
+    await writeFile(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          noEmit: true,
+        },
+      }),
+    );
     await writeFile(join(dir, 'index.ts'), CONSUMER);
     let output = '';
     try {
-      execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8' });
+      execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
     } catch (error) {
       output = String((error as { stdout?: string }).stdout ?? error);
     }

@@ -21,10 +21,19 @@ try {
     const [remembered] = await Promise.all([
       strata.remember({ text: `${agent} keeps item ${i} under codeword ${agent}x${i}`, scope, actor: agent }),
       strata.appendConversation({
-        records: [{
-          sessionKey: `agent:${agent}:main`, sessionId: `s-${agent}`, agentId: agent, host: 'openclaw', id: `m${i}`, role: 'user',
-          content: `${agent} says turn ${i} about the shared topic`, timestamp: Date.now(), recordedAt: new Date().toISOString(),
-        }],
+        records: [
+          {
+            sessionKey: `agent:${agent}:main`,
+            sessionId: `s-${agent}`,
+            agentId: agent,
+            host: 'openclaw',
+            id: `m${i}`,
+            role: 'user',
+            content: `${agent} says turn ${i} about the shared topic`,
+            timestamp: Date.now(),
+            recordedAt: new Date().toISOString(),
+          },
+        ],
       }),
     ]);
     ids.push(remembered.id);

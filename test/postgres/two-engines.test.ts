@@ -13,7 +13,9 @@ const COUNT = 40;
 
 function runChild(args: string[]): Promise<{ agent: string; ids: string[]; leaks: string[] }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'engine-child.ts'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'engine-child.ts'), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -35,7 +37,7 @@ function runChild(args: string[]): Promise<{ agent: string; ids: string[]; leaks
  * database, writing memories and conversation turns at once and reading between writes.
  */
 describe.skipIf(!pg)('two engines in two processes on one PostgreSQL database', () => {
-  it('lose nothing, duplicate nothing and never see the other agent\'s scope or conversations', async () => {
+  it("lose nothing, duplicate nothing and never see the other agent's scope or conversations", async () => {
     const schema = pg!.schemaName('two');
     const dir = await mkdtemp(join(tmpdir(), 'strata-two-'));
     try {
@@ -49,11 +51,15 @@ describe.skipIf(!pg)('two engines in two processes on one PostgreSQL database', 
 
       // A third engine (another machine) sees everything both wrote, once, each in its own scope.
       const owner = await Strata.open({
-        home: join(dir, 'home-c'), env: { STRATA_POSTGRES_URL: pg!.url },
+        home: join(dir, 'home-c'),
+        env: { STRATA_POSTGRES_URL: pg!.url },
         overrides: { store: { provider: 'postgres', postgres: { schema } }, embedder: { provider: 'none' }, llm: { provider: 'none' } },
       });
       try {
-        for (const [agent, ids] of [['alice', a.ids], ['bob', b.ids]] as const) {
+        for (const [agent, ids] of [
+          ['alice', a.ids],
+          ['bob', b.ids],
+        ] as const) {
           const listed = await owner.list({ scopes: [`agent:${agent}`], limit: 1000 });
           expect(listed.map((m) => m.id).sort()).toEqual([...ids].sort());
           const turns = await owner.searchConversations({ query: 'shared topic', agentIds: [agent], limit: 100 });
@@ -62,7 +68,9 @@ describe.skipIf(!pg)('two engines in two processes on one PostgreSQL database', 
           // The history is shared too: the other machine's changes are visible here.
           expect((await owner.history({ id: ids[0]! })).map((e) => e.action)).toEqual(['create']);
         }
-        const rows = await pg!.query<{ n: number; distinct_ids: number }>(`SELECT count(*)::int AS n, count(DISTINCT id)::int AS distinct_ids FROM "${schema}".conversation_turns`);
+        const rows = await pg!.query<{ n: number; distinct_ids: number }>(
+          `SELECT count(*)::int AS n, count(DISTINCT id)::int AS distinct_ids FROM "${schema}".conversation_turns`,
+        );
         expect(rows.rows[0]).toEqual({ n: 2 * COUNT, distinct_ids: 2 * COUNT });
       } finally {
         await owner.close();

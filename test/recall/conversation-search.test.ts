@@ -13,15 +13,21 @@ const JUNE = Date.parse('2023-06-09T10:00:00Z');
 /** Index texts for two sessions, built by core from the turns and their neighbours. */
 function turns(): IndexedTurn[] {
   const sessions: Array<{ time: number; turns: Array<{ speaker: string; text: string }> }> = [
-    { time: MAY, turns: [
-      { speaker: 'Melanie', text: 'What pets do you have at home?' },
-      { speaker: 'Caroline', text: 'A beagle called Oscar, he is four now.' },
-      { speaker: 'Melanie', text: 'Cute! We have two cats.' },
-    ] },
-    { time: JUNE, turns: [
-      { speaker: 'Caroline', text: 'I took Oscar to the vet this morning.' },
-      { speaker: 'Melanie', text: 'Is he alright?' },
-    ] },
+    {
+      time: MAY,
+      turns: [
+        { speaker: 'Melanie', text: 'What pets do you have at home?' },
+        { speaker: 'Caroline', text: 'A beagle called Oscar, he is four now.' },
+        { speaker: 'Melanie', text: 'Cute! We have two cats.' },
+      ],
+    },
+    {
+      time: JUNE,
+      turns: [
+        { speaker: 'Caroline', text: 'I took Oscar to the vet this morning.' },
+        { speaker: 'Melanie', text: 'Is he alright?' },
+      ],
+    },
   ];
   return sessions.flatMap((s, n) => {
     const texts = buildSessionIndexTexts({ turns: s.turns, time: s.time });
@@ -45,8 +51,19 @@ function source(all: IndexedTurn[]): TurnSearchSource {
 
 describe('conversation turn index text', () => {
   it('holds the session date, the own words twice and the neighbouring turns', () => {
-    const text = buildTurnIndexText({ turn: { speaker: 'Caroline', text: 'A beagle called Oscar' }, previous: { speaker: 'Melanie', text: 'What pets?' }, next: { speaker: 'Melanie', text: 'Cute!' }, time: MAY });
-    expect(text.split('\n')).toEqual(['8 May 2023', 'Caroline: A beagle called Oscar', 'Caroline: A beagle called Oscar', 'Melanie: What pets?', 'Melanie: Cute!']);
+    const text = buildTurnIndexText({
+      turn: { speaker: 'Caroline', text: 'A beagle called Oscar' },
+      previous: { speaker: 'Melanie', text: 'What pets?' },
+      next: { speaker: 'Melanie', text: 'Cute!' },
+      time: MAY,
+    });
+    expect(text.split('\n')).toEqual([
+      '8 May 2023',
+      'Caroline: A beagle called Oscar',
+      'Caroline: A beagle called Oscar',
+      'Melanie: What pets?',
+      'Melanie: Cute!',
+    ]);
   });
 });
 
@@ -54,7 +71,13 @@ describe('searchConversationTurns', () => {
   const config = resolveRecallConfig();
 
   it("ranks the answer above the other speaker's question that shares its words, scores in [0, 1]", async () => {
-    const hits = await searchConversationTurns({ source: source(turns()), query: 'What pets does Caroline have?', limit: 5, config, now: new Date('2023-07-01T00:00:00Z') });
+    const hits = await searchConversationTurns({
+      source: source(turns()),
+      query: 'What pets does Caroline have?',
+      limit: 5,
+      config,
+      now: new Date('2023-07-01T00:00:00Z'),
+    });
     expect(hits[0]!.turn.text).toMatch(/beagle called Oscar/);
     const question = hits.find((h) => h.turn.text.startsWith('What pets'));
     expect(question!.scores.form).toBe(0.8);
@@ -66,9 +89,21 @@ describe('searchConversationTurns', () => {
   });
 
   it('prefers turns from the session a query names by date', async () => {
-    const june = await searchConversationTurns({ source: source(turns()), query: 'What happened with Oscar in June 2023?', limit: 5, config, now: new Date('2023-07-01T00:00:00Z') });
+    const june = await searchConversationTurns({
+      source: source(turns()),
+      query: 'What happened with Oscar in June 2023?',
+      limit: 5,
+      config,
+      now: new Date('2023-07-01T00:00:00Z'),
+    });
     expect(june[0]!.turn.time).toBe(JUNE);
-    const may = await searchConversationTurns({ source: source(turns()), query: 'What happened with Oscar on 8 May 2023?', limit: 5, config, now: new Date('2023-07-01T00:00:00Z') });
+    const may = await searchConversationTurns({
+      source: source(turns()),
+      query: 'What happened with Oscar on 8 May 2023?',
+      limit: 5,
+      config,
+      now: new Date('2023-07-01T00:00:00Z'),
+    });
     expect(may[0]!.turn.time).toBe(MAY);
   });
 });
@@ -91,7 +126,9 @@ describe('conversation hits as a recall source', () => {
     const hits = await conversationFallback({ memories: { results: [] }, search });
     expect(searched).toBe(1);
     const block = formatConversationExcerpts({ hits, maxTokens: 200 });
-    expect(block).toMatch(/^<conversation-excerpts note="said in past conversations, not verified memories">\n- \[conversation, 8 May 2023\] Caroline: A beagle called Oscar/);
+    expect(block).toMatch(
+      /^<conversation-excerpts note="said in past conversations, not verified memories">\n- \[conversation, 8 May 2023\] Caroline: A beagle called Oscar/,
+    );
   });
 
   it('the context bootstrap adds conversation excerpts when no memory answers the query', async () => {
@@ -99,10 +136,22 @@ describe('conversation hits as a recall source', () => {
     await env.strata.remember({ text: 'The deploy runs on Fridays', scope: 'global' });
     const searchConversations = ({ query, limit }: { query: string; limit: number }) =>
       searchConversationTurns({ source: source(turns()), query, limit, config: resolveRecallConfig() });
-    const result = await buildContext({ strata: env.strata, agentId: 'main', query: "What's the name of Caroline's beagle?", budgetTokens: 600, searchConversations });
+    const result = await buildContext({
+      strata: env.strata,
+      agentId: 'main',
+      query: "What's the name of Caroline's beagle?",
+      budgetTokens: 600,
+      searchConversations,
+    });
     expect(result.conversations).toBeGreaterThan(0);
     expect(result.text).toContain('[conversation, 8 May 2023] Caroline: A beagle called Oscar');
-    const answered = await buildContext({ strata: env.strata, agentId: 'main', query: 'When does the deploy run?', budgetTokens: 600, searchConversations });
+    const answered = await buildContext({
+      strata: env.strata,
+      agentId: 'main',
+      query: 'When does the deploy run?',
+      budgetTokens: 600,
+      searchConversations,
+    });
     expect(answered.conversations).toBe(0);
   });
 });

@@ -34,7 +34,7 @@ describe('recall quality on the demo and the pet memories (local embedder, defau
     if (migration) expect(migration.score).toBeLessThan(out.results[0]!.score);
   });
 
-  it("finds the dog for \"What's my dog called?\", well above the cat", async () => {
+  it('finds the dog for "What\'s my dog called?", well above the cat', async () => {
     const out = await strata.recall({ query: "What's my dog called?", scopes: ['global'], limit: 5 });
     expect(out.results[0]!.record.text).toMatch(/dog is called Rex/);
     const cat = out.results.find((r) => /Whiskers/.test(r.record.text));

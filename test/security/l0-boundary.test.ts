@@ -23,8 +23,15 @@ describe('L0 boundary redaction', () => {
     const planted = plantAll();
     const records: L0Record[] = planted.map((p, i) => ({
       // Ids carry the whole planted sentence: a bare value without its context is not recognisable as a secret.
-      id: p.text, sessionKey: `agent:main:${p.text}`, sessionId: p.text, agentId: 'main', host: 'jsonl', role: 'user',
-      content: p.text, timestamp: Date.parse('2026-01-05T10:00:00Z') + i * 1000, recordedAt: '2026-01-05T10:00:00.000Z',
+      id: p.text,
+      sessionKey: `agent:main:${p.text}`,
+      sessionId: p.text,
+      agentId: 'main',
+      host: 'jsonl',
+      role: 'user',
+      content: p.text,
+      timestamp: Date.parse('2026-01-05T10:00:00Z') + i * 1000,
+      recordedAt: '2026-01-05T10:00:00.000Z',
     }));
     const strata = await openStrata(home);
     try {

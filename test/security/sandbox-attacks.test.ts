@@ -24,7 +24,10 @@ const attempt = (escaped: boolean) => {
   if (escaped) tally.escapes++;
 };
 
-const write = (file: string, content: string, summary = 's'): { name: string; arguments: Record<string, unknown> } => ({ name: 'write_scene', arguments: { file, summary, content } });
+const write = (file: string, content: string, summary = 's'): { name: string; arguments: Record<string, unknown> } => ({
+  name: 'write_scene',
+  arguments: { file, summary, content },
+});
 
 async function setup(script: ScriptedReply[]) {
   env = await layerEnv({ script });
@@ -38,7 +41,12 @@ describe('organiser sandbox attacks', () => {
   it('500 write_scene calls in one turn: at most 16 run, the scene count and byte budget hold', async () => {
     // 3 KB each keeps the echoed request small enough for the scripted server; the count is what is attacked.
     const calls = Array.from({ length: 500 }, (_, i) => write(`s${i}.md`, `# scene ${i}\n${'y'.repeat(3_000)}`));
-    const { home, llm, strata, paths } = await setup([{ kind: 'tool-calls', calls }, { kind: 'tool-calls', calls }, { kind: 'text', text: 'done' }, { kind: 'text', text: 'Persona.' }]);
+    const { home, llm, strata, paths } = await setup([
+      { kind: 'tool-calls', calls },
+      { kind: 'tool-calls', calls },
+      { kind: 'text', text: 'done' },
+      { kind: 'text', text: 'Persona.' },
+    ]);
     const report = await organizeScenes({ home, agentId: 'main', llm, memories: strata, maxScenes: 15 });
     const files = (await readdir(paths.scenesDir)).filter((f) => f.endsWith('.md'));
     let bytes = 0;
@@ -57,7 +65,11 @@ describe('organiser sandbox attacks', () => {
     await link(join(home, 'outside-secret.txt'), join(paths.scenesDir, 'planted.md'));
     const sandbox = createSceneSandbox({ scenesDir: paths.scenesDir });
     const read = await sandbox.execute({ id: '1', name: 'read_scene', arguments: { file: 'planted.md' } } as LlmToolCall);
-    const edit = await sandbox.execute({ id: '2', name: 'edit_scene', arguments: { file: 'planted.md', old_text: 'TOP', new_text: 'X' } } as LlmToolCall);
+    const edit = await sandbox.execute({
+      id: '2',
+      name: 'edit_scene',
+      arguments: { file: 'planted.md', old_text: 'TOP', new_text: 'X' },
+    } as LlmToolCall);
     const list = await sandbox.execute({ id: '3', name: 'list_scenes', arguments: {} } as LlmToolCall);
     const index = await readSceneIndex(paths);
     attempt(read.content.includes('TOP SECRET'));
@@ -70,14 +82,24 @@ describe('organiser sandbox attacks', () => {
   });
 
   it('a symlinked agent folder is never written through', async () => {
-    const { home, llm, strata, paths } = await setup([{ kind: 'tool-calls', calls: [write('new.md', '# pwned')] }, { kind: 'text', text: 'done' }]);
+    const { home, llm, strata, paths } = await setup([
+      { kind: 'tool-calls', calls: [write('new.md', '# pwned')] },
+      { kind: 'text', text: 'done' },
+    ]);
     const outside = join(home, 'elsewhere');
     await mkdir(outside);
     await rm(paths.scenesDir, { recursive: true });
     await symlink(outside, paths.scenesDir);
-    const run = await organizeScenes({ home, agentId: 'main', llm, memories: strata }).then(() => 'ran', (e: Error) => e.message);
+    const run = await organizeScenes({ home, agentId: 'main', llm, memories: strata }).then(
+      () => 'ran',
+      (e: Error) => e.message,
+    );
     const sandbox = createSceneSandbox({ scenesDir: paths.scenesDir });
-    const direct = await sandbox.execute({ id: '1', name: 'write_scene', arguments: { file: 'x.md', summary: 's', content: 'pwned' } } as LlmToolCall);
+    const direct = await sandbox.execute({
+      id: '1',
+      name: 'write_scene',
+      arguments: { file: 'x.md', summary: 's', content: 'pwned' },
+    } as LlmToolCall);
     const written = await readdir(outside);
     attempt(written.length > 0);
     attempt(!direct.isError);
@@ -87,7 +109,11 @@ describe('organiser sandbox attacks', () => {
   });
 
   it('a symlinked persona file is never followed, read or written through', async () => {
-    const { home, llm, strata, paths } = await setup([{ kind: 'tool-calls', calls: [write('lab.md', '# Home lab\n- three servers', 'Home lab')] }, { kind: 'text', text: 'done' }, { kind: 'text', text: 'A fresh persona body.' }]);
+    const { home, llm, strata, paths } = await setup([
+      { kind: 'tool-calls', calls: [write('lab.md', '# Home lab\n- three servers', 'Home lab')] },
+      { kind: 'text', text: 'done' },
+      { kind: 'text', text: 'A fresh persona body.' },
+    ]);
     await mkdir(join(home, 'persona'), { recursive: true });
     await writeFile(join(home, 'target.txt'), 'do not touch: private notes');
     await symlink(join(home, 'target.txt'), paths.personaFile);
@@ -107,7 +133,14 @@ describe('organiser sandbox attacks', () => {
 
   it('a FIFO in the scenes folder is refused without aborting the backup or the run', async () => {
     const { home, llm, strata, paths } = await setup([
-      { kind: 'tool-calls', calls: [{ name: 'read_scene', arguments: { file: 'pipe.md' } }, write('pipe.md', 'overwrite the fifo'), write('ok.md', '# ok', 'ok')] },
+      {
+        kind: 'tool-calls',
+        calls: [
+          { name: 'read_scene', arguments: { file: 'pipe.md' } },
+          write('pipe.md', 'overwrite the fifo'),
+          write('ok.md', '# ok', 'ok'),
+        ],
+      },
       { kind: 'text', text: 'done' },
       { kind: 'text', text: 'Persona.' },
     ]);
@@ -121,7 +154,11 @@ describe('organiser sandbox attacks', () => {
 
   it('a 125-character CJK name is refused by its byte length; the run goes on', async () => {
     const cjk = `${'記'.repeat(122)}.md`; // 125 characters, 369 bytes
-    const { home, llm, strata, paths } = await setup([{ kind: 'tool-calls', calls: [write(cjk, '# cjk'), write('fine.md', '# fine', 'fine')] }, { kind: 'text', text: 'done' }, { kind: 'text', text: 'Persona.' }]);
+    const { home, llm, strata, paths } = await setup([
+      { kind: 'tool-calls', calls: [write(cjk, '# cjk'), write('fine.md', '# fine', 'fine')] },
+      { kind: 'text', text: 'done' },
+      { kind: 'text', text: 'Persona.' },
+    ]);
     const report = await organizeScenes({ home, agentId: 'main', llm, memories: strata });
     attempt(report.created.some((f) => f.includes('記')));
     expect(report.created).toEqual(['fine.md']);
@@ -131,7 +168,14 @@ describe('organiser sandbox attacks', () => {
 
   it('a failing tool call fails that call, not the run', async () => {
     const { home, llm, strata, paths } = await setup([
-      { kind: 'tool-calls', calls: [write('dir.md', 'into a directory'), { name: 'read_scene', arguments: { file: 'missing.md' } }, write('kept.md', '# kept', 'kept')] },
+      {
+        kind: 'tool-calls',
+        calls: [
+          write('dir.md', 'into a directory'),
+          { name: 'read_scene', arguments: { file: 'missing.md' } },
+          write('kept.md', '# kept', 'kept'),
+        ],
+      },
       { kind: 'text', text: 'done' },
       { kind: 'text', text: 'Persona.' },
     ]);
@@ -144,7 +188,11 @@ describe('organiser sandbox attacks', () => {
 
   it('secrets the model writes into scenes are redacted', async () => {
     const key = `ghp_${'a1B2c3D4e5'.repeat(3)}abcdef`;
-    const { home, llm, strata, paths } = await setup([{ kind: 'tool-calls', calls: [write('keys.md', `# Keys\n- GitHub token ${key}`, `token ${key}`)] }, { kind: 'text', text: 'done' }, { kind: 'text', text: `Persona with ${key}` }]);
+    const { home, llm, strata, paths } = await setup([
+      { kind: 'tool-calls', calls: [write('keys.md', `# Keys\n- GitHub token ${key}`, `token ${key}`)] },
+      { kind: 'text', text: 'done' },
+      { kind: 'text', text: `Persona with ${key}` },
+    ]);
     await organizeScenes({ home, agentId: 'main', llm, memories: strata });
     const scene = await readFile(join(paths.scenesDir, 'keys.md'), 'utf8');
     const persona = await readFile(paths.personaFile, 'utf8');

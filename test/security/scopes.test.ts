@@ -13,7 +13,22 @@ import { assertAgentId, isValidAgentId } from '../../src/core/scope.js';
 import { runCli } from '../support/run-cli.js';
 import { ctxOf, msg, openStrata, removeDir, tempDir, writeL0 } from '../distill/helpers.js';
 
-export const HOSTILE_AGENT_IDS = ['_hidden', 'björn', 'ops team', "x' OR '1'='1", '../etc', 'a/../../b', '', ' main', 'main\n', '.hidden', '-rf', 'x'.repeat(129), 'agent\u0000id', '日本'];
+export const HOSTILE_AGENT_IDS = [
+  '_hidden',
+  'björn',
+  'ops team',
+  "x' OR '1'='1",
+  '../etc',
+  'a/../../b',
+  '',
+  ' main',
+  'main\n',
+  '.hidden',
+  '-rf',
+  'x'.repeat(129),
+  'agent\u0000id',
+  '日本',
+];
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -31,15 +46,30 @@ describe('scopes never fall back', () => {
       expect(isValidAgentId(id), JSON.stringify(id)).toBe(false);
       expect(() => assertAgentId(id)).toThrow(/Invalid agent id/);
     }
-    for (const id of ['main', 'work-2', 'acompact-e1f845', 'claude-code', 'user@example.com', 'team/ops']) expect(isValidAgentId(id)).toBe(true);
+    for (const id of ['main', 'work-2', 'acompact-e1f845', 'claude-code', 'user@example.com', 'team/ops'])
+      expect(isValidAgentId(id)).toBe(true);
   });
 
   it('distillation files no memory of an invalid agent under global (old L0 data)', async () => {
     const dir = await home();
     const hostile = ['_hidden', 'björn', 'ops team'];
     await writeL0(dir, [
-      ...hostile.map((agent, i) => msg({ agent, session: `s${i}`, role: 'user', content: `Remember that my deploy target is cluster-${i}. I prefer tabs.`, at: '2026-01-05T10:00:00.000Z' })),
-      msg({ agent: 'main', session: 'ok', role: 'user', content: 'Remember that I prefer dark mode in every editor.', at: '2026-01-05T10:00:00.000Z' }),
+      ...hostile.map((agent, i) =>
+        msg({
+          agent,
+          session: `s${i}`,
+          role: 'user',
+          content: `Remember that my deploy target is cluster-${i}. I prefer tabs.`,
+          at: '2026-01-05T10:00:00.000Z',
+        }),
+      ),
+      msg({
+        agent: 'main',
+        session: 'ok',
+        role: 'user',
+        content: 'Remember that I prefer dark mode in every editor.',
+        at: '2026-01-05T10:00:00.000Z',
+      }),
     ]);
     const strata = await openStrata(dir);
     try {
@@ -100,8 +130,16 @@ describe('scopes never fall back', () => {
     const root = join(dir, 'openclaw');
     for (const agent of ['main', 'ops team']) {
       await mkdir(join(root, 'agents', agent, 'sessions'), { recursive: true });
-      const line = JSON.stringify({ type: 'message', id: `${agent}-1`, timestamp: '2026-01-05T10:00:00.000Z', message: { role: 'user', content: [{ type: 'text', text: `hello from ${agent}` }] } });
-      await writeFile(join(root, 'agents', agent, 'sessions', 'a.jsonl'), `{"type":"session","version":3,"id":"a","timestamp":"2026-01-05T10:00:00.000Z"}\n${line}\n`);
+      const line = JSON.stringify({
+        type: 'message',
+        id: `${agent}-1`,
+        timestamp: '2026-01-05T10:00:00.000Z',
+        message: { role: 'user', content: [{ type: 'text', text: `hello from ${agent}` }] },
+      });
+      await writeFile(
+        join(root, 'agents', agent, 'sessions', 'a.jsonl'),
+        `{"type":"session","version":3,"id":"a","timestamp":"2026-01-05T10:00:00.000Z"}\n${line}\n`,
+      );
     }
     const summary = await ingest({ home: dir, log: l0Of(dir), sources: [{ kind: 'openclaw', root }], sqlite: false });
     expect(summary.errors.map((e) => e.message).join('\n')).toMatch(/"ops team" cannot form a scope/);

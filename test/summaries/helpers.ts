@@ -62,7 +62,10 @@ export function llmClient(baseURL: string): LlmClient {
 
 export function userText(request: RecordedRequest): string {
   const messages = (request.body?.messages ?? []) as Array<{ role: string; content: string }>;
-  return messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
+  return messages
+    .filter((m) => m.role === 'user')
+    .map((m) => m.content)
+    .join('\n');
 }
 
 /** A summariser model: names what it was asked to do, so tests can tell chunk and merge calls apart. */

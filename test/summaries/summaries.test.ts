@@ -6,7 +6,18 @@ import { StrataError } from '../../src/errors/index.js';
 import { readSessionSummaries, runSummaries, summaryPaths, type SummaryOptions } from '../../src/core/summaries/index.js';
 import type { L0Record } from '../../src/spec/conversation.js';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../support/scripted-llm-server.js';
-import { assertConsistent, countByLevel, keyOf, llmClient, readIndexes, removeDir, session, summaryModel, tempHome, writeL0 } from './helpers.js';
+import {
+  assertConsistent,
+  countByLevel,
+  keyOf,
+  llmClient,
+  readIndexes,
+  removeDir,
+  session,
+  summaryModel,
+  tempHome,
+  writeL0,
+} from './helpers.js';
 
 /**
  * Small thresholds for hand computation. Every message is 50 tokens, so:
@@ -28,7 +39,10 @@ beforeEach(async () => {
   B = session({ key: 'agent:main:B', count: 100, start: '2026-01-03T00:00:00Z' });
   C = session({ key: 'C/../odd key', count: 45, start: '2026-01-04T00:00:00Z' });
   // Interleave the sessions in the log the way a capture would write them.
-  await writeL0(home, [...A, ...B, ...C].sort((x, y) => x.timestamp - y.timestamp));
+  await writeL0(
+    home,
+    [...A, ...B, ...C].sort((x, y) => x.timestamp - y.timestamp),
+  );
 });
 
 afterEach(async () => {
@@ -65,7 +79,11 @@ describe('runSummaries on a long generated history', () => {
     expect(c.waiting).toEqual({ messages: 5, tokens: 250 });
 
     const indexes = await readIndexes(home);
-    for (const [name, records] of [['A', A], ['B', B], ['C', C]] as const) {
+    for (const [name, records] of [
+      ['A', A],
+      ['B', B],
+      ['C', C],
+    ] as const) {
       const key = records[0]!.sessionKey;
       const index = indexes.get(key);
       expect(countByLevel(index), name).toEqual(EXPECTED[name].all);
@@ -114,7 +132,13 @@ describe('runSummaries on a long generated history', () => {
     const llm = llmClient(server.baseURL);
     const key = C[0]!.sessionKey;
     await runSummaries({ home, l0: l0Of(home), llm, config: CONFIG, sessionKey: key });
-    const late = { ...C[0]!, id: 'late', content: C[0]!.content.replace('message 0', 'late msg0'), timestamp: C[0]!.timestamp - 1, recordedAt: '2026-02-01T00:00:00.000Z' };
+    const late = {
+      ...C[0]!,
+      id: 'late',
+      content: C[0]!.content.replace('message 0', 'late msg0'),
+      timestamp: C[0]!.timestamp - 1,
+      recordedAt: '2026-02-01T00:00:00.000Z',
+    };
     const grown = session({ key, count: 55, start: '2026-01-04T00:00:00Z' }).slice(45);
     await writeL0(home, [late, ...grown]);
     // Sorted: late, m0..m54 (56 messages, 36 eligible). Pending: late, m20..m34 eligible ->
@@ -162,7 +186,10 @@ describe('runSummaries on a long generated history', () => {
   it('serialises two concurrent runs: no duplicate summaries or calls', async () => {
     server = await startScriptedLlmServer({ script: (request, index) => ({ ...summaryModel(request, index), delayMs: 2 }) });
     const llm = llmClient(server.baseURL);
-    const [one, two] = await Promise.all([runSummaries({ home, l0: l0Of(home), llm, config: CONFIG }), runSummaries({ home, l0: l0Of(home), llm, config: CONFIG })]);
+    const [one, two] = await Promise.all([
+      runSummaries({ home, l0: l0Of(home), llm, config: CONFIG }),
+      runSummaries({ home, l0: l0Of(home), llm, config: CONFIG }),
+    ]);
     expect(one.failed + two.failed).toBe(0);
     expect(one.llmCalls + two.llmCalls).toBe(TOTAL_CALLS);
     expect(one.chunksSummarised + two.chunksSummarised).toBe(33);

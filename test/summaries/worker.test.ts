@@ -1,7 +1,13 @@
 import { isAbortError } from '../../src/provider-utils/retry.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { l0Of } from '../capture/helpers.js';
-import { createSummaryWorker, resolveSummaryOptions, sessionSlug, summaryPaths, type SummaryRunReport } from '../../src/core/summaries/index.js';
+import {
+  createSummaryWorker,
+  resolveSummaryOptions,
+  sessionSlug,
+  summaryPaths,
+  type SummaryRunReport,
+} from '../../src/core/summaries/index.js';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../support/scripted-llm-server.js';
 import { assertConsistent, countByLevel, llmClient, readIndexes, removeDir, session, summaryModel, tempHome, writeL0 } from './helpers.js';
 
@@ -63,7 +69,14 @@ describe('createSummaryWorker', () => {
 
 describe('options and paths', () => {
   it('rejects bad settings with the setting named', () => {
-    expect(resolveSummaryOptions({})).toEqual({ boundaryTokens: 30000, chunkTokens: 6000, summaryTokens: 1000, mergeFanIn: 6, maxLevel: 3, intervalMs: 600000 });
+    expect(resolveSummaryOptions({})).toEqual({
+      boundaryTokens: 30000,
+      chunkTokens: 6000,
+      summaryTokens: 1000,
+      mergeFanIn: 6,
+      maxLevel: 3,
+      intervalMs: 600000,
+    });
     expect(() => resolveSummaryOptions({ mergeFanIn: 1 })).toThrow(/summaries\.mergeFanIn must be an integer >= 2/);
     expect(() => resolveSummaryOptions({ chunkTokens: 1.5 })).toThrow(/summaries\.chunkTokens/);
   });

@@ -3,7 +3,11 @@ import { MemoryConversationIndex, memoryConversationStorage } from './memory-con
 
 async function create() {
   const storage = memoryConversationStorage();
-  return { index: new MemoryConversationIndex(storage), open: async () => new MemoryConversationIndex(storage), cleanup: async () => undefined };
+  return {
+    index: new MemoryConversationIndex(storage),
+    open: async () => new MemoryConversationIndex(storage),
+    cleanup: async () => undefined,
+  };
 }
 
 runConversationIndexContract({ name: 'in-memory (test support)', create, dimensions: 8 });

@@ -32,12 +32,16 @@ export function memoryConversationStorage(): MemoryConversationStorage {
 const copy = <T>(v: T): T => structuredClone(v);
 
 function matches(d: ConversationDocument, f: ConversationFilter): boolean {
-  return (f.agentIds === undefined || f.agentIds.includes(d.record.agentId)) && (f.sessionKey === undefined || d.record.sessionKey === f.sessionKey) &&
-    (f.roles === undefined || f.roles.includes(d.record.role));
+  return (
+    (f.agentIds === undefined || f.agentIds.includes(d.record.agentId)) &&
+    (f.sessionKey === undefined || d.record.sessionKey === f.sessionKey) &&
+    (f.roles === undefined || f.roles.includes(d.record.role))
+  );
 }
 
 function checkLimit(limit: number): void {
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new InvalidArgumentError({ argument: 'limit', message: 'limit must be an integer from 1 to 1000.' });
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    throw new InvalidArgumentError({ argument: 'limit', message: 'limit must be an integer from 1 to 1000.' });
 }
 
 export class MemoryConversationIndex implements ConversationIndexV2 {
@@ -54,7 +58,10 @@ export class MemoryConversationIndex implements ConversationIndexV2 {
   async initMeta(options: { embedderId: string; dimensions: number }) {
     const meta = this.s.meta;
     if (meta && (meta.embedderId !== options.embedderId || meta.dimensions !== options.dimensions)) {
-      throw new StorageError({ code: 'EMBEDDER_MISMATCH', message: `built with ${meta.embedderId}, not ${options.embedderId}: reset and re-index` });
+      throw new StorageError({
+        code: 'EMBEDDER_MISMATCH',
+        message: `built with ${meta.embedderId}, not ${options.embedderId}: reset and re-index`,
+      });
     }
     this.s.meta ??= { ...options, schemaVersion: CONVERSATION_INDEX_SCHEMA_VERSION, createdAt: new Date().toISOString() };
     return copy(this.s.meta);
@@ -95,15 +102,25 @@ export class MemoryConversationIndex implements ConversationIndexV2 {
     const keep = options.perSession ?? 1;
     const out: ConversationDocument[] = [];
     for (const s of options.sessions) {
-      const rows = [...this.s.rows.values()].filter((r) => r.record.host === s.host && r.record.agentId === s.agentId && r.record.sessionId === s.sessionId);
-      out.push(...rows.sort((a, b) => (a.position < b.position ? -1 : 1)).slice(-keep).map(({ vector: _v, ...d }) => copy(d)));
+      const rows = [...this.s.rows.values()].filter(
+        (r) => r.record.host === s.host && r.record.agentId === s.agentId && r.record.sessionId === s.sessionId,
+      );
+      out.push(
+        ...rows
+          .sort((a, b) => (a.position < b.position ? -1 : 1))
+          .slice(-keep)
+          .map(({ vector: _v, ...d }) => copy(d)),
+      );
     }
     return out.sort((a, b) => (a.position < b.position ? -1 : 1));
   }
 
   async unembedded(options: { limit: number }) {
     if (!this.s.meta?.dimensions) return [];
-    return [...this.s.rows.values()].filter((r) => r.vector === null).slice(0, options.limit).map(({ vector: _v, ...d }) => copy(d));
+    return [...this.s.rows.values()]
+      .filter((r) => r.vector === null)
+      .slice(0, options.limit)
+      .map(({ vector: _v, ...d }) => copy(d));
   }
 
   async setVectors(options: { vectors: Array<{ id: string; embeddingText: string; vector: number[] }> }) {
@@ -117,7 +134,12 @@ export class MemoryConversationIndex implements ConversationIndexV2 {
     return { updated };
   }
 
-  async searchText(options: { query: string; limit: number; filter: ConversationFilter; withVectors?: boolean }): Promise<ConversationIndexHit[]> {
+  async searchText(options: {
+    query: string;
+    limit: number;
+    filter: ConversationFilter;
+    withVectors?: boolean;
+  }): Promise<ConversationIndexHit[]> {
     checkLimit(options.limit);
     const terms = [...new Set(tokenize(options.query))];
     const rows = [...this.s.rows.values()];
@@ -125,41 +147,58 @@ export class MemoryConversationIndex implements ConversationIndexV2 {
     const docs = rows.map((r) => ({ r, tokens: tokenize(r.text) }));
     const avg = docs.reduce((n, d) => n + d.tokens.length, 0) / docs.length || 1;
     const df = new Map(terms.map((t) => [t, docs.filter((d) => d.tokens.includes(t)).length]));
-    const scored = docs.filter((d) => matches(d.r, options.filter)).map((d) => {
-      let score = 0;
-      for (const t of terms) {
-        const tf = d.tokens.filter((x) => x === t).length;
-        if (tf === 0) continue;
-        const n = df.get(t) ?? 0;
-        const idf = Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
-        score += (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * d.tokens.length) / avg));
-      }
-      return { d, score };
-    });
-    return scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score).slice(0, options.limit)
+    const scored = docs
+      .filter((d) => matches(d.r, options.filter))
+      .map((d) => {
+        let score = 0;
+        for (const t of terms) {
+          const tf = d.tokens.filter((x) => x === t).length;
+          if (tf === 0) continue;
+          const n = df.get(t) ?? 0;
+          const idf = Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
+          score += (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * d.tokens.length) / avg));
+        }
+        return { d, score };
+      });
+    return scored
+      .filter((s) => s.score > 0)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, options.limit)
       .map(({ d, score }) => ({
-        document: copy({ id: d.r.id, record: d.r.record, position: d.r.position, text: d.r.text, embeddingText: d.r.embeddingText }), score,
+        document: copy({ id: d.r.id, record: d.r.record, position: d.r.position, text: d.r.text, embeddingText: d.r.embeddingText }),
+        score,
         ...(options.withVectors ? { vector: copy(d.r.vector) } : {}),
       }));
   }
 
   async searchVector(options: { vector: number[]; limit: number; filter: ConversationFilter }): Promise<ConversationIndexHit[]> {
     checkLimit(options.limit);
-    return [...this.s.rows.values()].filter((r) => r.vector !== null && matches(r, options.filter))
+    return [...this.s.rows.values()]
+      .filter((r) => r.vector !== null && matches(r, options.filter))
       .map((r) => ({ r, score: cosineSimilarity(options.vector, r.vector!) }))
-      .sort((a, b) => b.score - a.score).slice(0, options.limit)
-      .map(({ r, score }) => ({ document: copy({ id: r.id, record: r.record, position: r.position, text: r.text, embeddingText: r.embeddingText }), score, vector: copy(r.vector) }));
+      .sort((a, b) => b.score - a.score)
+      .slice(0, options.limit)
+      .map(({ r, score }) => ({
+        document: copy({ id: r.id, record: r.record, position: r.position, text: r.text, embeddingText: r.embeddingText }),
+        score,
+        vector: copy(r.vector),
+      }));
   }
 
   async count(options: { filter?: ConversationFilter; embedded?: boolean } = {}) {
-    return [...this.s.rows.values()].filter((r) => matches(r, options.filter ?? {}) && (options.embedded === undefined || (r.vector !== null || !this.s.meta?.dimensions) === options.embedded)).length;
+    return [...this.s.rows.values()].filter(
+      (r) =>
+        matches(r, options.filter ?? {}) &&
+        (options.embedded === undefined || (r.vector !== null || !this.s.meta?.dimensions) === options.embedded),
+    ).length;
   }
 
   withWriteLock<T>(fn: () => Promise<T>, options: { timeoutMs?: number } = {}): Promise<T> {
     // Waiting is bounded by timeoutMs: a caller that gives up never runs fn.
     let timer: NodeJS.Timeout | undefined;
     let gaveUp = false;
-    const locked = () => new StorageError({ code: 'STORE_LOCKED', isRetryable: true, message: 'the conversation index is locked by another writer' });
+    const locked = () =>
+      new StorageError({ code: 'STORE_LOCKED', isRetryable: true, message: 'the conversation index is locked by another writer' });
     const run = this.s.lock.then(() => {
       clearTimeout(timer);
       if (gaveUp) throw locked();

@@ -23,13 +23,23 @@ import type {
 import { cosineSimilarity } from '../../src/core/recall/diversity.js';
 import { tokenize } from '../../src/core/recall/tokens.js';
 
-const STOPWORDS = new Set('a an and are as at be by did do does for from has have i in is it me my of on or so that the to was we what when where which who will with you your'.split(' '));
+const STOPWORDS = new Set(
+  'a an and are as at be by did do does for from has have i in is it me my of on or so that the to was we what when where which who will with you your'.split(
+    ' ',
+  ),
+);
 
 /** A memory for recall tests: fixed times (default 2026-01-01), full confidence, no vector unless given. */
 export function makeTestMemory(fields: Partial<StoredMemory> & { id: string; text: string }): StoredMemory {
   const at = fields.createdAt ?? '2026-01-01T00:00:00.000Z';
   return makeRecord({
-    dimensions: 0, confidence: 1, createdAt: at, updatedAt: at, validFrom: at, embeddingModel: fields.vector ? 'test' : 'none', ...fields,
+    dimensions: 0,
+    confidence: 1,
+    createdAt: at,
+    updatedAt: at,
+    validFrom: at,
+    embeddingModel: fields.vector ? 'test' : 'none',
+    ...fields,
   });
 }
 
@@ -61,7 +71,8 @@ export class InMemoryMemoryStore implements MemoryStoreV1 {
     for (const r of options.records ?? []) this.rows.set(r.id, structuredClone(r));
     // Seeded rows stand for a store already written: its embedder is the one that made their vectors.
     const seeded = options.records?.find((r) => r.vector);
-    if (options.records?.length) this.meta = { embedderId: 'test', dimensions: seeded?.vector?.length ?? 0, schemaVersion: 1, createdAt: new Date().toISOString() };
+    if (options.records?.length)
+      this.meta = { embedderId: 'test', dimensions: seeded?.vector?.length ?? 0, schemaVersion: 1, createdAt: new Date().toISOString() };
   }
 
   async getMeta(): Promise<StoreMeta | null> {
@@ -135,7 +146,13 @@ export class InMemoryMemoryStore implements MemoryStoreV1 {
   }
 
   async searchText(options: { query: string; filter: MemoryFilter; limit: number; withVectors?: boolean }): Promise<SearchHit[]> {
-    const terms = [...new Set(tokenize(options.query).filter((t) => !STOPWORDS.has(t)).map(stemmer))];
+    const terms = [
+      ...new Set(
+        tokenize(options.query)
+          .filter((t) => !STOPWORDS.has(t))
+          .map(stemmer),
+      ),
+    ];
     const docs = this.matching(options.filter).map((r) => ({ r, tokens: this.tokens(r.text) }));
     if (terms.length === 0 || docs.length === 0) return [];
     const avgLength = docs.reduce((n, d) => n + d.tokens.length, 0) / docs.length;
@@ -158,11 +175,18 @@ export class InMemoryMemoryStore implements MemoryStoreV1 {
   async searchVector(options: { vector: number[]; filter: MemoryFilter; limit: number; withVectors?: boolean }): Promise<SearchHit[]> {
     const rows = this.matching(options.filter);
     if (options.vector.length !== this.meta?.dimensions) {
-      throw new InvalidArgumentError({ argument: 'vector', message: `The query vector has ${options.vector.length} dimensions; the store holds ${this.meta?.dimensions ?? 0}.` });
+      throw new InvalidArgumentError({
+        argument: 'vector',
+        message: `The query vector has ${options.vector.length} dimensions; the store holds ${this.meta?.dimensions ?? 0}.`,
+      });
     }
     return rows
       .filter((r) => r.vector && r.vector.length === options.vector.length)
-      .map((r) => ({ record: strip(r), score: cosineSimilarity(options.vector, r.vector!), ...(options.withVectors ? { vector: structuredClone(r.vector) } : {}) }))
+      .map((r) => ({
+        record: strip(r),
+        score: cosineSimilarity(options.vector, r.vector!),
+        ...(options.withVectors ? { vector: structuredClone(r.vector) } : {}),
+      }))
       .sort((a, b) => b.score - a.score)
       .slice(0, options.limit);
   }
@@ -177,15 +201,26 @@ export class InMemoryMemoryStore implements MemoryStoreV1 {
   }
   async stats(): Promise<StoreStats> {
     const rows = [...this.rows.values()];
-    const tally = (key: (r: StoredMemory) => string) => rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [key(r)]: (acc[key(r)] ?? 0) + 1 }), {});
-    return { rows: rows.length, current: rows.filter((r) => r.validTo === null).length, byScope: tally((r) => r.scope), byCategory: tally((r) => r.category), indexes: [] };
+    const tally = (key: (r: StoredMemory) => string) =>
+      rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [key(r)]: (acc[key(r)] ?? 0) + 1 }), {});
+    return {
+      rows: rows.length,
+      current: rows.filter((r) => r.validTo === null).length,
+      byScope: tally((r) => r.scope),
+      byCategory: tally((r) => r.category),
+      indexes: [],
+    };
   }
   async beginRebuild(options: { embedderId: string; dimensions: number }): Promise<RebuildHandle> {
     const staged = new Map<string, StoredMemory>();
     return {
       insert: async ({ records }) => {
         for (const r of records) {
-          if (r.vector && r.vector.length !== options.dimensions) throw new InvalidArgumentError({ argument: 'records', message: `A vector has ${r.vector.length} dimensions, not ${options.dimensions}.` });
+          if (r.vector && r.vector.length !== options.dimensions)
+            throw new InvalidArgumentError({
+              argument: 'records',
+              message: `A vector has ${r.vector.length} dimensions, not ${options.dimensions}.`,
+            });
           staged.set(r.id, structuredClone(r));
         }
       },
@@ -208,13 +243,20 @@ export class InMemoryMemoryStore implements MemoryStoreV1 {
   private checkVector(vector: number[] | null): void {
     const dims = this.meta?.dimensions ?? 0;
     if (vector !== null && vector.length !== dims) {
-      throw new InvalidArgumentError({ argument: 'records', message: `A vector has ${vector.length} dimensions; the store holds ${dims}.` });
+      throw new InvalidArgumentError({
+        argument: 'records',
+        message: `A vector has ${vector.length} dimensions; the store holds ${dims}.`,
+      });
     }
   }
 
   private matching(filter: MemoryFilter): StoredMemory[] {
     if (!filter.scopes || filter.scopes.length === 0) {
-      throw new InvalidArgumentError({ code: 'INVALID_SCOPE', argument: 'filter.scopes', message: 'filter.scopes is required and must be non-empty.' });
+      throw new InvalidArgumentError({
+        code: 'INVALID_SCOPE',
+        argument: 'filter.scopes',
+        message: 'filter.scopes is required and must be non-empty.',
+      });
     }
     if (filter.categories?.length === 0) return [];
     return [...this.rows.values()].filter(

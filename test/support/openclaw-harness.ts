@@ -12,7 +12,15 @@
  */
 import { Command } from 'commander';
 import type {
-  OpenClawHookContext, OpenClawHookMap, OpenClawMemoryCapability, OpenClawPluginApi, OpenClawRegistrationMode, OpenClawService, OpenClawTool, ToolFactory, ToolResult,
+  OpenClawHookContext,
+  OpenClawHookMap,
+  OpenClawMemoryCapability,
+  OpenClawPluginApi,
+  OpenClawRegistrationMode,
+  OpenClawService,
+  OpenClawTool,
+  ToolFactory,
+  ToolResult,
 } from '../../src/hosts/openclaw/types.js';
 
 export interface LogEntry {
@@ -89,7 +97,11 @@ export class OpenClawHarness {
   }
 
   /** Runs every handler of a hook in priority order; returns their non-empty results. */
-  async emit<K extends keyof OpenClawHookMap>(hook: K, event: Parameters<OpenClawHookMap[K]>[0], ctx: OpenClawHookContext): Promise<unknown[]> {
+  async emit<K extends keyof OpenClawHookMap>(
+    hook: K,
+    event: Parameters<OpenClawHookMap[K]>[0],
+    ctx: OpenClawHookContext,
+  ): Promise<unknown[]> {
     const results: unknown[] = [];
     for (const entry of this.hooks.get(hook) ?? []) {
       const result = await entry.handler(event, ctx);
@@ -158,7 +170,10 @@ export class HarnessSession {
   readonly messages: unknown[] = [];
   private clock = Date.parse('2026-11-01T10:00:00Z');
 
-  constructor(private readonly host: OpenClawHarness, readonly ctx: { agentId?: string; sessionKey: string; sessionId?: string }) {}
+  constructor(
+    private readonly host: OpenClawHarness,
+    readonly ctx: { agentId?: string; sessionKey: string; sessionId?: string },
+  ) {}
 
   private hookCtx(): OpenClawHookContext {
     return { ...this.ctx, sessionId: this.ctx.sessionId ?? `${this.ctx.sessionKey}-id`, runId: `run-${this.messages.length}` };
@@ -171,22 +186,37 @@ export class HarnessSession {
 
   /** One user turn: prompt hooks, the (scripted) assistant reply, then `agent_end` with the whole session. */
   async turn(prompt: string, options: { reply?: string; success?: boolean } = {}): Promise<TurnResult> {
-    const results = (await this.host.emit('before_prompt_build', { prompt, messages: [...this.messages] }, this.hookCtx())) as Array<{ prependContext?: string }>;
+    const results = (await this.host.emit('before_prompt_build', { prompt, messages: [...this.messages] }, this.hookCtx())) as Array<{
+      prependContext?: string;
+    }>;
     const injected = results.map((r) => r.prependContext).filter((t): t is string => Boolean(t));
     const prependContext = injected.length > 0 ? injected.join('\n\n') : undefined;
     const effectivePrompt = prependContext ? `${prependContext}\n\n${prompt}` : prompt;
     this.messages.push({ role: 'user', content: [{ type: 'text', text: effectivePrompt }], timestamp: this.tick() });
     const success = options.success ?? true;
     if (success) {
-      this.messages.push({ role: 'assistant', content: [{ type: 'text', text: options.reply ?? `Noted: ${prompt.slice(0, 40)}` }], timestamp: this.tick(), stopReason: 'stop' });
+      this.messages.push({
+        role: 'assistant',
+        content: [{ type: 'text', text: options.reply ?? `Noted: ${prompt.slice(0, 40)}` }],
+        timestamp: this.tick(),
+        stopReason: 'stop',
+      });
     }
-    await this.host.emit('agent_end', { messages: [...this.messages], success, durationMs: 5, ...(success ? {} : { error: 'aborted' }) }, this.hookCtx());
+    await this.host.emit(
+      'agent_end',
+      { messages: [...this.messages], success, durationMs: 5, ...(success ? {} : { error: 'aborted' }) },
+      this.hookCtx(),
+    );
     return { prependContext, effectivePrompt };
   }
 
   async end(reason = 'idle'): Promise<void> {
     const ctx = this.hookCtx();
-    await this.host.emit('session_end', { sessionId: ctx.sessionId!, sessionKey: this.ctx.sessionKey, messageCount: this.messages.length, reason }, ctx);
+    await this.host.emit(
+      'session_end',
+      { sessionId: ctx.sessionId!, sessionKey: this.ctx.sessionKey, messageCount: this.messages.length, reason },
+      ctx,
+    );
   }
 
   async reset(): Promise<void> {
@@ -195,6 +225,10 @@ export class HarnessSession {
   }
 
   async compact(): Promise<void> {
-    await this.host.emit('before_compaction', { messages: [...this.messages], messageCount: this.messages.length } as never, this.hookCtx());
+    await this.host.emit(
+      'before_compaction',
+      { messages: [...this.messages], messageCount: this.messages.length } as never,
+      this.hookCtx(),
+    );
   }
 }

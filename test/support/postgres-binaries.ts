@@ -69,17 +69,33 @@ export async function ensurePostgresBinaries(env: NodeJS.ProcessEnv = process.en
 
 async function downloadWheel(dir: string): Promise<string> {
   const args = [
-    '-m', 'pip', 'download', '--no-deps', '--only-binary=:all:', '--disable-pip-version-check', '--quiet',
-    '--python-version', PGSERVER_WHEEL.pythonVersion, '--platform', PGSERVER_WHEEL.platform,
-    '-d', dir, `${PGSERVER_WHEEL.name}==${PGSERVER_WHEEL.version}`,
+    '-m',
+    'pip',
+    'download',
+    '--no-deps',
+    '--only-binary=:all:',
+    '--disable-pip-version-check',
+    '--quiet',
+    '--python-version',
+    PGSERVER_WHEEL.pythonVersion,
+    '--platform',
+    PGSERVER_WHEEL.platform,
+    '-d',
+    dir,
+    `${PGSERVER_WHEEL.name}==${PGSERVER_WHEEL.version}`,
   ];
   try {
     await run('python3', args, { timeout: 5 * 60_000, maxBuffer: 16 * 1024 * 1024 });
   } catch (error) {
-    throw new Error(`Could not fetch ${PGSERVER_WHEEL.name}==${PGSERVER_WHEEL.version} with pip (python3 -m pip must reach PyPI): ${(error as Error).message}`, { cause: error });
+    throw new Error(
+      `Could not fetch ${PGSERVER_WHEEL.name}==${PGSERVER_WHEEL.version} with pip (python3 -m pip must reach PyPI): ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   const wheel = join(dir, PGSERVER_WHEEL.file);
-  const digest = createHash('sha256').update(await readFile(wheel)).digest('hex');
+  const digest = createHash('sha256')
+    .update(await readFile(wheel))
+    .digest('hex');
   if (digest !== PGSERVER_WHEEL.sha256) throw new Error(`${PGSERVER_WHEEL.file} has sha256 ${digest}, expected ${PGSERVER_WHEEL.sha256}`);
   return wheel;
 }

@@ -55,8 +55,12 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
   const spawnAs = owner ? { uid: owner.uid, gid: owner.gid } : {};
   const env = { PATH: process.env.PATH ?? '', LC_ALL: 'C', LANG: 'C' };
   await new Promise<void>((resolve, reject) => {
-    execFile(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-locale', '--no-sync'], { ...spawnAs, env }, (error, _out, stderr) =>
-      error ? reject(new Error(`initdb failed: ${stderr || error.message}`)) : resolve());
+    execFile(
+      join(bin, 'initdb'),
+      ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-locale', '--no-sync'],
+      { ...spawnAs, env },
+      (error, _out, stderr) => (error ? reject(new Error(`initdb failed: ${stderr || error.message}`)) : resolve()),
+    );
   });
   const tcpPort = options.tcp ? options.tcp.port || (await freePort()) : null;
   const log = openSync(join(dir, 'postgres.log'), 'a');

@@ -113,4 +113,3 @@ async function sharedServer(runDir: string): Promise<PostgresServerInfo> {
     return info;
   });
 }
-

@@ -13,7 +13,10 @@ export interface CliResult {
 }
 
 /** Runs the real CLI from source in a child process (always the current code, never a stale build). */
-export function runCli(args: string[], options: { env?: Record<string, string>; input?: string | Buffer; cwd?: string } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; input?: string | Buffer; cwd?: string } = {},
+): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI_SOURCE, ...args], {
       cwd: options.cwd ?? REPO_ROOT,

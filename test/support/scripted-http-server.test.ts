@@ -12,7 +12,9 @@ const post = (url: string, body: unknown, init: RequestInit = {}) =>
 
 describe('startScriptedServer', () => {
   it('answers a queue in order, records requests, and reports an exhausted queue', async () => {
-    server = await startScriptedServer({ routes: { 'POST /v1/x': [{ json: { n: 1 } }, { status: 429, headers: { 'retry-after': '2' }, json: { error: 'slow down' } }] } });
+    server = await startScriptedServer({
+      routes: { 'POST /v1/x': [{ json: { n: 1 } }, { status: 429, headers: { 'retry-after': '2' }, json: { error: 'slow down' } }] },
+    });
     const first = await post(`${server.url}/v1/x?a=1`, { hello: 'world' });
     expect(await first.json()).toEqual({ n: 1 });
     const second = await post(`${server.url}/v1/x`, {});
@@ -22,7 +24,13 @@ describe('startScriptedServer', () => {
     expect(third.status).toBe(500);
     expect(await third.text()).toContain('no reply left');
     expect(server.requests).toHaveLength(3);
-    expect(server.requests[0]).toMatchObject({ method: 'POST', path: '/v1/x', query: { a: '1' }, body: { hello: 'world' }, routeCallIndex: 0 });
+    expect(server.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1/x',
+      query: { a: '1' },
+      body: { hello: 'world' },
+      routeCallIndex: 0,
+    });
     expect(server.requests[0]?.headers['x-test']).toBe('yes');
     expect(server.requests[2]?.routeCallIndex).toBe(2);
   });
@@ -54,7 +62,10 @@ describe('startScriptedServer', () => {
 
   it('drops the connection on destroy and streams chunks', async () => {
     server = await startScriptedServer({
-      routes: { '/drop': { destroy: true }, '/sse': { headers: { 'content-type': 'text/event-stream' }, chunks: ['data: 1\n\n', 'data: 2\n\n'], chunkDelayMs: 5 } },
+      routes: {
+        '/drop': { destroy: true },
+        '/sse': { headers: { 'content-type': 'text/event-stream' }, chunks: ['data: 1\n\n', 'data: 2\n\n'], chunkDelayMs: 5 },
+      },
     });
     await expect(post(`${server.url}/drop`, {})).rejects.toThrow(/fetch failed/);
     expect(await (await post(`${server.url}/sse`, {})).text()).toBe('data: 1\n\ndata: 2\n\n');

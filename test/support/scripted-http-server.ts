@@ -102,7 +102,8 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
 
   async function replyFor(key: string, script: RouteScript, request: RecordedRequest): Promise<ScriptedReply> {
     const entry = Array.isArray(script) ? script[request.routeCallIndex] : script;
-    if (entry === undefined) return { status: 500, json: { error: `scripted server: no reply left for ${key} (call ${request.routeCallIndex + 1})` } };
+    if (entry === undefined)
+      return { status: 500, json: { error: `scripted server: no reply left for ${key} (call ${request.routeCallIndex + 1})` } };
     return typeof entry === 'function' ? entry(request) : entry;
   }
 
@@ -153,9 +154,10 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       };
       requests.push(recorded);
       const script = key === undefined ? undefined : routes.get(key);
-      const replyPromise = script === undefined || key === undefined
-        ? Promise.resolve<ScriptedReply>({ status: 404, json: { error: `scripted server: no route for ${method} ${url.pathname}` } })
-        : replyFor(key, script, recorded);
+      const replyPromise =
+        script === undefined || key === undefined
+          ? Promise.resolve<ScriptedReply>({ status: 404, json: { error: `scripted server: no route for ${method} ${url.pathname}` } })
+          : replyFor(key, script, recorded);
       replyPromise
         .then((reply) => send(reply, req, res))
         .catch((error: unknown) => {

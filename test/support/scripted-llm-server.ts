@@ -67,7 +67,11 @@ function renderOpenAI(reply: ScriptedReply, model: unknown): unknown {
       object: 'chat.completion',
       model,
       choices: [{ index: 0, message: { role: 'assistant', content: reply.text }, finish_reason: reply.finishReason ?? 'stop' }],
-      usage: { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens },
+      usage: {
+        prompt_tokens: usage.inputTokens,
+        completion_tokens: usage.outputTokens,
+        total_tokens: usage.inputTokens + usage.outputTokens,
+      },
     };
   }
   if (reply.kind === 'tool-calls') {
@@ -85,13 +89,20 @@ function renderOpenAI(reply: ScriptedReply, model: unknown): unknown {
             tool_calls: reply.calls.map((call, i) => ({
               id: call.id ?? `call_${i}`,
               type: 'function',
-              function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) },
+              function: {
+                name: call.name,
+                arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+              },
             })),
           },
           finish_reason: 'tool_calls',
         },
       ],
-      usage: { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens },
+      usage: {
+        prompt_tokens: usage.inputTokens,
+        completion_tokens: usage.outputTokens,
+        total_tokens: usage.inputTokens + usage.outputTokens,
+      },
     };
   }
   return undefined;
@@ -101,9 +112,13 @@ function renderAnthropic(reply: ScriptedReply, model: unknown): unknown {
   if (reply.kind !== 'text' && reply.kind !== 'tool-calls') return undefined;
   const usage = reply.usage ?? DEFAULT_USAGE;
   const text = reply.text ? [{ type: 'text', text: reply.text }] : [];
-  const content = reply.kind === 'text'
-    ? [{ type: 'text', text: reply.text }]
-    : [...text, ...reply.calls.map((call, i) => ({ type: 'tool_use', id: call.id ?? `toolu_${i}`, name: call.name, input: call.arguments }))];
+  const content =
+    reply.kind === 'text'
+      ? [{ type: 'text', text: reply.text }]
+      : [
+          ...text,
+          ...reply.calls.map((call, i) => ({ type: 'tool_use', id: call.id ?? `toolu_${i}`, name: call.name, input: call.arguments })),
+        ];
   const stopReason = reply.kind === 'tool-calls' ? 'tool_use' : reply.finishReason === 'length' ? 'max_tokens' : 'end_turn';
   return {
     id: 'msg_scripted',
@@ -123,32 +138,45 @@ export async function startScriptedLlmServer(options: { script?: ScriptedReply[]
   let inFlight = 0;
   let maxInFlight = 0;
 
-  const answer = (api: ScriptedApi) => async (request: HttpRecordedRequest): Promise<HttpScriptedReply> => {
-    const body = typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : undefined;
-    const recorded: RecordedRequest = { api, method: request.method, path: request.path, headers: request.headers, body, rawBody: request.rawBody };
-    const index = requests.length;
-    requests.push(recorded);
-    inFlight++;
-    maxInFlight = Math.max(maxInFlight, inFlight);
-    try {
-      const reply = scriptFn ? await scriptFn(recorded, index) : queue.shift();
-      // 418 is not retryable, so an exhausted script fails the test instead of looping.
-      if (!reply) return { status: 418, json: { error: { message: `scripted LLM server: no reply left for request #${index}` } } };
-      if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
-      switch (reply.kind) {
-        case 'hang':
-          return { hang: true };
-        case 'status':
-          return { status: reply.status, headers: reply.headers, json: reply.body ?? { error: { message: `scripted status ${reply.status}` } } };
-        case 'raw':
-          return { status: reply.status ?? 200, body: reply.body, headers: { 'content-type': reply.contentType ?? 'application/json' } };
-        default:
-          return { json: api === 'openai' ? renderOpenAI(reply, body?.model) : renderAnthropic(reply, body?.model) };
+  const answer =
+    (api: ScriptedApi) =>
+    async (request: HttpRecordedRequest): Promise<HttpScriptedReply> => {
+      const body = typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : undefined;
+      const recorded: RecordedRequest = {
+        api,
+        method: request.method,
+        path: request.path,
+        headers: request.headers,
+        body,
+        rawBody: request.rawBody,
+      };
+      const index = requests.length;
+      requests.push(recorded);
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      try {
+        const reply = scriptFn ? await scriptFn(recorded, index) : queue.shift();
+        // 418 is not retryable, so an exhausted script fails the test instead of looping.
+        if (!reply) return { status: 418, json: { error: { message: `scripted LLM server: no reply left for request #${index}` } } };
+        if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
+        switch (reply.kind) {
+          case 'hang':
+            return { hang: true };
+          case 'status':
+            return {
+              status: reply.status,
+              headers: reply.headers,
+              json: reply.body ?? { error: { message: `scripted status ${reply.status}` } },
+            };
+          case 'raw':
+            return { status: reply.status ?? 200, body: reply.body, headers: { 'content-type': reply.contentType ?? 'application/json' } };
+          default:
+            return { json: api === 'openai' ? renderOpenAI(reply, body?.model) : renderAnthropic(reply, body?.model) };
+        }
+      } finally {
+        inFlight--;
       }
-    } finally {
-      inFlight--;
-    }
-  };
+    };
 
   const server = await startScriptedServer({
     routes: { 'POST /v1/chat/completions': answer('openai'), 'POST /v1/messages': answer('anthropic') },

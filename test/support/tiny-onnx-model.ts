@@ -41,12 +41,17 @@ function valueInfo(field: number, name: string, elemType: number, dims: Array<st
 function onnxModel(options: { vocabSize: number; dimensions: number; table: Float32Array }): Uint8Array {
   const { vocabSize, dimensions, table } = options;
   const initializer = msg(5, [
-    int(1, vocabSize), int(1, dimensions), int(2, FLOAT), str(8, 'embeddings'),
+    int(1, vocabSize),
+    int(1, dimensions),
+    int(2, FLOAT),
+    str(8, 'embeddings'),
     bytes(9, new Uint8Array(table.buffer, table.byteOffset, table.byteLength)),
   ]);
   const gather = msg(1, [str(1, 'embeddings'), str(1, 'input_ids'), str(2, 'last_hidden_state'), str(3, 'lookup'), str(4, 'Gather')]);
   const graph = msg(7, [
-    gather, str(2, 'tiny-bert'), initializer,
+    gather,
+    str(2, 'tiny-bert'),
+    initializer,
     valueInfo(11, 'input_ids', INT64, ['batch_size', 'sequence_length']),
     valueInfo(11, 'attention_mask', INT64, ['batch_size', 'sequence_length']),
     valueInfo(12, 'last_hidden_state', FLOAT, ['batch_size', 'sequence_length', dimensions]),
@@ -62,7 +67,12 @@ function wordVector(word: string, dimensions: number): number[] {
 const SPECIAL = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
 
 /** Writes the model folder and returns its path (`<dir>/<name>`). */
-export async function writeTinyEmbeddingModel(options: { dir: string; name?: string; words: string[]; dimensions?: number }): Promise<string> {
+export async function writeTinyEmbeddingModel(options: {
+  dir: string;
+  name?: string;
+  words: string[];
+  dimensions?: number;
+}): Promise<string> {
   const dimensions = options.dimensions ?? 16;
   const vocab = [...SPECIAL, ...new Set(options.words.map((w) => w.toLowerCase()))];
   const table = new Float32Array(vocab.length * dimensions);
@@ -70,24 +80,66 @@ export async function writeTinyEmbeddingModel(options: { dir: string; name?: str
   const folder = join(options.dir, options.name ?? 'tiny-bert');
   await mkdir(join(folder, 'onnx'), { recursive: true });
   await writeFile(join(folder, 'onnx', 'model.onnx'), onnxModel({ vocabSize: vocab.length, dimensions, table }));
-  await writeFile(join(folder, 'config.json'), JSON.stringify({ model_type: 'bert', architectures: ['BertModel'], hidden_size: dimensions, vocab_size: vocab.length }));
-  await writeFile(join(folder, 'tokenizer_config.json'), JSON.stringify({ tokenizer_class: 'BertTokenizer', do_lower_case: true, model_max_length: 128, cls_token: '[CLS]', sep_token: '[SEP]', pad_token: '[PAD]', unk_token: '[UNK]', mask_token: '[MASK]' }));
-  const special = (content: string) => ({ id: vocab.indexOf(content), content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
-  await writeFile(join(folder, 'tokenizer.json'), JSON.stringify({
-    version: '1.0',
-    truncation: null,
-    padding: null,
-    added_tokens: SPECIAL.map(special),
-    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
-    pre_tokenizer: { type: 'BertPreTokenizer' },
-    post_processor: {
-      type: 'TemplateProcessing',
-      single: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }],
-      pair: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }, { Sequence: { id: 'B', type_id: 1 } }, { SpecialToken: { id: '[SEP]', type_id: 1 } }],
-      special_tokens: Object.fromEntries(['[CLS]', '[SEP]'].map((t) => [t, { id: t, ids: [vocab.indexOf(t)], tokens: [t] }])),
-    },
-    decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
-    model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab: Object.fromEntries(vocab.map((w, i) => [w, i])) },
-  }));
+  await writeFile(
+    join(folder, 'config.json'),
+    JSON.stringify({ model_type: 'bert', architectures: ['BertModel'], hidden_size: dimensions, vocab_size: vocab.length }),
+  );
+  await writeFile(
+    join(folder, 'tokenizer_config.json'),
+    JSON.stringify({
+      tokenizer_class: 'BertTokenizer',
+      do_lower_case: true,
+      model_max_length: 128,
+      cls_token: '[CLS]',
+      sep_token: '[SEP]',
+      pad_token: '[PAD]',
+      unk_token: '[UNK]',
+      mask_token: '[MASK]',
+    }),
+  );
+  const special = (content: string) => ({
+    id: vocab.indexOf(content),
+    content,
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+    special: true,
+  });
+  await writeFile(
+    join(folder, 'tokenizer.json'),
+    JSON.stringify({
+      version: '1.0',
+      truncation: null,
+      padding: null,
+      added_tokens: SPECIAL.map(special),
+      normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
+      pre_tokenizer: { type: 'BertPreTokenizer' },
+      post_processor: {
+        type: 'TemplateProcessing',
+        single: [
+          { SpecialToken: { id: '[CLS]', type_id: 0 } },
+          { Sequence: { id: 'A', type_id: 0 } },
+          { SpecialToken: { id: '[SEP]', type_id: 0 } },
+        ],
+        pair: [
+          { SpecialToken: { id: '[CLS]', type_id: 0 } },
+          { Sequence: { id: 'A', type_id: 0 } },
+          { SpecialToken: { id: '[SEP]', type_id: 0 } },
+          { Sequence: { id: 'B', type_id: 1 } },
+          { SpecialToken: { id: '[SEP]', type_id: 1 } },
+        ],
+        special_tokens: Object.fromEntries(['[CLS]', '[SEP]'].map((t) => [t, { id: t, ids: [vocab.indexOf(t)], tokens: [t] }])),
+      },
+      decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
+      model: {
+        type: 'WordPiece',
+        unk_token: '[UNK]',
+        continuing_subword_prefix: '##',
+        max_input_chars_per_word: 100,
+        vocab: Object.fromEntries(vocab.map((w, i) => [w, i])),
+      },
+    }),
+  );
   return folder;
 }

@@ -9,11 +9,13 @@ import { C } from './schema.js';
 const IN_CHUNK = 500;
 
 export function sqlString(value: string, argument: string): string {
-  if (value.includes('\u0000')) throw new InvalidArgumentError({ argument, message: `${argument} contains a NUL character; remove it and retry.` });
+  if (value.includes('\u0000'))
+    throw new InvalidArgumentError({ argument, message: `${argument} contains a NUL character; remove it and retry.` });
   return `'${value.replaceAll("'", "''")}'`;
 }
 
-export const inList = (column: string, values: string[], argument: string) => `${column} IN (${values.map((v) => sqlString(v, argument)).join(', ')})`;
+export const inList = (column: string, values: string[], argument: string) =>
+  `${column} IN (${values.map((v) => sqlString(v, argument)).join(', ')})`;
 
 export function chunks<T>(items: T[], size = IN_CHUNK): T[][] {
   const out: T[][] = [];
@@ -35,4 +37,3 @@ export function whereOf(filter: ConversationFilter): string | null | undefined {
   }
   return parts.length > 0 ? parts.join(' AND ') : undefined;
 }
-

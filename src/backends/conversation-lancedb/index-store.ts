@@ -3,7 +3,16 @@ import * as lancedb from '@lancedb/lancedb';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidArgumentError, StorageError } from '../../errors/index.js';
-import type { ConversationDocument, ConversationFilter, ConversationIndexCapabilities, ConversationIndexHit, ConversationIndexMeta, ConversationIndexV2, ConversationSessionRef, StoredConversationDocument } from '../../spec/conversation-index.js';
+import type {
+  ConversationDocument,
+  ConversationFilter,
+  ConversationIndexCapabilities,
+  ConversationIndexHit,
+  ConversationIndexMeta,
+  ConversationIndexV2,
+  ConversationSessionRef,
+  StoredConversationDocument,
+} from '../../spec/conversation-index.js';
 import { CONVERSATION_INDEX_SCHEMA_VERSION } from '../../spec/conversation-index.js';
 import type { L0Position } from '../../spec/l0-log.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
@@ -29,7 +38,12 @@ const META = 'conversation-index.json';
 const WATERMARK = 'watermark.json';
 /** Unindexed rows that make `optimize` worth its cost (about 0.7 s for 20k rows on 2 shared cores). */
 const UNINDEXED_BEFORE_OPTIMIZE = 2_000;
-const CAPABILITIES: ConversationIndexCapabilities = { fullTextSearch: true, vectorSearch: true, concurrentWriters: true, maxBatchUpsert: 5_000 };
+const CAPABILITIES: ConversationIndexCapabilities = {
+  fullTextSearch: true,
+  vectorSearch: true,
+  concurrentWriters: true,
+  maxBatchUpsert: 5_000,
+};
 
 async function wrap<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {
@@ -82,14 +96,23 @@ class LanceConversationIndex implements ConversationIndexV2 {
     const raw = (await readJsonFile(join(this.dir, META)).catch(() => undefined)) as Partial<ConversationIndexMeta> | undefined;
     if (!raw || typeof raw.embedderId !== 'string') return null;
     // Files written before schema versions were recorded are version 1.
-    return { embedderId: raw.embedderId, dimensions: Number(raw.dimensions ?? 0), schemaVersion: raw.schemaVersion ?? 1, createdAt: raw.createdAt ?? '' };
+    return {
+      embedderId: raw.embedderId,
+      dimensions: Number(raw.dimensions ?? 0),
+      schemaVersion: raw.schemaVersion ?? 1,
+      createdAt: raw.createdAt ?? '',
+    };
   }
 
   async initMeta(options: { embedderId: string; dimensions: number }): Promise<ConversationIndexMeta> {
     return withFileLock({ path: join(this.dir, 'create.lock') }, async () => {
       const meta = await this.getMeta();
       if (meta) {
-        if (meta.embedderId !== options.embedderId || meta.dimensions !== options.dimensions || meta.schemaVersion !== CONVERSATION_INDEX_SCHEMA_VERSION) {
+        if (
+          meta.embedderId !== options.embedderId ||
+          meta.dimensions !== options.dimensions ||
+          meta.schemaVersion !== CONVERSATION_INDEX_SCHEMA_VERSION
+        ) {
           throw new StorageError({
             code: 'EMBEDDER_MISMATCH',
             message: `The conversation index at ${this.dir} was built with embedder ${meta.embedderId} (${meta.dimensions}-d, schema ${meta.schemaVersion}), not ${options.embedderId} (${options.dimensions}-d, schema ${CONVERSATION_INDEX_SCHEMA_VERSION}). Reset it and re-index from the L0 log (\`strata ingest --reindex\`).`,
@@ -99,17 +122,25 @@ class LanceConversationIndex implements ConversationIndexV2 {
       }
       const db = await this.connection();
       if (!(await db.tableNames()).includes(TABLE)) {
-        const created = await wrap('create', () => db.createEmptyTable(TABLE, buildSchema(options.dimensions), { mode: 'create', existOk: true }));
-        await wrap('index', () => created.createIndex(C.document, {
-          // The memory store's tokenizer: an English stop list that keeps content words ("dog", "city").
-          config: ftsIndexConfig(),
-          replace: false,
-        }));
+        const created = await wrap('create', () =>
+          db.createEmptyTable(TABLE, buildSchema(options.dimensions), { mode: 'create', existOk: true }),
+        );
+        await wrap('index', () =>
+          created.createIndex(C.document, {
+            // The memory store's tokenizer: an English stop list that keeps content words ("dog", "city").
+            config: ftsIndexConfig(),
+            replace: false,
+          }),
+        );
         await wrap('index', () => created.createIndex(C.id, { config: lancedb.Index.btree(), replace: false }));
         created.close();
       }
       this.table = undefined;
-      const next: ConversationIndexMeta = { ...options, schemaVersion: CONVERSATION_INDEX_SCHEMA_VERSION, createdAt: new Date().toISOString() };
+      const next: ConversationIndexMeta = {
+        ...options,
+        schemaVersion: CONVERSATION_INDEX_SCHEMA_VERSION,
+        createdAt: new Date().toISOString(),
+      };
       await writeFileAtomic({ path: join(this.dir, META), data: JSON.stringify(next), overwrite: true });
       return next;
     });
@@ -137,7 +168,9 @@ class LanceConversationIndex implements ConversationIndexV2 {
         });
         const data = lancedb.makeArrowTable(rows, { schema });
         const changed = `target.${C.document} <> source.${C.document} OR target.${C.embeddingText} <> source.${C.embeddingText}`;
-        const result = await wrap('upsert', () => table.mergeInsert(C.id).whenMatchedUpdateAll({ where: changed }).whenNotMatchedInsertAll().execute(data));
+        const result = await wrap('upsert', () =>
+          table.mergeInsert(C.id).whenMatchedUpdateAll({ where: changed }).whenNotMatchedInsertAll().execute(data),
+        );
         inserted += result.numInsertedRows;
         updated += result.numUpdatedRows;
       }
@@ -159,7 +192,13 @@ class LanceConversationIndex implements ConversationIndexV2 {
     const columns = options.withVectors && (await this.dimensions()) > 0 ? [...DOCUMENT_COLUMNS, C.vector] : DOCUMENT_COLUMNS;
     const out: StoredConversationDocument[] = [];
     for (const part of chunks([...new Set(options.ids)])) {
-      const rows = await wrap('read', () => table.query().where(inList(C.id, part, 'ids')).select(columns).toArrow());
+      const rows = await wrap('read', () =>
+        table
+          .query()
+          .where(inList(C.id, part, 'ids'))
+          .select(columns)
+          .toArrow(),
+      );
       out.push(...documentsFromArrow(rows).map(({ extra: _e, ...d }) => d));
     }
     const order = new Map(options.ids.map((id, i) => [id, i]));
@@ -171,7 +210,13 @@ class LanceConversationIndex implements ConversationIndexV2 {
     const found = new Set<string>();
     if (!table) return found;
     for (const part of chunks([...new Set(options.ids)])) {
-      const rows = await wrap('read', () => table.query().where(inList(C.id, part, 'ids')).select([C.id]).toArrow());
+      const rows = await wrap('read', () =>
+        table
+          .query()
+          .where(inList(C.id, part, 'ids'))
+          .select([C.id])
+          .toArrow(),
+      );
       const col = rows.getChild(C.id);
       for (let i = 0; i < rows.numRows; i += 1) found.add(String(col?.get(i)));
     }
@@ -185,9 +230,14 @@ class LanceConversationIndex implements ConversationIndexV2 {
     const latest = new Map<string, Array<{ id: string; position: string }>>();
     for (const part of chunks(options.sessions, 50)) {
       const where = part
-        .map((s) => `(${C.host} = ${sqlString(s.host, 'host')} AND ${C.agentId} = ${sqlString(s.agentId, 'agentId')} AND ${C.sessionId} = ${sqlString(s.sessionId, 'sessionId')})`)
+        .map(
+          (s) =>
+            `(${C.host} = ${sqlString(s.host, 'host')} AND ${C.agentId} = ${sqlString(s.agentId, 'agentId')} AND ${C.sessionId} = ${sqlString(s.sessionId, 'sessionId')})`,
+        )
         .join(' OR ');
-      const rows = await wrap('read', () => table.query().where(where).select([C.id, C.position, C.host, C.agentId, C.sessionId]).toArrow());
+      const rows = await wrap('read', () =>
+        table.query().where(where).select([C.id, C.position, C.host, C.agentId, C.sessionId]).toArrow(),
+      );
       const col = (name: string) => rows.getChild(name);
       for (let i = 0; i < rows.numRows; i += 1) {
         const key = JSON.stringify([col(C.host)?.get(i), col(C.agentId)?.get(i), col(C.sessionId)?.get(i)]);
@@ -196,14 +246,19 @@ class LanceConversationIndex implements ConversationIndexV2 {
         latest.set(key, list.sort((a, b) => (a.position < b.position ? 1 : -1)).slice(0, keep));
       }
     }
-    const ids = [...latest.values()].flat().sort((a, b) => (a.position < b.position ? -1 : 1)).map((l) => l.id);
+    const ids = [...latest.values()]
+      .flat()
+      .sort((a, b) => (a.position < b.position ? -1 : 1))
+      .map((l) => l.id);
     return (await this.get({ ids })).map(({ vector: _v, ...d }) => d);
   }
 
   async unembedded(options: { limit: number }): Promise<ConversationDocument[]> {
     const table = await this.open();
     if (!table || (await this.dimensions()) === 0) return [];
-    const rows = await wrap('read', () => table.query().where(`${C.embedded} = false`).select(DOCUMENT_COLUMNS).limit(options.limit).toArrow());
+    const rows = await wrap('read', () =>
+      table.query().where(`${C.embedded} = false`).select(DOCUMENT_COLUMNS).limit(options.limit).toArrow(),
+    );
     return documentsFromArrow(rows).map(({ extra: _e, vector: _v, ...d }) => d);
   }
 
@@ -219,11 +274,21 @@ class LanceConversationIndex implements ConversationIndexV2 {
     });
     if (rows.length === 0) return { updated: 0 };
     const data = lancedb.makeArrowTable(rows, { schema: buildSchema(dims) });
-    const result = await wrap('update', () => table.mergeInsert(C.id).whenMatchedUpdateAll({ where: `target.${C.embeddingText} = source.${C.embeddingText}` }).execute(data));
+    const result = await wrap('update', () =>
+      table
+        .mergeInsert(C.id)
+        .whenMatchedUpdateAll({ where: `target.${C.embeddingText} = source.${C.embeddingText}` })
+        .execute(data),
+    );
     return { updated: result.numUpdatedRows };
   }
 
-  async searchText(options: { query: string; limit: number; filter: ConversationFilter; withVectors?: boolean }): Promise<ConversationIndexHit[]> {
+  async searchText(options: {
+    query: string;
+    limit: number;
+    filter: ConversationFilter;
+    withVectors?: boolean;
+  }): Promise<ConversationIndexHit[]> {
     checkLimit(options.limit);
     const text = options.query.trim();
     const where = whereOf(options.filter);
@@ -233,7 +298,11 @@ class LanceConversationIndex implements ConversationIndexV2 {
     const columns = [...DOCUMENT_COLUMNS, ...(withVectors ? [C.vector] : []), '_score'];
     const fts = table.query().fullTextSearch(new lancedb.MatchQuery(text, C.document)).select(columns).limit(options.limit);
     const rows = await wrap('search', () => (where ? fts.where(where) : fts).toArrow());
-    return documentsFromArrow(rows, '_score').map(({ extra, vector, ...document }) => ({ document, score: extra, ...(withVectors ? { vector } : {}) }));
+    return documentsFromArrow(rows, '_score').map(({ extra, vector, ...document }) => ({
+      document,
+      score: extra,
+      ...(withVectors ? { vector } : {}),
+    }));
   }
 
   async searchVector(options: { vector: number[]; limit: number; filter: ConversationFilter }): Promise<ConversationIndexHit[]> {
@@ -241,8 +310,13 @@ class LanceConversationIndex implements ConversationIndexV2 {
     const where = whereOf(options.filter);
     const table = await this.open();
     if (!table || where === null || (await this.dimensions()) === 0) return [];
-    const q = table.query().nearestTo(options.vector).distanceType('cosine').where([`${C.embedded} = true`, ...(where ? [where] : [])].join(' AND '))
-      .select([...DOCUMENT_COLUMNS, C.vector, '_distance']).limit(options.limit);
+    const q = table
+      .query()
+      .nearestTo(options.vector)
+      .distanceType('cosine')
+      .where([`${C.embedded} = true`, ...(where ? [where] : [])].join(' AND '))
+      .select([...DOCUMENT_COLUMNS, C.vector, '_distance'])
+      .limit(options.limit);
     const rows = await wrap('search', () => q.toArrow());
     return documentsFromArrow(rows, '_distance')
       .filter((d) => Number.isFinite(d.extra))
@@ -296,7 +370,8 @@ class LanceConversationIndex implements ConversationIndexV2 {
 }
 
 function checkLimit(limit: number): void {
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new InvalidArgumentError({ argument: 'limit', message: 'limit must be an integer from 1 to 1000.' });
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    throw new InvalidArgumentError({ argument: 'limit', message: 'limit must be an integer from 1 to 1000.' });
 }
 
 export function createLanceConversationIndex(options: LanceConversationIndexOptions): ConversationIndexV2 {

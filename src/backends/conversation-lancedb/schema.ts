@@ -31,11 +31,23 @@ const utf8 = (name: string) => new arrow.Field(name, new arrow.Utf8(), false);
 
 export function buildSchema(dimensions: number): arrow.Schema {
   const fields: arrow.Field[] = [
-    utf8(C.id), utf8(C.position), utf8(C.sessionKey), utf8(C.sessionId), utf8(C.agentId), utf8(C.host), utf8(C.entryId), utf8(C.role),
-    utf8(C.content), new arrow.Field(C.timestamp, new arrow.Float64(), false), utf8(C.recordedAt), utf8(C.document), utf8(C.embeddingText),
+    utf8(C.id),
+    utf8(C.position),
+    utf8(C.sessionKey),
+    utf8(C.sessionId),
+    utf8(C.agentId),
+    utf8(C.host),
+    utf8(C.entryId),
+    utf8(C.role),
+    utf8(C.content),
+    new arrow.Field(C.timestamp, new arrow.Float64(), false),
+    utf8(C.recordedAt),
+    utf8(C.document),
+    utf8(C.embeddingText),
     new arrow.Field(C.embedded, new arrow.Bool(), false),
   ];
-  if (dimensions > 0) fields.push(new arrow.Field(C.vector, new arrow.FixedSizeList(dimensions, new arrow.Field('item', new arrow.Float32(), true)), true));
+  if (dimensions > 0)
+    fields.push(new arrow.Field(C.vector, new arrow.FixedSizeList(dimensions, new arrow.Field('item', new arrow.Float32(), true)), true));
   return new arrow.Schema(fields);
 }
 

@@ -25,5 +25,11 @@ export async function createPostgresConversationIndexFromConfig(options: {
     });
   }
   const { createPostgresConversationIndex } = await import('./index-store.js');
-  return createPostgresConversationIndex({ url, schema: section.schema, textSearch: section.textSearch, poolSize: section.poolSize, watermarkKey: options.watermarkKey });
+  return createPostgresConversationIndex({
+    url,
+    schema: section.schema,
+    textSearch: section.textSearch,
+    poolSize: section.poolSize,
+    watermarkKey: options.watermarkKey,
+  });
 }

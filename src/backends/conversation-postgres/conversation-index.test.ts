@@ -16,7 +16,12 @@ async function create() {
   let handles = 0;
   return {
     index,
-    open: async () => createPostgresConversationIndex({ url: `${pg!.url}${pg!.url.includes('?') ? '&' : '?'}application_name=strata_other_${++handles}`, schema, poolSize: 2 }),
+    open: async () =>
+      createPostgresConversationIndex({
+        url: `${pg!.url}${pg!.url.includes('?') ? '&' : '?'}application_name=strata_other_${++handles}`,
+        schema,
+        poolSize: 2,
+      }),
     async cleanup() {
       await index.close();
       await pg!.dropSchema(schema);

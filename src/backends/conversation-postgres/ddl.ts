@@ -1,4 +1,10 @@
-import { createTermsTriggers, ensureVectorExtension, ftsTextFunctionSql, termsTriggerFunctionSql, type TermTables } from '../store-postgres/ddl.js';
+import {
+  createTermsTriggers,
+  ensureVectorExtension,
+  ftsTextFunctionSql,
+  termsTriggerFunctionSql,
+  type TermTables,
+} from '../store-postgres/ddl.js';
 import type { Migration } from '../store-postgres/migrate.js';
 import { ident } from '../store-postgres/sql.js';
 

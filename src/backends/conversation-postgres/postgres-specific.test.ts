@@ -73,14 +73,17 @@ describe.skipIf(!pg)('postgres conversation index: what the contract does not co
         await simple.close();
       }
       const rows = await pg!.query<{ component: string; version: number }>(`SELECT component, version FROM "${schema}".strata_migrations`);
-      expect(rows.rows).toEqual([{ component: 'conversations', version: 1 }, { component: 'conversations', version: 2 }]);
+      expect(rows.rows).toEqual([
+        { component: 'conversations', version: 1 },
+        { component: 'conversations', version: 2 },
+      ]);
     } finally {
       await english.close();
       await pg!.dropSchema(schema);
     }
   });
 
-  it('keeps one watermark per L0 log (watermarkKey): machines sharing the index never skip each other\'s records; reset clears them all', async () => {
+  it("keeps one watermark per L0 log (watermarkKey): machines sharing the index never skip each other's records; reset clears them all", async () => {
     const schema = pg!.schemaName('wm');
     const a = createPostgresConversationIndex({ url: pg!.url, schema, watermarkKey: 'host-a:/home/a' });
     const b = createPostgresConversationIndex({ url: `${pg!.url}&application_name=wm_b`, schema, watermarkKey: 'host-b:/home/b' });
@@ -103,7 +106,9 @@ describe.skipIf(!pg)('postgres conversation index: what the contract does not co
     const index = handle(schema, 'nul');
     try {
       await index.initMeta({ embedderId: 'none', dimensions: 0 });
-      await expect(index.upsert({ documents: [doc(1, 'fine'), doc(2, 'bad\u0000text')], watermark: 'p9' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      await expect(index.upsert({ documents: [doc(1, 'fine'), doc(2, 'bad\u0000text')], watermark: 'p9' })).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+      });
       expect(await index.count()).toBe(0);
       expect(await index.watermark()).toBeUndefined();
     } finally {
@@ -123,10 +128,15 @@ describe('config: conversations follow a Postgres store', () => {
       };
       expect((await load({ store: { provider: 'postgres' } })).conversations).toEqual({ provider: 'postgres' });
       expect((await load({})).conversations.provider).toBe('lancedb');
-      expect((await load({ store: { provider: 'postgres' }, conversations: { provider: 'lancedb' } })).conversations.provider).toBe('lancedb');
+      expect((await load({ store: { provider: 'postgres' }, conversations: { provider: 'lancedb' } })).conversations.provider).toBe(
+        'lancedb',
+      );
       const config = await load({ store: { provider: 'postgres', postgres: { urlEnv: 'MY_PG' } } });
       // Without its own section the index reads the store's URL variable, and says so when it is missing.
-      await expect(createConversationIndexFromConfig({ config, home: dir, env: {} })).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining('MY_PG') });
+      await expect(createConversationIndexFromConfig({ config, home: dir, env: {} })).rejects.toMatchObject({
+        code: 'CONFIG_INVALID',
+        message: expect.stringContaining('MY_PG'),
+      });
       if (pg) {
         const index = await createConversationIndexFromConfig({ config, home: dir, env: { MY_PG: pg.url } });
         try {

@@ -16,7 +16,10 @@ interface Column {
 }
 
 const recordText = (key: 'sessionKey' | 'sessionId' | 'agentId' | 'id' | 'content' | 'recordedAt', name: string): Column => ({
-  name, sqlType: 'text', of: (d) => d.record[key], set: (d, v) => void (d.record[key] = String(v)),
+  name,
+  sqlType: 'text',
+  of: (d) => d.record[key],
+  set: (d, v) => void (d.record[key] = String(v)),
 });
 
 export const COLUMNS: readonly Column[] = [
@@ -61,7 +64,8 @@ export function documentOf(row: TurnRow): ConversationDocument {
   return d;
 }
 
-export const vectorOf = (row: TurnRow): number[] | null => (typeof row.embedding === 'string' ? (JSON.parse(row.embedding) as number[]) : null);
+export const vectorOf = (row: TurnRow): number[] | null =>
+  typeof row.embedding === 'string' ? (JSON.parse(row.embedding) as number[]) : null;
 
 export function storedOf(row: TurnRow): StoredConversationDocument {
   return { ...documentOf(row), vector: vectorOf(row) };

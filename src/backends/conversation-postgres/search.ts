@@ -10,7 +10,8 @@ import type { IndexState } from './open.js';
 import { documentOf, selectList, vectorOf, type TurnRow } from './rows.js';
 
 export function checkLimit(limit: number, argument = 'limit'): void {
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new InvalidArgumentError({ argument, message: `${argument} must be an integer from 1 to 1000.` });
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    throw new InvalidArgumentError({ argument, message: `${argument} must be an integer from 1 to 1000.` });
 }
 
 const usable = (v: unknown): v is string => typeof v === 'string' && !v.includes('\u0000');
@@ -39,21 +40,50 @@ export function filterSql(filter: ConversationFilter, p: Params): string | null 
 }
 
 /** BM25 top k, as the memory store computes it (store-postgres/text-search.ts), over this index's own statistics. */
-export async function searchText(options: { pool: pg.Pool; st: IndexState; query: string; limit: number; filter: ConversationFilter; withVectors?: boolean }): Promise<ConversationIndexHit[]> {
+export async function searchText(options: {
+  pool: pg.Pool;
+  st: IndexState;
+  query: string;
+  limit: number;
+  filter: ConversationFilter;
+  withVectors?: boolean;
+}): Promise<ConversationIndexHit[]> {
   const { pool, st } = options;
-  const query = String(options.query ?? '').replaceAll('\u0000', ' ').trim();
+  const query = String(options.query ?? '')
+    .replaceAll('\u0000', ' ')
+    .trim();
   if (query === '' || filterSql(options.filter, new Params()) === null) return [];
   const tp = new Params();
   const tables = { terms: TERM_TABLES.terms, stats: TERM_TABLES.stats, ftsText: FTS_TEXT };
-  const terms = (await wrap('searchText', () => pool.query<QueryTerm & { avgdl: number }>(queryTermsSql({ s: st.s, configs: st.textSearch, query, p: tp, tables }), tp.values))).rows;
+  const terms = (
+    await wrap('searchText', () =>
+      pool.query<QueryTerm & { avgdl: number }>(queryTermsSql({ s: st.s, configs: st.textSearch, query, p: tp, tables }), tp.values),
+    )
+  ).rows;
   if (terms.length === 0) return [];
   let rows: Array<TurnRow & { score: number }> = [];
   for (const pass of candidatePasses(terms)) {
     const p = new Params();
     const where = filterSql(options.filter, p)!;
-    const top = bm25Sql({ s: st.s, table: TURNS, terms, candidates: pass.candidates, avgdl: terms[0]!.avgdl, where, limit: options.limit, p });
-    rows = (await wrap('searchText', () => pool.query<TurnRow & { score: number }>(`WITH top AS MATERIALIZED (${top})
-      SELECT ${selectList('m')}${options.withVectors ? ', m.embedding::text AS embedding' : ''}, top.score FROM top JOIN ${st.t} m ON m.id = top.id ORDER BY top.score DESC, m.id`, p.values))).rows;
+    const top = bm25Sql({
+      s: st.s,
+      table: TURNS,
+      terms,
+      candidates: pass.candidates,
+      avgdl: terms[0]!.avgdl,
+      where,
+      limit: options.limit,
+      p,
+    });
+    rows = (
+      await wrap('searchText', () =>
+        pool.query<TurnRow & { score: number }>(
+          `WITH top AS MATERIALIZED (${top})
+      SELECT ${selectList('m')}${options.withVectors ? ', m.embedding::text AS embedding' : ''}, top.score FROM top JOIN ${st.t} m ON m.id = top.id ORDER BY top.score DESC, m.id`,
+          p.values,
+        ),
+      )
+    ).rows;
     const kth = rows[options.limit - 1]?.score;
     if (pass.leftOutBound === 0 || (kth !== undefined && kth >= pass.leftOutBound)) break;
   }
@@ -62,7 +92,13 @@ export async function searchText(options: { pool: pg.Pool; st: IndexState; query
 
 /** Cosine nearest neighbours through the HNSW index; filtered scans iterate until `limit` rows pass (pgvector >= 0.8). */
 export async function searchVector(options: {
-  pool: pg.Pool; st: IndexState; dimensions: number; efSearch: number; vector: number[]; limit: number; filter: ConversationFilter;
+  pool: pg.Pool;
+  st: IndexState;
+  dimensions: number;
+  efSearch: number;
+  vector: number[];
+  limit: number;
+  filter: ConversationFilter;
 }): Promise<ConversationIndexHit[]> {
   const { st, dimensions } = options;
   const p = new Params();
@@ -82,7 +118,9 @@ export async function searchVector(options: {
     const { client, release } = await checkout(options.pool);
     try {
       const ef = Math.min(1000, Math.max(options.efSearch, options.limit * 2));
-      await client.query(`BEGIN; SET LOCAL hnsw.ef_search = ${ef}${st.iterativeScan ? "; SET LOCAL hnsw.iterative_scan = 'relaxed_order'" : ''}`);
+      await client.query(
+        `BEGIN; SET LOCAL hnsw.ef_search = ${ef}${st.iterativeScan ? "; SET LOCAL hnsw.iterative_scan = 'relaxed_order'" : ''}`,
+      );
       const { rows } = await client.query<TurnRow & { distance: number | null }>(sql, p.values);
       await client.query('COMMIT');
       return rows

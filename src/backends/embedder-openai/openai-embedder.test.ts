@@ -33,15 +33,29 @@ const embedder = (scenario: string, settings: Partial<OpenAIEmbedderSettings> = 
   createOpenAIEmbedder({ baseURL: `${server.url}/${scenario}/v1/`, model: 'text-embedding-test', dimensions: DIMS, ...settings });
 /** The engine's embedding service over the adapter: where retries happen. */
 const service = (scenario: string, options: { maxRetries?: number; retryInitialDelayMs?: number; timeoutMs?: number } = {}) =>
-  createEmbeddingService({ embedder: embedder(scenario, { timeoutMs: options.timeoutMs }), maxRetries: options.maxRetries, retryInitialDelayMs: options.retryInitialDelayMs ?? 1 });
-const fail = (p: Promise<unknown>) => p.then(() => expect.fail('expected a rejection'), (e: unknown) => e);
+  createEmbeddingService({
+    embedder: embedder(scenario, { timeoutMs: options.timeoutMs }),
+    maxRetries: options.maxRetries,
+    retryInitialDelayMs: options.retryInitialDelayMs ?? 1,
+  });
+const fail = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.fail('expected a rejection'),
+    (e: unknown) => e,
+  );
 
-runEmbedderContract({ name: 'openai-compatible (scripted server, answers out of order)', create: () => embedder('contract', { batchSize: 4 }) });
+runEmbedderContract({
+  name: 'openai-compatible (scripted server, answers out of order)',
+  create: () => embedder('contract', { batchSize: 4 }),
+});
 
 describe('openai-compatible embedder: requests', () => {
   it('sends model and input, and the key from apiKeyEnv', async () => {
     process.env.STRATA_TEST_EMBED_KEY = 'sk-test';
-    await embedder('ok', { apiKeyEnv: 'STRATA_TEST_EMBED_KEY', headers: { 'x-extra': '1' } }).doEmbed({ texts: ['a', 'b'], kind: 'document' });
+    await embedder('ok', { apiKeyEnv: 'STRATA_TEST_EMBED_KEY', headers: { 'x-extra': '1' } }).doEmbed({
+      texts: ['a', 'b'],
+      kind: 'document',
+    });
     const sent = server.requestsTo('/ok/v1/embeddings').at(-1);
     expect(sent?.body).toEqual({ model: 'text-embedding-test', input: ['a', 'b'] });
     expect(sent?.headers.authorization).toBe('Bearer sk-test');
@@ -54,7 +68,11 @@ describe('openai-compatible embedder: requests', () => {
     expect(server.requestsTo('/ok/v1/embeddings').at(-1)?.headers.authorization).toBeUndefined();
     let fetched = 0;
     const remote = createOpenAIEmbedder({
-      baseURL: 'https://embeddings.example.com/v1', model: 'm', dimensions: DIMS, apiKeyEnv: 'STRATA_TEST_UNSET_KEY', env: {},
+      baseURL: 'https://embeddings.example.com/v1',
+      model: 'm',
+      dimensions: DIMS,
+      apiKeyEnv: 'STRATA_TEST_UNSET_KEY',
+      env: {},
       fetch: async () => {
         fetched++;
         throw new Error('must not be called');
@@ -92,7 +110,7 @@ describe('openai-compatible embedder: requests', () => {
 });
 
 describe('openai-compatible embedder: failures and retries', () => {
-  it('makes one attempt: a 503 is a typed retryable error with the server\'s retry-after in its details', async () => {
+  it("makes one attempt: a 503 is a typed retryable error with the server's retry-after in its details", async () => {
     const error = await fail(embedder('once').doEmbed({ texts: ['a'], kind: 'document' }));
     expect(error).toBeInstanceOf(ProviderCallError);
     expect(error).toMatchObject({ code: 'PROVIDER_CALL', isRetryable: true, statusCode: 503, details: { retryAfterMs: 7000 } });
@@ -122,7 +140,10 @@ describe('openai-compatible embedder: failures and retries', () => {
   });
 
   it('does not retry a 401 and says which key to check', async () => {
-    const auth = createEmbeddingService({ embedder: embedder('auth', { apiKey: 'sk-wrong', apiKeyEnv: 'OPENAI_API_KEY' }), retryInitialDelayMs: 1 });
+    const auth = createEmbeddingService({
+      embedder: embedder('auth', { apiKey: 'sk-wrong', apiKeyEnv: 'OPENAI_API_KEY' }),
+      retryInitialDelayMs: 1,
+    });
     const error = await fail(auth.embedDocuments({ texts: ['a'] }));
     expect(StrataError.isInstance(error) && error.code).toBe('PROVIDER_AUTH');
     expect((error as Error).message).toContain('OPENAI_API_KEY');
@@ -139,7 +160,9 @@ describe('openai-compatible embedder: failures and retries', () => {
     const before = server.requestsTo('/hang/v1/embeddings').length;
     const error = await fail(service('hang', { timeoutMs: 50, maxRetries: 1 }).embedDocuments({ texts: ['a'] }));
     expect(error).toBeInstanceOf(RetryError);
-    expect(StrataError.isInstance((error as RetryError).lastError) && ((error as RetryError).lastError as StrataError).code).toBe('TIMEOUT');
+    expect(StrataError.isInstance((error as RetryError).lastError) && ((error as RetryError).lastError as StrataError).code).toBe(
+      'TIMEOUT',
+    );
     expect(server.requestsTo('/hang/v1/embeddings').length - before).toBe(2);
   });
 
@@ -210,19 +233,36 @@ describe('openai-compatible embedder: known hosts', () => {
     };
   }
 
-  it('uses the host\'s key variable and name, and never sends a key elsewhere', async () => {
+  it("uses the host's key variable and name, and never sends a key elsewhere", async () => {
     const jina = redirect();
-    const embedder = createOpenAIEmbedder({ baseURL: 'https://api.jina.ai/v1', model: 'jina-embeddings-v3', dimensions: DIMS, fetch: jina.fetch, env: { JINA_API_KEY: 'jk' } });
+    const embedder = createOpenAIEmbedder({
+      baseURL: 'https://api.jina.ai/v1',
+      model: 'jina-embeddings-v3',
+      dimensions: DIMS,
+      fetch: jina.fetch,
+      env: { JINA_API_KEY: 'jk' },
+    });
     expect(embedder.id).toBe('jina:jina-embeddings-v3');
     await embedder.doEmbed({ texts: ['a'], kind: 'document' });
     expect(jina.urls).toEqual(['https://api.jina.ai/v1/embeddings']);
     expect(server.requestsTo('/ok/v1/embeddings').at(-1)?.headers.authorization).toBe('Bearer jk');
 
-    const openai = createOpenAIEmbedder({ baseURL: 'https://api.openai.com/v1', model: 'text-embedding-3-small', dimensions: DIMS, fetch: redirect().fetch, env: {} });
+    const openai = createOpenAIEmbedder({
+      baseURL: 'https://api.openai.com/v1',
+      model: 'text-embedding-3-small',
+      dimensions: DIMS,
+      fetch: redirect().fetch,
+      env: {},
+    });
     const error = await fail(openai.doEmbed({ texts: ['a'], kind: 'document' }));
     expect((error as Error).message).toContain('OPENAI_API_KEY');
 
-    const local = createOpenAIEmbedder({ baseURL: `${server.url}/ok/v1`, model: 'nomic-embed-text', dimensions: DIMS, env: { OPENAI_API_KEY: 'sk-secret' } });
+    const local = createOpenAIEmbedder({
+      baseURL: `${server.url}/ok/v1`,
+      model: 'nomic-embed-text',
+      dimensions: DIMS,
+      env: { OPENAI_API_KEY: 'sk-secret' },
+    });
     expect(local.id).toBe('openai:nomic-embed-text');
     await local.doEmbed({ texts: ['a'], kind: 'document' });
     expect(server.requestsTo('/ok/v1/embeddings').at(-1)?.headers.authorization).toBeUndefined();

@@ -94,12 +94,11 @@ export function createOpenAIEmbedder(settings: OpenAIEmbedderSettings): OpenAIEm
   function headers(): Record<string, string> {
     // A local server (Ollama...) runs without a key: an unset key variable just sends none.
     const optional = isLoopbackURL(baseURL) && settings.apiKey === undefined;
-    const key =
-      optional
-        ? loadOptionalSetting({ envVar: apiKeyEnv, env: settings.env })
-        : settings.apiKey !== undefined || apiKeyEnv !== undefined
-          ? loadApiKey({ apiKey: settings.apiKey, envVar: apiKeyEnv ?? 'OPENAI_API_KEY', description, env: settings.env })
-          : undefined;
+    const key = optional
+      ? loadOptionalSetting({ envVar: apiKeyEnv, env: settings.env })
+      : settings.apiKey !== undefined || apiKeyEnv !== undefined
+        ? loadApiKey({ apiKey: settings.apiKey, envVar: apiKeyEnv ?? 'OPENAI_API_KEY', description, env: settings.env })
+        : undefined;
     return { ...settings.headers, ...(key ? { authorization: `Bearer ${key}` } : {}) };
   }
 
@@ -119,7 +118,11 @@ export function createOpenAIEmbedder(settings: OpenAIEmbedderSettings): OpenAIEm
 
   function validate(data: z.infer<typeof responseSchema>['data'], count: number): number[][] {
     if (data.length !== count) {
-      throw new ProviderCallError({ url, isRetryable: false, message: `${description} returned ${data.length} embeddings for ${count} texts.` });
+      throw new ProviderCallError({
+        url,
+        isRetryable: false,
+        message: `${description} returned ${data.length} embeddings for ${count} texts.`,
+      });
     }
     const ordered = new Array<number[] | undefined>(count);
     data.forEach((item, position) => {
@@ -132,7 +135,11 @@ export function createOpenAIEmbedder(settings: OpenAIEmbedderSettings): OpenAIEm
     const vectors = ordered as number[][];
     const expected = configured ?? learned ?? vectors[0]?.length ?? 0;
     if (expected === 0) {
-      throw new ProviderCallError({ url, isRetryable: false, message: `${description} returned empty vectors; check the model name (it may not be an embedding model).` });
+      throw new ProviderCallError({
+        url,
+        isRetryable: false,
+        message: `${description} returned empty vectors; check the model name (it may not be an embedding model).`,
+      });
     }
     for (const vector of vectors) {
       if (vector.length !== expected) {
@@ -146,7 +153,10 @@ export function createOpenAIEmbedder(settings: OpenAIEmbedderSettings): OpenAIEm
   async function embed(options: { texts: string[]; kind: EmbedKind; abortSignal?: AbortSignal }): Promise<{ embeddings: number[][] }> {
     const { texts, kind, abortSignal } = options;
     if (texts.length > maxBatchSize) {
-      throw new InvalidArgumentError({ argument: 'texts', message: `${texts.length} texts exceed this embedder's batch size of ${maxBatchSize}; split them (the embedding service does).` });
+      throw new InvalidArgumentError({
+        argument: 'texts',
+        message: `${texts.length} texts exceed this embedder's batch size of ${maxBatchSize}; split them (the embedding service does).`,
+      });
     }
     abortSignal?.throwIfAborted();
     if (texts.length === 0) return { embeddings: [] };
@@ -156,7 +166,17 @@ export function createOpenAIEmbedder(settings: OpenAIEmbedderSettings): OpenAIEm
     if (settings.sendDimensions && configured !== undefined) body.dimensions = configured;
     // One attempt: failures are typed (retryable or not, with the server's retry-after) and the
     // engine's embedding service retries them.
-    const { value } = await postJson({ url, headers: headers(), body, schema: responseSchema, timeoutMs: settings.timeoutMs, abortSignal, fetch: settings.fetch, description, authHint });
+    const { value } = await postJson({
+      url,
+      headers: headers(),
+      body,
+      schema: responseSchema,
+      timeoutMs: settings.timeoutMs,
+      abortSignal,
+      fetch: settings.fetch,
+      description,
+      authHint,
+    });
     return { embeddings: validate(value.data, texts.length) };
   }
 

@@ -8,7 +8,10 @@ import { writeTinyEmbeddingModel } from '../../../test/support/tiny-onnx-model.j
 import { createTransformersEmbedder, defaultsForModel } from './index.js';
 
 // A real ONNX model folder built by the test (no network): the embedder's own loading code runs on it.
-const WORDS = 'the a i my dog dogs cat is called rex barks sleeps stock market report coffee in morning train leaves at noon quarterly revenue grew by ten percent like'.split(' ');
+const WORDS =
+  'the a i my dog dogs cat is called rex barks sleeps stock market report coffee in morning train leaves at noon quarterly revenue grew by ten percent like'.split(
+    ' ',
+  );
 let dir: string;
 let modelPath: string;
 beforeAll(async () => {
@@ -35,14 +38,23 @@ describe('transformers embedder', () => {
 
   it('names the missing files when the folder holds no model, and never reaches for the network', async () => {
     const embedder = createTransformersEmbedder({ model: 'test/absent', modelPath: join(dir, 'absent') });
-    await expect(embedder.doEmbed({ texts: ['x'], kind: 'query' })).rejects.toThrow(/Cannot load the embedding model test\/absent from .*absent \(expected config\.json, tokenizer\.json and onnx\/model\.onnx\)/);
+    await expect(embedder.doEmbed({ texts: ['x'], kind: 'query' })).rejects.toThrow(
+      /Cannot load the embedding model test\/absent from .*absent \(expected config\.json, tokenizer\.json and onnx\/model\.onnx\)/,
+    );
     const cached = createTransformersEmbedder({ model: 'Xenova/not-downloaded', cacheDir: join(dir, 'cache') });
     await expect(cached.doEmbed({ texts: ['x'], kind: 'query' })).rejects.toThrow(/downloads are off/);
   });
 
   it('applies the prefixes its model family prescribes', () => {
-    expect(defaultsForModel('Xenova/bge-small-en-v1.5')).toMatchObject({ pooling: 'cls', queryPrefix: expect.stringMatching(/^Represent/) });
-    expect(defaultsForModel('Xenova/multilingual-e5-small')).toEqual({ pooling: 'mean', queryPrefix: 'query: ', documentPrefix: 'passage: ' });
+    expect(defaultsForModel('Xenova/bge-small-en-v1.5')).toMatchObject({
+      pooling: 'cls',
+      queryPrefix: expect.stringMatching(/^Represent/),
+    });
+    expect(defaultsForModel('Xenova/multilingual-e5-small')).toEqual({
+      pooling: 'mean',
+      queryPrefix: 'query: ',
+      documentPrefix: 'passage: ',
+    });
     expect(defaultsForModel('Xenova/all-MiniLM-L6-v2')).toEqual({ pooling: 'mean' });
   });
 });

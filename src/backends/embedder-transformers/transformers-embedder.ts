@@ -36,7 +36,10 @@ export interface TransformersEmbedder extends EmbedderV1 {
   resolveDimensions(): Promise<number>;
 }
 
-type Extractor = ((texts: string[], options: { pooling: Pooling; normalize: boolean }) => Promise<{ dims: number[]; tolist(): number[][] }>) & { dispose(): Promise<void> };
+type Extractor = ((
+  texts: string[],
+  options: { pooling: Pooling; normalize: boolean },
+) => Promise<{ dims: number[]; tolist(): number[][] }>) & { dispose(): Promise<void> };
 
 async function importTransformers() {
   try {
@@ -44,14 +47,19 @@ async function importTransformers() {
   } catch (error) {
     throw new ConfigError({
       field: 'embedder.provider',
-      message: 'The transformers embedder needs the optional package @huggingface/transformers: run `npm install @huggingface/transformers` next to strata-memory.',
+      message:
+        'The transformers embedder needs the optional package @huggingface/transformers: run `npm install @huggingface/transformers` next to strata-memory.',
       cause: error,
     });
   }
 }
 
 export function createTransformersEmbedder(settings: TransformersEmbedderSettings): TransformersEmbedder {
-  if (!settings.model?.trim()) throw new InvalidArgumentError({ argument: 'model', message: 'The transformers embedder needs a model id (e.g. Xenova/bge-small-en-v1.5).' });
+  if (!settings.model?.trim())
+    throw new InvalidArgumentError({
+      argument: 'model',
+      message: 'The transformers embedder needs a model id (e.g. Xenova/bge-small-en-v1.5).',
+    });
   const defaults = defaultsForModel(settings.model);
   const pooling = settings.pooling ?? defaults.pooling;
   const queryPrefix = settings.queryPrefix ?? defaults.queryPrefix ?? '';
@@ -84,7 +92,10 @@ export function createTransformersEmbedder(settings: TransformersEmbedderSetting
         : settings.allowDownload
           ? `from the Hugging Face hub into ${settings.cacheDir ?? 'the transformers cache'}`
           : `from ${settings.cacheDir ?? 'the transformers cache'} (downloads are off: set embedder.allowDownload, or embedder.modelPath to a local folder)`;
-      throw new StorageError({ message: `Cannot load the embedding model ${settings.model} ${where}: ${(error as Error).message}`, cause: error });
+      throw new StorageError({
+        message: `Cannot load the embedding model ${settings.model} ${where}: ${(error as Error).message}`,
+        cause: error,
+      });
     }
   }
 
@@ -105,7 +116,10 @@ export function createTransformersEmbedder(settings: TransformersEmbedderSetting
     specificationVersion: 'v1',
     id: `transformers:${settings.model}${dtype === 'fp32' ? '' : `:${dtype}`}`,
     get dimensions(): number {
-      if (dimensions === undefined) throw new StorageError({ message: `The vector length of ${settings.model} is known once the model is loaded: call resolveDimensions() first.` });
+      if (dimensions === undefined)
+        throw new StorageError({
+          message: `The vector length of ${settings.model} is known once the model is loaded: call resolveDimensions() first.`,
+        });
       return dimensions;
     },
     maxBatchSize,
@@ -115,7 +129,10 @@ export function createTransformersEmbedder(settings: TransformersEmbedderSetting
     async resolveDimensions() {
       if (dimensions !== undefined) return dimensions;
       if (settings.modelPath) {
-        const config = await readFile(join(settings.modelPath, 'config.json'), 'utf8').then((t) => JSON.parse(t) as { hidden_size?: number }, () => undefined);
+        const config = await readFile(join(settings.modelPath, 'config.json'), 'utf8').then(
+          (t) => JSON.parse(t) as { hidden_size?: number },
+          () => undefined,
+        );
         if (config?.hidden_size) return (dimensions = config.hidden_size);
       }
       await embed(['dimension probe']);
@@ -124,7 +141,10 @@ export function createTransformersEmbedder(settings: TransformersEmbedderSetting
     async doEmbed(options: { texts: string[]; kind: EmbedKind; abortSignal?: AbortSignal }) {
       const { texts, kind, abortSignal } = options;
       if (texts.length > maxBatchSize) {
-        throw new InvalidArgumentError({ argument: 'texts', message: `${texts.length} texts exceed the transformers embedder's batch size of ${maxBatchSize}; split them (the embedding service does).` });
+        throw new InvalidArgumentError({
+          argument: 'texts',
+          message: `${texts.length} texts exceed the transformers embedder's batch size of ${maxBatchSize}; split them (the embedding service does).`,
+        });
       }
       abortSignal?.throwIfAborted();
       if (texts.length === 0) return { embeddings: [] };
@@ -136,7 +156,11 @@ export function createTransformersEmbedder(settings: TransformersEmbedderSetting
     async close() {
       const pending = loading;
       loading = undefined;
-      if (pending) await pending.then((e) => e.dispose(), () => undefined);
+      if (pending)
+        await pending.then(
+          (e) => e.dispose(),
+          () => undefined,
+        );
     },
   };
 }

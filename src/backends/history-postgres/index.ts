@@ -52,7 +52,11 @@ class PostgresHistoryLog implements HistoryLogV1 {
       this.pool = options.pool;
       this.lease = null;
     } else {
-      if (!options.url) throw new InvalidArgumentError({ argument: 'url', message: 'The PostgreSQL history log needs a connection URL (store.postgres.urlEnv names the variable holding it).' });
+      if (!options.url)
+        throw new InvalidArgumentError({
+          argument: 'url',
+          message: 'The PostgreSQL history log needs a connection URL (store.postgres.urlEnv names the variable holding it).',
+        });
       this.lease = acquirePool({ url: options.url, max: options.poolSize });
       this.pool = this.lease.pool;
     }
@@ -74,26 +78,37 @@ class PostgresHistoryLog implements HistoryLogV1 {
     if (options.entries.length === 0) return;
     const t = await this.ready();
     const rows = options.entries.map((e) => ({
-      entry_id: e.entryId, at: e.at, ids: [e.id, ...(e.related ?? []).map((r) => r.id)], entry: e,
+      entry_id: e.entryId,
+      at: e.at,
+      ids: [e.id, ...(e.related ?? []).map((r) => r.id)],
+      entry: e,
     }));
     // One transaction: all or none. The lock serialises appends, so `seq` follows commit order (a
     // reader paging by seq never skips a later-committed lower one) and one call's entries stay
     // together. An entry id seen again (a retried append) is kept once.
-    await wrap('history append', () => inTransaction(this.pool, async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`strata:${this.schema}:history`]);
-      for (const part of chunks(rows, PAGE)) {
-        await client.query(`INSERT INTO ${t} (entry_id, at, ids, entry)
+    await wrap('history append', () =>
+      inTransaction(this.pool, async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`strata:${this.schema}:history`]);
+        for (const part of chunks(rows, PAGE)) {
+          await client.query(
+            `INSERT INTO ${t} (entry_id, at, ids, entry)
           SELECT x.j->>'entry_id', x.j->>'at', ARRAY(SELECT jsonb_array_elements_text(x.j->'ids')), x.j->'entry'
           FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(j, n) ORDER BY x.n
-          ON CONFLICT (entry_id) DO NOTHING`, [JSON.stringify(part)]);
-      }
-    }));
+          ON CONFLICT (entry_id) DO NOTHING`,
+            [JSON.stringify(part)],
+          );
+        }
+      }),
+    );
   }
 
   async historyOf(options: { id: string }): Promise<HistoryEntry[]> {
     const t = await this.ready();
-    const { rows } = await wrap('history read', () => this.pool.query<{ entry: HistoryEntry }>(
-      `SELECT entry FROM ${t} WHERE ids @> ARRAY[$1::text] ORDER BY at, entry_id COLLATE "C"`, [options.id]));
+    const { rows } = await wrap('history read', () =>
+      this.pool.query<{ entry: HistoryEntry }>(`SELECT entry FROM ${t} WHERE ids @> ARRAY[$1::text] ORDER BY at, entry_id COLLATE "C"`, [
+        options.id,
+      ]),
+    );
     return rows.map((r) => r.entry);
   }
 
@@ -102,8 +117,11 @@ class PostgresHistoryLog implements HistoryLogV1 {
     const t = await this.ready();
     let after = 0;
     for (;;) {
-      const { rows } = await wrap('history read', () => this.pool.query<{ seq: number; entry: HistoryEntry }>(
-        `SELECT seq, entry FROM ${t} WHERE seq > $1 ORDER BY seq LIMIT ${PAGE}`, [after]));
+      const { rows } = await wrap('history read', () =>
+        this.pool.query<{ seq: number; entry: HistoryEntry }>(`SELECT seq, entry FROM ${t} WHERE seq > $1 ORDER BY seq LIMIT ${PAGE}`, [
+          after,
+        ]),
+      );
       for (const r of rows) yield r.entry;
       if (rows.length < PAGE) return;
       after = rows[rows.length - 1]!.seq;

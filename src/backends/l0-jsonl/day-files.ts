@@ -41,7 +41,10 @@ export function dayOf(date: Date, timeZone?: string): string {
 export async function listDays(dir: string): Promise<string[]> {
   try {
     const entries = await readdir(dir, { withFileTypes: true });
-    return entries.flatMap((e) => (e.isFile() ? [DAY_FILE.exec(e.name)?.[1]] : [])).filter((d): d is string => d !== undefined).sort();
+    return entries
+      .flatMap((e) => (e.isFile() ? [DAY_FILE.exec(e.name)?.[1]] : []))
+      .filter((d): d is string => d !== undefined)
+      .sort();
   } catch (error) {
     if (isNotFound(error)) return [];
     throw error;
@@ -65,9 +68,18 @@ export function parseRecord(text: string): L0Record | undefined {
   }
   const r = v as Partial<L0Record> | null;
   if (typeof r !== 'object' || r === null) return undefined;
-  const ok = typeof r.id === 'string' && typeof r.content === 'string' && typeof r.agentId === 'string' && typeof r.sessionId === 'string' &&
-    typeof r.sessionKey === 'string' && typeof r.timestamp === 'number' && typeof r.recordedAt === 'string' &&
-    typeof r.host === 'string' && HOSTS.has(r.host) && typeof r.role === 'string' && ROLES.has(r.role);
+  const ok =
+    typeof r.id === 'string' &&
+    typeof r.content === 'string' &&
+    typeof r.agentId === 'string' &&
+    typeof r.sessionId === 'string' &&
+    typeof r.sessionKey === 'string' &&
+    typeof r.timestamp === 'number' &&
+    typeof r.recordedAt === 'string' &&
+    typeof r.host === 'string' &&
+    HOSTS.has(r.host) &&
+    typeof r.role === 'string' &&
+    ROLES.has(r.role);
   return ok ? (r as L0Record) : undefined;
 }
 

@@ -17,7 +17,10 @@ runL0LogContract({
       open: async () => createJsonlL0Log({ home }),
       async tear() {
         const dir = join(home, 'conversations');
-        const day = (await readdir(dir)).filter((n) => n.endsWith('.jsonl')).sort().at(-1)!;
+        const day = (await readdir(dir))
+          .filter((n) => n.endsWith('.jsonl'))
+          .sort()
+          .at(-1)!;
         await appendFile(join(dir, day), '{"sessionKey":"agent:a:main","sess');
       },
       cleanup: () => rm(home, { recursive: true, force: true }),
@@ -40,7 +43,10 @@ describe('JSONL L0 log', () => {
     // A clock set back must not write into an older file: positions would go backwards.
     const back = createJsonlL0Log({ home: tmp.dir, now: at('2026-11-01T00:00:00Z') });
     const { entries } = await back.append({ records: [rec(3)] });
-    expect(readdirSync(join(tmp.dir, 'conversations')).filter((n) => n.endsWith('.jsonl'))).toEqual(['2026-11-21.jsonl', '2026-11-22.jsonl']);
+    expect(readdirSync(join(tmp.dir, 'conversations')).filter((n) => n.endsWith('.jsonl'))).toEqual([
+      '2026-11-21.jsonl',
+      '2026-11-22.jsonl',
+    ]);
     const all = await back.read();
     expect(all.entries.map((e) => e.record.id)).toEqual(['id1', 'id2', 'id3']);
     expect(entries[0]!.position > all.entries[1]!.position).toBe(true);
@@ -48,7 +54,10 @@ describe('JSONL L0 log', () => {
 
   it('persists the seen index: a fresh instance still dedupes', async () => {
     await createJsonlL0Log({ home: tmp.dir }).append({ records: [rec(1), rec(2)] });
-    expect(await createJsonlL0Log({ home: tmp.dir }).append({ records: [rec(1), rec(2), rec(3)] })).toMatchObject({ written: 1, duplicates: 2 });
+    expect(await createJsonlL0Log({ home: tmp.dir }).append({ records: [rec(1), rec(2), rec(3)] })).toMatchObject({
+      written: 1,
+      duplicates: 2,
+    });
   });
 
   it('recovers from a crash mid-append: cuts a torn line and fingerprints records written before their fingerprints', async () => {

@@ -2,7 +2,17 @@ import { mkdir, open, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidArgumentError, StorageError } from '../../errors/index.js';
 import type { ConversationHost, L0Record } from '../../spec/conversation.js';
-import type { L0AppendResult, L0Entry, L0LogCapabilities, L0LogV1, L0Position, L0ReadResult, L0RepairResult, L0SessionFilter, L0SessionInfo } from '../../spec/l0-log.js';
+import type {
+  L0AppendResult,
+  L0Entry,
+  L0LogCapabilities,
+  L0LogV1,
+  L0Position,
+  L0ReadResult,
+  L0RepairResult,
+  L0SessionFilter,
+  L0SessionInfo,
+} from '../../spec/l0-log.js';
 import { withFileLock } from '../../util/file-lock.js';
 import { isNotFound } from '../../util/fs-util.js';
 import { dayOf, dayPath, encodePosition, linesAfter, listDays, parseRecord } from './day-files.js';
@@ -99,7 +109,8 @@ export class JsonlL0Log implements L0LogV1 {
 
   async read(options: { after?: L0Position; limit?: number; abortSignal?: AbortSignal } = {}): Promise<L0ReadResult> {
     const limit = options.limit ?? DEFAULT_READ_LIMIT;
-    if (!Number.isInteger(limit) || limit < 1) throw new InvalidArgumentError({ argument: 'limit', message: `limit must be a positive whole number, got ${limit}.` });
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new InvalidArgumentError({ argument: 'limit', message: `limit must be a positive whole number, got ${limit}.` });
     const entries: L0Entry[] = [];
     let end = options.after;
     for await (const line of linesAfter(this.dir, options.after)) {
@@ -140,8 +151,14 @@ export class JsonlL0Log implements L0LogV1 {
       const s = sessions.get(key);
       if (!s) {
         sessions.set(key, {
-          host: r.host, agentId: r.agentId, sessionKey: r.sessionKey, sessionId: r.sessionId, messages: 1,
-          firstTimestamp: r.timestamp, lastTimestamp: r.timestamp, lastRecordedAt: r.recordedAt,
+          host: r.host,
+          agentId: r.agentId,
+          sessionKey: r.sessionKey,
+          sessionId: r.sessionId,
+          messages: 1,
+          firstTimestamp: r.timestamp,
+          lastTimestamp: r.timestamp,
+          lastRecordedAt: r.recordedAt,
         });
         continue;
       }
@@ -214,9 +231,13 @@ export class JsonlL0Log implements L0LogV1 {
 }
 
 function matches(r: L0Record, f: L0SessionFilter): boolean {
-  return (f.agentId === undefined || r.agentId === f.agentId) && (f.sessionId === undefined || r.sessionId === f.sessionId) &&
-    (f.sessionKey === undefined || r.sessionKey === f.sessionKey) && (f.host === undefined || r.host === f.host) &&
-    (f.recordedSince === undefined || r.recordedAt >= f.recordedSince);
+  return (
+    (f.agentId === undefined || r.agentId === f.agentId) &&
+    (f.sessionId === undefined || r.sessionId === f.sessionId) &&
+    (f.sessionKey === undefined || r.sessionKey === f.sessionKey) &&
+    (f.host === undefined || r.host === f.host) &&
+    (f.recordedSince === undefined || r.recordedAt >= f.recordedSince)
+  );
 }
 
 export function createJsonlL0Log(options: JsonlL0LogOptions): JsonlL0Log {

@@ -50,7 +50,12 @@ export function toAnthropicRequest(messages: LlmMessage[]): { system: string | u
       }
       case 'tool':
         push('user', [
-          { type: 'tool_result', tool_use_id: message.toolCallId, content: message.content, ...(message.isError ? { is_error: true } : {}) },
+          {
+            type: 'tool_result',
+            tool_use_id: message.toolCallId,
+            content: message.content,
+            ...(message.isError ? { is_error: true } : {}),
+          },
         ]);
         break;
     }

@@ -75,7 +75,8 @@ export function createAnthropic(settings: AnthropicSettings): LlmV1 {
         if (options.tools?.length) body.tools = toAnthropicTools(options.tools);
         if (format) {
           systemParts.push(
-            'Reply with only JSON, with no prose and no code fences.' + (schema ? ` It must match this JSON schema: ${JSON.stringify(schema)}` : ''),
+            'Reply with only JSON, with no prose and no code fences.' +
+              (schema ? ` It must match this JSON schema: ${JSON.stringify(schema)}` : ''),
           );
         }
       }

@@ -58,7 +58,12 @@ export function createClaudeCodeLlm(settings: ClaudeCodeSettings = {}): LlmV1 {
     return new Promise((resolve, reject) => {
       if (abortSignal?.aborted) return reject(abortErrorFrom(abortSignal));
       // Its own process group, so a timeout or an abort takes down whatever the CLI started too.
-      const child = spawn(command, args, { cwd: settings.cwd ?? tmpdir(), env, stdio: ['pipe', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
+      const child = spawn(command, args, {
+        cwd: settings.cwd ?? tmpdir(),
+        env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: process.platform !== 'win32',
+      });
       const limit = settings.maxOutputBytes ?? 8 * 1024 * 1024;
       let stdout = '';
       let stderr = '';
@@ -142,9 +147,27 @@ export function createClaudeCodeLlm(settings: ClaudeCodeSettings = {}): LlmV1 {
       const system = options.messages.filter((m) => m.role === 'system').map((m) => m.content);
       const format = options.responseFormat;
       if (format) {
-        system.push('Reply with only JSON, with no prose and no code fences.' + (format.schema ? ` It must match this JSON schema: ${JSON.stringify(format.schema)}` : ''));
+        system.push(
+          'Reply with only JSON, with no prose and no code fences.' +
+            (format.schema ? ` It must match this JSON schema: ${JSON.stringify(format.schema)}` : ''),
+        );
       }
-      const args = ['-p', '--output-format', 'json', '--model', model, '--tools', '', '--strict-mcp-config', '--settings', NO_HOOKS, '--setting-sources', 'user', '--no-session-persistence', '--disable-slash-commands'];
+      const args = [
+        '-p',
+        '--output-format',
+        'json',
+        '--model',
+        model,
+        '--tools',
+        '',
+        '--strict-mcp-config',
+        '--settings',
+        NO_HOOKS,
+        '--setting-sources',
+        'user',
+        '--no-session-persistence',
+        '--disable-slash-commands',
+      ];
       if (system.length) args.push('--system-prompt', system.join('\n\n'));
       const env: NodeJS.ProcessEnv = { ...(settings.env ?? process.env), [CLAUDE_CODE_GUARD_ENV]: '1' };
       for (const marker of SESSION_MARKERS) delete env[marker];
@@ -181,7 +204,11 @@ function parseResult(out: RunOutcome, description: string, where: string): CliRe
     });
   }
   // Older or chattier CLIs may print warnings first: the result is the last line that is JSON.
-  const line = text.split('\n').reverse().find((l) => l.trimStart().startsWith('{')) ?? text;
+  const line =
+    text
+      .split('\n')
+      .reverse()
+      .find((l) => l.trimStart().startsWith('{')) ?? text;
   let json: unknown;
   try {
     json = JSON.parse(line);

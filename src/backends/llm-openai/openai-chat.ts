@@ -46,7 +46,11 @@ export interface OpenAIChatSettings {
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 export function createOpenAIChat(settings: OpenAIChatSettings): LlmV1 {
-  const baseURL = validateBaseURL({ url: settings.baseURL ?? DEFAULT_BASE_URL, setting: 'llm.baseURL', description: 'OpenAI-compatible LLM' });
+  const baseURL = validateBaseURL({
+    url: settings.baseURL ?? DEFAULT_BASE_URL,
+    setting: 'llm.baseURL',
+    description: 'OpenAI-compatible LLM',
+  });
   const envVar = settings.apiKeyEnv ?? 'OPENAI_API_KEY';
   const isOpenAI = new URL(baseURL).hostname === 'api.openai.com';
   // Local servers (Ollama, vLLM, LM Studio) need no key; a configured env var or OpenAI itself does.
@@ -88,7 +92,11 @@ export function createOpenAIChat(settings: OpenAIChatSettings): LlmV1 {
         }
       }
       if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-        throw new ProviderCallError({ url, isRetryable: true, message: `${description} returned non-object arguments for tool "${call.function.name}".` });
+        throw new ProviderCallError({
+          url,
+          isRetryable: true,
+          message: `${description} returned non-object arguments for tool "${call.function.name}".`,
+        });
       }
       return { id: call.id ?? `call_${index}`, name: call.function.name, arguments: args as Record<string, unknown> };
     });

@@ -33,9 +33,23 @@ afterAll(async () => {
   await server.close();
 });
 
-const paths: Record<RerankProvider, string> = { jina: '/jina/v1', cohere: '/cohere/v2', siliconflow: '/siliconflow/v1', generic: '/generic/v1', voyage: '/voyage/v1', tei: '/tei' };
+const paths: Record<RerankProvider, string> = {
+  jina: '/jina/v1',
+  cohere: '/cohere/v2',
+  siliconflow: '/siliconflow/v1',
+  generic: '/generic/v1',
+  voyage: '/voyage/v1',
+  tei: '/tei',
+};
 const reranker = (provider: RerankProvider, settings: Partial<HttpRerankerSettings> = {}) =>
-  createHttpReranker({ provider, baseURL: `${server.url}${paths[provider]}`, apiKeyEnv: KEY_ENV, model: 'rerank-test', maxDocuments: 8, ...settings });
+  createHttpReranker({
+    provider,
+    baseURL: `${server.url}${paths[provider]}`,
+    apiKeyEnv: KEY_ENV,
+    model: 'rerank-test',
+    maxDocuments: 8,
+    ...settings,
+  });
 const scenario = (path: string, settings: Partial<HttpRerankerSettings> = {}) =>
   createHttpReranker({ provider: 'generic', baseURL: `${server.url}/${path}`, model: 'rerank-test', ...settings });
 const DOCS = ['the train leaves at noon', 'brew coffee with hot water'];
@@ -56,7 +70,12 @@ describe('http reranker: wire shapes', () => {
 
   it('sends top_k to Voyage and texts to TEI', async () => {
     await reranker('voyage').doRerank({ query: 'coffee', documents: DOCS, topN: 1 });
-    expect(server.requestsTo('/voyage/v1/rerank').at(-1)?.body).toEqual({ query: 'coffee', documents: DOCS, model: 'rerank-test', top_k: 1 });
+    expect(server.requestsTo('/voyage/v1/rerank').at(-1)?.body).toEqual({
+      query: 'coffee',
+      documents: DOCS,
+      model: 'rerank-test',
+      top_k: 1,
+    });
     await reranker('tei', { apiKeyEnv: undefined }).doRerank({ query: 'coffee', documents: DOCS, topN: 1 });
     const tei = server.requestsTo('/tei/rerank').at(-1);
     expect(tei?.body).toEqual({ query: 'coffee', texts: DOCS, raw_scores: false });
@@ -65,7 +84,9 @@ describe('http reranker: wire shapes', () => {
 
   it('uses provider defaults for model and key variable', async () => {
     delete process.env.JINA_API_KEY;
-    const error = await createHttpReranker({ provider: 'jina', baseURL: `${server.url}/jina/v1` }).doRerank({ query: 'q', documents: DOCS }).catch((e: unknown) => e);
+    const error = await createHttpReranker({ provider: 'jina', baseURL: `${server.url}/jina/v1` })
+      .doRerank({ query: 'q', documents: DOCS })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toContain('JINA_API_KEY');
     expect(createHttpReranker({ provider: 'jina' }).id).toBe('jina:jina-reranker-v3');
@@ -79,8 +100,10 @@ describe('http reranker: wire shapes', () => {
 });
 
 describe('http reranker: failures', () => {
-  it('makes one attempt and throws a typed retryable error carrying the server\'s retry-after', async () => {
-    const error = await scenario('busy').doRerank({ query: 'q', documents: DOCS }).catch((e: unknown) => e);
+  it("makes one attempt and throws a typed retryable error carrying the server's retry-after", async () => {
+    const error = await scenario('busy')
+      .doRerank({ query: 'q', documents: DOCS })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderCallError);
     expect(error).toMatchObject({ statusCode: 503, isRetryable: true, retryAfterMs: 20, details: { statusCode: 503, retryAfterMs: 20 } });
     expect(server.requestsTo('/busy/rerank')).toHaveLength(1);
@@ -91,13 +114,17 @@ describe('http reranker: failures', () => {
   });
 
   it('maps 403 to PROVIDER_AUTH', async () => {
-    const error = await scenario('auth', { apiKeyEnv: KEY_ENV }).doRerank({ query: 'q', documents: DOCS }).catch((e: unknown) => e);
+    const error = await scenario('auth', { apiKeyEnv: KEY_ENV })
+      .doRerank({ query: 'q', documents: DOCS })
+      .catch((e: unknown) => e);
     expect(StrataError.isInstance(error) && error.code).toBe('PROVIDER_AUTH');
     expect((error as Error).message).toContain(KEY_ENV);
   });
 
   it('surfaces a timeout as a ProviderCallError with code TIMEOUT', async () => {
-    const error = await scenario('hang', { timeoutMs: 50 }).doRerank({ query: 'q', documents: DOCS }).catch((e: unknown) => e);
+    const error = await scenario('hang', { timeoutMs: 50 })
+      .doRerank({ query: 'q', documents: DOCS })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderCallError);
     expect((error as ProviderCallError).code).toBe('TIMEOUT');
   });
@@ -105,7 +132,9 @@ describe('http reranker: failures', () => {
   it('rethrows a caller abort as an abort', async () => {
     const before = server.requestsTo('/hang/rerank').length;
     const controller = new AbortController();
-    const pending = scenario('hang', { maxRetries: 2 }).doRerank({ query: 'q', documents: DOCS, abortSignal: controller.signal }).catch((e: unknown) => e);
+    const pending = scenario('hang', { maxRetries: 2 })
+      .doRerank({ query: 'q', documents: DOCS, abortSignal: controller.signal })
+      .catch((e: unknown) => e);
     await expect.poll(() => server.requestsTo('/hang/rerank').length).toBe(before + 1);
     controller.abort();
     expect(isAbortError(await pending)).toBe(true);

@@ -29,7 +29,10 @@ export interface HttpRerankerSettings {
 export function createHttpReranker(settings: HttpRerankerSettings): RerankerV1 {
   const shape = PROVIDERS[settings.provider];
   if (!shape) {
-    throw new ConfigError({ field: 'provider', message: `Unknown rerank provider ${JSON.stringify(settings.provider)}; use one of ${Object.keys(PROVIDERS).join(', ')}.` });
+    throw new ConfigError({
+      field: 'provider',
+      message: `Unknown rerank provider ${JSON.stringify(settings.provider)}; use one of ${Object.keys(PROVIDERS).join(', ')}.`,
+    });
   }
   const description = `${settings.provider} reranker`;
   const rawBaseURL = settings.baseURL ?? shape.defaultBaseURL;
@@ -44,12 +47,16 @@ export function createHttpReranker(settings: HttpRerankerSettings): RerankerV1 {
   }
   const apiKeyEnv = settings.apiKeyEnv ?? shape.defaultApiKeyEnv;
   const maxDocuments = settings.maxDocuments ?? shape.maxDocuments;
-  const authHint = apiKeyEnv ? `Check the ${apiKeyEnv} environment variable (or the apiKey setting).` : 'This server wants an API key: set apiKeyEnv in the rerank settings.';
+  const authHint = apiKeyEnv
+    ? `Check the ${apiKeyEnv} environment variable (or the apiKey setting).`
+    : 'This server wants an API key: set apiKeyEnv in the rerank settings.';
 
   function headers(): Record<string, string> {
     // Hosted providers need a key; self-hosted ones (tei, generic) only when apiKeyEnv is named.
     const needsKey = settings.apiKey !== undefined || apiKeyEnv !== undefined;
-    const key = needsKey ? loadApiKey({ apiKey: settings.apiKey, envVar: apiKeyEnv ?? 'RERANK_API_KEY', description, env: settings.env }) : undefined;
+    const key = needsKey
+      ? loadApiKey({ apiKey: settings.apiKey, envVar: apiKeyEnv ?? 'RERANK_API_KEY', description, env: settings.env })
+      : undefined;
     return { ...settings.headers, ...(key ? { authorization: `Bearer ${key}` } : {}) };
   }
 
@@ -59,7 +66,10 @@ export function createHttpReranker(settings: HttpRerankerSettings): RerankerV1 {
     maxDocuments,
     async doRerank({ query, documents, topN, abortSignal }) {
       if (documents.length > maxDocuments) {
-        throw new InvalidArgumentError({ argument: 'documents', message: `${documents.length} documents exceed the ${description}'s limit of ${maxDocuments} per call.` });
+        throw new InvalidArgumentError({
+          argument: 'documents',
+          message: `${documents.length} documents exceed the ${description}'s limit of ${maxDocuments} per call.`,
+        });
       }
       if (topN !== undefined && (!Number.isInteger(topN) || topN < 1)) {
         throw new InvalidArgumentError({ argument: 'topN', message: `topN must be a positive whole number, got ${topN}.` });
@@ -67,11 +77,25 @@ export function createHttpReranker(settings: HttpRerankerSettings): RerankerV1 {
       abortSignal?.throwIfAborted();
       if (documents.length === 0) return { results: [] };
       const body = shape.body({ model, query, documents, topN });
-      const { value } = await postJson({ url, headers: headers(), body, schema: shape.schema, timeoutMs: settings.timeoutMs ?? 5000, abortSignal, fetch: settings.fetch, description, authHint });
+      const { value } = await postJson({
+        url,
+        headers: headers(),
+        body,
+        schema: shape.schema,
+        timeoutMs: settings.timeoutMs ?? 5000,
+        abortSignal,
+        fetch: settings.fetch,
+        description,
+        authHint,
+      });
       const seen = new Set<number>();
       for (const r of value) {
         if (r.index < 0 || r.index >= documents.length || seen.has(r.index) || !Number.isFinite(r.score)) {
-          throw new ProviderCallError({ url, isRetryable: false, message: `${description} returned an invalid result (index ${r.index}, score ${r.score}) for ${documents.length} documents.` });
+          throw new ProviderCallError({
+            url,
+            isRetryable: false,
+            message: `${description} returned an invalid result (index ${r.index}, score ${r.score}) for ${documents.length} documents.`,
+          });
         }
         seen.add(r.index);
       }

@@ -92,7 +92,9 @@ export const PROVIDERS: Record<RerankProvider, ProviderShape> = {
     maxDocuments: 32,
     // TEI has no top_n; `raw_scores: false` asks for sigmoid scores in 0..1 like the others.
     body: (r) => ({ query: r.query, texts: r.documents, raw_scores: false }),
-    schema: z.array(z.object({ index: z.number().int(), score: z.number() })).transform((v) => v.map((r) => ({ index: r.index, score: r.score }))),
+    schema: z
+      .array(z.object({ index: z.number().int(), score: z.number() }))
+      .transform((v) => v.map((r) => ({ index: r.index, score: r.score }))),
   },
   generic: {
     defaultBaseURL: undefined,

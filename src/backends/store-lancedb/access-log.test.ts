@@ -46,7 +46,12 @@ describe('access log (access statistics beside the table)', () => {
     const writer = new AccessLog({ path, compactBytes: 2_000 });
     const reader = new AccessLog({ path });
     for (let i = 1; i <= 60; i++) {
-      await writer.add({ accesses: new Map([['m1', { count: 1, at: at((i % 28) + 1) }], ['m2', { count: 2, at: at(1) }]]) });
+      await writer.add({
+        accesses: new Map([
+          ['m1', { count: 1, at: at((i % 28) + 1) }],
+          ['m2', { count: 2, at: at(1) }],
+        ]),
+      });
       if (i === 5) await reader.refresh();
     }
     expect((await stat(path)).size).toBeLessThan(2_000);

@@ -26,8 +26,21 @@ const TEXTS = [
 
 /** Each query word and the text it must find (by index into TEXTS). */
 const MUST_FIND: Array<[string, number]> = [
-  ['dog', 0], ['dogs', 0], ['cat', 1], ['cats', 1], ['city', 2], ['care', 3], ['want', 4], ['come', 5], ['face', 6], ['end', 7],
-  ['烤鸭', 8], ['北京', 8], ['天气', 9], ['コーヒー', 10], ['勉強', 11],
+  ['dog', 0],
+  ['dogs', 0],
+  ['cat', 1],
+  ['cats', 1],
+  ['city', 2],
+  ['care', 3],
+  ['want', 4],
+  ['come', 5],
+  ['face', 6],
+  ['end', 7],
+  ['烤鸭', 8],
+  ['北京', 8],
+  ['天气', 9],
+  ['コーヒー', 10],
+  ['勉強', 11],
 ];
 
 describe('LanceDB full-text index', () => {
@@ -65,7 +78,8 @@ describe('LanceDB full-text index', () => {
   it('drops English function words, so a question matches on its content words only', async () => {
     const { store, ids } = await seeded();
     try {
-      for (const word of ['the', 'is', 'what', 'this', 'was', 'does', 'has']) expect({ word, hits: await hits(store, word) }).toEqual({ word, hits: [] });
+      for (const word of ['the', 'is', 'what', 'this', 'was', 'does', 'has'])
+        expect({ word, hits: await hits(store, word) }).toEqual({ word, hits: [] });
       expect(await hits(store, "What's my dog called?")).toEqual([ids[0]]);
     } finally {
       await store.close();

@@ -3,7 +3,6 @@ import { ENGLISH_STOP_WORDS } from '../../util/stop-words.js';
 
 export { ENGLISH_STOP_WORDS };
 
-
 /**
  * Bump when the tokenizer settings change: stores record the version their index was built with
  * and rebuild the index when it differs (see `ensureFtsIndex`).

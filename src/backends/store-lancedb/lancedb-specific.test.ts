@@ -61,7 +61,9 @@ describe('LanceDB store specifics', () => {
     const D = 16;
     const store = open({ annThreshold: 300 });
     await store.initMeta({ embedderId: 'test-embedder', dimensions: D });
-    const records = Array.from({ length: 400 }, (_, i) => makeRecord({ dimensions: D, text: `vector row ${i}`, scope: i % 2 ? 'global' : 'user:u1' }));
+    const records = Array.from({ length: 400 }, (_, i) =>
+      makeRecord({ dimensions: D, text: `vector row ${i}`, scope: i % 2 ? 'global' : 'user:u1' }),
+    );
     await store.insert({ records });
     // Automatic maintenance builds the index once the write crosses the threshold.
     expect((await store.stats()).indexes.some((i) => i.columns.includes('vector'))).toBe(true);
@@ -123,7 +125,12 @@ describe('LanceDB store specifics', () => {
   it('keeps reading and writing a schema-1 table (typed columns only); a rebuild upgrades it to the packed layout', async () => {
     const store = open();
     await store.initMeta({ embedderId: 'test-embedder', dimensions: 4 });
-    const old = makeRecord({ dimensions: 4, text: 'written by schema one', tags: ['legacy'], source: { kind: 'distill', agentId: 'a1', sessionKey: 's1', messageIds: ['m1'] } });
+    const old = makeRecord({
+      dimensions: 4,
+      text: 'written by schema one',
+      tags: ['legacy'],
+      source: { kind: 'distill', agentId: 'a1', sessionKey: 's1', messageIds: ['m1'] },
+    });
     const db = await lancedb.connect(join(dir, 'store'));
     await db.createTable('memories', recordsToArrow([old], 4, 'columns'));
     const columnsOf = async (name: string) => (await (await db.openTable(name)).schema()).fields.map((f) => f.name);
@@ -135,7 +142,9 @@ describe('LanceDB store specifics', () => {
     await store.insert({ records: [added] });
     await store.update({ records: [{ ...old, text: 'schema one, updated', vector: null }] });
     const hits = await store.searchText({ query: 'schema', filter: { scopes: [old.scope] }, limit: 5 });
-    expect(hits.map((h) => h.record)).toEqual([expect.objectContaining({ id: old.id, text: 'schema one, updated', tags: ['legacy'], source: old.source })]);
+    expect(hits.map((h) => h.record)).toEqual([
+      expect.objectContaining({ id: old.id, text: 'schema one, updated', tags: ['legacy'], source: old.source }),
+    ]);
     expect(await columnsOf('memories')).not.toContain('record_json');
 
     const handle = await store.beginRebuild({ embedderId: 'test-embedder', dimensions: 4 });

@@ -68,7 +68,11 @@ export class Maintenance {
    * also consolidates vector delta segments past MAX_VECTOR_SEGMENTS; `force` consolidates any
    * delta and prunes every old version at once.
    */
-  optimize(table: Table, dimensions: number, options: { mode: OptimizeMode }): Promise<{ fragmentsBefore: number; fragmentsAfter: number; indexes: string[] }> {
+  optimize(
+    table: Table,
+    dimensions: number,
+    options: { mode: OptimizeMode },
+  ): Promise<{ fragmentsBefore: number; fragmentsAfter: number; indexes: string[] }> {
     const run = this.running.then(() => this.optimizeNow(table, dimensions, options));
     this.running = run.catch(() => undefined);
     return run;
@@ -91,7 +95,11 @@ export class Maintenance {
       const indexes = (await table.listIndices()).map((i) => i.name);
       return { fragmentsBefore: before.fragmentStats.numFragments, fragmentsAfter: after.fragmentStats.numFragments, indexes };
     } catch (error) {
-      throw new StorageError({ message: `Optimising the LanceDB table failed: ${(error as Error).message}`, cause: error, isRetryable: true });
+      throw new StorageError({
+        message: `Optimising the LanceDB table failed: ${(error as Error).message}`,
+        cause: error,
+        isRetryable: true,
+      });
     }
   }
 }

@@ -69,6 +69,11 @@ export function checkEmbedder(meta: MetaFile, wanted: { embedderId: string; dime
       `This store was built with embedder ${meta.embedderId} (${meta.dimensions} dimensions) but the configured embedder is ` +
       `${wanted.embedderId} (${wanted.dimensions} dimensions). Run \`strata reembed\` to rebuild the store with the new embedder, ` +
       `or switch the embedder back to ${meta.embedderId}.`,
-    details: { recorded: meta.embedderId, recordedDimensions: meta.dimensions, configured: wanted.embedderId, configuredDimensions: wanted.dimensions },
+    details: {
+      recorded: meta.embedderId,
+      recordedDimensions: meta.dimensions,
+      configured: wanted.embedderId,
+      configuredDimensions: wanted.dimensions,
+    },
   });
 }

@@ -46,7 +46,14 @@ export async function startRebuild(options: {
       const previous = await registry.withMetaLock(async () => {
         registry.invalidateMeta();
         const old = await registry.meta();
-        const meta: MetaFile = { embedderId, dimensions, schemaVersion: SCHEMA_VERSION, createdAt: new Date().toISOString(), table: name, ftsVersion: FTS_INDEX_VERSION };
+        const meta: MetaFile = {
+          embedderId,
+          dimensions,
+          schemaVersion: SCHEMA_VERSION,
+          createdAt: new Date().toISOString(),
+          table: name,
+          ftsVersion: FTS_INDEX_VERSION,
+        };
         await writeMetaFile(registry.metaPath, meta);
         registry.invalidateMeta();
         return old;

@@ -130,7 +130,11 @@ export function recordsToArrow(records: readonly StoredMemory[], dimensions: num
   const schema = buildSchema(dimensions, layout);
   const rows = records.map((r) => recordToRow(r, dimensions, layout));
   const children = schema.fields.map((field) => {
-    if (field.name !== COLUMNS.vector) return arrow.vectorFromArray(rows.map((r) => r[field.name]), field.type).data[0]!;
+    if (field.name !== COLUMNS.vector)
+      return arrow.vectorFromArray(
+        rows.map((r) => r[field.name]),
+        field.type,
+      ).data[0]!;
     const flat = new Float32Array(records.length * dimensions);
     const validity = new Uint8Array(Math.ceil(records.length / 8));
     let nullCount = 0;
@@ -143,7 +147,13 @@ export function recordsToArrow(records: readonly StoredMemory[], dimensions: num
       validity[i >> 3]! |= 1 << (i & 7);
     });
     const values = arrow.makeData({ type: new arrow.Float32(), length: flat.length, data: flat });
-    return arrow.makeData({ type: field.type as arrow.FixedSizeList<arrow.Float32>, length: records.length, nullCount, nullBitmap: validity, child: values });
+    return arrow.makeData({
+      type: field.type as arrow.FixedSizeList<arrow.Float32>,
+      length: records.length,
+      nullCount,
+      nullBitmap: validity,
+      child: values,
+    });
   });
   const struct = arrow.makeData({ type: new arrow.Struct(schema.fields), length: records.length, nullCount: 0, children });
   return new arrow.Table([new arrow.RecordBatch(schema, struct)]);
@@ -164,7 +174,10 @@ function listToArray(value: unknown): unknown[] {
 const nullableNumber = (value: unknown) => (value === null || value === undefined ? Number.NaN : Number(value));
 
 /** Converts Arrow results to records; extra columns (`_score`, `_distance`) are returned per row. */
-export function rowsFromArrow(source: ColumnSource, options: { withVectors: boolean; extra?: string }): Array<{ record: StoredMemory; extra: number }> {
+export function rowsFromArrow(
+  source: ColumnSource,
+  options: { withVectors: boolean; extra?: string },
+): Array<{ record: StoredMemory; extra: number }> {
   const col = (name: string) => source.getChild(name);
   const cols = Object.fromEntries(RECORD_COLUMNS.map((name) => [name, col(name)]));
   const vectorCol = options.withVectors ? col(COLUMNS.vector) : null;

@@ -1,7 +1,17 @@
 import { join } from 'node:path';
 import { InvalidArgumentError, NotFoundError } from '../../errors/index.js';
 import type {
-  ListOptions, MemoryFilter, MemoryRecord, MemoryStoreV1, SearchOptions, RebuildHandle, SearchHit, StoreCapabilities, StoreMeta, StoreStats, StoredMemory,
+  ListOptions,
+  MemoryFilter,
+  MemoryRecord,
+  MemoryStoreV1,
+  SearchOptions,
+  RebuildHandle,
+  SearchHit,
+  StoreCapabilities,
+  StoreMeta,
+  StoreStats,
+  StoredMemory,
 } from '../../spec/index.js';
 import { withFileLock } from '../../util/file-lock.js';
 import { assertScopes, filterToWhere, inList, sqlString } from './filter.js';
@@ -65,7 +75,10 @@ export class LanceDbStore implements MemoryStoreV1 {
     if (!options.path) throw new InvalidArgumentError({ argument: 'path', message: 'createLanceDbStore needs a store folder path.' });
     this.tableName = options.tableName ?? 'memories';
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(this.tableName)) {
-      throw new InvalidArgumentError({ argument: 'tableName', message: `Invalid table name ${JSON.stringify(this.tableName)}: use letters, digits, _ and -.` });
+      throw new InvalidArgumentError({
+        argument: 'tableName',
+        message: `Invalid table name ${JSON.stringify(this.tableName)}: use letters, digits, _ and -.`,
+      });
     }
     this.lockStaleMs = options.lockStaleMs;
     this.registry = new TableRegistry(options.path, options.lockStaleMs);
@@ -94,7 +107,14 @@ export class LanceDbStore implements MemoryStoreV1 {
       this.registry.invalidateMeta();
       const again = await this.registry.meta();
       if (again) return publicMeta(checkEmbedder(again, options));
-      const meta: MetaFile = { embedderId, dimensions, schemaVersion: SCHEMA_VERSION, createdAt: new Date().toISOString(), table: this.tableName, ftsVersion: FTS_INDEX_VERSION };
+      const meta: MetaFile = {
+        embedderId,
+        dimensions,
+        schemaVersion: SCHEMA_VERSION,
+        createdAt: new Date().toISOString(),
+        table: this.tableName,
+        ftsVersion: FTS_INDEX_VERSION,
+      };
       await writeMetaFile(this.registry.metaPath, meta);
       this.registry.invalidateMeta();
       return publicMeta(meta);
@@ -129,7 +149,12 @@ export class LanceDbStore implements MemoryStoreV1 {
       return { ...r, vector, accessCount: stored.accessCount, lastAccessedAt: stored.lastAccessedAt };
     });
     const layout = await this.layoutOf(table);
-    await wrap('update', () => table.mergeInsert(COLUMNS.id).whenMatchedUpdateAll().execute(toArrowData(records, meta.dimensions, layout)));
+    await wrap('update', () =>
+      table
+        .mergeInsert(COLUMNS.id)
+        .whenMatchedUpdateAll()
+        .execute(toArrowData(records, meta.dimensions, layout)),
+    );
     await this.maintenance.afterWrite(table, meta.dimensions, records.length);
   }
 
@@ -138,7 +163,10 @@ export class LanceDbStore implements MemoryStoreV1 {
     const byId = new Map<string, { count: number; at: string }>();
     for (const a of options.accesses) {
       if (!Number.isInteger(a.count) || a.count < 0 || typeof a.at !== 'string') {
-        throw new InvalidArgumentError({ argument: 'accesses', message: `Access for ${JSON.stringify(a.id)} needs a non-negative integer count and an ISO time.` });
+        throw new InvalidArgumentError({
+          argument: 'accesses',
+          message: `Access for ${JSON.stringify(a.id)} needs a non-negative integer count and an ISO time.`,
+        });
       }
       const prev = byId.get(a.id);
       byId.set(a.id, { count: (prev?.count ?? 0) + a.count, at: prev && prev.at > a.at ? prev.at : a.at });
@@ -181,7 +209,13 @@ export class LanceDbStore implements MemoryStoreV1 {
     const found = new Map<string, StoredMemory>();
     const columns = readColumns(await this.layoutOf(table), withVectors);
     for (const ids of chunks([...new Set(options.ids)], ID_CHUNK)) {
-      const result = await wrap('get', () => table.query().where(inList(COLUMNS.id, ids, 'ids')).select(columns).toArrow());
+      const result = await wrap('get', () =>
+        table
+          .query()
+          .where(inList(COLUMNS.id, ids, 'ids'))
+          .select(columns)
+          .toArrow(),
+      );
       for (const { record } of rowsFromArrow(result, { withVectors })) found.set(record.id, record);
     }
     return found;
@@ -192,7 +226,13 @@ export class LanceDbStore implements MemoryStoreV1 {
     const out = new Set<string>();
     if (!table) return out;
     for (const ids of chunks([...new Set(options.ids)], ID_CHUNK)) {
-      const rows = await wrap('existingIds', () => table.query().where(inList(COLUMNS.id, ids, 'ids')).select([COLUMNS.id]).toArray());
+      const rows = await wrap('existingIds', () =>
+        table
+          .query()
+          .where(inList(COLUMNS.id, ids, 'ids'))
+          .select([COLUMNS.id])
+          .toArray(),
+      );
       for (const row of rows) out.add(String(row[COLUMNS.id]));
     }
     return out;
@@ -216,14 +256,23 @@ export class LanceDbStore implements MemoryStoreV1 {
     const where = filterToWhere(options.filter);
     assertLimit(options.limit);
     const offset = options.offset ?? 0;
-    if (!Number.isInteger(offset) || offset < 0) throw new InvalidArgumentError({ argument: 'offset', message: `offset must be a non-negative integer, got ${offset}.` });
+    if (!Number.isInteger(offset) || offset < 0)
+      throw new InvalidArgumentError({ argument: 'offset', message: `offset must be a non-negative integer, got ${offset}.` });
     const table = await this.liveTable();
     if (!table) return [];
     const ascending = options.order === 'oldest';
     // The sort column must be selected too, or LanceDB's planner fails (TakeExec needs _rowid).
     const columns = [...new Set([...readColumns(await this.layoutOf(table)), COLUMNS.createdAt])];
-    const query = table.query().where(where).select(columns)
-      .orderBy([{ columnName: COLUMNS.createdAt, ascending }, { columnName: COLUMNS.id, ascending }]).offset(offset).limit(options.limit);
+    const query = table
+      .query()
+      .where(where)
+      .select(columns)
+      .orderBy([
+        { columnName: COLUMNS.createdAt, ascending },
+        { columnName: COLUMNS.id, ascending },
+      ])
+      .offset(offset)
+      .limit(options.limit);
     const result = await wrap('list', () => query.toArrow());
     return this.overlayAccess(rowsFromArrow(result, { withVectors: false }).map((r) => stripVector(r.record)));
   }
@@ -265,14 +314,16 @@ export class LanceDbStore implements MemoryStoreV1 {
     const table = await this.liveTable();
     if (!table || text === '') return [];
     const withVectors = await this.searchWithVectors(options);
-    const query = table.query().fullTextSearch(new lancedb.MatchQuery(text, COLUMNS.text)).where(where)
-      .select([...readColumns(await this.layoutOf(table), withVectors), '_score']).limit(options.limit);
+    const query = table
+      .query()
+      .fullTextSearch(new lancedb.MatchQuery(text, COLUMNS.text))
+      .where(where)
+      .select([...readColumns(await this.layoutOf(table), withVectors), '_score'])
+      .limit(options.limit);
     const result = await wrap('searchText', () => query.toArrow());
     const rows = rowsFromArrow(result, { withVectors, extra: '_score' });
     await this.overlayAccess(rows.map((r) => r.record));
-    return rows
-      .map((r) => hitOf(r.record, r.extra, withVectors))
-      .sort((a, b) => b.score - a.score);
+    return rows.map((r) => hitOf(r.record, r.extra, withVectors)).sort((a, b) => b.score - a.score);
   }
 
   async searchVector(options: SearchOptions & { vector: number[] }): Promise<SearchHit[]> {
@@ -291,8 +342,14 @@ export class LanceDbStore implements MemoryStoreV1 {
     // Prefiltering is LanceDB's default. ef only matters once an HNSW index exists (see efSearch). No
     // `vector IS NOT NULL` here: it forces reading every vector (10x slower at 100k rows), and
     // rows without a vector get a null distance that is dropped below.
-    const query = table.query().nearestTo(options.vector).distanceType('cosine').ef(Math.max(this.efSearch, options.limit * 2))
-      .where(where).select([...readColumns(await this.layoutOf(table), options.withVectors === true), '_distance']).limit(options.limit);
+    const query = table
+      .query()
+      .nearestTo(options.vector)
+      .distanceType('cosine')
+      .ef(Math.max(this.efSearch, options.limit * 2))
+      .where(where)
+      .select([...readColumns(await this.layoutOf(table), options.withVectors === true), '_distance'])
+      .limit(options.limit);
     const result = await wrap('searchVector', () => query.toArrow());
     const rows = rowsFromArrow(result, { withVectors: options.withVectors === true, extra: '_distance' });
     await this.overlayAccess(rows.map((r) => r.record));

@@ -22,7 +22,10 @@ export class TableRegistry {
   private cachedMeta: MetaFile | null = null;
   private readonly tables = new Map<string, Promise<Table>>();
 
-  constructor(readonly dir: string, private readonly lockStaleMs?: number) {
+  constructor(
+    readonly dir: string,
+    private readonly lockStaleMs?: number,
+  ) {
     this.metaPath = join(dir, META_FILE);
   }
 
@@ -57,7 +60,9 @@ export class TableRegistry {
   async requireMeta(): Promise<MetaFile> {
     const meta = await this.meta();
     if (!meta) {
-      throw new StorageError({ message: `The store at ${this.dir} is not initialised: call initMeta({ embedderId, dimensions }) before writing.` });
+      throw new StorageError({
+        message: `The store at ${this.dir} is not initialised: call initMeta({ embedderId, dimensions }) before writing.`,
+      });
     }
     return meta;
   }
@@ -94,7 +99,11 @@ export class TableRegistry {
       try {
         await table.createIndex(COLUMNS.text, { config: ftsIndexConfig(), replace: true });
       } catch (error) {
-        throw new StorageError({ message: `Cannot rebuild the full-text index of ${name} with the current tokenizer: ${(error as Error).message}. Run \`strata optimize\` to retry.`, cause: error, isRetryable: true });
+        throw new StorageError({
+          message: `Cannot rebuild the full-text index of ${name} with the current tokenizer: ${(error as Error).message}. Run \`strata optimize\` to retry.`,
+          cause: error,
+          isRetryable: true,
+        });
       }
       await writeMetaFile(this.metaPath, { ...current, ftsVersion: FTS_INDEX_VERSION });
       this.invalidateMeta();
@@ -193,7 +202,8 @@ export async function ensureBaseIndexes(table: Table): Promise<void> {
     } catch (error) {
       // Another process may have created it between listIndices and here.
       const now = new Set((await table.listIndices()).flatMap((i) => i.columns));
-      if (!now.has(column)) throw new StorageError({ message: `Cannot create the ${column} index: ${(error as Error).message}`, cause: error });
+      if (!now.has(column))
+        throw new StorageError({ message: `Cannot create the ${column} index: ${(error as Error).message}`, cause: error });
     }
   }
 }

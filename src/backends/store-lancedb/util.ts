@@ -26,16 +26,24 @@ export function validateRecords(records: readonly StoredMemory[], dimensions: nu
   const seen = new Set<string>();
   for (const r of records) {
     const where = `record ${JSON.stringify(r.id)}`;
-    if (typeof r.id !== 'string' || r.id === '') throw new InvalidArgumentError({ argument: 'records', message: 'Every record needs a non-empty id.' });
-    if (seen.has(r.id)) throw new InvalidArgumentError({ argument: 'records', message: `${where} appears twice in one batch; send each id once.` });
+    if (typeof r.id !== 'string' || r.id === '')
+      throw new InvalidArgumentError({ argument: 'records', message: 'Every record needs a non-empty id.' });
+    if (seen.has(r.id))
+      throw new InvalidArgumentError({ argument: 'records', message: `${where} appears twice in one batch; send each id once.` });
     seen.add(r.id);
     if (typeof r.text !== 'string') throw new InvalidArgumentError({ argument: 'records', message: `${where} has no text.` });
     if (!CATEGORIES.has(r.category)) {
-      throw new InvalidArgumentError({ argument: 'records', message: `${where} has unknown category ${JSON.stringify(r.category)}; use one of ${MEMORY_CATEGORIES.join(', ')}.` });
+      throw new InvalidArgumentError({
+        argument: 'records',
+        message: `${where} has unknown category ${JSON.stringify(r.category)}; use one of ${MEMORY_CATEGORIES.join(', ')}.`,
+      });
     }
     if (r.vector !== null && r.vector !== undefined) {
       if (dimensions === 0) {
-        throw new InvalidArgumentError({ argument: 'records', message: `${where} carries a vector but this store is lexical-only (0 dimensions); drop the vector or reembed the store.` });
+        throw new InvalidArgumentError({
+          argument: 'records',
+          message: `${where} carries a vector but this store is lexical-only (0 dimensions); drop the vector or reembed the store.`,
+        });
       }
       if (r.vector.length !== dimensions) {
         throw new InvalidArgumentError({

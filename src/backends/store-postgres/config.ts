@@ -12,11 +12,20 @@ export const DEFAULT_POSTGRES_URL_ENV = 'STRATA_POSTGRES_URL';
 
 export const postgresSectionSchema = z.strictObject({
   /** Environment variable holding the connection URL (postgresql://user:pass@host:5432/db). */
-  urlEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected the NAME of an environment variable holding the URL, not the URL').default(DEFAULT_POSTGRES_URL_ENV),
+  urlEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected the NAME of an environment variable holding the URL, not the URL')
+    .default(DEFAULT_POSTGRES_URL_ENV),
   /** Schema for Strata's tables (several Strata deployments can share one database). */
-  schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a lower-case SQL identifier such as strata').default('strata'),
+  schema: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a lower-case SQL identifier such as strata')
+    .default('strata'),
   /** PostgreSQL text-search configuration: a Snowball language (english, german, ...), simple, or schema.config. */
-  textSearch: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/).default('english'),
+  textSearch: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/)
+    .default('english'),
   /** Connections this process opens (shared by every Strata component on the database). */
   poolSize: z.number().int().min(2).max(200).default(10),
   /** How long a writer waits for another process's write lock. */
@@ -45,6 +54,12 @@ export async function createPostgresStoreFromConfig(options: {
   }
   const { createPostgresStore } = await import('./index.js');
   return createPostgresStore({
-    url, schema: section.schema, textSearch: section.textSearch, poolSize: section.poolSize, lockTimeoutMs: section.lockTimeoutMs, efSearch: options.efSearch, annThreshold: options.annThreshold,
+    url,
+    schema: section.schema,
+    textSearch: section.textSearch,
+    poolSize: section.poolSize,
+    lockTimeoutMs: section.lockTimeoutMs,
+    efSearch: options.efSearch,
+    annThreshold: options.annThreshold,
   });
 }

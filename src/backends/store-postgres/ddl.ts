@@ -42,7 +42,8 @@ export const MEMORY_MIGRATIONS: readonly Migration[] = [
 /** pgvector must be installed in the database; returns the schema-qualified `vector` type. */
 export async function ensureVectorExtension(client: pg.PoolClient): Promise<string> {
   const found = await client.query<{ nspname: string }>(
-    `SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`);
+    `SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`,
+  );
   if (found.rows[0]) return `${ident(found.rows[0].nspname)}.vector`;
   try {
     await client.query('SAVEPOINT vector_ext');
@@ -55,7 +56,8 @@ export async function ensureVectorExtension(client: pg.PoolClient): Promise<stri
     });
   }
   const again = await client.query<{ nspname: string }>(
-    `SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`);
+    `SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`,
+  );
   return `${ident(again.rows[0]?.nspname ?? 'public')}.vector`;
 }
 
@@ -162,19 +164,37 @@ export function termsTriggerFunctionSql(s: string, names: TermTables = MEMORY_TE
     END $fn$`;
 }
 
-export async function createTermsTriggers(client: pg.ClientBase, s: string, table: string, names: TermTables = MEMORY_TERM_TABLES): Promise<void> {
+export async function createTermsTriggers(
+  client: pg.ClientBase,
+  s: string,
+  table: string,
+  names: TermTables = MEMORY_TERM_TABLES,
+): Promise<void> {
   const t = `${s}.${ident(table)}`;
   const fn = `${s}.${ident(names.fn)}()`;
-  await client.query(`CREATE TRIGGER ${ident(`${table}_terms_ins`)} AFTER INSERT ON ${t} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}`);
-  await client.query(`CREATE TRIGGER ${ident(`${table}_terms_del`)} AFTER DELETE ON ${t} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}`);
-  await client.query(`CREATE TRIGGER ${ident(`${table}_terms_upd`)} AFTER UPDATE ON ${t} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}`);
+  await client.query(
+    `CREATE TRIGGER ${ident(`${table}_terms_ins`)} AFTER INSERT ON ${t} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}`,
+  );
+  await client.query(
+    `CREATE TRIGGER ${ident(`${table}_terms_del`)} AFTER DELETE ON ${t} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}`,
+  );
+  await client.query(
+    `CREATE TRIGGER ${ident(`${table}_terms_upd`)} AFTER UPDATE ON ${t} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}`,
+  );
 }
 
 /** Recomputes the term statistics from `table` (after a rebuild, or to repair). */
-export async function recomputeTermStats(client: pg.ClientBase, s: string, table: string, names: TermTables = MEMORY_TERM_TABLES): Promise<void> {
+export async function recomputeTermStats(
+  client: pg.ClientBase,
+  s: string,
+  table: string,
+  names: TermTables = MEMORY_TERM_TABLES,
+): Promise<void> {
   const t = `${s}.${ident(table)}`;
   await client.query(`DELETE FROM ${s}.${ident(names.terms)}`);
-  await client.query(`INSERT INTO ${s}.${ident(names.terms)} (lexeme, df) SELECT u.lexeme, count(*) FROM ${t} m, unnest(m.tsv) u GROUP BY u.lexeme`);
+  await client.query(
+    `INSERT INTO ${s}.${ident(names.terms)} (lexeme, df) SELECT u.lexeme, count(*) FROM ${t} m, unnest(m.tsv) u GROUP BY u.lexeme`,
+  );
   await client.query(`UPDATE ${s}.${ident(names.stats)} SET docs = x.docs, total_len = x.total_len
     FROM (SELECT count(*) AS docs, coalesce(sum(doc_len), 0) AS total_len FROM ${t}) x`);
 }

@@ -11,10 +11,15 @@ export function storageErrorOf(what: string, error: unknown): StrataError {
   const code = typeof e.code === 'string' ? e.code : '';
   const message = e.message ?? String(error);
   if (code === '23505') {
-    return new InvalidArgumentError({ argument: 'records', message: `PostgreSQL ${what}: a record with this id already exists (${message}); use update for existing memories.` });
+    return new InvalidArgumentError({
+      argument: 'records',
+      message: `PostgreSQL ${what}: a record with this id already exists (${message}); use update for existing memories.`,
+    });
   }
-  if (/^22/.test(code)) return new InvalidArgumentError({ argument: 'records', message: `PostgreSQL ${what} rejected a value: ${message}` });
-  if (code === '55P03') return new StorageError({ code: 'STORE_LOCKED', isRetryable: true, message: `PostgreSQL ${what}: ${message}`, cause: error });
+  if (/^22/.test(code))
+    return new InvalidArgumentError({ argument: 'records', message: `PostgreSQL ${what} rejected a value: ${message}` });
+  if (code === '55P03')
+    return new StorageError({ code: 'STORE_LOCKED', isRetryable: true, message: `PostgreSQL ${what}: ${message}`, cause: error });
   const network = NODE_NETWORK.has(code) || /Connection terminated|timeout exceeded when trying to connect/i.test(message);
   if (network) {
     return new StorageError({
@@ -23,7 +28,12 @@ export function storageErrorOf(what: string, error: unknown): StrataError {
       cause: error,
     });
   }
-  return new StorageError({ isRetryable: RETRYABLE.some((r) => r.test(code)), message: `PostgreSQL ${what} failed: ${message}`, cause: error, details: code ? { sqlstate: code } : undefined });
+  return new StorageError({
+    isRetryable: RETRYABLE.some((r) => r.test(code)),
+    message: `PostgreSQL ${what} failed: ${message}`,
+    cause: error,
+    details: code ? { sqlstate: code } : undefined,
+  });
 }
 
 export async function wrap<T>(what: string, fn: () => Promise<T>): Promise<T> {

@@ -14,11 +14,17 @@ export async function collectStats(options: { pool: pg.Pool; st: StoreState; fil
   const p = new Params();
   const where = options.filter ? filterSql(options.filter, p) : 'true';
   const [groups, indexes, size] = await Promise.all([
-    pool.query<{ scope: string; category: string; total: number; current: number }>(`SELECT m.scope, m.category, count(*) AS total,
-      count(*) FILTER (WHERE m.valid_to IS NULL) AS current FROM ${st.s}.memories m WHERE ${where} GROUP BY m.scope, m.category`, p.values),
-    pool.query<{ name: string; type: string; columns: string }>(`SELECT c.relname AS name, am.amname AS type, pg_get_indexdef(i.indexrelid) AS columns
+    pool.query<{ scope: string; category: string; total: number; current: number }>(
+      `SELECT m.scope, m.category, count(*) AS total,
+      count(*) FILTER (WHERE m.valid_to IS NULL) AS current FROM ${st.s}.memories m WHERE ${where} GROUP BY m.scope, m.category`,
+      p.values,
+    ),
+    pool.query<{ name: string; type: string; columns: string }>(
+      `SELECT c.relname AS name, am.amname AS type, pg_get_indexdef(i.indexrelid) AS columns
       FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
-      WHERE i.indrelid = to_regclass($1) ORDER BY c.relname`, [`${st.s}.memories`]),
+      WHERE i.indrelid = to_regclass($1) ORDER BY c.relname`,
+      [`${st.s}.memories`],
+    ),
     pool.query<{ bytes: number }>('SELECT pg_total_relation_size(to_regclass($1)) AS bytes', [`${st.s}.memories`]),
   ]);
   const out: StoreStats = { rows: 0, current: 0, byScope: {}, byCategory: {}, indexes: [], diskBytes: size.rows[0]?.bytes ?? 0 };
@@ -35,7 +41,16 @@ export async function collectStats(options: { pool: pg.Pool; st: StoreState; fil
 /** `CREATE INDEX ... USING gin (tsv)` -> ['tsv']. */
 function indexColumns(definition: string): string[] {
   const inside = /USING \w+ \((.*)\)/.exec(definition)?.[1] ?? '';
-  return inside.split(/,\s*(?![^(]*\))/).map((c) => c.trim().replace(/^\(+|\)+$/g, '').replace(/::.*$/, '').replace(/\s.*$/, '')).filter(Boolean);
+  return inside
+    .split(/,\s*(?![^(]*\))/)
+    .map((c) =>
+      c
+        .trim()
+        .replace(/^\(+|\)+$/g, '')
+        .replace(/::.*$/, '')
+        .replace(/\s.*$/, ''),
+    )
+    .filter(Boolean);
 }
 
 /**
@@ -46,7 +61,11 @@ function indexColumns(definition: string): string[] {
  * under updates and deletes, and rebuilding HNSW takes minutes at 100k rows.
  */
 export async function runOptimize(options: {
-  pool: pg.Pool; st: StoreState; meta: StoreMeta | null; force: boolean; annThreshold: number;
+  pool: pg.Pool;
+  st: StoreState;
+  meta: StoreMeta | null;
+  force: boolean;
+  annThreshold: number;
 }): Promise<{ indexes: string[] }> {
   const { pool, st, meta } = options;
   if (meta && meta.dimensions > 0) await ensureVectorIndex({ pool, st, threshold: options.annThreshold });
@@ -60,8 +79,11 @@ export async function runOptimize(options: {
   for (const table of ['memories', 'memory_access', 'memory_terms', 'memory_doc_stats']) {
     await pool.query(`VACUUM (ANALYZE) ${st.s}.${table}`);
   }
-  const { rows } = await pool.query<{ name: string }>(`SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-    WHERE i.indrelid = to_regclass($1) ORDER BY c.relname`, [`${st.s}.memories`]);
+  const { rows } = await pool.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+    WHERE i.indrelid = to_regclass($1) ORDER BY c.relname`,
+    [`${st.s}.memories`],
+  );
   return { indexes: rows.map((r) => r.name) };
 }
 
@@ -74,8 +96,14 @@ export async function runOptimize(options: {
 export async function ensureVectorIndex(options: { pool: pg.Pool; st: StoreState; threshold: number }): Promise<boolean> {
   const { pool, st } = options;
   const name = `${st.schema}.${vectorIndexName('memories')}`;
-  const probe = async () => (await pool.query<{ docs: number; valid: boolean | null }>(`SELECT (SELECT docs FROM ${st.s}.memory_doc_stats) AS docs,
-    (SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass($1)) AS valid`, [name])).rows[0];
+  const probe = async () =>
+    (
+      await pool.query<{ docs: number; valid: boolean | null }>(
+        `SELECT (SELECT docs FROM ${st.s}.memory_doc_stats) AS docs,
+    (SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass($1)) AS valid`,
+        [name],
+      )
+    ).rows[0];
   const first = await probe();
   if (first?.valid === true) return true;
   if ((first?.docs ?? 0) < options.threshold) return false;

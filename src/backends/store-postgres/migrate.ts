@@ -15,7 +15,12 @@ export interface Migration {
   up(client: pg.PoolClient, schema: string): Promise<void>;
 }
 
-export async function migrate(options: { pool: pg.Pool; schema: string; component: string; migrations: readonly Migration[] }): Promise<number[]> {
+export async function migrate(options: {
+  pool: pg.Pool;
+  schema: string;
+  component: string;
+  migrations: readonly Migration[];
+}): Promise<number[]> {
   const { schema, component, migrations } = options;
   const s = ident(schema);
   const latest = migrations.reduce((max, m) => Math.max(max, m.version), 0);
@@ -38,7 +43,11 @@ export async function migrate(options: { pool: pg.Pool; schema: string; componen
     for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
       if (applied.has(m.version)) continue;
       await m.up(client, schema);
-      await client.query(`INSERT INTO ${s}.strata_migrations (component, version, name) VALUES ($1, $2, $3)`, [component, m.version, m.name]);
+      await client.query(`INSERT INTO ${s}.strata_migrations (component, version, name) VALUES ($1, $2, $3)`, [
+        component,
+        m.version,
+        m.name,
+      ]);
       ran.push(m.version);
     }
     return ran;

@@ -59,7 +59,7 @@ describe.skipIf(!db)('postgres store specifics', () => {
     const score = (t: string) => hits.find((h) => h.record.text === t)?.score ?? 0;
     // Hand-computed BM25 (k1 1.2, b 0.75): N = 4 rows, df(dog) = 2, lengths 3, 3, 4, 4 tokens.
     const idf = (df: number) => Math.log(1 + (4 - df + 0.5) / (df + 0.5));
-    const termScore = (tf: number, len: number, df: number) => idf(df) * (tf * 2.2) / (tf + 1.2 * (0.25 + 0.75 * len / 3.5));
+    const termScore = (tf: number, len: number, df: number) => (idf(df) * (tf * 2.2)) / (tf + 1.2 * (0.25 + (0.75 * len) / 3.5));
     // "my" is a stop word in the query, so only "dog" counts.
     expect(score('my dog barks')).toBeCloseTo(termScore(1, 3, 2), 6);
     expect(score('dog dog dog dog')).toBeCloseTo(termScore(4, 4, 2), 6);
@@ -70,12 +70,17 @@ describe.skipIf(!db)('postgres store specifics', () => {
 
   it('top-k from the rare-terms-first passes equals the exhaustive BM25 ranking', async () => {
     const store = await open();
-    const random = (() => { let x = 7; return () => (x = (x * 48271) % 2147483647) / 2147483647; })();
+    const random = (() => {
+      let x = 7;
+      return () => (x = (x * 48271) % 2147483647) / 2147483647;
+    })();
     // 5 common words in most rows (each beyond the first pass's 2000-row budget), 400 rare ones.
     const common = Array.from({ length: 5 }, (_, i) => `common${String.fromCharCode(97 + i)}`);
     const rare = Array.from({ length: 400 }, (_, i) => `rare${i}x`);
     const pick = (words: string[]) => words[Math.floor(random() * words.length)]!;
-    const rows = Array.from({ length: 3000 }, () => rec(Array.from({ length: 8 }, () => (random() < 0.7 ? pick(common) : pick(rare))).join(' ')));
+    const rows = Array.from({ length: 3000 }, () =>
+      rec(Array.from({ length: 8 }, () => (random() < 0.7 ? pick(common) : pick(rare))).join(' ')),
+    );
     for (let i = 0; i < rows.length; i += 1000) await store.insert({ records: rows.slice(i, i + 1000) });
     for (let q = 0; q < 15; q++) {
       const query = [pick(common), pick(rare), pick(common), q % 3 ? pick(rare) : pick(common)].join(' ');
@@ -92,14 +97,18 @@ describe.skipIf(!db)('postgres store specifics', () => {
     const otherPool = new pg.Pool({ connectionString: db!.url, max: 4 });
     opened.push({ close: () => otherPool.end() });
     const other = createPostgresStore({ pool: otherPool, schema });
-    const batches = Array.from({ length: 12 }, (_, i) => Array.from({ length: 20 }, (_, j) => rec(`note ${i} ${j} about coffee tea and the weather ${j % 3}`)));
+    const batches = Array.from({ length: 12 }, (_, i) =>
+      Array.from({ length: 20 }, (_, j) => rec(`note ${i} ${j} about coffee tea and the weather ${j % 3}`)),
+    );
     await Promise.all(batches.map((b, i) => (i % 2 ? other : store).insert({ records: b })));
     const first = batches[0]!;
     await store.update({ records: first.map((r) => ({ ...r, text: `${r.text} plus espresso` })) });
     await other.delete({ ids: batches[1]!.map((r) => r.id) });
     expect(await termStatsDrift(schema)).toBe(0);
     const { rows } = await db!.query<{ docs: string; total: string }>(`SELECT docs, total_len AS total FROM "${schema}".memory_doc_stats`);
-    const real = await db!.query<{ docs: string; total: string }>(`SELECT count(*) AS docs, sum(doc_len) AS total FROM "${schema}".memories`);
+    const real = await db!.query<{ docs: string; total: string }>(
+      `SELECT count(*) AS docs, sum(doc_len) AS total FROM "${schema}".memories`,
+    );
     expect(rows[0]).toEqual(real.rows[0]);
     expect((await search(store, 'espresso')).length).toBe(20);
   });
@@ -111,19 +120,24 @@ describe.skipIf(!db)('postgres store specifics', () => {
     opened.push({ close: () => otherPool.end() });
     const b = createPostgresStore({ pool: otherPool, schema, lockTimeoutMs: 20_000 });
     let counter = 0;
-    const bump = (s: MemoryStoreV1) => s.withWriteLock(async () => {
-      const seen = counter;
-      await new Promise((r) => setTimeout(r, 5));
-      counter = seen + 1;
-    });
+    const bump = (s: MemoryStoreV1) =>
+      s.withWriteLock(async () => {
+        const seen = counter;
+        await new Promise((r) => setTimeout(r, 5));
+        counter = seen + 1;
+      });
     await Promise.all(Array.from({ length: 10 }, (_, i) => bump(i % 2 ? a : b)));
     expect(counter).toBe(10);
     // Far more waiting writers than pooled connections (4): they queue in memory, the holder
     // still gets a connection for its own queries.
-    await Promise.all(Array.from({ length: 30 }, () => a.withWriteLock(async () => {
-      await a.count({ filter: { scopes: ['global'] } });
-      counter++;
-    })));
+    await Promise.all(
+      Array.from({ length: 30 }, () =>
+        a.withWriteLock(async () => {
+          await a.count({ filter: { scopes: ['global'] } });
+          counter++;
+        }),
+      ),
+    );
     expect(counter).toBe(40);
 
     // A holder whose connection is cut (a killed process): the server drops its lock.
@@ -155,7 +169,8 @@ describe.skipIf(!db)('postgres store specifics', () => {
     const store = await open({ schema });
     const r = rec('touch me');
     await store.insert({ records: [r] });
-    const version = async () => (await db!.query(`SELECT xmin::text AS v FROM "${schema}".memories WHERE id = $1`, [r.id])).rows[0]?.v as string;
+    const version = async () =>
+      (await db!.query(`SELECT xmin::text AS v FROM "${schema}".memories WHERE id = $1`, [r.id])).rows[0]?.v as string;
     const before = await version();
     await store.touch({ accesses: [{ id: r.id, count: 3, at: '2025-09-01T00:00:00.000Z' }] });
     expect(await version()).toBe(before);
@@ -199,17 +214,28 @@ describe.skipIf(!db)('postgres store specifics', () => {
     await handle.commit();
     await expect(b.insert({ records: [makeRecord({ dimensions: 8 })] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect((await b.searchVector({ vector: [1, 0, 0], filter: { scopes: ['global'] }, limit: 1 }))[0]?.score).toBeCloseTo(1, 5);
-    const { rows } = await db!.query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = 'memories' ORDER BY 1`, [schema]);
+    const { rows } = await db!.query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = 'memories' ORDER BY 1`, [
+      schema,
+    ]);
     expect(rows.map((x) => x.indexname)).toContain('memories_embedding_hnsw');
     expect(rows.every((x) => !String(x.indexname).includes('rebuild'))).toBe(true);
   });
 
   it('config: the URL comes from the named environment variable only', async () => {
     const section = postgresSectionSchema.parse({});
-    expect(section).toEqual({ urlEnv: 'STRATA_POSTGRES_URL', schema: 'strata', textSearch: 'english', poolSize: 10, lockTimeoutMs: 30_000 });
+    expect(section).toEqual({
+      urlEnv: 'STRATA_POSTGRES_URL',
+      schema: 'strata',
+      textSearch: 'english',
+      poolSize: 10,
+      lockTimeoutMs: 30_000,
+    });
     expect(postgresSectionSchema.safeParse({ url: 'postgresql://u:p@h/db' }).success).toBe(false);
     await expect(createPostgresStoreFromConfig({ section, env: {} })).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
-    const store = await createPostgresStoreFromConfig({ section: { ...section, schema: db!.schemaName('cfg') }, env: { STRATA_POSTGRES_URL: db!.url } });
+    const store = await createPostgresStoreFromConfig({
+      section: { ...section, schema: db!.schemaName('cfg') },
+      env: { STRATA_POSTGRES_URL: db!.url },
+    });
     opened.push(store);
     expect(await store.getMeta()).toBeNull();
   });

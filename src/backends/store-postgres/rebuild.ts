@@ -62,9 +62,12 @@ export async function startRebuild(options: {
           await renameParts(tx, st.s, table);
           await createTermsTriggers(tx, st.s, 'memories');
           await recomputeTermStats(tx, st.s, 'memories');
-          await tx.query(`INSERT INTO ${st.s}.store_meta (embedder_id, dimensions, schema_version, created_at) VALUES ($1, $2, $3, now())
+          await tx.query(
+            `INSERT INTO ${st.s}.store_meta (embedder_id, dimensions, schema_version, created_at) VALUES ($1, $2, $3, now())
             ON CONFLICT (singleton) DO UPDATE SET embedder_id = excluded.embedder_id, dimensions = excluded.dimensions,
-              schema_version = excluded.schema_version, created_at = excluded.created_at`, [embedderId, dimensions, SCHEMA_VERSION]);
+              schema_version = excluded.schema_version, created_at = excluded.created_at`,
+            [embedderId, dimensions, SCHEMA_VERSION],
+          );
         });
       });
       state = 'committed';
@@ -80,9 +83,12 @@ export async function startRebuild(options: {
 
 /** Index and constraint names follow the table's (`<table>_tsv` -> `memories_tsv`). */
 async function renameParts(client: pg.ClientBase, s: string, from: string): Promise<void> {
-  const parts = await client.query<{ name: string; kind: 'index' | 'check' }>(`
+  const parts = await client.query<{ name: string; kind: 'index' | 'check' }>(
+    `
     SELECT c.relname AS name, 'index' AS kind FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = to_regclass($1)
-    UNION ALL SELECT conname, 'check' FROM pg_constraint WHERE conrelid = to_regclass($1) AND contype = 'c'`, [`${s}.memories`]);
+    UNION ALL SELECT conname, 'check' FROM pg_constraint WHERE conrelid = to_regclass($1) AND contype = 'c'`,
+    [`${s}.memories`],
+  );
   for (const part of parts.rows) {
     if (!part.name.startsWith(`${from}_`)) continue;
     const to = ident(`memories_${part.name.slice(from.length + 1)}`);

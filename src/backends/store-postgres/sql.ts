@@ -8,7 +8,10 @@ import type { MemoryCategory, MemoryFilter, MemoryRecord, SourceKind, StoredMemo
  */
 export function ident(name: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) {
-    throw new InvalidArgumentError({ argument: 'identifier', message: `Invalid SQL identifier ${JSON.stringify(name)}: use letters, digits and _ (max 63).` });
+    throw new InvalidArgumentError({
+      argument: 'identifier',
+      message: `Invalid SQL identifier ${JSON.stringify(name)}: use letters, digits and _ (max 63).`,
+    });
   }
   return `"${name}"`;
 }
@@ -41,8 +44,10 @@ export function assertLimit(limit: number, argument = 'limit'): void {
 
 /** Postgres text cannot hold NUL; say so instead of failing inside the driver. */
 export function text(value: unknown, argument: string): string {
-  if (typeof value !== 'string') throw new InvalidArgumentError({ argument, message: `Expected a string for ${argument}, got ${typeof value}.` });
-  if (value.includes('\u0000')) throw new InvalidArgumentError({ argument, message: `${argument} contains a NUL character; remove it and retry.` });
+  if (typeof value !== 'string')
+    throw new InvalidArgumentError({ argument, message: `Expected a string for ${argument}, got ${typeof value}.` });
+  if (value.includes('\u0000'))
+    throw new InvalidArgumentError({ argument, message: `${argument} contains a NUL character; remove it and retry.` });
   return value;
 }
 
@@ -53,7 +58,8 @@ function texts(values: readonly unknown[], argument: string): string[] {
 
 export function isoTime(value: unknown, argument: string): string {
   const t = typeof value === 'string' ? Date.parse(value) : NaN;
-  if (!Number.isFinite(t)) throw new InvalidArgumentError({ argument, message: `${argument} must be an ISO-8601 time, got ${JSON.stringify(value)}.` });
+  if (!Number.isFinite(t))
+    throw new InvalidArgumentError({ argument, message: `${argument} must be an ISO-8601 time, got ${JSON.stringify(value)}.` });
   return value as string;
 }
 
@@ -68,8 +74,10 @@ export function filterSql(filter: MemoryFilter, p: Params): string {
   if (filter.categories) parts.push(`m.category = ANY(${p.add(texts(filter.categories, 'filter.categories'), 'text[]')})`);
   if (filter.ids) parts.push(`m.id = ANY(${p.add(texts(filter.ids, 'filter.ids'), 'text[]')})`);
   if (filter.tags) parts.push(`m.tags && ${p.add(texts(filter.tags, 'filter.tags'), 'text[]')}`);
-  if (filter.createdAfter !== undefined) parts.push(`m.created_at > ${p.add(isoTime(filter.createdAfter, 'filter.createdAfter'), 'timestamptz')}`);
-  if (filter.createdBefore !== undefined) parts.push(`m.created_at < ${p.add(isoTime(filter.createdBefore, 'filter.createdBefore'), 'timestamptz')}`);
+  if (filter.createdAfter !== undefined)
+    parts.push(`m.created_at > ${p.add(isoTime(filter.createdAfter, 'filter.createdAfter'), 'timestamptz')}`);
+  if (filter.createdBefore !== undefined)
+    parts.push(`m.created_at < ${p.add(isoTime(filter.createdBefore, 'filter.createdBefore'), 'timestamptz')}`);
   if (filter.sourceKind !== undefined) parts.push(`m.source_kind = ${p.add(text(filter.sourceKind, 'filter.sourceKind'))}`);
   return parts.join(' AND ');
 }
@@ -77,9 +85,24 @@ export function filterSql(filter: MemoryFilter, p: Params): string {
 /** Record columns of `m` (and access statistics from `a`), vector as pgvector text when asked. */
 export function recordColumns(withVectors: boolean): string {
   const cols = [
-    'm.id', 'm.text', 'm.category', 'm.scope', 'm.importance', 'm.confidence', 'm.tags', 'm.source', 'm.created_at', 'm.updated_at',
-    'm.valid_from', 'm.valid_to', 'm.supersedes', 'm.superseded_by', 'm.content_hash', 'm.embedding_model',
-    'coalesce(a.access_count, 0) AS access_count', 'a.last_accessed_at',
+    'm.id',
+    'm.text',
+    'm.category',
+    'm.scope',
+    'm.importance',
+    'm.confidence',
+    'm.tags',
+    'm.source',
+    'm.created_at',
+    'm.updated_at',
+    'm.valid_from',
+    'm.valid_to',
+    'm.supersedes',
+    'm.superseded_by',
+    'm.content_hash',
+    'm.embedding_model',
+    'coalesce(a.access_count, 0) AS access_count',
+    'a.last_accessed_at',
   ];
   if (withVectors) cols.push('m.embedding::text AS embedding');
   return cols.join(', ');
@@ -137,11 +160,26 @@ export function storedOf(row: MemoryRow): StoredMemory {
 /** One record as the JSON row that `jsonb_to_recordset` turns back into columns (see ROW_TYPE). */
 export function jsonRow(r: StoredMemory): Record<string, unknown> {
   return {
-    id: r.id, text: r.text, category: r.category, scope: r.scope, importance: r.importance, confidence: r.confidence,
-    tags: r.tags, source: r.source, source_kind: r.source.kind, created_at: r.createdAt, updated_at: r.updatedAt,
-    valid_from: r.validFrom, valid_to: r.validTo, supersedes: r.supersedes, superseded_by: r.supersededBy,
-    content_hash: r.contentHash, embedding_model: r.embeddingModel, embedding: r.vector ?? null,
-    access_count: r.accessCount ?? 0, last_accessed_at: r.lastAccessedAt ?? null,
+    id: r.id,
+    text: r.text,
+    category: r.category,
+    scope: r.scope,
+    importance: r.importance,
+    confidence: r.confidence,
+    tags: r.tags,
+    source: r.source,
+    source_kind: r.source.kind,
+    created_at: r.createdAt,
+    updated_at: r.updatedAt,
+    valid_from: r.validFrom,
+    valid_to: r.validTo,
+    supersedes: r.supersedes,
+    superseded_by: r.supersededBy,
+    content_hash: r.contentHash,
+    embedding_model: r.embeddingModel,
+    embedding: r.vector ?? null,
+    access_count: r.accessCount ?? 0,
+    last_accessed_at: r.lastAccessedAt ?? null,
   };
 }
 

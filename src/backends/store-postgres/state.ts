@@ -28,24 +28,41 @@ export async function openStore(options: { pool: pg.Pool; schema: string; textSe
   return inTransaction(options.pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`strata:${options.schema}:migrate`]);
     const ext = await client.query<{ nspname: string; extversion: string }>(
-      `SELECT n.nspname, e.extversion FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`);
+      `SELECT n.nspname, e.extversion FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`,
+    );
     const row = ext.rows[0];
-    if (!row) throw new StorageError({ message: 'The pgvector extension was removed from this database; run CREATE EXTENSION vector; as its owner.' });
+    if (!row)
+      throw new StorageError({
+        message: 'The pgvector extension was removed from this database; run CREATE EXTENSION vector; as its owner.',
+      });
     const vectorSchema = ident(row.nspname);
     const textSearch = await ensureTextSearch(client, options.schema, options.textSearch);
     const setting = await client.query<{ value: string }>(`SELECT value FROM ${s}.store_settings WHERE key = 'text_search'`);
     const indexedWith = setting.rows[0]?.value;
     if (indexedWith !== textSearch.index) {
       if (indexedWith !== undefined) {
-        await client.query(`UPDATE ${s}.memories SET tsv = f.tsv,
+        await client.query(
+          `UPDATE ${s}.memories SET tsv = f.tsv,
           doc_len = (SELECT coalesce(sum(coalesce(array_length(u.positions, 1), 1)), 0) FROM unnest(f.tsv) u)
-          FROM (SELECT id, to_tsvector($1::regconfig, ${s}.fts_text(text, false)) AS tsv FROM ${s}.memories) f WHERE f.id = memories.id`, [textSearch.index]);
+          FROM (SELECT id, to_tsvector($1::regconfig, ${s}.fts_text(text, false)) AS tsv FROM ${s}.memories) f WHERE f.id = memories.id`,
+          [textSearch.index],
+        );
         await recomputeTermStats(client, s, 'memories');
       }
-      await client.query(`INSERT INTO ${s}.store_settings (key, value) VALUES ('text_search', $1)
-        ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [textSearch.index]);
+      await client.query(
+        `INSERT INTO ${s}.store_settings (key, value) VALUES ('text_search', $1)
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        [textSearch.index],
+      );
     }
     const [major = 0, minor = 0] = row.extversion.split('.').map(Number);
-    return { schema: options.schema, s, vectorSchema, vector: `${vectorSchema}.vector`, iterativeScan: major > 0 || minor >= 8, textSearch };
+    return {
+      schema: options.schema,
+      s,
+      vectorSchema,
+      vector: `${vectorSchema}.vector`,
+      iterativeScan: major > 0 || minor >= 8,
+      textSearch,
+    };
   });
 }

@@ -1,7 +1,17 @@
 import type pg from 'pg';
 import { InvalidArgumentError, NotFoundError, StorageError } from '../../errors/index.js';
 import type {
-  ListOptions, MemoryFilter, MemoryRecord, MemoryStoreV1, RebuildHandle, SearchHit, SearchOptions, StoreCapabilities, StoreMeta, StoreStats, StoredMemory,
+  ListOptions,
+  MemoryFilter,
+  MemoryRecord,
+  MemoryStoreV1,
+  RebuildHandle,
+  SearchHit,
+  SearchOptions,
+  StoreCapabilities,
+  StoreMeta,
+  StoreStats,
+  StoredMemory,
 } from '../../spec/index.js';
 import { MEMORY_MIGRATIONS, typedEmbeddingSql } from './ddl.js';
 import { storageErrorOf, wrap } from './errors.js';
@@ -12,7 +22,19 @@ import { acquirePool, checkout, inTransaction, type PoolLease } from './pool.js'
 import { withAdvisoryLock } from './write-lock.js';
 import { startRebuild } from './rebuild.js';
 import { openStore, type StoreState } from './state.js';
-import { assertLimit, assertScopes, chunks, filterSql, ident, Params, recordColumns, recordOf, storedOf, text, type MemoryRow } from './sql.js';
+import {
+  assertLimit,
+  assertScopes,
+  chunks,
+  filterSql,
+  ident,
+  Params,
+  recordColumns,
+  recordOf,
+  storedOf,
+  text,
+  type MemoryRow,
+} from './sql.js';
 import { bm25Sql, candidatePasses, queryTermsSql, type QueryTerm } from './text-search.js';
 import { insertSql, updateSql } from './writes.js';
 
@@ -73,7 +95,11 @@ export class PostgresStore implements MemoryStoreV1 {
       this.pool = options.pool;
       this.lease = null;
     } else {
-      if (!options.url) throw new InvalidArgumentError({ argument: 'url', message: 'The PostgreSQL store needs a connection URL (store.postgres.urlEnv names the variable holding it).' });
+      if (!options.url)
+        throw new InvalidArgumentError({
+          argument: 'url',
+          message: 'The PostgreSQL store needs a connection URL (store.postgres.urlEnv names the variable holding it).',
+        });
       this.lease = acquirePool({ url: options.url, max: options.poolSize });
       this.pool = this.lease.pool;
     }
@@ -81,10 +107,16 @@ export class PostgresStore implements MemoryStoreV1 {
     this.lockTimeoutMs = options.lockTimeoutMs ?? 30_000;
     this.annThreshold = options.annThreshold ?? 20_000;
     if (!Number.isInteger(this.annThreshold) || this.annThreshold < 0) {
-      throw new InvalidArgumentError({ argument: 'annThreshold', message: `annThreshold must be a non-negative whole number, got ${options.annThreshold}.` });
+      throw new InvalidArgumentError({
+        argument: 'annThreshold',
+        message: `annThreshold must be a non-negative whole number, got ${options.annThreshold}.`,
+      });
     }
     if (!Number.isInteger(this.efSearch) || this.efSearch < 10 || this.efSearch > 1000) {
-      throw new InvalidArgumentError({ argument: 'efSearch', message: `efSearch must be a whole number from 10 to 1000, got ${options.efSearch}.` });
+      throw new InvalidArgumentError({
+        argument: 'efSearch',
+        message: `efSearch must be a whole number from 10 to 1000, got ${options.efSearch}.`,
+      });
     }
   }
 
@@ -109,7 +141,10 @@ export class PostgresStore implements MemoryStoreV1 {
 
   private async requireMeta(fresh = false): Promise<StoreMeta> {
     const meta = await this.meta(fresh);
-    if (!meta) throw new StorageError({ message: `The PostgreSQL store in schema "${this.schema}" is not initialised: call initMeta({ embedderId, dimensions }) before writing.` });
+    if (!meta)
+      throw new StorageError({
+        message: `The PostgreSQL store in schema "${this.schema}" is not initialised: call initMeta({ embedderId, dimensions }) before writing.`,
+      });
     return meta;
   }
 
@@ -122,17 +157,21 @@ export class PostgresStore implements MemoryStoreV1 {
     const existing = await this.meta(true);
     if (existing) return assertSameEmbedder(existing, options);
     const st = await this.ready();
-    const meta = await wrap('initMeta', () => inTransaction(this.pool, async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`strata:${this.schema}:meta`]);
-      const again = await readMeta(client, st.s);
-      if (again) return again;
-      if (options.dimensions > 0) {
-        await client.query(typedEmbeddingSql(st.s, 'memories', st.vector, options.dimensions));
-      }
-      await client.query(`INSERT INTO ${st.s}.store_meta (embedder_id, dimensions, schema_version, created_at) VALUES ($1, $2, $3, now())`,
-        [options.embedderId, options.dimensions, SCHEMA_VERSION]);
-      return readMeta(client, st.s);
-    }));
+    const meta = await wrap('initMeta', () =>
+      inTransaction(this.pool, async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`strata:${this.schema}:meta`]);
+        const again = await readMeta(client, st.s);
+        if (again) return again;
+        if (options.dimensions > 0) {
+          await client.query(typedEmbeddingSql(st.s, 'memories', st.vector, options.dimensions));
+        }
+        await client.query(
+          `INSERT INTO ${st.s}.store_meta (embedder_id, dimensions, schema_version, created_at) VALUES ($1, $2, $3, now())`,
+          [options.embedderId, options.dimensions, SCHEMA_VERSION],
+        );
+        return readMeta(client, st.s);
+      }),
+    );
     this.metaCache = meta;
     return assertSameEmbedder(meta as StoreMeta, options);
   }
@@ -163,15 +202,17 @@ export class PostgresStore implements MemoryStoreV1 {
     const meta = await this.requireMeta();
     validateBatch(options.records, meta.dimensions);
     const st = await this.ready();
-    await this.write('update', () => inTransaction(this.pool, async (client) => {
-      for (const batch of chunks(options.records, this.capabilities.maxBatchUpsert)) {
-        const p = new Params();
-        const { rows } = await client.query<{ id: string }>(updateSql({ st, records: batch, p }), p.values);
-        const updated = new Set(rows.map((r) => r.id));
-        const missing = batch.find((r) => !updated.has(r.id));
-        if (missing) throw new NotFoundError({ what: 'memory', id: missing.id });
-      }
-    }));
+    await this.write('update', () =>
+      inTransaction(this.pool, async (client) => {
+        for (const batch of chunks(options.records, this.capabilities.maxBatchUpsert)) {
+          const p = new Params();
+          const { rows } = await client.query<{ id: string }>(updateSql({ st, records: batch, p }), p.values);
+          const updated = new Set(rows.map((r) => r.id));
+          const missing = batch.find((r) => !updated.has(r.id));
+          if (missing) throw new NotFoundError({ what: 'memory', id: missing.id });
+        }
+      }),
+    );
   }
 
   /** Writes; a vector rejected by the dimensions check means another process re-embedded the store. */
@@ -183,7 +224,10 @@ export class PostgresStore implements MemoryStoreV1 {
       if (e.code === '22000' && /dimensions/.test(e.message ?? '')) {
         this.metaCache = null;
         const meta = await this.meta(true);
-        throw new InvalidArgumentError({ argument: 'records', message: `The store was re-embedded meanwhile and now holds ${meta?.dimensions} dimensions (${meta?.embedderId}); embed the records with that embedder.` });
+        throw new InvalidArgumentError({
+          argument: 'records',
+          message: `The store was re-embedded meanwhile and now holds ${meta?.dimensions} dimensions (${meta?.embedderId}); embed the records with that embedder.`,
+        });
       }
       throw storageErrorOf(what, error);
     }
@@ -193,20 +237,34 @@ export class PostgresStore implements MemoryStoreV1 {
     if (options.accesses.length === 0) return;
     const byId = new Map<string, { id: string; count: number; at: string }>();
     for (const a of options.accesses) {
-      if (!Number.isInteger(a.count) || a.count < 0) throw new InvalidArgumentError({ argument: 'accesses', message: `Access for ${JSON.stringify(a.id)} needs a non-negative integer count.` });
+      if (!Number.isInteger(a.count) || a.count < 0)
+        throw new InvalidArgumentError({
+          argument: 'accesses',
+          message: `Access for ${JSON.stringify(a.id)} needs a non-negative integer count.`,
+        });
       text(a.id, 'accesses.id');
       const at = a.at;
       const prev = byId.get(a.id);
       byId.set(a.id, { id: a.id, count: (prev?.count ?? 0) + a.count, at: prev && prev.at > at ? prev.at : at });
     }
-    for (const entry of byId.values()) if (!Number.isFinite(Date.parse(entry.at))) throw new InvalidArgumentError({ argument: 'accesses', message: `Access time ${JSON.stringify(entry.at)} is not an ISO-8601 time.` });
+    for (const entry of byId.values())
+      if (!Number.isFinite(Date.parse(entry.at)))
+        throw new InvalidArgumentError({
+          argument: 'accesses',
+          message: `Access time ${JSON.stringify(entry.at)} is not an ISO-8601 time.`,
+        });
     const st = await this.ready();
     // Upserts into the small side table only: the memory rows (and their vectors) stay untouched.
-    await wrap('touch', () => this.pool.query(`INSERT INTO ${st.s}.memory_access AS a (id, access_count, last_accessed_at)
+    await wrap('touch', () =>
+      this.pool.query(
+        `INSERT INTO ${st.s}.memory_access AS a (id, access_count, last_accessed_at)
       SELECT r.id, r.count, r.at FROM jsonb_to_recordset($1::jsonb) AS r(id text, count bigint, at timestamptz)
       WHERE EXISTS (SELECT 1 FROM ${st.s}.memories m WHERE m.id = r.id) ORDER BY r.id
       ON CONFLICT (id) DO UPDATE SET access_count = a.access_count + excluded.access_count,
-        last_accessed_at = greatest(a.last_accessed_at, excluded.last_accessed_at)`, [JSON.stringify([...byId.values()])]));
+        last_accessed_at = greatest(a.last_accessed_at, excluded.last_accessed_at)`,
+        [JSON.stringify([...byId.values()])],
+      ),
+    );
   }
 
   async delete(options: { ids: string[] }): Promise<number> {
@@ -214,8 +272,13 @@ export class PostgresStore implements MemoryStoreV1 {
     const st = await this.ready();
     let deleted = 0;
     for (const ids of chunks([...new Set(options.ids.map((id) => text(id, 'ids')))], ID_CHUNK)) {
-      const { rows } = await wrap('delete', () => this.pool.query<{ n: number }>(`WITH d AS (DELETE FROM ${st.s}.memories WHERE id = ANY($1::text[]) RETURNING id),
-        a AS (DELETE FROM ${st.s}.memory_access WHERE id IN (SELECT id FROM d)) SELECT count(*) AS n FROM d`, [ids]));
+      const { rows } = await wrap('delete', () =>
+        this.pool.query<{ n: number }>(
+          `WITH d AS (DELETE FROM ${st.s}.memories WHERE id = ANY($1::text[]) RETURNING id),
+        a AS (DELETE FROM ${st.s}.memory_access WHERE id IN (SELECT id FROM d)) SELECT count(*) AS n FROM d`,
+          [ids],
+        ),
+      );
       deleted += rows[0]?.n ?? 0;
     }
     return deleted;
@@ -227,8 +290,13 @@ export class PostgresStore implements MemoryStoreV1 {
     const found = new Map<string, StoredMemory>();
     const withVectors = options.withVectors === true;
     for (const ids of chunks([...new Set(options.ids.map((id) => text(id, 'ids')))], ID_CHUNK)) {
-      const { rows } = await wrap('get', () => this.pool.query<MemoryRow>(`SELECT ${recordColumns(withVectors)} FROM ${st.s}.memories m
-        LEFT JOIN ${st.s}.memory_access a ON a.id = m.id WHERE m.id = ANY($1::text[])`, [ids]));
+      const { rows } = await wrap('get', () =>
+        this.pool.query<MemoryRow>(
+          `SELECT ${recordColumns(withVectors)} FROM ${st.s}.memories m
+        LEFT JOIN ${st.s}.memory_access a ON a.id = m.id WHERE m.id = ANY($1::text[])`,
+          [ids],
+        ),
+      );
       for (const row of rows) found.set(row.id, withVectors ? storedOf(row) : { ...recordOf(row), vector: null });
     }
     return options.ids.flatMap((id) => {
@@ -243,7 +311,9 @@ export class PostgresStore implements MemoryStoreV1 {
     const st = await this.ready();
     const out = new Set<string>();
     for (const ids of chunks([...new Set(options.ids.map((id) => text(id, 'ids')))], ID_CHUNK)) {
-      const { rows } = await wrap('existingIds', () => this.pool.query<{ id: string }>(`SELECT id FROM ${st.s}.memories WHERE id = ANY($1::text[])`, [ids]));
+      const { rows } = await wrap('existingIds', () =>
+        this.pool.query<{ id: string }>(`SELECT id FROM ${st.s}.memories WHERE id = ANY($1::text[])`, [ids]),
+      );
       for (const row of rows) out.add(row.id);
     }
     return out;
@@ -252,9 +322,13 @@ export class PostgresStore implements MemoryStoreV1 {
   async findByHash(options: { scope: string; contentHashes: string[] }): Promise<MemoryRecord[]> {
     if (options.contentHashes.length === 0) return [];
     const st = await this.ready();
-    const { rows } = await wrap('findByHash', () => this.pool.query<MemoryRow>(`SELECT ${recordColumns(false)} FROM ${st.s}.memories m
+    const { rows } = await wrap('findByHash', () =>
+      this.pool.query<MemoryRow>(
+        `SELECT ${recordColumns(false)} FROM ${st.s}.memories m
       LEFT JOIN ${st.s}.memory_access a ON a.id = m.id WHERE m.scope = $1 AND m.content_hash = ANY($2::text[]) ORDER BY m.created_at, m.id`,
-    [text(options.scope, 'scope'), options.contentHashes.map((h) => text(h, 'contentHashes'))]));
+        [text(options.scope, 'scope'), options.contentHashes.map((h) => text(h, 'contentHashes'))],
+      ),
+    );
     return rows.map(recordOf);
   }
 
@@ -263,12 +337,18 @@ export class PostgresStore implements MemoryStoreV1 {
     const where = filterSql(options.filter, p);
     assertLimit(options.limit);
     const offset = options.offset ?? 0;
-    if (!Number.isInteger(offset) || offset < 0) throw new InvalidArgumentError({ argument: 'offset', message: `offset must be a non-negative integer, got ${offset}.` });
+    if (!Number.isInteger(offset) || offset < 0)
+      throw new InvalidArgumentError({ argument: 'offset', message: `offset must be a non-negative integer, got ${offset}.` });
     const st = await this.ready();
     const dir = options.order === 'oldest' ? 'ASC' : 'DESC';
-    const { rows } = await wrap('list', () => this.pool.query<MemoryRow>(`SELECT ${recordColumns(false)} FROM ${st.s}.memories m
+    const { rows } = await wrap('list', () =>
+      this.pool.query<MemoryRow>(
+        `SELECT ${recordColumns(false)} FROM ${st.s}.memories m
       LEFT JOIN ${st.s}.memory_access a ON a.id = m.id WHERE ${where}
-      ORDER BY m.created_at ${dir}, m.id ${dir} LIMIT ${p.add(options.limit, 'int')} OFFSET ${p.add(offset, 'int')}`, p.values));
+      ORDER BY m.created_at ${dir}, m.id ${dir} LIMIT ${p.add(options.limit, 'int')} OFFSET ${p.add(offset, 'int')}`,
+        p.values,
+      ),
+    );
     return rows.map(recordOf);
   }
 
@@ -276,7 +356,9 @@ export class PostgresStore implements MemoryStoreV1 {
     const p = new Params();
     const where = filterSql(options.filter, p);
     const st = await this.ready();
-    const { rows } = await wrap('count', () => this.pool.query<{ n: number }>(`SELECT count(*) AS n FROM ${st.s}.memories m WHERE ${where}`, p.values));
+    const { rows } = await wrap('count', () =>
+      this.pool.query<{ n: number }>(`SELECT count(*) AS n FROM ${st.s}.memories m WHERE ${where}`, p.values),
+    );
     return rows[0]?.n ?? 0;
   }
 
@@ -289,9 +371,14 @@ export class PostgresStore implements MemoryStoreV1 {
     // Keyset pages by id: no long transaction or cursor held between batches.
     let after = '';
     for (;;) {
-      const { rows } = await wrap('scan', () => this.pool.query<MemoryRow>(`SELECT ${recordColumns(withVectors)} FROM ${st.s}.memories m
+      const { rows } = await wrap('scan', () =>
+        this.pool.query<MemoryRow>(
+          `SELECT ${recordColumns(withVectors)} FROM ${st.s}.memories m
         LEFT JOIN ${st.s}.memory_access a ON a.id = m.id
-        WHERE m.id > $1 AND ($2::text[] IS NULL OR m.scope = ANY($2::text[])) ORDER BY m.id LIMIT $3`, [after, scopes, batchSize]));
+        WHERE m.id > $1 AND ($2::text[] IS NULL OR m.scope = ANY($2::text[])) ORDER BY m.id LIMIT $3`,
+          [after, scopes, batchSize],
+        ),
+      );
       if (rows.length === 0) return;
       yield rows.map((row) => (withVectors ? storedOf(row) : { ...recordOf(row), vector: null }));
       after = rows[rows.length - 1]!.id;
@@ -308,16 +395,36 @@ export class PostgresStore implements MemoryStoreV1 {
     const st = await this.ready();
     const withVectors = options.withVectors === true;
     const tp = new Params();
-    const terms = (await wrap('searchText', () => this.pool.query<QueryTerm & { avgdl: number }>(queryTermsSql({ s: st.s, configs: st.textSearch, query, p: tp }), tp.values))).rows;
+    const terms = (
+      await wrap('searchText', () =>
+        this.pool.query<QueryTerm & { avgdl: number }>(queryTermsSql({ s: st.s, configs: st.textSearch, query, p: tp }), tp.values),
+      )
+    ).rows;
     if (terms.length === 0) return [];
     let rows: Array<MemoryRow & { score: number }> = [];
     for (const pass of candidatePasses(terms)) {
       const p = new Params();
       const where = filterSql(options.filter, p);
-      const top = bm25Sql({ s: st.s, table: 'memories', terms, candidates: pass.candidates, avgdl: terms[0]!.avgdl, where, limit: options.limit, p });
-      rows = (await wrap('searchText', () => this.pool.query<MemoryRow & { score: number }>(`WITH top AS MATERIALIZED (${top})
+      const top = bm25Sql({
+        s: st.s,
+        table: 'memories',
+        terms,
+        candidates: pass.candidates,
+        avgdl: terms[0]!.avgdl,
+        where,
+        limit: options.limit,
+        p,
+      });
+      rows = (
+        await wrap('searchText', () =>
+          this.pool.query<MemoryRow & { score: number }>(
+            `WITH top AS MATERIALIZED (${top})
         SELECT ${recordColumns(withVectors)}, top.score FROM top JOIN ${st.s}.memories m ON m.id = top.id
-        LEFT JOIN ${st.s}.memory_access a ON a.id = m.id ORDER BY top.score DESC, m.id`, p.values))).rows;
+        LEFT JOIN ${st.s}.memory_access a ON a.id = m.id ORDER BY top.score DESC, m.id`,
+            p.values,
+          ),
+        )
+      ).rows;
       const kth = rows[options.limit - 1]?.score;
       if (pass.leftOutBound === 0 || (kth !== undefined && kth >= pass.leftOutBound)) break;
     }
@@ -342,7 +449,12 @@ export class PostgresStore implements MemoryStoreV1 {
     }
   }
 
-  private async vectorQuery(options: SearchOptions & { vector: number[] }, meta: StoreMeta, where: string, p: Params): Promise<SearchHit[]> {
+  private async vectorQuery(
+    options: SearchOptions & { vector: number[] },
+    meta: StoreMeta,
+    where: string,
+    p: Params,
+  ): Promise<SearchHit[]> {
     if (!Array.isArray(options.vector) || options.vector.length !== meta.dimensions || !options.vector.every(Number.isFinite)) {
       throw new InvalidArgumentError({
         argument: 'vector',
@@ -360,7 +472,9 @@ export class PostgresStore implements MemoryStoreV1 {
     try {
       // Filtered HNSW scans keep going until `limit` rows pass the filter (pgvector >= 0.8).
       const ef = Math.min(1000, Math.max(this.efSearch, options.limit * 2));
-      await client.query(`BEGIN; SET LOCAL hnsw.ef_search = ${ef}${st.iterativeScan ? "; SET LOCAL hnsw.iterative_scan = 'relaxed_order'" : ''}`);
+      await client.query(
+        `BEGIN; SET LOCAL hnsw.ef_search = ${ef}${st.iterativeScan ? "; SET LOCAL hnsw.iterative_scan = 'relaxed_order'" : ''}`,
+      );
       const { rows } = await client.query<MemoryRow & { distance: number | null }>(sql, p.values);
       await client.query('COMMIT');
       return rows
@@ -376,12 +490,17 @@ export class PostgresStore implements MemoryStoreV1 {
 
   async withWriteLock<T>(fn: () => Promise<T>): Promise<T> {
     await this.ready();
-    return withAdvisoryLock({ pool: this.pool, key: `strata:${this.schema}:write`, timeoutMs: this.lockTimeoutMs, what: `schema "${this.schema}"` }, fn);
+    return withAdvisoryLock(
+      { pool: this.pool, key: `strata:${this.schema}:write`, timeoutMs: this.lockTimeoutMs, what: `schema "${this.schema}"` },
+      fn,
+    );
   }
 
   async optimize(options?: { force?: boolean }): Promise<{ fragmentsBefore?: number; fragmentsAfter?: number; indexes: string[] }> {
     const st = await this.ready();
-    return wrap('optimize', async () => runOptimize({ pool: this.pool, st, meta: await this.meta(true), force: options?.force === true, annThreshold: this.annThreshold }));
+    return wrap('optimize', async () =>
+      runOptimize({ pool: this.pool, st, meta: await this.meta(true), force: options?.force === true, annThreshold: this.annThreshold }),
+    );
   }
 
   async stats(options: { filter?: MemoryFilter } = {}): Promise<StoreStats> {
@@ -393,7 +512,10 @@ export class PostgresStore implements MemoryStoreV1 {
     assertEmbedderArgs(options);
     const st = await this.ready();
     return startRebuild({
-      pool: this.pool, st, ...options, annThreshold: this.annThreshold,
+      pool: this.pool,
+      st,
+      ...options,
+      annThreshold: this.annThreshold,
       onCommit: () => {
         this.metaCache = null;
         this.annReady = false;

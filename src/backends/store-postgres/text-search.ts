@@ -35,13 +35,18 @@ export async function ensureTextSearch(client: pg.ClientBase, schema: string, na
   const snowball = name.includes('.')
     ? null
     : await client.query(
-      `SELECT 1 FROM pg_ts_config c JOIN pg_namespace n ON n.oid = c.cfgnamespace
+        `SELECT 1 FROM pg_ts_config c JOIN pg_namespace n ON n.oid = c.cfgnamespace
        JOIN pg_ts_dict d ON d.dictname = $1 || '_stem' AND d.dictnamespace = n.oid
-       WHERE n.nspname = 'pg_catalog' AND c.cfgname = $1`, [name]);
+       WHERE n.nspname = 'pg_catalog' AND c.cfgname = $1`,
+        [name],
+      );
   if (!snowball?.rowCount) {
     const [nsp, cfg] = name.includes('.') ? name.split('.') : [null, name];
-    const exists = await client.query(`SELECT 1 FROM pg_ts_config c JOIN pg_namespace n ON n.oid = c.cfgnamespace
-      WHERE c.cfgname = $2 AND (($1::text IS NULL AND pg_ts_config_is_visible(c.oid)) OR n.nspname = $1)`, [nsp, cfg]);
+    const exists = await client.query(
+      `SELECT 1 FROM pg_ts_config c JOIN pg_namespace n ON n.oid = c.cfgnamespace
+      WHERE c.cfgname = $2 AND (($1::text IS NULL AND pg_ts_config_is_visible(c.oid)) OR n.nspname = $1)`,
+      [nsp, cfg],
+    );
     if (!exists.rowCount) {
       throw new InvalidArgumentError({
         argument: 'textSearch',
@@ -51,12 +56,19 @@ export async function ensureTextSearch(client: pg.ClientBase, schema: string, na
     return { index: name, query: name };
   }
   const config = `strata_${name}`;
-  const found = await client.query('SELECT 1 FROM pg_ts_config c JOIN pg_namespace n ON n.oid = c.cfgnamespace WHERE n.nspname = $1 AND c.cfgname = $2', [schema, config]);
+  const found = await client.query(
+    'SELECT 1 FROM pg_ts_config c JOIN pg_namespace n ON n.oid = c.cfgnamespace WHERE n.nspname = $1 AND c.cfgname = $2',
+    [schema, config],
+  );
   if (!found.rowCount) {
     const dict = ident(`${config}_stem`);
-    await client.query(`CREATE TEXT SEARCH DICTIONARY ${s}.${dict} (TEMPLATE = pg_catalog.snowball, Language = ${ident(name).slice(1, -1)})`);
+    await client.query(
+      `CREATE TEXT SEARCH DICTIONARY ${s}.${dict} (TEMPLATE = pg_catalog.snowball, Language = ${ident(name).slice(1, -1)})`,
+    );
     await client.query(`CREATE TEXT SEARCH CONFIGURATION ${s}.${ident(config)} (COPY = pg_catalog.${ident(name)})`);
-    await client.query(`ALTER TEXT SEARCH CONFIGURATION ${s}.${ident(config)} ALTER MAPPING REPLACE pg_catalog.${ident(`${name}_stem`)} WITH ${s}.${dict}`);
+    await client.query(
+      `ALTER TEXT SEARCH CONFIGURATION ${s}.${ident(config)} ALTER MAPPING REPLACE pg_catalog.${ident(`${name}_stem`)} WITH ${s}.${dict}`,
+    );
   }
   return { index: `${s}.${ident(config)}`, query: `pg_catalog.${ident(name)}` };
 }
@@ -80,7 +92,10 @@ export interface QueryTerm {
 
 /** The query's distinct search lexemes with their document frequency and idf, plus avgdl. */
 export function queryTermsSql(options: {
-  s: string; configs: TextSearchConfigs; query: string; p: Params;
+  s: string;
+  configs: TextSearchConfigs;
+  query: string;
+  p: Params;
   /** Another component's statistics and CJK function (default: the memory store's). */
   tables?: { terms: string; stats: string; ftsText: string };
 }): string {
@@ -108,11 +123,24 @@ const ANY_OF = (param: string) =>
  * rounded to 1e-9 so that summation order (which differs between plans) cannot reorder ties.
  */
 export function bm25Sql(options: {
-  s: string; table: string; terms: readonly QueryTerm[]; candidates: readonly string[]; avgdl: number; where: string; limit: number; p: Params;
+  s: string;
+  table: string;
+  terms: readonly QueryTerm[];
+  candidates: readonly string[];
+  avgdl: number;
+  where: string;
+  limit: number;
+  p: Params;
 }): string {
   const { s, p } = options;
-  const lexemes = p.add(options.terms.map((x) => x.lexeme), 'text[]');
-  const idfs = p.add(options.terms.map((x) => x.idf), 'float8[]');
+  const lexemes = p.add(
+    options.terms.map((x) => x.lexeme),
+    'text[]',
+  );
+  const idfs = p.add(
+    options.terms.map((x) => x.idf),
+    'float8[]',
+  );
   const avgdl = p.add(options.avgdl, 'float8');
   return `WITH weighted AS (SELECT * FROM unnest(${lexemes}, ${idfs}) AS w(lexeme, idf)),
   tsq AS (SELECT ${ANY_OF(p.add(options.candidates, 'text[]'))} AS tsq)
@@ -142,7 +170,10 @@ export function candidatePasses(terms: readonly QueryTerm[]): Array<{ candidates
     do rows += byDf[taken++]!.df;
     while (taken < byDf.length && rows + byDf[taken]!.df <= budget);
     const leftOut = byDf.slice(taken);
-    passes.push({ candidates: byDf.slice(0, taken).map((x) => x.lexeme), leftOutBound: leftOut.reduce((sum, x) => sum + upperBound(x), 0) });
+    passes.push({
+      candidates: byDf.slice(0, taken).map((x) => x.lexeme),
+      leftOutBound: leftOut.reduce((sum, x) => sum + upperBound(x), 0),
+    });
     budget *= 8;
   }
   return passes;

@@ -12,7 +12,10 @@ const queues = new WeakMap<pg.Pool, Map<string, Promise<void>>>();
  * process queue in memory first, so only one pooled connection ever waits on the server: many
  * concurrent writers cannot exhaust the pool and starve the holder. Both waits share the timeout.
  */
-export async function withAdvisoryLock<T>(options: { pool: pg.Pool; key: string; timeoutMs: number; what: string }, fn: () => Promise<T>): Promise<T> {
+export async function withAdvisoryLock<T>(
+  options: { pool: pg.Pool; key: string; timeoutMs: number; what: string },
+  fn: () => Promise<T>,
+): Promise<T> {
   const { pool, key } = options;
   const deadline = Date.now() + options.timeoutMs;
   const byKey = queues.get(pool) ?? new Map<string, Promise<void>>();
@@ -65,7 +68,9 @@ async function waitUntil(turn: Promise<void>, deadline: number, what: string): P
 
 function lockedError(what: string, cause?: unknown): StorageError {
   return new StorageError({
-    code: 'STORE_LOCKED', isRetryable: true, cause,
+    code: 'STORE_LOCKED',
+    isRetryable: true,
+    cause,
     message: `Timed out waiting for the write lock of ${what}; another Strata writer holds it. Retry later.`,
   });
 }

@@ -9,8 +9,23 @@ import { tsvLateral } from './text-search.js';
  * same statement. One statement = all rows or none.
  */
 const COLUMNS = [
-  'id', 'text', 'category', 'scope', 'importance', 'confidence', 'tags', 'source', 'source_kind', 'created_at', 'updated_at',
-  'valid_from', 'valid_to', 'supersedes', 'superseded_by', 'content_hash', 'embedding_model',
+  'id',
+  'text',
+  'category',
+  'scope',
+  'importance',
+  'confidence',
+  'tags',
+  'source',
+  'source_kind',
+  'created_at',
+  'updated_at',
+  'valid_from',
+  'valid_to',
+  'supersedes',
+  'superseded_by',
+  'content_hash',
+  'embedding_model',
 ] as const;
 
 function recordset(st: StoreState, records: readonly StoredMemory[], p: Params): string {
@@ -23,10 +38,19 @@ function recordset(st: StoreState, records: readonly StoredMemory[], p: Params):
  * Inserts into `table` (the live `memories`, or a rebuild table); access statistics the records
  * carry (imports) go to `memory_access` when `withAccess`.
  */
-export function insertSql(options: { st: StoreState; table: string; records: readonly StoredMemory[]; p: Params; withAccess?: boolean }): string {
+export function insertSql(options: {
+  st: StoreState;
+  table: string;
+  records: readonly StoredMemory[];
+  p: Params;
+  withAccess?: boolean;
+}): string {
   const { st, p } = options;
   const cols = [...COLUMNS, 'embedding', 'tsv', 'doc_len'].join(', ');
-  const access = options.withAccess === false ? '' : `,
+  const access =
+    options.withAccess === false
+      ? ''
+      : `,
     acc AS (INSERT INTO ${st.s}.memory_access AS a (id, access_count, last_accessed_at)
       SELECT id, access_count, last_accessed_at FROM r WHERE access_count > 0 OR last_accessed_at IS NOT NULL ORDER BY id
       ON CONFLICT (id) DO UPDATE SET access_count = excluded.access_count, last_accessed_at = excluded.last_accessed_at)`;
@@ -41,7 +65,12 @@ export function insertSql(options: { st: StoreState; table: string; records: rea
  */
 export function updateSql(options: { st: StoreState; records: readonly StoredMemory[]; p: Params }): string {
   const { st, p } = options;
-  const sets = [...COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = r.${c}`), 'embedding = coalesce(r.embedding, m.embedding)', 'tsv = r.tsv', 'doc_len = r.doc_len'];
+  const sets = [
+    ...COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = r.${c}`),
+    'embedding = coalesce(r.embedding, m.embedding)',
+    'tsv = r.tsv',
+    'doc_len = r.doc_len',
+  ];
   return `WITH r AS MATERIALIZED (${recordset(st, options.records, p)})
     UPDATE ${st.s}.memories m SET ${sets.join(', ')} FROM r WHERE m.id = r.id RETURNING m.id`;
 }

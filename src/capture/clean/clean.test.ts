@@ -6,8 +6,19 @@ import { OPENCLAW_ENVELOPE } from '../../../test/fixtures/openclaw-envelope.js';
 
 function msg(text: string, extra: Partial<ConversationMessage> = {}): ConversationMessage {
   return {
-    host: 'openclaw', agentId: 'a', sessionKey: 'k', sessionId: 's', entryId: 'e', parentId: null, timestamp: 1, role: 'user', text,
-    toolCalls: [], toolResults: [], flags: {}, ...extra,
+    host: 'openclaw',
+    agentId: 'a',
+    sessionKey: 'k',
+    sessionId: 's',
+    entryId: 'e',
+    parentId: null,
+    timestamp: 1,
+    role: 'user',
+    text,
+    toolCalls: [],
+    toolResults: [],
+    flags: {},
+    ...extra,
   };
 }
 
@@ -15,8 +26,6 @@ function cleanOne(text: string, options: CleanOptions = {}, extra: Partial<Conve
   const cleaner = createCleaner(options);
   return { result: cleaner.clean(msg(text, extra)), stats: cleaner.stats };
 }
-
-
 
 describe('cleaner', () => {
   it('strips OpenClaw envelope metadata and untrusted wrappers, keeping the human text', () => {
@@ -26,7 +35,8 @@ describe('cleaner', () => {
   });
 
   it('strips recalled memories (both spellings), Strata blocks and system reminders', () => {
-    const text = '<relevant-memories>\n- user likes tea\n</relevant-memories>\n\n<relevant_memories>x</relevant_memories>' +
+    const text =
+      '<relevant-memories>\n- user likes tea\n</relevant-memories>\n\n<relevant_memories>x</relevant_memories>' +
       '<strata-memory id="r1">old fact</strata-memory>\n<system-reminder>hook said</system-reminder>\nWhat should I drink?';
     const { result, stats } = cleanOne(text);
     expect(result).toEqual({ keep: true, text: 'What should I drink?' });
@@ -71,7 +81,9 @@ describe('cleaner', () => {
     // A compaction summary is kept as role `summary` (contract 5); one in another role, or with the
     // summary role not asked for, is dropped.
     expect(cleanOne('hi', {}, { flags: { compactionSummary: true }, role: 'summary' }).result).toEqual({ keep: true, text: 'hi' });
-    expect(cleanOne('hi', { roles: ['user', 'assistant'] }, { flags: { compactionSummary: true }, role: 'summary' }).result).toMatchObject({ reason: 'compaction-summary' });
+    expect(cleanOne('hi', { roles: ['user', 'assistant'] }, { flags: { compactionSummary: true }, role: 'summary' }).result).toMatchObject({
+      reason: 'compaction-summary',
+    });
     expect(cleanOne('hi', {}, { flags: { compactionSummary: true }, role: 'user' }).result).toMatchObject({ reason: 'compaction-summary' });
     expect(cleanOne('hi', {}, { role: 'tool' }).result).toMatchObject({ reason: 'role' });
     expect(cleanOne('hi', { roles: ['tool'] }, { role: 'tool' }).result).toMatchObject({ keep: true });
@@ -80,7 +92,10 @@ describe('cleaner', () => {
 
   it('optionally replaces code blocks in assistant text only', () => {
     const text = 'Here:\n```ts\nconst a = 1;\n```\nDone.';
-    expect(cleanOne(text, { stripAssistantCodeBlocks: true }, { role: 'assistant' }).result).toEqual({ keep: true, text: 'Here:\n[code]\nDone.' });
+    expect(cleanOne(text, { stripAssistantCodeBlocks: true }, { role: 'assistant' }).result).toEqual({
+      keep: true,
+      text: 'Here:\n[code]\nDone.',
+    });
     expect(cleanOne(text, { stripAssistantCodeBlocks: true }, { role: 'user' }).result).toEqual({ keep: true, text });
   });
 
@@ -94,36 +109,53 @@ describe('cleaner', () => {
 });
 
 describe('cleaner properties', () => {
-  const plain = fc.string({ minLength: 1, maxLength: 200 }).filter((s) => !/[<[/\\`]|NO_REPLY|HEARTBEAT|data:|untrusted|Read |✅|A new session/i.test(s) && s.trim().length > 0);
+  const plain = fc
+    .string({ minLength: 1, maxLength: 200 })
+    .filter((s) => !/[<[/\\`]|NO_REPLY|HEARTBEAT|data:|untrusted|Read |✅|A new session/i.test(s) && s.trim().length > 0);
 
   it('never throws and always accounts for each message exactly once', () => {
-    fc.assert(fc.property(fc.array(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constant(OPENCLAW_ENVELOPE)), { maxLength: 20 }), (texts) => {
-      const cleaner = createCleaner();
-      for (const t of texts) cleaner.clean(msg(t));
-      const dropped = Object.values(cleaner.stats.dropped).reduce((a, b) => a + b, 0);
-      expect(cleaner.stats.kept + dropped).toBe(texts.length);
-    }));
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constant(OPENCLAW_ENVELOPE)), { maxLength: 20 }),
+        (texts) => {
+          const cleaner = createCleaner();
+          for (const t of texts) cleaner.clean(msg(t));
+          const dropped = Object.values(cleaner.stats.dropped).reduce((a, b) => a + b, 0);
+          expect(cleaner.stats.kept + dropped).toBe(texts.length);
+        },
+      ),
+    );
   });
 
   it('removes any injected block wherever it sits and keeps the surrounding text', () => {
     const tag = fc.constantFrom('relevant-memories', 'relevant_memories', 'system-reminder', 'strata-memory');
-    fc.assert(fc.property(plain, fc.string(), tag, fc.boolean(), (text, junk, name, before) => {
-      const inner = junk.replace(/<\/?[a-z_-]+/gi, '');
-      const block = `<${name}>${inner}</${name}>`;
-      const cleaner = createCleaner({ redactSecrets: false });
-      const r = cleaner.clean(msg(before ? `${block}\n${text}` : `${text}\n${block}`));
-      expect(r).toEqual({ keep: true, text: text.trim() });
-    }));
+    fc.assert(
+      fc.property(plain, fc.string(), tag, fc.boolean(), (text, junk, name, before) => {
+        const inner = junk.replace(/<\/?[a-z_-]+/gi, '');
+        const block = `<${name}>${inner}</${name}>`;
+        const cleaner = createCleaner({ redactSecrets: false });
+        const r = cleaner.clean(msg(before ? `${block}\n${text}` : `${text}\n${block}`));
+        expect(r).toEqual({ keep: true, text: text.trim() });
+      }),
+    );
   });
 
   it('is idempotent: cleaning cleaned text changes nothing', () => {
-    const piece = fc.oneof(plain, fc.constant('<relevant-memories>m</relevant-memories>'), fc.constant('[Mon 2026-01-05 10:00 UTC] '),
-      fc.constant('data:image/png;base64,AAAAAAAAAAAAAAAAAAAAAAAA'), fc.constant('\n\n\n'), fc.constant(OPENCLAW_ENVELOPE));
-    fc.assert(fc.property(fc.array(piece, { minLength: 1, maxLength: 6 }), (pieces) => {
-      const cleaner = createCleaner();
-      const once = cleaner.clean(msg(pieces.join('')));
-      if (!once.keep) return;
-      expect(createCleaner().clean(msg(once.text))).toEqual(once);
-    }));
+    const piece = fc.oneof(
+      plain,
+      fc.constant('<relevant-memories>m</relevant-memories>'),
+      fc.constant('[Mon 2026-01-05 10:00 UTC] '),
+      fc.constant('data:image/png;base64,AAAAAAAAAAAAAAAAAAAAAAAA'),
+      fc.constant('\n\n\n'),
+      fc.constant(OPENCLAW_ENVELOPE),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 6 }), (pieces) => {
+        const cleaner = createCleaner();
+        const once = cleaner.clean(msg(pieces.join('')));
+        if (!once.keep) return;
+        expect(createCleaner().clean(msg(once.text))).toEqual(once);
+      }),
+    );
   });
 });

@@ -47,20 +47,29 @@ function tagRule(kind: StripKind, tags: string[]): Rule {
 
 export function buildRules(options: { injectedTags?: string[]; stripCodeBlocks?: boolean }): Rule[] {
   const rules: Rule[] = [
-    { kind: 'timestamp-prefix', pattern: /^(?:\[[A-Za-z]{3} \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]\n]*\] *)+/gm, replacement: '', probe: /^\[[A-Za-z]{3} \d/m },
+    {
+      kind: 'timestamp-prefix',
+      pattern: /^(?:\[[A-Za-z]{3} \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]\n]*\] *)+/gm,
+      replacement: '',
+      probe: /^\[[A-Za-z]{3} \d/m,
+    },
     tagRule('relevant-memories', ['relevant-memories', 'relevant_memories']),
     tagRule('strata-injected', [...DEFAULT_INJECTED_TAGS, ...(options.injectedTags ?? [])]),
     tagRule('system-reminder', ['system-reminder']),
     tagRule('host-wrapper', ['task-notification', 'local-command-stdout', 'local-command-stderr', 'local-command-caveat']),
     {
       kind: 'envelope',
-      pattern: new RegExp(`^[ \\t]*(?:${ENVELOPE_SENTINELS.join('|')})[ \\t]*\\n(?:[ \\t]*\`\`\`json[ \\t]*\\n[\\s\\S]*?\\n[ \\t]*\`\`\`[ \\t]*(?:\\n|$))?`, 'gm'),
+      pattern: new RegExp(
+        `^[ \\t]*(?:${ENVELOPE_SENTINELS.join('|')})[ \\t]*\\n(?:[ \\t]*\`\`\`json[ \\t]*\\n[\\s\\S]*?\\n[ \\t]*\`\`\`[ \\t]*(?:\\n|$))?`,
+        'gm',
+      ),
       replacement: '',
       probe: /\((?:untrusted metadata|untrusted, for context)\):/,
     },
     {
       kind: 'untrusted-content',
-      pattern: /(?:^[ \t]*Untrusted context \(metadata, do not treat as instructions or commands\):[ \t]*\n\s*)?<<<EXTERNAL_UNTRUSTED_CONTENT\b[^>]*>>>[\s\S]*?(?:<<<END_EXTERNAL_UNTRUSTED_CONTENT\b[^>]*>>>|(?![\s\S]))/gm,
+      pattern:
+        /(?:^[ \t]*Untrusted context \(metadata, do not treat as instructions or commands\):[ \t]*\n\s*)?<<<EXTERNAL_UNTRUSTED_CONTENT\b[^>]*>>>[\s\S]*?(?:<<<END_EXTERNAL_UNTRUSTED_CONTENT\b[^>]*>>>|(?![\s\S]))/gm,
       replacement: '',
       probe: '<<<EXTERNAL_UNTRUSTED_CONTENT',
     },

@@ -1,10 +1,30 @@
 import { basename, join } from 'node:path';
 import type {
-  ConversationMessage, DiscoverOptions, LineResult, MessageFlags, ToolCallSummary, ToolResultSummary, TranscriptFile, TranscriptParser,
+  ConversationMessage,
+  DiscoverOptions,
+  LineResult,
+  MessageFlags,
+  ToolCallSummary,
+  ToolResultSummary,
+  TranscriptFile,
+  TranscriptParser,
   TranscriptReader,
 } from '../../spec/conversation.js';
 import {
-  IGNORED, MALFORMED, blockText, hashId, homeDir, isObject, jsonText, listDir, makeMessage, parseJsonLine, str, toMillis, truncate, type Json,
+  IGNORED,
+  MALFORMED,
+  blockText,
+  hashId,
+  homeDir,
+  isObject,
+  jsonText,
+  listDir,
+  makeMessage,
+  parseJsonLine,
+  str,
+  toMillis,
+  truncate,
+  type Json,
   type MessageBase,
 } from './common.js';
 
@@ -22,12 +42,22 @@ export function claudeConfigDirs(env: Record<string, string | undefined>): strin
   return [env.CLAUDE_CONFIG_DIR ?? join(homeDir(env), '.claude')];
 }
 
-const NOISE_TYPES = new Set(['progress', 'file-history-snapshot', 'system', 'custom-title', 'ai-title', 'agent-name', 'permission-mode', 'mode']);
+const NOISE_TYPES = new Set([
+  'progress',
+  'file-history-snapshot',
+  'system',
+  'custom-title',
+  'ai-title',
+  'agent-name',
+  'permission-mode',
+  'mode',
+]);
 
 /** Background-task notices ride the same queue as typed messages; they are host output, not the user. */
 const TASK_NOTIFICATION = /^\s*<task-notification>/;
 /** How older versions fold a message typed mid-turn into a tool result. */
-const MID_TURN_NOTICE = /The user sent (?:the following|a new) message(?: while you were working)?:\n([\s\S]+?)\n\n(?:Please address this message|This is how|<\/system-reminder>|$)/g;
+const MID_TURN_NOTICE =
+  /The user sent (?:the following|a new) message(?: while you were working)?:\n([\s\S]+?)\n\n(?:Please address this message|This is how|<\/system-reminder>|$)/g;
 
 export const claudeCodeReader: TranscriptReader = {
   host: 'claude-code',
@@ -45,14 +75,24 @@ export const claudeCodeReader: TranscriptReader = {
           if (entry.isFile && entry.name.endsWith('.jsonl')) {
             const sessionId = basename(entry.name, '.jsonl');
             // One key per session (a project has many); subagents below share their parent's.
-            files.push({ host: 'claude-code', path: join(dir, entry.name), agentId, sessionId, sessionKey: `claude-code:${project.name}/${sessionId}` });
+            files.push({
+              host: 'claude-code',
+              path: join(dir, entry.name),
+              agentId,
+              sessionId,
+              sessionKey: `claude-code:${project.name}/${sessionId}`,
+            });
           } else if (entry.isDir && options.includeSubagents) {
             const subDir = join(dir, entry.name, 'subagents');
             for (const sub of await listDir(subDir)) {
               if (!sub.isFile || !sub.name.endsWith('.jsonl')) continue;
               files.push({
-                host: 'claude-code', path: join(subDir, sub.name), agentId, sessionId: `${entry.name}/${basename(sub.name, '.jsonl')}`,
-                sessionKey: `claude-code:${project.name}/${entry.name}`, archived: true,
+                host: 'claude-code',
+                path: join(subDir, sub.name),
+                agentId,
+                sessionId: `${entry.name}/${basename(sub.name, '.jsonl')}`,
+                sessionKey: `claude-code:${project.name}/${entry.name}`,
+                archived: true,
               });
             }
           }
@@ -105,7 +145,9 @@ class ClaudeParser implements TranscriptParser {
       const att = entry.attachment;
       if (!isObject(att)) return IGNORED;
       if (att.type === 'queued_command') return this.queuedCommand(entry, att);
-      const text = Array.isArray(att.content) ? att.content.map((c) => (typeof c === 'string' ? c : jsonText(c))).join('\n') : str(att.content) ?? '';
+      const text = Array.isArray(att.content)
+        ? att.content.map((c) => (typeof c === 'string' ? c : jsonText(c))).join('\n')
+        : (str(att.content) ?? '');
       return this.emit([this.msg(entry, { role: 'system', text, flags: { injected: true } })]);
     }
     if (NOISE_TYPES.has(type)) return IGNORED;
@@ -144,11 +186,13 @@ class ClaudeParser implements TranscriptParser {
       return this.emit([this.msg(entry, { role: 'summary', text: blockText(content), flags: { compactionSummary: true } })]);
     }
     const blocks = Array.isArray(content) ? content.filter(isObject) : [];
-    const results: ToolResultSummary[] = blocks.filter((b) => b.type === 'tool_result').map((b) => ({
-      callId: str(b.tool_use_id) ?? '',
-      text: truncate(blockText(b.content)),
-      isError: b.is_error === true,
-    }));
+    const results: ToolResultSummary[] = blocks
+      .filter((b) => b.type === 'tool_result')
+      .map((b) => ({
+        callId: str(b.tool_use_id) ?? '',
+        text: truncate(blockText(b.content)),
+        isError: b.is_error === true,
+      }));
     if (results.length > 0) {
       // Tool results belong to the open assistant turn: hold them so the turn is emitted first.
       const tool = this.msg(entry, { role: 'tool', text: '', toolResults: results, flags });
@@ -211,8 +255,13 @@ class ClaudeParser implements TranscriptParser {
       const flags: MessageFlags = entry.isSidechain === true ? { sidechain: true } : {};
       // The first line's uuid names the turn: stable when the same bytes are re-read.
       this.group = {
-        messageId, entryId: str(entry.uuid) ?? messageId, parentId: str(entry.parentUuid) ?? null,
-        timestamp: toMillis(entry.timestamp, 0), texts: [], toolCalls: [], flags,
+        messageId,
+        entryId: str(entry.uuid) ?? messageId,
+        parentId: str(entry.parentUuid) ?? null,
+        timestamp: toMillis(entry.timestamp, 0),
+        texts: [],
+        toolCalls: [],
+        flags,
       };
     }
     const blocks = Array.isArray(message.content) ? message.content.filter(isObject) : [];
@@ -240,9 +289,16 @@ class ClaudeParser implements TranscriptParser {
     const g = this.group;
     if (!g) return [];
     this.group = undefined;
-    return [makeMessage(this.base, {
-      entryId: g.entryId, parentId: g.parentId, timestamp: g.timestamp, role: 'assistant', text: g.texts.join('\n\n'), toolCalls: g.toolCalls,
-      flags: g.flags,
-    })];
+    return [
+      makeMessage(this.base, {
+        entryId: g.entryId,
+        parentId: g.parentId,
+        timestamp: g.timestamp,
+        role: 'assistant',
+        text: g.texts.join('\n\n'),
+        toolCalls: g.toolCalls,
+        flags: g.flags,
+      }),
+    ];
   }
 }

@@ -1,6 +1,28 @@
 import { basename, join } from 'node:path';
-import type { DiscoverOptions, LineResult, MessageFlags, TranscriptFile, TranscriptParser, TranscriptReader } from '../../spec/conversation.js';
-import { IGNORED, MALFORMED, blockText, hashId, homeDir, isObject, makeMessage, one, parseJsonLine, str, toMillis, truncate, walkFiles, type MessageBase } from './common.js';
+import type {
+  DiscoverOptions,
+  LineResult,
+  MessageFlags,
+  TranscriptFile,
+  TranscriptParser,
+  TranscriptReader,
+} from '../../spec/conversation.js';
+import {
+  IGNORED,
+  MALFORMED,
+  blockText,
+  hashId,
+  homeDir,
+  isObject,
+  makeMessage,
+  one,
+  parseJsonLine,
+  str,
+  toMillis,
+  truncate,
+  walkFiles,
+  type MessageBase,
+} from './common.js';
 
 /**
  * Codex CLI rollouts: `<codex home>/sessions/YYYY/MM/DD/rollout-<ts>-<uuid>.jsonl`. Only
@@ -50,7 +72,9 @@ export function parseCodexLine(base: MessageBase, raw: string): LineResult {
   const entryId = typeof line.ordinal === 'number' ? `o${line.ordinal}` : hashId(raw);
   const type = line.type;
   if (type === 'compacted') {
-    return one(makeMessage(base, { entryId, timestamp: ts, role: 'summary', text: str(payload.message) ?? '', flags: { compactionSummary: true } }));
+    return one(
+      makeMessage(base, { entryId, timestamp: ts, role: 'summary', text: str(payload.message) ?? '', flags: { compactionSummary: true } }),
+    );
   }
   if (type !== 'response_item') return IGNORED;
   switch (payload.type) {
@@ -72,13 +96,29 @@ export function parseCodexLine(base: MessageBase, raw: string): LineResult {
     case 'local_shell_call': {
       const args = str(payload.arguments) ?? str(payload.input) ?? JSON.stringify(payload.action ?? {});
       const id = str(payload.call_id) ?? entryId;
-      return one(makeMessage(base, { entryId, timestamp: ts, role: 'assistant', text: '', toolCalls: [{ id, name: str(payload.name) ?? String(payload.type), args: truncate(args) }] }));
+      return one(
+        makeMessage(base, {
+          entryId,
+          timestamp: ts,
+          role: 'assistant',
+          text: '',
+          toolCalls: [{ id, name: str(payload.name) ?? String(payload.type), args: truncate(args) }],
+        }),
+      );
     }
     case 'function_call_output':
     case 'custom_tool_call_output': {
       const output = payload.output;
-      const text = typeof output === 'string' ? output : isObject(output) ? str(output.content) ?? JSON.stringify(output) : '';
-      return one(makeMessage(base, { entryId, timestamp: ts, role: 'tool', text: '', toolResults: [{ callId: str(payload.call_id) ?? '', text: truncate(text), isError: false }] }));
+      const text = typeof output === 'string' ? output : isObject(output) ? (str(output.content) ?? JSON.stringify(output)) : '';
+      return one(
+        makeMessage(base, {
+          entryId,
+          timestamp: ts,
+          role: 'tool',
+          text: '',
+          toolResults: [{ callId: str(payload.call_id) ?? '', text: truncate(text), isError: false }],
+        }),
+      );
     }
     default:
       return IGNORED;

@@ -84,8 +84,14 @@ export interface MessageBase {
 
 export function makeMessage(
   base: MessageBase,
-  fields: { entryId: string; parentId?: string | null; timestamp: number; role: ConversationRole; text: string; flags?: MessageFlags } &
-    Partial<Pick<ConversationMessage, 'toolCalls' | 'toolResults'>>,
+  fields: {
+    entryId: string;
+    parentId?: string | null;
+    timestamp: number;
+    role: ConversationRole;
+    text: string;
+    flags?: MessageFlags;
+  } & Partial<Pick<ConversationMessage, 'toolCalls' | 'toolResults'>>,
 ): ConversationMessage {
   return {
     host: base.host,

@@ -1,8 +1,28 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, relative } from 'node:path';
-import { CONVERSATION_ROLES, type ConversationRole, type DiscoverOptions, type LineResult, type TranscriptFile, type TranscriptParser, type TranscriptReader } from '../../spec/conversation.js';
+import {
+  CONVERSATION_ROLES,
+  type ConversationRole,
+  type DiscoverOptions,
+  type LineResult,
+  type TranscriptFile,
+  type TranscriptParser,
+  type TranscriptReader,
+} from '../../spec/conversation.js';
 import { InvalidArgumentError } from '../../errors/index.js';
-import { IGNORED, MALFORMED, blockText, hashId, makeMessage, one, parseJsonLine, str, toMillis, walkFiles, type MessageBase } from './common.js';
+import {
+  IGNORED,
+  MALFORMED,
+  blockText,
+  hashId,
+  makeMessage,
+  one,
+  parseJsonLine,
+  str,
+  toMillis,
+  walkFiles,
+  type MessageBase,
+} from './common.js';
 
 /**
  * Generic JSONL for custom agents: one `{role, content, timestamp?, id?}` per line. A line without
@@ -17,14 +37,23 @@ import { IGNORED, MALFORMED, blockText, hashId, makeMessage, one, parseJsonLine,
  */
 /** Longer given ids are replaced by their hash (an id is a handle, not content). */
 const MAX_ID_CHARS = 128;
-const ROLE_ALIASES: Record<string, ConversationRole> = { human: 'user', ai: 'assistant', model: 'assistant', toolResult: 'tool', function: 'tool' };
+const ROLE_ALIASES: Record<string, ConversationRole> = {
+  human: 'user',
+  ai: 'assistant',
+  model: 'assistant',
+  toolResult: 'tool',
+  function: 'tool',
+};
 
 export const jsonlReader: TranscriptReader = {
   host: 'jsonl',
   defaultRoot: () => [],
   async discover(options: DiscoverOptions): Promise<TranscriptFile[]> {
     if (!options.root) {
-      throw new InvalidArgumentError({ argument: 'root', message: 'The generic JSONL source needs a path: pass the file or folder holding the *.jsonl transcripts.' });
+      throw new InvalidArgumentError({
+        argument: 'root',
+        message: 'The generic JSONL source needs a path: pass the file or folder holding the *.jsonl transcripts.',
+      });
     }
     const root = options.root;
     const agentId = options.agentId ?? 'jsonl';
@@ -58,11 +87,16 @@ export function parseGenericLine(base: MessageBase, raw: string): LineResult {
   const given = typeof id === 'string' && id ? id : typeof id === 'number' && Number.isFinite(id) ? String(id) : undefined;
   const timestamp = toMillis(line.timestamp ?? line.ts ?? line.createdAt, 0);
   const text = blockText(line.content ?? line.text);
-  return one(makeMessage(base, {
-    entryId: given === undefined ? hashId(raw) : `${given.length > MAX_ID_CHARS ? hashId(given) : given}#${hashId(`${role}\n${timestamp}\n${text}`).slice(0, 8)}`,
-    parentId: str(line.parentId) ?? null,
-    timestamp,
-    role,
-    text,
-  }));
+  return one(
+    makeMessage(base, {
+      entryId:
+        given === undefined
+          ? hashId(raw)
+          : `${given.length > MAX_ID_CHARS ? hashId(given) : given}#${hashId(`${role}\n${timestamp}\n${text}`).slice(0, 8)}`,
+      parentId: str(line.parentId) ?? null,
+      timestamp,
+      role,
+      text,
+    }),
+  );
 }

@@ -2,8 +2,22 @@ import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DiscoverOptions, LineResult, TranscriptFile, TranscriptParser, TranscriptReader } from '../../spec/conversation.js';
 import {
-  IGNORED, MALFORMED, blockText, hashId, homeDir, isObject, jsonText, listDir, makeMessage, one, parseJsonLine, str, toMillis, truncate,
-  type Json, type MessageBase,
+  IGNORED,
+  MALFORMED,
+  blockText,
+  hashId,
+  homeDir,
+  isObject,
+  jsonText,
+  listDir,
+  makeMessage,
+  one,
+  parseJsonLine,
+  str,
+  toMillis,
+  truncate,
+  type Json,
+  type MessageBase,
 } from './common.js';
 
 /**
@@ -123,46 +137,94 @@ export function parseOpenClawLine(base: MessageBase, raw: string): LineResult {
         return one(makeMessage(base, { entryId, parentId, timestamp: ts, role: 'user', text: blockText(msg.content) }));
       case 'assistant': {
         const content = Array.isArray(msg.content) ? msg.content : [];
-        const toolCalls = content.filter(isObject).filter((b) => b.type === 'toolCall')
+        const toolCalls = content
+          .filter(isObject)
+          .filter((b) => b.type === 'toolCall')
           .map((b) => ({ id: str(b.id) ?? '', name: str(b.name) ?? '', args: truncate(jsonText(b.arguments)) }));
         const mirror = msg.model === 'delivery-mirror' && (msg.provider === 'openclaw' || msg.provider === undefined);
-        return one(makeMessage(base, {
-          entryId, parentId, timestamp: ts, role: 'assistant', text: blockText(msg.content), toolCalls,
-          flags: mirror ? { deliveryMirror: true } : {},
-        }));
+        return one(
+          makeMessage(base, {
+            entryId,
+            parentId,
+            timestamp: ts,
+            role: 'assistant',
+            text: blockText(msg.content),
+            toolCalls,
+            flags: mirror ? { deliveryMirror: true } : {},
+          }),
+        );
       }
       case 'toolResult':
-        return one(makeMessage(base, {
-          entryId, parentId, timestamp: ts, role: 'tool', text: '',
-          toolResults: [{ callId: str(msg.toolCallId) ?? '', text: truncate(blockText(msg.content)), isError: msg.isError === true }],
-        }));
+        return one(
+          makeMessage(base, {
+            entryId,
+            parentId,
+            timestamp: ts,
+            role: 'tool',
+            text: '',
+            toolResults: [{ callId: str(msg.toolCallId) ?? '', text: truncate(blockText(msg.content)), isError: msg.isError === true }],
+          }),
+        );
       case 'bashExecution':
-        return one(makeMessage(base, {
-          entryId, parentId, timestamp: ts, role: 'tool', text: '',
-          toolCalls: [{ id: entryId, name: 'bash', args: truncate(str(msg.command) ?? '') }],
-          toolResults: [{ callId: entryId, text: truncate(str(msg.output) ?? ''), isError: typeof msg.exitCode === 'number' && msg.exitCode !== 0 }],
-        }));
+        return one(
+          makeMessage(base, {
+            entryId,
+            parentId,
+            timestamp: ts,
+            role: 'tool',
+            text: '',
+            toolCalls: [{ id: entryId, name: 'bash', args: truncate(str(msg.command) ?? '') }],
+            toolResults: [
+              { callId: entryId, text: truncate(str(msg.output) ?? ''), isError: typeof msg.exitCode === 'number' && msg.exitCode !== 0 },
+            ],
+          }),
+        );
       case 'custom':
       case 'hookMessage':
-        return one(makeMessage(base, { entryId, parentId, timestamp: ts, role: 'system', text: blockText(msg.content), flags: { injected: true } }));
+        return one(
+          makeMessage(base, { entryId, parentId, timestamp: ts, role: 'system', text: blockText(msg.content), flags: { injected: true } }),
+        );
       case 'branchSummary':
       case 'compactionSummary':
-        return one(makeMessage(base, { entryId, parentId, timestamp: ts, role: 'summary', text: str(msg.summary) ?? '', flags: { compactionSummary: true } }));
+        return one(
+          makeMessage(base, {
+            entryId,
+            parentId,
+            timestamp: ts,
+            role: 'summary',
+            text: str(msg.summary) ?? '',
+            flags: { compactionSummary: true },
+          }),
+        );
       default:
         return IGNORED;
     }
   }
   if (type === 'custom_message') {
     const ts = entryTime(entry);
-    return one(makeMessage(base, {
-      entryId: entryIdOf(entry, 'custom', ts, raw), parentId, timestamp: ts, role: 'system', text: blockText(entry.content), flags: { injected: true },
-    }));
+    return one(
+      makeMessage(base, {
+        entryId: entryIdOf(entry, 'custom', ts, raw),
+        parentId,
+        timestamp: ts,
+        role: 'system',
+        text: blockText(entry.content),
+        flags: { injected: true },
+      }),
+    );
   }
   if (type === 'compaction' || type === 'branch_summary') {
     const ts = entryTime(entry);
-    return one(makeMessage(base, {
-      entryId: entryIdOf(entry, type, ts, raw), parentId, timestamp: ts, role: 'summary', text: str(entry.summary) ?? '', flags: { compactionSummary: true },
-    }));
+    return one(
+      makeMessage(base, {
+        entryId: entryIdOf(entry, type, ts, raw),
+        parentId,
+        timestamp: ts,
+        role: 'summary',
+        text: str(entry.summary) ?? '',
+        flags: { compactionSummary: true },
+      }),
+    );
   }
   return IGNORED;
 }

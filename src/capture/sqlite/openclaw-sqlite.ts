@@ -39,7 +39,11 @@ export interface SqliteResult {
   recoveredBatch: boolean;
 }
 
-export async function discoverOpenClawSqlite(options: { root?: string; agentId?: string; env?: Record<string, string | undefined> }): Promise<SqliteStore[]> {
+export async function discoverOpenClawSqlite(options: {
+  root?: string;
+  agentId?: string;
+  env?: Record<string, string | undefined>;
+}): Promise<SqliteStore[]> {
   const roots = options.root ? [options.root] : await uniqueRealPaths(openClawStateDirs(options.env ?? process.env));
   const out: SqliteStore[] = [];
   for (const root of roots) {
@@ -151,14 +155,20 @@ export async function ingestOpenClawSqlite(ctx: SqliteIngestContext, store: Sqli
 }
 
 async function readStore(
-  ctx: SqliteIngestContext, store: SqliteStore, db: Database, columns: Set<string>, signature: string, result: SqliteResult,
+  ctx: SqliteIngestContext,
+  store: SqliteStore,
+  db: Database,
+  columns: Set<string>,
+  signature: string,
+  result: SqliteResult,
 ): Promise<SqliteResult> {
   const cursors = new SqliteCursorStore(ctx.home);
   const cursor = await cursors.get(store.path);
   result.recoveredBatch = cursor?.pending != null;
   const keys = new Map<string, string>();
   if (tableColumns(db, 'session_windows').has('session_key')) {
-    for (const row of db.exec('SELECT session_id, session_key FROM session_windows')[0]?.values ?? []) keys.set(String(row[0]), String(row[1]));
+    for (const row of db.exec('SELECT session_id, session_key FROM session_windows')[0]?.values ?? [])
+      keys.set(String(row[0]), String(row[1]));
   }
   const maxSeq: Record<string, number> = {};
   for (const row of db.exec('SELECT session_id, MAX(seq) FROM transcript_events GROUP BY session_id')[0]?.values ?? []) {
@@ -172,7 +182,12 @@ async function readStore(
   // A session whose rows went backwards was rebuilt: read it again (L0 dedupe keeps it exact).
   for (const [sid, seq] of Object.entries(committed)) if ((maxSeq[sid] ?? 0) < seq) committed[sid] = -Infinity;
   const batchId = ulid();
-  if (!ctx.dryRun) await cursors.set(store.path, { sessions: cursor?.sessions ?? {}, pending: { batchId, stagedAt: new Date().toISOString(), sessions: maxSeq }, signature: cursor?.signature ?? '' });
+  if (!ctx.dryRun)
+    await cursors.set(store.path, {
+      sessions: cursor?.sessions ?? {},
+      pending: { batchId, stagedAt: new Date().toISOString(), sessions: maxSeq },
+      signature: cursor?.signature ?? '',
+    });
 
   const select = `SELECT seq, ${columns.has('event_json') ? 'event_json' : 'NULL'}, ${columns.has('event_zstd') ? 'event_zstd' : 'NULL'} FROM transcript_events WHERE session_id = ? AND seq > ? ORDER BY seq`;
   const done: Record<string, number> = { ...(cursor?.sessions ?? {}) };
@@ -189,7 +204,12 @@ async function readStore(
   for (const [sid, max] of Object.entries(maxSeq)) {
     const from = committed[sid] ?? -Infinity;
     if (max <= from || capped) continue;
-    const base = { host: 'openclaw' as const, agentId: store.agentId, sessionKey: keys.get(sid) ?? `agent:${store.agentId}:session:${sid}`, sessionId: sid };
+    const base = {
+      host: 'openclaw' as const,
+      agentId: store.agentId,
+      sessionKey: keys.get(sid) ?? `agent:${store.agentId}:session:${sid}`,
+      sessionId: sid,
+    };
     const stmt = db.prepare(select);
     try {
       stmt.bind([sid, Number.isFinite(from) ? from : -1]);
@@ -205,8 +225,15 @@ async function readStore(
           const cleaned = ctx.cleaner.clean(m);
           if (!cleaned.keep) continue;
           buffer.push({
-            sessionKey: m.sessionKey, sessionId: m.sessionId, agentId: m.agentId, host: m.host, id: m.entryId, role: m.role, content: cleaned.text,
-            timestamp: m.timestamp > 0 ? m.timestamp : recordedAt.getTime(), recordedAt: recordedAt.toISOString(),
+            sessionKey: m.sessionKey,
+            sessionId: m.sessionId,
+            agentId: m.agentId,
+            host: m.host,
+            id: m.entryId,
+            role: m.role,
+            content: cleaned.text,
+            timestamp: m.timestamp > 0 ? m.timestamp : recordedAt.getTime(),
+            recordedAt: recordedAt.toISOString(),
           });
         }
         done[sid] = Number(seq);

@@ -74,12 +74,15 @@ function fish(root: Node, globalFlags: string[]): string {
   const lines = ['# strata fish completion: strata completion fish > ~/.config/fish/completions/strata.fish', 'complete -c strata -f'];
   for (const flag of globalFlags.filter((f) => f.startsWith('--'))) lines.push(`complete -c strata -l ${flag.slice(2)}`);
   for (const node of root.children) {
-    for (const name of node.names) lines.push(`complete -c strata -n __fish_use_subcommand -a ${quote(name)} -d ${quote(node.description.slice(0, 80))}`);
+    for (const name of node.names)
+      lines.push(`complete -c strata -n __fish_use_subcommand -a ${quote(name)} -d ${quote(node.description.slice(0, 80))}`);
     const seen = `__fish_seen_subcommand_from ${node.names.join(' ')}`;
     for (const child of node.children) {
-      for (const name of child.names) lines.push(`complete -c strata -n ${quote(seen)} -a ${quote(name)} -d ${quote(child.description.slice(0, 80))}`);
+      for (const name of child.names)
+        lines.push(`complete -c strata -n ${quote(seen)} -a ${quote(name)} -d ${quote(child.description.slice(0, 80))}`);
     }
-    for (const flag of node.options.filter((f) => f.startsWith('--'))) lines.push(`complete -c strata -n ${quote(seen)} -l ${flag.slice(2)}`);
+    for (const flag of node.options.filter((f) => f.startsWith('--')))
+      lines.push(`complete -c strata -n ${quote(seen)} -l ${flag.slice(2)}`);
   }
   lines.push('complete -c strata-memory -w strata');
   return lines.join('\n') + '\n';

@@ -9,17 +9,52 @@ import { printTable } from '../../commands/output.js';
 
 export const DEMO_MEMORIES: RememberInput[] = [
   { scope: 'global', category: 'preference', importance: 0.8, text: 'The user prefers TypeScript with strict mode for all new services.' },
-  { scope: 'global', category: 'preference', importance: 0.7, text: 'The user likes concise answers with code first and explanations after.' },
+  {
+    scope: 'global',
+    category: 'preference',
+    importance: 0.7,
+    text: 'The user likes concise answers with code first and explanations after.',
+  },
   { scope: 'global', category: 'fact', importance: 0.6, text: "The user's name is Maya Chen and she works from Lisbon (UTC+0)." },
   { scope: 'global', category: 'rule', importance: 0.9, text: 'Never push directly to the main branch; always open a pull request.' },
   { scope: 'global', category: 'fact', importance: 0.5, text: 'Maya drinks oat-milk flat whites and takes a coffee break around 11:00.' },
-  { scope: 'global', category: 'decision', importance: 0.8, text: 'We decided to use PostgreSQL 16 for the billing service instead of MongoDB.' },
-  { scope: 'agent:coder', category: 'lesson', importance: 0.7, text: 'Running the integration tests needs `docker compose up db` first, otherwise they time out.' },
-  { scope: 'agent:coder', category: 'fact', importance: 0.6, text: 'The deploy pipeline runs on GitHub Actions and publishes images to GHCR.' },
-  { scope: 'agent:coder', category: 'decision', importance: 0.7, text: 'API errors use RFC 9457 problem+json bodies with a stable error code.' },
-  { scope: 'agent:coder', category: 'preference', importance: 0.6, text: 'Prefer vitest over jest for new packages; keep tests next to the code.' },
+  {
+    scope: 'global',
+    category: 'decision',
+    importance: 0.8,
+    text: 'We decided to use PostgreSQL 16 for the billing service instead of MongoDB.',
+  },
+  {
+    scope: 'agent:coder',
+    category: 'lesson',
+    importance: 0.7,
+    text: 'Running the integration tests needs `docker compose up db` first, otherwise they time out.',
+  },
+  {
+    scope: 'agent:coder',
+    category: 'fact',
+    importance: 0.6,
+    text: 'The deploy pipeline runs on GitHub Actions and publishes images to GHCR.',
+  },
+  {
+    scope: 'agent:coder',
+    category: 'decision',
+    importance: 0.7,
+    text: 'API errors use RFC 9457 problem+json bodies with a stable error code.',
+  },
+  {
+    scope: 'agent:coder',
+    category: 'preference',
+    importance: 0.6,
+    text: 'Prefer vitest over jest for new packages; keep tests next to the code.',
+  },
   { scope: 'agent:coder', category: 'rule', importance: 0.8, text: 'Database migrations must be backwards compatible for one release.' },
-  { scope: 'agent:coder', category: 'event', importance: 0.4, text: 'On 2026-11-03 the staging cluster ran out of disk because of unrotated logs.' },
+  {
+    scope: 'agent:coder',
+    category: 'event',
+    importance: 0.4,
+    text: 'On 2026-11-03 the staging cluster ran out of disk because of unrotated logs.',
+  },
 ];
 
 export const DEMO_QUERIES: Array<{ query: string; scopes: string[]; label: string }> = [
@@ -51,7 +86,11 @@ export function registerDemoCommand(program: Command): void {
           const out = await strata.recall({ query: q.query, scopes: q.scopes, limit: 3 });
           process.stdout.write(`\n> ${q.query}   [${q.label}; ${Date.now() - t} ms]\n`);
           if (out.results.length === 0) process.stdout.write('  (no results)\n');
-          else printTable(['score', 'scope', 'category', 'text'], out.results.map((r) => [r.score.toFixed(3), r.record.scope, r.record.category, r.record.text]));
+          else
+            printTable(
+              ['score', 'scope', 'category', 'text'],
+              out.results.map((r) => [r.score.toFixed(3), r.record.scope, r.record.category, r.record.text]),
+            );
         }
       } finally {
         await strata.close();

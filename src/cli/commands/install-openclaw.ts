@@ -20,7 +20,10 @@ export function registerInstallOpenClawCommand(program: Command): void {
     .command('openclaw')
     .description('add Strata to OpenClaw as its memory plugin (slot, load path, entry, hook permissions); prints the result unless --apply')
     .option('--apply', 'write the config (the previous file is kept as a backup)')
-    .option('--config <path>', 'OpenClaw config file (default $OPENCLAW_CONFIG_PATH, else $OPENCLAW_STATE_DIR or ~/.openclaw, /openclaw.json)')
+    .option(
+      '--config <path>',
+      'OpenClaw config file (default $OPENCLAW_CONFIG_PATH, else $OPENCLAW_STATE_DIR or ~/.openclaw, /openclaw.json)',
+    )
     .option('--plugin-path <dir>', 'plugin folder to load (default: the one shipped with this package)')
     .action(async (opts: { apply?: boolean; config?: string; pluginPath?: string }, cmd: Command) => {
       const g = globals(cmd);
@@ -31,17 +34,30 @@ export function registerInstallOpenClawCommand(program: Command): void {
         apply: opts.apply,
       });
       if (g.json) {
-        printJson({ configPath: result.configPath, action: result.action, applied: result.applied, backup: result.backup, previousMemoryPlugin: result.previousMemoryPlugin, config: result.config });
+        printJson({
+          configPath: result.configPath,
+          action: result.action,
+          applied: result.applied,
+          backup: result.backup,
+          previousMemoryPlugin: result.previousMemoryPlugin,
+          config: result.config,
+        });
         return;
       }
       const out = (line: string) => process.stdout.write(line + '\n');
       if (result.action === 'unchanged') out(`unchanged: ${result.configPath} already has Strata as its memory plugin`);
-      else if (result.applied) out(`${result.action === 'create' ? 'created' : 'updated'}: ${result.configPath}${result.backup ? ` (backup: ${result.backup})` : ''}`);
+      else if (result.applied)
+        out(
+          `${result.action === 'create' ? 'created' : 'updated'}: ${result.configPath}${result.backup ? ` (backup: ${result.backup})` : ''}`,
+        );
       else {
         out(`would ${result.action}: ${result.configPath} (run again with --apply to write it)`);
         process.stdout.write(result.content);
       }
-      if (result.previousMemoryPlugin) out(`note: the memory slot moves from ${result.previousMemoryPlugin} to strata; ${result.previousMemoryPlugin} is disabled while Strata holds the slot.`);
+      if (result.previousMemoryPlugin)
+        out(
+          `note: the memory slot moves from ${result.previousMemoryPlugin} to strata; ${result.previousMemoryPlugin} is disabled while Strata holds the slot.`,
+        );
       if (result.applied) out('Restart the OpenClaw gateway to load the plugin.');
     });
 }
@@ -51,13 +67,23 @@ export function registerInstallOpenClawCommand(program: Command): void {
  * (mounted under the existing `uninstall` command, like install). Applies unless --dry-run.
  */
 export function registerUninstallOpenClawCommand(program: Command): void {
-  const uninstall = program.commands.find((c) => c.name() === 'uninstall') ?? program.command('uninstall').description('remove what `strata install <host>` added');
+  const uninstall =
+    program.commands.find((c) => c.name() === 'uninstall') ??
+    program.command('uninstall').description('remove what `strata install <host>` added');
   uninstall
     .command('openclaw')
-    .description('remove Strata from the OpenClaw config (slot, load path, entry, hook permissions), restoring what install replaced; the previous file is kept as a backup')
+    .description(
+      'remove Strata from the OpenClaw config (slot, load path, entry, hook permissions), restoring what install replaced; the previous file is kept as a backup',
+    )
     .option('--dry-run', 'print the resulting config; write nothing')
-    .option('--config <path>', 'OpenClaw config file (default $OPENCLAW_CONFIG_PATH, else $OPENCLAW_STATE_DIR or ~/.openclaw, /openclaw.json)')
-    .option('--plugin-path <dir>', 'plugin folder to remove from the load paths when install left no record (default: the one shipped with this package)')
+    .option(
+      '--config <path>',
+      'OpenClaw config file (default $OPENCLAW_CONFIG_PATH, else $OPENCLAW_STATE_DIR or ~/.openclaw, /openclaw.json)',
+    )
+    .option(
+      '--plugin-path <dir>',
+      'plugin folder to remove from the load paths when install left no record (default: the one shipped with this package)',
+    )
     .action(async (opts: { dryRun?: boolean; config?: string; pluginPath?: string }, cmd: Command) => {
       const g = globals(cmd);
       // The parent `uninstall` also declares --dry-run and commander gives it the flag: read both.
@@ -79,7 +105,8 @@ export function registerUninstallOpenClawCommand(program: Command): void {
         out(`would update: ${result.configPath} (run again without --dry-run to write it)`);
         process.stdout.write(result.content);
       }
-      if (result.action !== 'unchanged' && result.restoredMemoryPlugin) out(`note: the memory slot goes back to ${result.restoredMemoryPlugin}.`);
+      if (result.action !== 'unchanged' && result.restoredMemoryPlugin)
+        out(`note: the memory slot goes back to ${result.restoredMemoryPlugin}.`);
       if (result.applied) out('Restart the OpenClaw gateway to unload the plugin.');
     });
 }

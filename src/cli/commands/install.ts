@@ -23,12 +23,14 @@ const HOSTS = ['claude-code'];
 const DEFAULT_AGENT = 'claude-code';
 
 function scopeOf(flags: ScopeFlags): InstallScope {
-  if (flags.project && flags.user) throw new InvalidArgumentError({ argument: '--user', message: 'Pass either --project or --user, not both.' });
+  if (flags.project && flags.user)
+    throw new InvalidArgumentError({ argument: '--user', message: 'Pass either --project or --user, not both.' });
   return flags.user ? 'user' : 'project';
 }
 
 function assertHost(host: string): void {
-  if (!HOSTS.includes(host)) throw new InvalidArgumentError({ argument: 'host', message: `Unknown host ${JSON.stringify(host)}: supported: ${HOSTS.join(', ')}.` });
+  if (!HOSTS.includes(host))
+    throw new InvalidArgumentError({ argument: 'host', message: `Unknown host ${JSON.stringify(host)}: supported: ${HOSTS.join(', ')}.` });
 }
 
 /** This package's root (dist/cli/commands or src/cli/commands -> root) and version. */
@@ -49,7 +51,7 @@ function gitIgnoreNote(projectDir: string): string | undefined {
     execFileSync('git', ['check-ignore', '-q', '.claude/settings.local.json'], { cwd: projectDir, stdio: 'ignore' });
     return undefined;
   } catch {
-    return 'git does not ignore .claude/settings.local.json (it holds this machine\'s hook commands): add it to .gitignore.';
+    return "git does not ignore .claude/settings.local.json (it holds this machine's hook commands): add it to .gitignore.";
   }
 }
 
@@ -74,7 +76,9 @@ export function registerInstallCommands(program: Command): void {
   scopeOptions(
     program
       .command('install')
-      .description('wire Strata into a host: claude-code (hooks + MCP server, one agent and home for both); idempotent, keeps file modes, backs up under the Strata home')
+      .description(
+        'wire Strata into a host: claude-code (hooks + MCP server, one agent and home for both); idempotent, keeps file modes, backs up under the Strata home',
+      )
       .argument('<host>', HOSTS.join(' | ')),
   )
     .option('--allow-read-tools', "let Claude Code call Strata's read-only MCP tools (recall, list, search...) without asking")
@@ -84,10 +88,27 @@ export function registerInstallCommands(program: Command): void {
       const scope = scopeOf(flags);
       const projectDir = resolve(flags.dir ?? process.cwd());
       // Pinned into every hook and the MCP entry, so hooks and the model's tools act as one agent.
-      const identity = { home: resolveHome({ home: g.home }), agentId: assertAgentId(g.agent?.trim() || process.env.STRATA_AGENT_ID?.trim() || DEFAULT_AGENT) };
+      const identity = {
+        home: resolveHome({ home: g.home }),
+        agentId: assertAgentId(g.agent?.trim() || process.env.STRATA_AGENT_ID?.trim() || DEFAULT_AGENT),
+      };
       const pkg = ownPackage();
-      const plan = planLaunch({ packageRoot: pkg.root, version: pkg.version, scope, projectDir, env: process.env, execPath: process.execPath });
-      const changes = await installClaudeCode({ scope, projectDir, identity, plan, allowReadTools: flags.allowReadTools, dryRun: flags.dryRun });
+      const plan = planLaunch({
+        packageRoot: pkg.root,
+        version: pkg.version,
+        scope,
+        projectDir,
+        env: process.env,
+        execPath: process.execPath,
+      });
+      const changes = await installClaudeCode({
+        scope,
+        projectDir,
+        identity,
+        plan,
+        allowReadTools: flags.allowReadTools,
+        dryRun: flags.dryRun,
+      });
       const notes = [`hooks and the MCP server act as agent ${identity.agentId} with home ${identity.home}`, ...plan.notes];
       if (scope === 'project') {
         const ignore = gitIgnoreNote(projectDir);
@@ -99,12 +120,19 @@ export function registerInstallCommands(program: Command): void {
   scopeOptions(
     program
       .command('uninstall')
-      .description("remove exactly what `strata install <host>` added (others' hooks and servers stay; an untouched file is restored byte for byte)")
+      .description(
+        "remove exactly what `strata install <host>` added (others' hooks and servers stay; an untouched file is restored byte for byte)",
+      )
       .argument('<host>', HOSTS.join(' | ')),
   ).action(async (host: string, flags: ScopeFlags, cmd: Command) => {
     assertHost(host);
     const g = globals(cmd);
-    const changes = await uninstallClaudeCode({ scope: scopeOf(flags), projectDir: resolve(flags.dir ?? process.cwd()), home: resolveHome({ home: g.home }), dryRun: flags.dryRun });
+    const changes = await uninstallClaudeCode({
+      scope: scopeOf(flags),
+      projectDir: resolve(flags.dir ?? process.cwd()),
+      home: resolveHome({ home: g.home }),
+      dryRun: flags.dryRun,
+    });
     report(changes, [], flags.dryRun ?? false, g.json ?? false);
   });
 }

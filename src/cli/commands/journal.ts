@@ -11,13 +11,18 @@ import { printJson } from '../../commands/output.js';
 
 function parseFormat(value: string): SourceKind {
   if (!(SOURCE_KINDS as readonly string[]).includes(value)) {
-    throw new InvalidArgumentError({ argument: '--format', message: `Unknown transcript format ${JSON.stringify(value)}: use ${SOURCE_KINDS.join(', ')}.` });
+    throw new InvalidArgumentError({
+      argument: '--format',
+      message: `Unknown transcript format ${JSON.stringify(value)}: use ${SOURCE_KINDS.join(', ')}.`,
+    });
   }
   return value as SourceKind;
 }
 
 export function registerJournalCommands(program: Command): void {
-  const journal = program.command('journal').description('daily journal: flush a session into today\'s log, compile logs into linked articles, lint them');
+  const journal = program
+    .command('journal')
+    .description("daily journal: flush a session into today's log, compile logs into linked articles, lint them");
 
   journal
     .command('flush')
@@ -27,14 +32,22 @@ export function registerJournalCommands(program: Command): void {
     .option('--format <kind>', `transcript format (${SOURCE_KINDS.join(', ')}); default: detected`, parseFormat)
     .action(async (opts: { session: string; transcript?: string; format?: SourceKind }, cmd: Command) => {
       const g = globals(cmd);
-      const result = await withStrata(cmd, (strata) => strata.flushJournal({ sessionId: opts.session, agentId: agentFlag(g), transcriptPath: opts.transcript, format: opts.format }));
+      const result = await withStrata(cmd, (strata) =>
+        strata.flushJournal({ sessionId: opts.session, agentId: agentFlag(g), transcriptPath: opts.transcript, format: opts.format }),
+      );
       if (result.status === 'failed') process.exitCode = 1;
       if (g.json) return printJson(result);
       const where = result.path ? ` -> ${result.path}` : '';
-      const pending = result.pending.retried > 0 ? ` (pending retried ${result.pending.retried}, written ${result.pending.written}, left ${result.pending.remaining})` : '';
+      const pending =
+        result.pending.retried > 0
+          ? ` (pending retried ${result.pending.retried}, written ${result.pending.written}, left ${result.pending.remaining})`
+          : '';
       if (result.status === 'skipped') process.stdout.write(`skipped: ${result.reason ?? ''}${pending}\n`);
       else if (result.status === 'failed') process.stderr.write(`flush failed: ${result.reason ?? ''}\n`);
-      else process.stdout.write(`${result.status}: ${result.newMessages} new messages${result.omittedMessages ? ` (${result.omittedMessages} over budget)` : ''}${where}${pending}\n`);
+      else
+        process.stdout.write(
+          `${result.status}: ${result.newMessages} new messages${result.omittedMessages ? ` (${result.omittedMessages} over budget)` : ''}${where}${pending}\n`,
+        );
     });
 
   journal
@@ -46,8 +59,13 @@ export function registerJournalCommands(program: Command): void {
       const result = await withStrata(cmd, (strata) => strata.compileJournal({ force: opts.force === true }));
       if (g.json) return printJson(result);
       if (result.status === 'skipped') return void process.stdout.write(`skipped: ${result.reason ?? ''}\n`);
-      process.stdout.write(`compiled ${result.days.join(', ')}: created ${result.created.length}, updated ${result.updated.length} (${result.articles} articles)\n`);
-      for (const [label, list] of [['created', result.created], ['updated', result.updated]] as const) {
+      process.stdout.write(
+        `compiled ${result.days.join(', ')}: created ${result.created.length}, updated ${result.updated.length} (${result.articles} articles)\n`,
+      );
+      for (const [label, list] of [
+        ['created', result.created],
+        ['updated', result.updated],
+      ] as const) {
         if (list.length) process.stdout.write(`  ${label}: ${list.join(', ')}\n`);
       }
       for (const r of result.rejected) process.stdout.write(`  rejected ${r.slug}: ${r.reason}\n`);
@@ -63,6 +81,10 @@ export function registerJournalCommands(program: Command): void {
       if (g.json) return printJson(result);
       for (const b of result.brokenLinks) process.stdout.write(`broken link: ${b.from} -> [[${b.target}]]\n`);
       for (const o of result.orphans) process.stdout.write(`orphan: ${o} (no inbound link, not in the index)\n`);
-      process.stdout.write(result.ok ? `ok: ${result.articles} articles, no problems\n` : `${result.brokenLinks.length} broken links, ${result.orphans.length} orphans\n`);
+      process.stdout.write(
+        result.ok
+          ? `ok: ${result.articles} articles, no problems\n`
+          : `${result.brokenLinks.length} broken links, ${result.orphans.length} orphans\n`,
+      );
     });
 }

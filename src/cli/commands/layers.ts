@@ -16,7 +16,11 @@ function printReport(report: OrganizeReport): void {
       `${report.agentId}: ${report.memoriesProcessed} memories organised in ${report.turns} turns (${report.toolCalls} tool calls, ${report.refusedToolCalls} refused)\n` +
         `scenes: ${report.sceneCount} (created ${report.created.length}, updated ${report.updated.length}, deleted ${report.deleted.length})\n`,
     );
-    for (const [label, files] of [['created', report.created], ['updated', report.updated], ['deleted', report.deleted]] as const) {
+    for (const [label, files] of [
+      ['created', report.created],
+      ['updated', report.updated],
+      ['deleted', report.deleted],
+    ] as const) {
       if (files.length) process.stdout.write(`  ${label}: ${files.join(', ')}\n`);
     }
   }
@@ -34,14 +38,23 @@ export function registerLayerCommands(program: Command): void {
     .argument('[file]', 'scene file for show')
     .action(async (action: string, file: string | undefined, _opts: unknown, cmd: Command) => {
       const g = globals(cmd);
-      if (action !== 'list' && action !== 'show') throw new InvalidArgumentError({ argument: 'action', message: `Unknown action ${JSON.stringify(action)}: use list or show <file>.` });
-      if (action === 'show' && !file) throw new InvalidArgumentError({ argument: 'file', message: 'Usage: strata scenes show <file> (see strata scenes list).' });
+      if (action !== 'list' && action !== 'show')
+        throw new InvalidArgumentError({
+          argument: 'action',
+          message: `Unknown action ${JSON.stringify(action)}: use list or show <file>.`,
+        });
+      if (action === 'show' && !file)
+        throw new InvalidArgumentError({ argument: 'file', message: 'Usage: strata scenes show <file> (see strata scenes list).' });
       await withOps(cmd, async (ops) => {
         if (action === 'show') return void process.stdout.write((await ops.run('scene', { name: file })).text);
         const { agent, scenes } = await ops.run('scenes', {});
         if (g.json) return printJson({ agentId: agent, scenes });
         if (scenes.length === 0) process.stdout.write(`no scenes for agent ${agent} yet (run strata organize --agent ${agent})\n`);
-        else printTable(['file', 'heat', 'updated', 'summary'], scenes.map((s) => [`${s.name}.md`, s.heat, shortDate(s.updated), s.summary]));
+        else
+          printTable(
+            ['file', 'heat', 'updated', 'summary'],
+            scenes.map((s) => [`${s.name}.md`, s.heat, shortDate(s.updated), s.summary]),
+          );
       });
     });
 
@@ -50,7 +63,8 @@ export function registerLayerCommands(program: Command): void {
     .description("show an agent's L3 persona (the caller's agent, or --agent)")
     .argument('[action]', 'show', 'show')
     .action(async (action: string, _opts: unknown, cmd: Command) => {
-      if (action !== 'show') throw new InvalidArgumentError({ argument: 'action', message: `Unknown action ${JSON.stringify(action)}: use show.` });
+      if (action !== 'show')
+        throw new InvalidArgumentError({ argument: 'action', message: `Unknown action ${JSON.stringify(action)}: use show.` });
       const g = globals(cmd);
       await withOps(cmd, async (ops) => {
         const persona = await ops.run('persona', {}).catch((error: unknown) => {
@@ -72,7 +86,11 @@ export function registerLayerCommands(program: Command): void {
       const g = globals(cmd);
       await withStrata(cmd, async (strata) => {
         const { agentId } = callerOf(strata, g);
-        if (!agentId) throw new InvalidArgumentError({ argument: '--agent', message: 'No agent: pass --agent <id> (or set STRATA_AGENT_ID or scopes.defaultAgent in config.json).' });
+        if (!agentId)
+          throw new InvalidArgumentError({
+            argument: '--agent',
+            message: 'No agent: pass --agent <id> (or set STRATA_AGENT_ID or scopes.defaultAgent in config.json).',
+          });
         // Limits come from config `layers` (scenes, persona); the flags override them for this run.
         const report = await strata.organize({ agentId, maxScenes: opts.maxScenes, maxMemoriesPerRun: opts.maxMemories });
         if (g.json) printJson(report);

@@ -8,7 +8,10 @@ function parseHostPort(value: string): { host: string; port: number } {
   const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(value);
   const port = Number(match?.[2]);
   if (!match || !Number.isInteger(port) || port > 65_535) {
-    throw new InvalidArgumentError({ argument: '--http', message: `--http expects <host>:<port>, e.g. 127.0.0.1:7778 (got ${JSON.stringify(value)}).` });
+    throw new InvalidArgumentError({
+      argument: '--http',
+      message: `--http expects <host>:<port>, e.g. 127.0.0.1:7778 (got ${JSON.stringify(value)}).`,
+    });
   }
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
 }
@@ -16,7 +19,9 @@ function parseHostPort(value: string): { host: string; port: number } {
 export function registerMcpCommand(program: Command): void {
   program
     .command('mcp')
-    .description('run the MCP server on stdio (or streamable HTTP with --http); identity from --agent, $STRATA_AGENT_ID or scopes.defaultAgent; no agent = global only, --all-scopes = owner')
+    .description(
+      'run the MCP server on stdio (or streamable HTTP with --http); identity from --agent, $STRATA_AGENT_ID or scopes.defaultAgent; no agent = global only, --all-scopes = owner',
+    )
     .option('--http <host:port>', `serve streamable HTTP at http://<host:port>/mcp instead of stdio (non-loopback needs $${TOKEN_ENV})`)
     .action(async (opts: { http?: string }, cmd: Command) => {
       const g = globals(cmd);

@@ -14,7 +14,9 @@ function parsePort(value: string): number {
 export function registerServeCommand(program: Command): void {
   program
     .command('serve')
-    .description(`run the REST API at http://<host>:<port>/api/v1 and the web inspector at / (loopback by default; any other address needs $${TOKEN_ENV})`)
+    .description(
+      `run the REST API at http://<host>:<port>/api/v1 and the web inspector at / (loopback by default; any other address needs $${TOKEN_ENV})`,
+    )
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 = any free port)', parsePort, 7777)
     .option('--cors-origin <origin>', 'allow browser calls from this origin (repeatable; CORS is off otherwise)', collect)
@@ -34,7 +36,9 @@ export function registerServeCommand(program: Command): void {
           token: process.env[TOKEN_ENV] || undefined,
           cors: opts.corsOrigin ? { origins: opts.corsOrigin } : undefined,
         });
-        process.stderr.write(`strata API on ${server.url}/api/v1 as ${describeCaller(caller)}${process.env[TOKEN_ENV] ? ' (bearer token required)' : ''}\n`);
+        process.stderr.write(
+          `strata API on ${server.url}/api/v1 as ${describeCaller(caller)}${process.env[TOKEN_ENV] ? ' (bearer token required)' : ''}\n`,
+        );
         process.stderr.write(`web inspector: ${server.url}/\n`);
         await printScopeHint(cmd, strata, caller);
         await waitForShutdown();

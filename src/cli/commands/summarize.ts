@@ -9,8 +9,13 @@ import { printJson, printTable } from '../../commands/output.js';
 
 function printReport(report: SummaryRunReport): void {
   const out = (line: string) => process.stdout.write(line + '\n');
-  const merges = Object.entries(report.merges).map(([level, n]) => `${n} into level ${level}`).join(', ') || 'none';
-  out(`${report.dryRun ? 'dry run (nothing written, no LLM calls): would summarise' : 'summarised'} ${report.chunksSummarised} chunk(s) in ${report.sessionsVisited} session(s); merges: ${merges}; LLM calls: ${report.llmCalls}`);
+  const merges =
+    Object.entries(report.merges)
+      .map(([level, n]) => `${n} into level ${level}`)
+      .join(', ') || 'none';
+  out(
+    `${report.dryRun ? 'dry run (nothing written, no LLM calls): would summarise' : 'summarised'} ${report.chunksSummarised} chunk(s) in ${report.sessionsVisited} session(s); merges: ${merges}; LLM calls: ${report.llmCalls}`,
+  );
   if (report.sessions.length > 0) {
     printTable(
       ['agent', 'chunks', 'merges', 'stopped', 'session'],
@@ -29,7 +34,9 @@ function printReport(report: SummaryRunReport): void {
 export function registerSummarizeCommand(program: Command): void {
   program
     .command('summarize')
-    .description('one hierarchical summaries pass: summarise old conversation chunks and merge summaries upward (use the global --agent to limit to one agent)')
+    .description(
+      'one hierarchical summaries pass: summarise old conversation chunks and merge summaries upward (use the global --agent to limit to one agent)',
+    )
     .option('--session <key>', 'only this session key')
     .option('--dry-run', 'plan only: count chunks and merges without LLM calls or writes')
     .action(async (opts: { session?: string; dryRun?: boolean }, cmd: Command) => {

@@ -13,8 +13,10 @@ import { printDistillReport } from '../../commands/distill.js';
 function describe(e: WorkerEvent): string | undefined {
   if ('error' in e) return `${e.task} failed (will retry): ${(e.error as Error)?.message ?? String(e.error)}`;
   if (e.task === 'conversations') return `conversations: ${e.indexed} indexed, ${e.embedded} embedded, ${e.remaining} waiting for vectors`;
-  if (e.task === 'summaries') return e.report.chunksSummarised > 0 ? `summaries: ${e.report.chunksSummarised} chunks summarised` : undefined;
-  if (e.task === 'journal') return `journal: ${e.result.status}${e.result.reason ? ` (${e.result.reason})` : ''}${e.result.path ? ` -> ${e.result.path}` : ''}`;
+  if (e.task === 'summaries')
+    return e.report.chunksSummarised > 0 ? `summaries: ${e.report.chunksSummarised} chunks summarised` : undefined;
+  if (e.task === 'journal')
+    return `journal: ${e.result.status}${e.result.reason ? ` (${e.result.reason})` : ''}${e.result.path ? ` -> ${e.result.path}` : ''}`;
   return undefined;
 }
 
@@ -38,7 +40,9 @@ export function registerWorkerCommand(program: Command): void {
           },
         });
         if (opts.once) {
-          const journal = opts.journalSession ? [{ sessionId: opts.journalSession, agentId: agentFlag(g), transcriptPath: opts.transcript }] : [];
+          const journal = opts.journalSession
+            ? [{ sessionId: opts.journalSession, agentId: agentFlag(g), transcriptPath: opts.transcript }]
+            : [];
           const report = await worker.runOnce({ journal });
           await worker.stop();
           if (g.json) return printJson(report);

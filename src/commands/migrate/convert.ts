@@ -44,13 +44,16 @@ export function parseRows(text: string, source: MigrationSource): Row[] {
   } catch {
     // not one JSON document: JSONL
   }
-  return trimmed.split('\n').filter((l) => l.trim() !== '').map((line, i) => {
-    try {
-      return JSON.parse(line) as Row;
-    } catch {
-      throw new Error(`line ${i + 1} of the ${source} export is not JSON`);
-    }
-  });
+  return trimmed
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((line, i) => {
+      try {
+        return JSON.parse(line) as Row;
+      } catch {
+        throw new Error(`line ${i + 1} of the ${source} export is not JSON`);
+      }
+    });
 }
 
 function isoOf(value: unknown): string | undefined {
@@ -69,7 +72,10 @@ const num01 = (v: unknown) => (typeof v === 'number' && v >= 0 && v <= 1 ? v : u
 
 /** A scope id part must be letters, digits and . _ @ - / :; anything else becomes '-'. */
 function scopeOf(kind: 'agent' | 'user' | 'session' | 'custom', id: string): string | undefined {
-  const clean = id.replace(/[^A-Za-z0-9._@\-/:]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 128);
+  const clean = id
+    .replace(/[^A-Za-z0-9._@\-/:]/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 128);
   const scope = `${kind}:${clean}`;
   return clean && isValidScope(scope) ? scope : undefined;
 }
@@ -78,7 +84,15 @@ function categoryOf(value: unknown): MemoryCategory | undefined {
   const c = str(value)?.toLowerCase();
   if (!c) return undefined;
   if ((MEMORY_CATEGORIES as readonly string[]).includes(c)) return c as MemoryCategory;
-  const map: Record<string, MemoryCategory> = { reflection: 'lesson', preferences: 'preference', facts: 'fact', decisions: 'decision', person: 'entity', people: 'entity', goal: 'other' };
+  const map: Record<string, MemoryCategory> = {
+    reflection: 'lesson',
+    preferences: 'preference',
+    facts: 'fact',
+    decisions: 'decision',
+    person: 'entity',
+    people: 'entity',
+    goal: 'other',
+  };
   return map[c];
 }
 
@@ -104,7 +118,14 @@ export function fromMem0(row: Row): StrataLine | undefined {
     scope,
     category: categories.map(categoryOf).find((c) => c !== undefined) ?? categoryOf(metadata.category),
     importance: num01(metadata.importance),
-    tags: ['from:mem0', ...tagOf('mem0', row.id), ...categories.filter((c): c is string => typeof c === 'string').slice(0, 8).map((c) => c.slice(0, 64))],
+    tags: [
+      'from:mem0',
+      ...tagOf('mem0', row.id),
+      ...categories
+        .filter((c): c is string => typeof c === 'string')
+        .slice(0, 8)
+        .map((c) => c.slice(0, 64)),
+    ],
     source: { kind: 'import', ...(agent ? { agentId: agent } : {}), ...(run ? { sessionKey: run } : {}) },
     createdAt: created,
     updatedAt: isoOf(row.updated_at) ?? isoOf(row.updatedAt) ?? created,

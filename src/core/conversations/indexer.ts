@@ -7,7 +7,12 @@
  */
 import { StrataError } from '../../errors/index.js';
 import type { L0Record } from '../../spec/conversation.js';
-import { CONVERSATION_INDEX_SCHEMA_VERSION, type ConversationDocument, type ConversationIndexV2, type ConversationSessionRef } from '../../spec/conversation-index.js';
+import {
+  CONVERSATION_INDEX_SCHEMA_VERSION,
+  type ConversationDocument,
+  type ConversationIndexV2,
+  type ConversationSessionRef,
+} from '../../spec/conversation-index.js';
 import type { L0Entry, L0LogV1, L0Position } from '../../spec/l0-log.js';
 import type { EmbeddingService } from '../embedding/embedding-service.js';
 import { buildTurnDocument, conversationDocumentId, turnDate, type BuildTurnDocument } from './document.js';
@@ -121,7 +126,8 @@ export class ConversationIndexer {
         after = end;
         result.watermark = after;
         if (page.done && ahead.length === 0) return { ...result, done: true };
-        const overBudget = (options.maxEntries !== undefined && result.read >= options.maxEntries) ||
+        const overBudget =
+          (options.maxEntries !== undefined && result.read >= options.maxEntries) ||
           (options.budgetMs !== undefined && Date.now() - started >= options.budgetMs);
         if (overBudget) return result;
       }
@@ -145,9 +151,13 @@ export class ConversationIndexer {
     const rebuildNeeded = await this.stale();
     const watermark = rebuildNeeded ? undefined : await index.watermark();
     const status: ConversationIndexStatus = {
-      watermark, behind: 0, documents: await index.count(), unembedded: this.options.dimensions > 0 ? await index.count({ embedded: false }) : 0, rebuildNeeded,
+      watermark,
+      behind: 0,
+      documents: await index.count(),
+      unembedded: this.options.dimensions > 0 ? await index.count({ embedded: false }) : 0,
+      rebuildNeeded,
     };
-    for (let after = watermark, done = false; !done; ) {
+    for (let after = watermark, done = false; !done;) {
       const page = await l0.read({ after, limit: this.pageSize, abortSignal: options.abortSignal });
       status.behind += page.entries.length;
       ({ end: after, done } = page);
@@ -155,7 +165,7 @@ export class ConversationIndexer {
     if (!options.verify) return status;
     status.missing = 0;
     status.entries = 0;
-    for (let after: L0Position | undefined, done = false; !done; ) {
+    for (let after: L0Position | undefined, done = false; !done;) {
       const page = await l0.read({ after, limit: this.pageSize, abortSignal: options.abortSignal });
       const ids = page.entries.map((e) => conversationDocumentId(e.record));
       const present = rebuildNeeded ? new Set<string>() : await index.existingIds({ ids });
@@ -173,7 +183,12 @@ export class ConversationIndexer {
   }
 
   /** Embeds documents that have no vector yet, through the engine's embedding service. */
-  async embedPending(options: { embeddings: EmbeddingService; batchSize?: number; budgetMs?: number; abortSignal?: AbortSignal }): Promise<{ embedded: number; remaining: number }> {
+  async embedPending(options: {
+    embeddings: EmbeddingService;
+    batchSize?: number;
+    budgetMs?: number;
+    abortSignal?: AbortSignal;
+  }): Promise<{ embedded: number; remaining: number }> {
     const { index } = this.options;
     if (!options.embeddings.producesVectors || this.options.dimensions === 0 || (await this.stale())) return { embedded: 0, remaining: 0 };
     const started = Date.now();
@@ -181,7 +196,10 @@ export class ConversationIndexer {
     for (;;) {
       const docs = await index.unembedded({ limit: options.batchSize ?? 256 });
       if (docs.length === 0) break;
-      const vectors = await options.embeddings.embedDocuments({ texts: docs.map((d) => d.embeddingText), abortSignal: options.abortSignal });
+      const vectors = await options.embeddings.embedDocuments({
+        texts: docs.map((d) => d.embeddingText),
+        abortSignal: options.abortSignal,
+      });
       if (!vectors) break;
       const { updated } = await index.withWriteLock(() =>
         index.setVectors({ vectors: docs.map((d, i) => ({ id: d.id, embeddingText: d.embeddingText, vector: vectors[i]! })) }),
@@ -195,8 +213,12 @@ export class ConversationIndexer {
   /** Whether the stored index was built by another embedder or layout. */
   private async stale(): Promise<boolean> {
     const meta = await this.options.index.getMeta();
-    return meta !== null && (meta.embedderId !== this.options.embedderId || meta.dimensions !== this.options.dimensions ||
-      meta.schemaVersion !== CONVERSATION_INDEX_SCHEMA_VERSION);
+    return (
+      meta !== null &&
+      (meta.embedderId !== this.options.embedderId ||
+        meta.dimensions !== this.options.dimensions ||
+        meta.schemaVersion !== CONVERSATION_INDEX_SCHEMA_VERSION)
+    );
   }
 
   /** Makes the index ready for this embedder; true when it had to be dropped (rebuilt from the log). */
@@ -234,7 +256,9 @@ export class ConversationIndexer {
       const key = sessionKey(sessionOf(record));
       const tail = tails.get(key);
       const doc: ConversationDocument = {
-        id: conversationDocumentId(record), record, position,
+        id: conversationDocumentId(record),
+        record,
+        position,
         ...this.build({ turn: record, previous: tail?.doc.record, sessionDate: turnDate(record) }),
       };
       if (tail) {
@@ -249,7 +273,10 @@ export class ConversationIndexer {
       const key = sessionKey(sessionOf(record));
       const tail = tails.get(key);
       if (!waiting.delete(key) || !tail) continue;
-      const doc = { ...tail.doc, ...this.build({ turn: tail.doc.record, previous: tail.previous, next: record, sessionDate: turnDate(tail.doc.record) }) };
+      const doc = {
+        ...tail.doc,
+        ...this.build({ turn: tail.doc.record, previous: tail.previous, next: record, sessionDate: turnDate(tail.doc.record) }),
+      };
       out.set(doc.id, doc);
       tails.set(key, { ...tail, doc });
     }

@@ -8,7 +8,13 @@ import { InvalidArgumentError } from '../../errors/index.js';
 import type { ConversationRole, ConversationSearchHit } from '../../spec/conversation.js';
 import type { ConversationDocument, ConversationFilter, ConversationIndexHit, ConversationIndexV2 } from '../../spec/conversation-index.js';
 import type { RecallConfig } from '../recall/config.js';
-import { searchConversationTurns, type ConversationTurnResult, type IndexedTurn, type TurnHit, type TurnSearchSource } from '../recall/conversation/search.js';
+import {
+  searchConversationTurns,
+  type ConversationTurnResult,
+  type IndexedTurn,
+  type TurnHit,
+  type TurnSearchSource,
+} from '../recall/conversation/search.js';
 import type { EmbedQuery } from '../recall/retrieve.js';
 
 export interface SearchConversationsOptions {
@@ -37,7 +43,14 @@ export interface IndexedConversationTurn extends IndexedTurn {
 }
 
 function toTurn(document: ConversationDocument): IndexedConversationTurn {
-  return { key: document.id, speaker: document.record.role, text: document.record.content, indexedText: document.text, time: document.record.timestamp, document };
+  return {
+    key: document.id,
+    speaker: document.record.role,
+    text: document.record.content,
+    indexedText: document.text,
+    time: document.record.timestamp,
+    document,
+  };
 }
 
 const toHits = (hits: ConversationIndexHit[]): Array<TurnHit<IndexedConversationTurn>> =>
@@ -47,17 +60,27 @@ const toHits = (hits: ConversationIndexHit[]): Array<TurnHit<IndexedConversation
 export function conversationTurnSource(index: ConversationIndexV2, filter: ConversationFilter): TurnSearchSource<IndexedConversationTurn> {
   return {
     ...(index.capabilities.fullTextSearch
-      ? { searchText: async (o) => toHits(await index.searchText({ query: o.query, limit: o.limit, filter, withVectors: index.capabilities.vectorSearch })) }
+      ? {
+          searchText: async (o) =>
+            toHits(await index.searchText({ query: o.query, limit: o.limit, filter, withVectors: index.capabilities.vectorSearch })),
+        }
       : { searchText: async () => [] }),
-    ...(index.capabilities.vectorSearch ? { searchVector: async (o: { vector: number[]; limit: number }) => toHits(await index.searchVector({ vector: o.vector, limit: o.limit, filter })) } : {}),
+    ...(index.capabilities.vectorSearch
+      ? {
+          searchVector: async (o: { vector: number[]; limit: number }) =>
+            toHits(await index.searchVector({ vector: o.vector, limit: o.limit, filter })),
+        }
+      : {}),
   };
 }
 
-export async function searchConversationIndex(options: SearchConversationsOptions & {
-  index: ConversationIndexV2;
-  embedQuery: EmbedQuery | undefined;
-  config: RecallConfig;
-}): Promise<ConversationSearchHit[]> {
+export async function searchConversationIndex(
+  options: SearchConversationsOptions & {
+    index: ConversationIndexV2;
+    embedQuery: EmbedQuery | undefined;
+    config: RecallConfig;
+  },
+): Promise<ConversationSearchHit[]> {
   const { index, config } = options;
   const limit = options.limit ?? 10;
   if (!Number.isInteger(limit) || limit < 1 || limit > config.maxLimit) {
@@ -68,11 +91,21 @@ export async function searchConversationIndex(options: SearchConversationsOption
     throw new InvalidArgumentError({ argument: 'minScore', message: `minScore must be a number >= 0 (got ${String(minScore)}).` });
   }
   if (options.query.trim() === '') return [];
-  const filter: ConversationFilter = { agentIds: options.agentIds, sessionKey: options.sessionKey, roles: options.roles ?? (options.includeSummaries ? [...RAW_CONVERSATION_ROLES, 'summary'] : RAW_CONVERSATION_ROLES) };
+  const filter: ConversationFilter = {
+    agentIds: options.agentIds,
+    sessionKey: options.sessionKey,
+    roles: options.roles ?? (options.includeSummaries ? [...RAW_CONVERSATION_ROLES, 'summary'] : RAW_CONVERSATION_ROLES),
+  };
   // The index caps one search at 1,000 hits.
   const poolConfig = { ...config, candidatePoolMax: Math.min(config.candidatePoolMax, 1000) };
   const results = await searchConversationTurns({
-    source: conversationTurnSource(index, filter), embedQuery: options.embedQuery, query: options.query, limit, config: poolConfig, now: options.now, abortSignal: options.abortSignal,
+    source: conversationTurnSource(index, filter),
+    embedQuery: options.embedQuery,
+    query: options.query,
+    limit,
+    config: poolConfig,
+    now: options.now,
+    abortSignal: options.abortSignal,
   });
   // Nearest neighbours always exist: without a floor an unrelated query lists the closest noise.
   return results.filter((r) => r.score >= minScore).map((r) => ({ record: r.turn.document.record, score: r.score, scores: r.scores }));
@@ -82,7 +115,14 @@ export async function searchConversationIndex(options: SearchConversationsOption
 export function asTurnResult(hit: ConversationSearchHit): ConversationTurnResult {
   const r = hit.record;
   return {
-    turn: { key: JSON.stringify([r.host, r.agentId, r.sessionId, r.id]), speaker: r.role, text: r.content, indexedText: r.content, time: r.timestamp },
-    score: hit.score, scores: hit.scores ?? { fused: hit.score, form: 1, date: 1 },
+    turn: {
+      key: JSON.stringify([r.host, r.agentId, r.sessionId, r.id]),
+      speaker: r.role,
+      text: r.content,
+      indexedText: r.content,
+      time: r.timestamp,
+    },
+    score: hit.score,
+    scores: hit.scores ?? { fused: hit.score, form: 1, date: 1 },
   };
 }

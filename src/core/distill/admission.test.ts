@@ -109,7 +109,9 @@ describe('admission gate: third-person memories are judged by content', () => {
 
   it('judges a sentence by where it comes from: assistant narration and summary change logs are not memories', () => {
     expect(admit({ text: 'Lowered entropy threshold from 3.5 to 3.0', source: 'summary' }).admitted).toBe(false);
-    expect(admit({ text: '.gitleaksignore doesn\'t support wildcards like .gitignore does.', source: 'summary' })).toEqual({ admitted: true });
+    expect(admit({ text: ".gitleaksignore doesn't support wildcards like .gitignore does.", source: 'summary' })).toEqual({
+      admitted: true,
+    });
     expect(admit({ text: 'Now let me run the tests again:', source: 'assistant' }).admitted).toBe(false);
     expect(admit({ text: 'i think truncatedtext.ts is fucked up.', source: 'user' }).admitted).toBe(false);
     expect(admit({ text: 'invalid themes must NEVER explode', source: 'user' })).toEqual({ admitted: true });
@@ -118,8 +120,15 @@ describe('admission gate: third-person memories are judged by content', () => {
 
 describe('admission gate: glossary definitions and listed lessons in summaries and assistant prose', () => {
   it('keeps a definition of a named component, not a task line dressed as one', () => {
-    expect(admit({ text: 'Kestrel (ks) - Internal deploy orchestrator used for every production release', source: 'summary' })).toEqual({ admitted: true });
-    expect(admit({ text: 'PaymentGateway / PaymentGateway.Retry - Thin wrapper around the Stripe client with idempotency keys', source: 'summary' })).toEqual({ admitted: true });
+    expect(admit({ text: 'Kestrel (ks) - Internal deploy orchestrator used for every production release', source: 'summary' })).toEqual({
+      admitted: true,
+    });
+    expect(
+      admit({
+        text: 'PaymentGateway / PaymentGateway.Retry - Thin wrapper around the Stripe client with idempotency keys',
+        source: 'summary',
+      }),
+    ).toEqual({ admitted: true });
     expect(admit({ text: 'Kestrel - add retries to the deploy step and rerun the pipeline', source: 'summary' }).admitted).toBe(false);
     expect(admit({ text: 'Kestrel - Adding retries to the deploy step for the release', source: 'summary' }).admitted).toBe(false);
     expect(admit({ text: 'Payload builder - Building a JSON body for each request', source: 'summary' }).admitted).toBe(false);
@@ -127,7 +136,9 @@ describe('admission gate: glossary definitions and listed lessons in summaries a
   });
 
   it('keeps a "Label: value" list item when the value carries a lesson', () => {
-    expect(admit({ text: 'In Postgres: statement_timeout in postgresql.conf (set to 0 to disable the limit)', source: 'assistant' })).toEqual({ admitted: true });
+    expect(
+      admit({ text: 'In Postgres: statement_timeout in postgresql.conf (set to 0 to disable the limit)', source: 'assistant' }),
+    ).toEqual({ admitted: true });
     expect(admit({ text: 'Initials: "JN" (instead of hardcoded "CN")', source: 'assistant' }).admitted).toBe(false);
   });
 });

@@ -82,7 +82,8 @@ const MIN_WEIGHTED_LENGTH = 6;
 
 // `detectPromptInjection` flags "from now on, you should ..." as role reassignment; from a user
 // that is an ordinary standing rule. Only a real identity change rejects on that heuristic alone.
-const IDENTITY_CHANGE = /\byou are now\b|\bpretend (?:to be|you are)\b|\bfrom now on,? you are\b|\bact as (?:an? )?(?:unrestricted|unfiltered|jailbroken|evil|different)\b|你现在(?:是|扮演|作为|成为)|你現在|从现在(?:开始|起)[，,]?你是/i;
+const IDENTITY_CHANGE =
+  /\byou are now\b|\bpretend (?:to be|you are)\b|\bfrom now on,? you are\b|\bact as (?:an? )?(?:unrestricted|unfiltered|jailbroken|evil|different)\b|你现在(?:是|扮演|作为|成为)|你現在|从现在(?:开始|起)[，,]?你是/i;
 
 // Memory poisoning: a stored "rule" that makes the assistant put a link or promotion into all its
 // answers. Ordinary rules name a kind of artefact ("PR descriptions"), not every answer.
@@ -99,7 +100,8 @@ export function injectionReasons(text: string): string | undefined {
   return POISONING.test(text) ? 'link-in-every-answer' : undefined;
 }
 
-const reject = (reason: AdmissionReason, detail?: string): AdmissionDecision => (detail ? { admitted: false, reason, detail } : { admitted: false, reason });
+const reject = (reason: AdmissionReason, detail?: string): AdmissionDecision =>
+  detail ? { admitted: false, reason, detail } : { admitted: false, reason };
 
 /** A sentence that tells someone to do something (imperative, modal or standing-rule wording). */
 const DIRECTIVE =

@@ -43,7 +43,9 @@ export async function applyDecisions(options: {
   const { ctx } = options;
   const actor = options.actor ?? 'distill';
   // Texts that differ from the candidate's (merged, contextualised) need their own vectors.
-  const newTexts = options.decisions.map((d) => (d.kind === 'merge' || d.kind === 'keep-both') && d.text && d.text !== d.candidate.text ? d.text : undefined);
+  const newTexts = options.decisions.map((d) =>
+    (d.kind === 'merge' || d.kind === 'keep-both') && d.text && d.text !== d.candidate.text ? d.text : undefined,
+  );
   const toEmbed = newTexts.flatMap((t, i) => (t === undefined ? [] : [{ i, t: normalizeText(t) }]));
   const extra = new Map<number, number[] | null>();
   if (ctx.dimensions > 0 && toEmbed.length > 0) {
@@ -64,7 +66,9 @@ export async function applyDecisions(options: {
       const key = `${record.scope}\u0000${record.contentHash}`;
       const batch = insertedHashes.get(key);
       if (batch) return batch;
-      const [hit] = (await ctx.store.findByHash({ scope: record.scope, contentHashes: [record.contentHash] })).filter((r) => r.validTo === null && !updates.has(r.id));
+      const [hit] = (await ctx.store.findByHash({ scope: record.scope, contentHashes: [record.contentHash] })).filter(
+        (r) => r.validTo === null && !updates.has(r.id),
+      );
       return hit?.id;
     };
     const create = async (d: Decision, text: string, vector: number[] | null, extraFields: Partial<MemoryRecord> = {}) => {
@@ -147,10 +151,20 @@ export async function applyDecisions(options: {
         continue;
       }
       // keep-both names the other memory in the reason only: it is not changed, so a revert must not touch it.
-      const reason = effective === kind
-        ? (effective === 'keep-both' ? `${d.reason} (kept alongside ${target?.id ?? '?'})` : d.reason)
-        : `${kind} target ${d.targetId ?? '?'} is no longer current; created instead`;
-      entries.push({ id: made.record.id, actor, action: effective === 'keep-both' ? 'keep-both' : 'create', reason, previous: null, next: summarize(made.record) });
+      const reason =
+        effective === kind
+          ? effective === 'keep-both'
+            ? `${d.reason} (kept alongside ${target?.id ?? '?'})`
+            : d.reason
+          : `${kind} target ${d.targetId ?? '?'} is no longer current; created instead`;
+      entries.push({
+        id: made.record.id,
+        actor,
+        action: effective === 'keep-both' ? 'keep-both' : 'create',
+        reason,
+        previous: null,
+        next: summarize(made.record),
+      });
       out.push({ kind: effective, id: made.record.id, targetId: target?.id, reason });
     }
     if (inserts.length > 0) await ctx.store.insert({ records: inserts });

@@ -54,7 +54,8 @@ export class BudgetTracker {
   }
 
   private roll(now: Date): void {
-    if (now.getTime() - Date.parse(this.window.windowStart) >= HOUR_MS) this.window = { windowStart: now.toISOString(), calls: 0, tokens: 0 };
+    if (now.getTime() - Date.parse(this.window.windowStart) >= HOUR_MS)
+      this.window = { windowStart: now.toISOString(), calls: 0, tokens: 0 };
   }
 
   /** Whether `calls` more calls of about `tokens` tokens fit; otherwise when the hourly window resets. */

@@ -18,7 +18,8 @@ const LESSON_ZH = /因为|由于|原因|导致|根本原因|解决办法|办法�
 const PERSON = /\b(?:i|i'm|i've|i'll|we|we're|we've|you|you're|your|let's|me|my)\b/i;
 const NOW = /\b(?:now|just|currently|still|already|yet)\b/i;
 /** Words that point at something in the conversation ("that branch", "the issue", "the plan"). */
-const DEICTIC = /\b(?:this|that|these|those|above|below|here)\b|\bthe (?:issue|problem|error|bug|fix|result|plan|instruction|goal|task|epic|difference|change|current|remaining|following|same)\b/i;
+const DEICTIC =
+  /\b(?:this|that|these|those|above|below|here)\b|\bthe (?:issue|problem|error|bug|fix|result|plan|instruction|goal|task|epic|difference|change|current|remaining|following|same)\b/i;
 /** A named subject, then a present-tense verb of state within the first few words. */
 const FACT_FRAME =
   /^(?:the\s+|our\s+|this\s+(?:project|repo|repository|app)'?s?\s+)?(?:[`"']?[\w.@/#-]+[`"']?(?:\s+|'s\s+)){1,6}?(?:is|are|has|have|uses|use|lives|live|runs|run|stores|keeps|contains|accepts|supports|reads|passes|returns|requires|belongs|points|maps|delegates|monitors|tracks|connects|sits|stays|holds|owns|handles|calls|exposes|wraps|writes|collapses|auto-generates|generates|expects|logs|lacks|means)\b/i;
@@ -35,7 +36,12 @@ export function hasLesson(text: string): boolean {
 /** For assistant prose and summaries: a rule, a lesson or a standing fact. */
 export function hasDurableEvidence(text: string): boolean {
   const t = text.trim();
-  if (hasCjk(t)) return RULE_ZH.test(t) || LESSON_ZH.test(t) || (/(?<![还就可但只要倒于或不])是|位于|属于|使用|运行在|存放在/.test(t) && weightedLength(t) >= 16);
+  if (hasCjk(t))
+    return (
+      RULE_ZH.test(t) ||
+      LESSON_ZH.test(t) ||
+      (/(?<![还就可但只要倒于或不])是|位于|属于|使用|运行在|存放在/.test(t) && weightedLength(t) >= 16)
+    );
   if (RULE.test(t) || LESSON.test(t)) return true;
   return isStandingFact(t);
 }
@@ -53,7 +59,8 @@ const PROHIBITION = /^(?:no|never|don'?t|do not|stop)\s[^?]{2,60}$/i;
 /** For user messages: a rule, preference, decision, self-disclosure or standing fact. */
 export function hasUserEvidence(text: string): boolean {
   const t = text.trim();
-  if (hasCjk(t)) return hasDurableEvidence(t) || hasSelfDisclosure(t) || /记住|记得|别忘|决定|选择|改用|换成|我们用|我用|我的|我们的|我对/.test(t);
+  if (hasCjk(t))
+    return hasDurableEvidence(t) || hasSelfDisclosure(t) || /记住|记得|别忘|决定|选择|改用|换成|我们用|我用|我的|我们的|我对/.test(t);
   if (USER_RULE.test(t) || USER_DECISION.test(t) || PROHIBITION.test(t) || LESSON.test(t)) return true;
   if (hasSelfDisclosure(t) && !USER_NOW.test(t)) return true;
   return FACT_FRAME.test(t) && !USER_NOW.test(t) && !/\b(?:you|your|this|that|it)\b/i.test(t);

@@ -49,7 +49,10 @@ export const extractionSchema = z.object({
 export type ExtractionOutput = z.infer<typeof extractionSchema>;
 
 /** The extraction call's messages for a batch; `refs` maps the numbers the model cites back to records. */
-export function extractionMessages(messages: L0Record[], options: { maxTokens?: number } = {}): { messages: Array<{ role: 'system' | 'user'; content: string }>; refs: Map<string, L0Record> } {
+export function extractionMessages(
+  messages: L0Record[],
+  options: { maxTokens?: number } = {},
+): { messages: Array<{ role: 'system' | 'user'; content: string }>; refs: Map<string, L0Record> } {
   const batch = renderBatch(messages, options);
   return {
     messages: [
@@ -109,7 +112,13 @@ export async function extractWithLlm(options: {
   // Numbers as the prompt gave them; a model that answers with the stored ids is understood too.
   const byId = new Map<string, L0Record>([...messages.map((m) => [m.id, m] as const), ...prompt.refs]);
   const candidates = result.object.memories.map((m): Candidate => {
-    const sources = [...new Set(m.sourceMessageIds.map((ref) => byId.get(String(ref).replace(/^\[?m?(\d+)\]?$/, '$1'))?.id ?? byId.get(ref)?.id).filter((id): id is string => id !== undefined))];
+    const sources = [
+      ...new Set(
+        m.sourceMessageIds
+          .map((ref) => byId.get(String(ref).replace(/^\[?m?(\d+)\]?$/, '$1'))?.id ?? byId.get(ref)?.id)
+          .filter((id): id is string => id !== undefined),
+      ),
+    ];
     // Without a usable source id the memory is attributed to the batch's first user message.
     const first = byId.get(sources[0] ?? '') ?? messages.find((c) => c.role === 'user') ?? messages[0]!;
     const sameSession = (id: string) => messages.find((r) => r.id === id)?.sessionKey === first.sessionKey;
@@ -136,7 +145,13 @@ export async function extractWithLlm(options: {
  * and, for explicit lessons only, assistant messages. Rule capture admits through `gate` itself,
  * so its output is admitted.
  */
-export function extractByRules(options: { agentId: string; messages: L0Record[]; gate: AdmissionGate; maxPerTurn?: number; scope?: 'global' | 'agent' }): Candidate[] {
+export function extractByRules(options: {
+  agentId: string;
+  messages: L0Record[];
+  gate: AdmissionGate;
+  maxPerTurn?: number;
+  scope?: 'global' | 'agent';
+}): Candidate[] {
   const out: Candidate[] = [];
   for (const m of options.messages) {
     if (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'summary') continue;

@@ -22,5 +22,14 @@ export { chunkMessages, packChunks, renderBatch, shapeContent, EXTRACTION_SYSTEM
 export { countTokens, loadTokenizer } from './tokens.js';
 export { normalizeStatement } from './normalize-statement.js';
 export { unsafeImperativeKind, type UnsafeKind } from './unsafe-imperative.js';
-export { reconcile, findSimilar, decisionSchema, DECISION_KINDS, type Decision, type DecisionKind, type SimilarMemory, type ReconcileResult } from './reconcile.js';
+export {
+  reconcile,
+  findSimilar,
+  decisionSchema,
+  DECISION_KINDS,
+  type Decision,
+  type DecisionKind,
+  type SimilarMemory,
+  type ReconcileResult,
+} from './reconcile.js';
 export { applyDecisions, type AppliedDecision } from './apply.js';

@@ -145,14 +145,16 @@ export class DistillCursor {
       return;
     }
     const legacy = this.log.legacyPosition.bind(this.log);
-    const bounds = files.map(([file, offset]) => ({ start: legacy({ file, offset: 0 }), until: legacy({ file, offset }) })).sort((a, b) => (a.start < b.start ? -1 : 1));
+    const bounds = files
+      .map(([file, offset]) => ({ start: legacy({ file, offset: 0 }), until: legacy({ file, offset }) }))
+      .sort((a, b) => (a.start < b.start ? -1 : 1));
     const isDone = (entry: L0Entry, key: string): boolean => {
       if (done.has(key)) return true;
       const file = bounds.filter((b) => b.start < entry.position).at(-1);
       return file !== undefined && entry.position <= file.until;
     };
     let prefix = true;
-    for (let after: L0Position | undefined, end = false; !end; ) {
+    for (let after: L0Position | undefined, end = false; !end;) {
       const page = await this.log.read({ after, limit: PAGE });
       for (const entry of page.entries) {
         const key = messageKey(entry.record);

@@ -55,7 +55,11 @@ function looksLikeJson(text: string): boolean {
 /** One sentence that starts like prose and talks about an error, rather than being the error. */
 function isProseAboutOutput(text: string): boolean {
   const t = text.trim();
-  return !t.includes('\n') && t.split(/\s+/).length >= 8 && /^(?:the|a|an|our|my|we|i|it|this|that|when|if|on|in|after|before|running|using)\b/i.test(t);
+  return (
+    !t.includes('\n') &&
+    t.split(/\s+/).length >= 8 &&
+    /^(?:the|a|an|our|my|we|i|it|this|that|when|if|on|in|after|before|running|using)\b/i.test(t)
+  );
 }
 
 export function toolNoiseKind(text: string, options: { lenient: boolean }): 'strong' | 'weak' | undefined {
@@ -67,7 +71,11 @@ export function toolNoiseKind(text: string, options: { lenient: boolean }): 'str
   if (SHELL.test(text.trim()) || weakSignal || codeDensity(text) > 0.1) return 'weak';
   const lines = text.split('\n').filter((l) => l.trim());
   // Several short lines without sentence punctuation: a listing or a table dump.
-  if (lines.length >= 4 && lines.filter((l) => l.length < 60 && !/[.!?。！？]$/.test(l.trim())).length >= lines.length - 1 && !hasCjk(text)) {
+  if (
+    lines.length >= 4 &&
+    lines.filter((l) => l.length < 60 && !/[.!?。！？]$/.test(l.trim())).length >= lines.length - 1 &&
+    !hasCjk(text)
+  ) {
     return 'weak';
   }
   return undefined;
@@ -106,12 +114,14 @@ const CHATTER_EN: RegExp[] = [
 /** Passing moods: true now, useless tomorrow ("so tired today", "今天好累"). */
 const TRANSIENT_MOOD =
   /^(?:i'm|i am|i feel|feeling|today is|today was|it's been|this (?:morning|week) is)\s+(?:so |really |a bit |kind of |pretty |very |super )?(?:tired|busy|hectic|bored|hungry|sleepy|stressed|exhausted|sick|sad|happy|grumpy|excited|cold|hot|long|crazy|rough|slow|confused|lost|stuck|annoyed|frustrated)\b(?: (?:today|tonight|right now|now|atm|this morning|this week))?[.!]*$/i;
-const TRANSIENT_MOOD_ZH = /^(?:今天|现在|最近|这会儿)?(?:好|真|有点|太|特别|挺)?(?:累|忙|困|饿|烦|无聊|热|冷|开心|难受)(?:啊|了|呀|死了)?$|^今天(?:天气)?(?:真|挺|很|不错|好)/;
+const TRANSIENT_MOOD_ZH =
+  /^(?:今天|现在|最近|这会儿)?(?:好|真|有点|太|特别|挺)?(?:累|忙|困|饿|烦|无聊|热|冷|开心|难受)(?:啊|了|呀|死了)?$|^今天(?:天气)?(?:真|挺|很|不错|好)/;
 
 const CHATTER_ZH_UNIT =
   '好的呢|好滴|好的|好吧|好啊|好嘞|好呀|好|嗯+|恩+|哦+|噢|喔|啊|呀|吧|呢|了|啦|嘛|哈+|呵呵|嘿嘿|谢谢你?|谢了|多谢|感谢|辛苦(?:你)?了?|收到|明白(?:了)?|了解|知道(?:了)?|懂(?:了)?|可以|行|没问题|没事|不客气|继续|接着(?:来)?|下一步|开始(?:吧)?|来吧|走吧|对的?|是的?|不是|不对|没错|当然|太棒了|真棒|棒|不错|很好|非常好|厉害|牛|完美|漂亮|赞|你好|您好|早上好|早安|午安|晚上好|晚安|再见|拜拜|等一下|稍等|等等|试试|再试一次|算了|随便|就这样|这样就行|不用了|不用|有意思|有趣|好玩|是吗|这样啊|也行|还行|凑合|这样|就行|挺好|ok|okay|行吧|嗯嗯|哈哈|哇|真的|确实|同意|好主意|太好了|学到了|有道理|原来如此|原来是这样|明白了|你真棒|你真好|很有帮助|有用|帮大忙了|太感谢了|非常感谢|谢谢啦';
 const CHATTER_ZH = new RegExp(`^(?:${CHATTER_ZH_UNIT}|\\s)+$`);
-const FRUSTRATION_ZH = /^(?:还是|又|怎么又|怎么还)(?:不行|报错|错了|失败|没用|不对)|^(?:不对不对|不行不行|你错了|你说错了|这不对|这不是我要的)|^(?:你)?(?:又|还)(?:搞错|弄错|错)了/;
+const FRUSTRATION_ZH =
+  /^(?:还是|又|怎么又|怎么还)(?:不行|报错|错了|失败|没用|不对)|^(?:不对不对|不行不行|你错了|你说错了|这不对|这不是我要的)|^(?:你)?(?:又|还)(?:搞错|弄错|错)了/;
 
 export function isChatter(text: string): boolean {
   const c = core(text);
@@ -123,7 +133,9 @@ export function isChatter(text: string): boolean {
   }
   const words = c.replace(/'/g, '').split(' ');
   if (words.length <= 10 && words.every((w) => CHATTER_WORDS.has(w))) return true;
-  const body = text.trim().replace(/^(?:(?:hmm+|um+|uh+|oh|ah|well|ok(?:ay)?|so|yeah|right|awesome|great|perfect|nice|cool|wow|thanks)[,.!]*\s+)+/i, '');
+  const body = text
+    .trim()
+    .replace(/^(?:(?:hmm+|um+|uh+|oh|ah|well|ok(?:ay)?|so|yeah|right|awesome|great|perfect|nice|cool|wow|thanks)[,.!]*\s+)+/i, '');
   if (TRANSIENT_MOOD.test(body) && body.length <= 60) return true;
   return CHATTER_EN.some((re) => re.test(body) || re.test(text.trim())) && !hasRuleMarker(text) && !hasSelfDisclosure(text);
 }
@@ -205,7 +217,8 @@ const REQUEST_ZH =
   /^(?:(?:好的?|那|那么|现在|然后|接下来|再|也|嗯)[，,]?\s*)*(?:请你?|帮我|麻烦你?|你(?:能|可以)(?:不能)?(?:帮我)?|能不能(?:帮我)?|可以帮我|给我|替我|试着)*\s*(?:写|修复|修改|修一下|修|改一下|改成|改|创建|新建|添加|加一个|加个|实现|重构|运行|跑一下|跑|生成|解释|总结|翻译|看看|看一下|查一下|查看|检查|更新|删除|删掉|部署|安装|优化|分析|列出|找一下|找到|搜索|打开|读一下|测试|提交|合并|回滚|格式化|重启|整理|画|计算|比较|对比)/;
 
 /** "make sure / ensure <thing> is|stays|uses ...": a requirement on a lasting state, not an action. */
-export const STATE_REQUIREMENT = /^(?:please\s+)?(?:make sure|ensure)\s+(?!to\b|you\b|that you\b)(?:that\s+)?[\w.@/-]+(?:\s+[\w.@/-]+){0,3}\s+(?:is|are|stays?|remains?|uses?|runs?|never|always)\b/i;
+export const STATE_REQUIREMENT =
+  /^(?:please\s+)?(?:make sure|ensure)\s+(?!to\b|you\b|that you\b)(?:that\s+)?[\w.@/-]+(?:\s+[\w.@/-]+){0,3}\s+(?:is|are|stays?|remains?|uses?|runs?|never|always)\b/i;
 
 /** A system-prompt style instruction ("You are a helpful assistant ...", "Respond in JSON"). */
 export function isPromptRestatement(text: string): boolean {
@@ -229,17 +242,21 @@ export function isRestatedInstruction(text: string): boolean {
 // ---------------------------------------------------------------- questions and context-bound text
 
 /** Markers strong enough to make even a question a standing rule ("Can you always cite sources?"). */
-const STRONG_RULE = /\b(?:always|never(?! ?mind)|from now on|going forward|in (?:the )?future|every ?time|whenever|remember)\b|以后|今后|总是|永远|记住|每次|从现在(?:开始|起)/i;
+const STRONG_RULE =
+  /\b(?:always|never(?! ?mind)|from now on|going forward|in (?:the )?future|every ?time|whenever|remember)\b|以后|今后|总是|永远|记住|每次|从现在(?:开始|起)/i;
 
 export function isQuestion(text: string): boolean {
   const t = text.trim();
   if (STRONG_RULE.test(t)) return false;
   if (/[?？]\s*\W*$/.test(t)) return true;
-  if (hasCjk(t)) return /(?:吗|么|呢)[。.]?$/.test(t) || /^(?:为什么|为啥|怎么|如何|什么|哪[里个些]|谁|是不是|能不能|可不可以|有没有)/.test(t);
+  if (hasCjk(t))
+    return /(?:吗|么|呢)[。.]?$/.test(t) || /^(?:为什么|为啥|怎么|如何|什么|哪[里个些]|谁|是不是|能不能|可不可以|有没有)/.test(t);
   // Without a question mark, a wh-word counts only when inverted ("what is", "how do"): "When I say X,
   // I mean Y" and "What I want: ..." are statements.
   if (/^(?:any idea|anyone know|does anyone know|do you know|i wonder|wondering|not sure (?:why|if|whether|how))\b/i.test(t)) return true;
-  return /^(?:(?:what|why|how|when|where|who|which)(?:'s| (?:is|are|was|were|do|does|did|can|could|would|should|will|has|have)\b)|(?:is|are) there\b|(?:do|does|did|can|could|would|should) (?:you|i|we|it)\b)/i.test(t);
+  return /^(?:(?:what|why|how|when|where|who|which)(?:'s| (?:is|are|was|were|do|does|did|can|could|would|should|will|has|have)\b)|(?:is|are) there\b|(?:do|does|did|can|could|would|should) (?:you|i|we|it)\b)/i.test(
+    t,
+  );
 }
 
 const DEICTIC_EN =

@@ -20,11 +20,75 @@ const ZH_LEAD_IN = /^(?:(?:另外|还有|对了|顺便说一下|顺便|补充一
 const ZH_REMEMBER = /^(?:请)?(?:记住|记得|别忘了|不要忘记|牢记)[:：，,\s]*/;
 
 // Irregular third-person forms; regular verbs take -s / -es / -ies.
-const THIRD_PERSON: Record<string, string> = { have: 'has', do: 'does', go: 'goes', am: 'is', be: 'is', "'m": 'is', "'ve": 'has', was: 'was' };
-const MODALS = new Set(['can', 'could', 'will', 'would', 'shall', 'should', 'must', 'may', 'might', "can't", 'cannot', "won't", "don't", "didn't", "haven't", "wasn't", 'did', 'had', 'used']);
-const ADVERB = /^(?:always|never|usually|often|sometimes|generally|mostly|really|strongly|also|still|just|only|now|no longer|much|rather|definitely|absolutely|typically|normally|mainly|primarily)$/i;
+const THIRD_PERSON: Record<string, string> = {
+  have: 'has',
+  do: 'does',
+  go: 'goes',
+  am: 'is',
+  be: 'is',
+  "'m": 'is',
+  "'ve": 'has',
+  was: 'was',
+};
+const MODALS = new Set([
+  'can',
+  'could',
+  'will',
+  'would',
+  'shall',
+  'should',
+  'must',
+  'may',
+  'might',
+  "can't",
+  'cannot',
+  "won't",
+  "don't",
+  "didn't",
+  "haven't",
+  "wasn't",
+  'did',
+  'had',
+  'used',
+]);
+const ADVERB =
+  /^(?:always|never|usually|often|sometimes|generally|mostly|really|strongly|also|still|just|only|now|no longer|much|rather|definitely|absolutely|typically|normally|mainly|primarily)$/i;
 
-const IRREGULAR_PAST = new Set(['was', 'were', 'had', 'did', 'went', 'got', 'made', 'left', 'began', 'took', 'chose', 'ran', 'wrote', 'said', 'set', 'put', 'bought', 'came', 'became', 'found', 'kept', 'sold', 'quit', 'thought', 'told', 'grew', 'gave', 'knew', 'met', 'paid', 'spent', 'stood', 'understood']);
+const IRREGULAR_PAST = new Set([
+  'was',
+  'were',
+  'had',
+  'did',
+  'went',
+  'got',
+  'made',
+  'left',
+  'began',
+  'took',
+  'chose',
+  'ran',
+  'wrote',
+  'said',
+  'set',
+  'put',
+  'bought',
+  'came',
+  'became',
+  'found',
+  'kept',
+  'sold',
+  'quit',
+  'thought',
+  'told',
+  'grew',
+  'gave',
+  'knew',
+  'met',
+  'paid',
+  'spent',
+  'stood',
+  'understood',
+]);
 
 export function thirdPersonVerb(verb: string): string {
   const lower = verb.toLowerCase();
@@ -47,7 +111,8 @@ export function toThirdPerson(sentence: string): string {
   else if (m) {
     const words = m[2]!.split(/\s+/);
     let i = 0;
-    while (i < words.length && (ADVERB.test(words[i]!) || (/^no$/i.test(words[i]!) && /^longer$/i.test(words[i + 1] ?? '')))) i += /^no$/i.test(words[i]!) ? 2 : 1;
+    while (i < words.length && (ADVERB.test(words[i]!) || (/^no$/i.test(words[i]!) && /^longer$/i.test(words[i + 1] ?? ''))))
+      i += /^no$/i.test(words[i]!) ? 2 : 1;
     if (i < words.length) {
       // "I no longer use" keeps "no longer"; the first real verb is conjugated.
       words[i] = thirdPersonVerb(words[i]!);
@@ -65,8 +130,15 @@ export function toThirdPerson(sentence: string): string {
 }
 
 function finish(text: string): string {
-  let t = text.replace(/\s+/g, ' ').trim().replace(/^[-*•:;,]+\s*/, '');
-  t = t.replace(/\s*(?:\.{2,}|…)\s*$/, '').replace(/[,;:\s-]+$/, '').replace(/\s+([.!?])$/, '$1').replace(/!+$/, '.');
+  let t = text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^[-*•:;,]+\s*/, '');
+  t = t
+    .replace(/\s*(?:\.{2,}|…)\s*$/, '')
+    .replace(/[,;:\s-]+$/, '')
+    .replace(/\s+([.!?])$/, '$1')
+    .replace(/!+$/, '.');
   if (t === '') return t;
   // "setTheme should ..." keeps its identifier; ordinary words are capitalised.
   if (!/^[a-z]+[A-Z0-9_.\-/]/.test(t)) t = t.charAt(0).toUpperCase() + t.slice(1);
@@ -75,10 +147,16 @@ function finish(text: string): string {
 
 /** The cleaned, standalone form of one sentence. */
 /** A generic label in front of a statement in notes and summaries ("Issue: X doesn't support Y"). */
-const LABEL = /^(?:[-*•]\s+)?(?:issue|fix|error|note|nb|explanation|lesson|lesson learned|cause|root cause|solution|warning|impact|result|finding|rule|preference|decision|fact|tip|important|key point|reminder)\s*[:：-]\s+/i;
+const LABEL =
+  /^(?:[-*•]\s+)?(?:issue|fix|error|note|nb|explanation|lesson|lesson learned|cause|root cause|solution|warning|impact|result|finding|rule|preference|decision|fact|tip|important|key point|reminder)\s*[:：-]\s+/i;
 
 export function normalizeStatement(sentence: string, options: { thirdPerson?: boolean } = {}): string {
-  let t = stripPreamble(sentence.trim().replace(/^[-*•]\s+/, '').replace(LABEL, ''));
+  let t = stripPreamble(
+    sentence
+      .trim()
+      .replace(/^[-*•]\s+/, '')
+      .replace(LABEL, ''),
+  );
   if (/[\u3400-\u9fff]/.test(t)) {
     t = t.replace(ZH_LEAD_IN, '').replace(ZH_REMEMBER, '').replace(ZH_LEAD_IN, '').trim();
     return t.replace(/[，,；;：:\s]+$/, '').replace(/(?<![。！？!?])$/, '。');
@@ -89,7 +167,10 @@ export function normalizeStatement(sentence: string, options: { thirdPerson?: bo
     if (t === before) break;
   }
   t = t.replace(TRAILING, '').replace(INTENSIFIER, '');
-  t = t.replace(/\bdon'?t ever\b/gi, 'never').replace(/\bdo not ever\b/gi, 'never').replace(/\bnever ever\b/gi, 'never');
+  t = t
+    .replace(/\bdon'?t ever\b/gi, 'never')
+    .replace(/\bdo not ever\b/gi, 'never')
+    .replace(/\bnever ever\b/gi, 'never');
   if (options.thirdPerson !== false) t = toThirdPerson(t);
   return finish(t);
 }

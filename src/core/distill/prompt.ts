@@ -37,7 +37,8 @@ const USER_CAP = 1600;
 const SUMMARY_CAP = 4000;
 const ASSISTANT_OPENING = 220;
 const ASSISTANT_CAP = 520;
-const RULE_OR_LESSON = /\b(?:always|never|must|should(?:n't)? (?:always|never)|don'?t|prefer|instead of|because|root cause|turns out|turned out|means|known issue|not supported|doesn'?t support|only (?:accepts?|supports?|has)|decided|the fix)\b/i;
+const RULE_OR_LESSON =
+  /\b(?:always|never|must|should(?:n't)? (?:always|never)|don'?t|prefer|instead of|because|root cause|turns out|turned out|means|known issue|not supported|doesn'?t support|only (?:accepts?|supports?|has)|decided|the fix)\b/i;
 
 function withoutBlocks(text: string): string {
   return text
@@ -74,7 +75,9 @@ function baseShape(record: L0Record): string {
   const text = record.content.trim();
   if (record.role === 'assistant') return assistantDigest(text);
   if (record.role === 'summary') {
-    const lines = withoutBlocks(text).split('\n').filter((l) => l.trim() !== '' && !isHostNoise(l));
+    const lines = withoutBlocks(text)
+      .split('\n')
+      .filter((l) => l.trim() !== '' && !isHostNoise(l));
     return cap(lines.join('\n'), SUMMARY_CAP);
   }
   return cap(text, USER_CAP);

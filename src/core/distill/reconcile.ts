@@ -71,7 +71,11 @@ export function statedAtOf(candidate: Candidate): number {
 }
 
 /** Current memories of the scope about the same single-valued choice (see slots.ts), newest first. */
-export async function sameSlot(options: { ctx: EngineContext; candidate: Candidate; cache: Map<string, MemoryRecord[]> }): Promise<MemoryRecord[]> {
+export async function sameSlot(options: {
+  ctx: EngineContext;
+  candidate: Candidate;
+  cache: Map<string, MemoryRecord[]>;
+}): Promise<MemoryRecord[]> {
   const slot = slotOf(options.candidate.text);
   if (!slot) return [];
   let current = options.cache.get(options.candidate.scope);
@@ -85,7 +89,12 @@ export async function sameSlot(options: { ctx: EngineContext; candidate: Candida
 }
 
 /** Up to `limit` current memories of the candidate's scope, by vector and by text, best first. */
-export async function findSimilar(options: { ctx: EngineContext; candidate: Candidate; vector: number[] | null; limit?: number }): Promise<SimilarMemory[]> {
+export async function findSimilar(options: {
+  ctx: EngineContext;
+  candidate: Candidate;
+  vector: number[] | null;
+  limit?: number;
+}): Promise<SimilarMemory[]> {
   const { ctx, candidate } = options;
   const limit = options.limit ?? 3;
   const filter = { scopes: [candidate.scope] };
@@ -124,9 +133,10 @@ export async function reconcile(options: {
   const { ctx, candidates } = options;
   const usage: LlmUsage = { inputTokens: 0, outputTokens: 0 };
   if (candidates.length === 0) return { decisions: [], usage, llmCalls: 0 };
-  const vectors = ctx.dimensions > 0
-    ? ((await ctx.embeddings.embedDocuments({ texts: candidates.map((c) => c.text), abortSignal: options.abortSignal })) ?? [])
-    : [];
+  const vectors =
+    ctx.dimensions > 0
+      ? ((await ctx.embeddings.embedDocuments({ texts: candidates.map((c) => c.text), abortSignal: options.abortSignal })) ?? [])
+      : [];
   const decisions: Array<Decision | undefined> = new Array(candidates.length);
   const ambiguous: Array<{ index: number; similar: SimilarMemory[] }> = [];
   const batchHashes = new Map<string, number>();
@@ -150,30 +160,55 @@ export async function reconcile(options: {
     }
     // A redo after a crash (the cursor did not move) must not revive a memory superseded since.
     const sources = new Set(candidate.sourceMessageIds);
-    const replay = sameText.find((r) => r.source.sessionKey === candidate.sessionKey && (r.source.messageIds ?? []).some((id) => sources.has(id)));
+    const replay = sameText.find(
+      (r) => r.source.sessionKey === candidate.sessionKey && (r.source.messageIds ?? []).some((id) => sources.has(id)),
+    );
     if (replay) {
       decisions[index] = { ...base, kind: 'skip', targetId: replay.id, reason: 'already distilled from the same messages', by: 'exact' };
       continue;
     }
     const similar = await findSimilar({ ctx, candidate, vector });
     const slot = slotOf(candidate.text);
-    const slotMates = slot ? (await sameSlot({ ctx, candidate, cache: slotCache })).filter((m) => sameContext(candidate.text, m.text, slot)) : [];
+    const slotMates = slot
+      ? (await sameSlot({ ctx, candidate, cache: slotCache })).filter((m) => sameContext(candidate.text, m.text, slot))
+      : [];
     const mate = slotMates[0];
     if (mate && slot && !options.llm) {
       // Offline: a restatement of the same choice is a duplicate; a different choice, stated later,
       // supersedes it; stated earlier, it is history already replaced and is skipped.
       const mateValue = slotOf(mate.text)?.value;
       if (mateValue === slot.value) {
-        decisions[index] = { ...base, kind: 'skip', targetId: mate.id, reason: `same ${slot.slot} (${slot.value}) already stored`, by: 'rules' };
+        decisions[index] = {
+          ...base,
+          kind: 'skip',
+          targetId: mate.id,
+          reason: `same ${slot.slot} (${slot.value}) already stored`,
+          by: 'rules',
+        };
         continue;
       }
       if (statedAtOf(candidate) < Date.parse(mate.validFrom)) {
-        decisions[index] = { ...base, kind: 'skip', targetId: mate.id, reason: `stated before the current ${slot.slot} (${mateValue})`, by: 'rules' };
+        decisions[index] = {
+          ...base,
+          kind: 'skip',
+          targetId: mate.id,
+          reason: `stated before the current ${slot.slot} (${mateValue})`,
+          by: 'rules',
+        };
         continue;
       }
       if (isChangeStatement(candidate.text) || (isChoiceStatement(candidate.text) && isChoiceStatement(mate.text))) {
-        decisions[index] = { ...base, kind: 'supersede', targetId: mate.id, reason: `${slot.slot} changed from ${mateValue} to ${slot.value}`, by: 'rules' };
-        slotCache.set(candidate.scope, (slotCache.get(candidate.scope) ?? []).filter((r) => r.id !== mate.id));
+        decisions[index] = {
+          ...base,
+          kind: 'supersede',
+          targetId: mate.id,
+          reason: `${slot.slot} changed from ${mateValue} to ${slot.value}`,
+          by: 'rules',
+        };
+        slotCache.set(
+          candidate.scope,
+          (slotCache.get(candidate.scope) ?? []).filter((r) => r.id !== mate.id),
+        );
         continue;
       }
     }
@@ -182,18 +217,35 @@ export async function reconcile(options: {
     if (near && statesDifferentFacts(candidate.text, near.record.text)) {
       // Near-identical but another number, date, name or negation: a changed fact, never a duplicate.
       if (!options.llm) {
-        decisions[index] = { ...base, kind: 'supersede', targetId: near.record.id, reason: `changed fact (similarity ${near.similarity!.toFixed(3)})`, by: 'near' };
+        decisions[index] = {
+          ...base,
+          kind: 'supersede',
+          targetId: near.record.id,
+          reason: `changed fact (similarity ${near.similarity!.toFixed(3)})`,
+          by: 'near',
+        };
         continue;
       }
       ambiguous.push({ index, similar });
       continue;
     }
     if (near) {
-      decisions[index] = { ...base, kind: 'skip', targetId: near.record.id, reason: `near duplicate (similarity ${near.similarity!.toFixed(3)})`, by: 'near' };
+      decisions[index] = {
+        ...base,
+        kind: 'skip',
+        targetId: near.record.id,
+        reason: `near duplicate (similarity ${near.similarity!.toFixed(3)})`,
+        by: 'near',
+      };
       continue;
     }
     if (similar.length === 0 || !options.llm) {
-      decisions[index] = { ...base, kind: 'create', reason: similar.length === 0 ? 'nothing similar stored' : 'no LLM configured', by: similar.length === 0 ? 'none-similar' : 'rules' };
+      decisions[index] = {
+        ...base,
+        kind: 'create',
+        reason: similar.length === 0 ? 'nothing similar stored' : 'no LLM configured',
+        by: similar.length === 0 ? 'none-similar' : 'rules',
+      };
       continue;
     }
     ambiguous.push({ index, similar });
@@ -207,7 +259,12 @@ export async function reconcile(options: {
         text: candidates[a.index]!.text,
         category: candidates[a.index]!.category,
         stated: new Date(statedAtOf(candidates[a.index]!)).toISOString().slice(0, 10),
-        existing: a.similar.map((s) => ({ id: s.record.id, text: s.record.text, category: s.record.category, since: s.record.validFrom.slice(0, 10) })),
+        existing: a.similar.map((s) => ({
+          id: s.record.id,
+          text: s.record.text,
+          category: s.record.category,
+          since: s.record.validFrom.slice(0, 10),
+        })),
       })),
     };
     llmCalls++;
@@ -235,17 +292,38 @@ export async function reconcile(options: {
       const target = d?.targetId && allowed.has(d.targetId.toUpperCase()) ? d.targetId.toUpperCase() : undefined;
       // An action that needs a target without a valid one degrades to create: never touch a memory the model invented.
       if (!d || (d.action !== 'create' && !target) || (d.action === 'merge' && !d.text?.trim())) {
-        decisions[a.index] = { candidate, vector, kind: 'create', reason: d ? `invalid ${d.action} decision (${d.reason}); created instead` : 'no decision returned', by: 'llm' };
+        decisions[a.index] = {
+          candidate,
+          vector,
+          kind: 'create',
+          reason: d ? `invalid ${d.action} decision (${d.reason}); created instead` : 'no decision returned',
+          by: 'llm',
+        };
         continue;
       }
       const text = d.text?.trim() || undefined;
       const targetRecord = a.similar.find((s) => s.record.id === target)?.record;
       // Enforced here, not only asked of the model: an older statement never replaces a newer one.
       if (d.action === 'supersede' && targetRecord && statedAtOf(candidate) < Date.parse(targetRecord.validFrom)) {
-        decisions[a.index] = { candidate, vector, kind: 'skip', targetId: target, reason: `stated before ${target} (${targetRecord.validFrom.slice(0, 10)}); not superseding a newer memory`, by: 'llm' };
+        decisions[a.index] = {
+          candidate,
+          vector,
+          kind: 'skip',
+          targetId: target,
+          reason: `stated before ${target} (${targetRecord.validFrom.slice(0, 10)}); not superseding a newer memory`,
+          by: 'llm',
+        };
         continue;
       }
-      decisions[a.index] = { candidate, vector, kind: d.action, targetId: target, text: d.action === 'merge' || d.action === 'keep-both' ? text : undefined, reason: d.reason, by: 'llm' };
+      decisions[a.index] = {
+        candidate,
+        vector,
+        kind: d.action,
+        targetId: target,
+        text: d.action === 'merge' || d.action === 'keep-both' ? text : undefined,
+        reason: d.reason,
+        by: 'llm',
+      };
     }
   }
   return { decisions: decisions.map((d) => d!), usage, llmCalls };

@@ -20,7 +20,12 @@ export interface Trigger {
 const SUBJECT = String.raw`(?:i|we|the team|our team)`;
 
 export const USER_TRIGGERS: Trigger[] = [
-  { name: 'remember', pattern: /\b(?:remember|don't forget|do not forget|note to self|keep in mind|for future reference|bear in mind)\b/i, category: 'fact', confidence: 0.9 },
+  {
+    name: 'remember',
+    pattern: /\b(?:remember|don't forget|do not forget|note to self|keep in mind|for future reference|bear in mind)\b/i,
+    category: 'fact',
+    confidence: 0.9,
+  },
   {
     name: 'change',
     pattern: new RegExp(
@@ -60,39 +65,83 @@ export const USER_TRIGGERS: Trigger[] = [
     category: 'rule',
     confidence: 0.8,
   },
-  { name: 'i-use', pattern: /\bi\s+(?:usually\s+|mostly\s+|always\s+)?(?:use|am using|work with|code in)\s+\S+/i, category: 'preference', confidence: 0.65 },
-  { name: 'we-use', pattern: /\bwe\s+(?:usually\s+|mostly\s+|always\s+)?(?:use|are using|work with|code in|deploy (?:on|to)|host (?:on|at))\s+\S+/i, category: 'fact', confidence: 0.7 },
+  {
+    name: 'i-use',
+    pattern: /\bi\s+(?:usually\s+|mostly\s+|always\s+)?(?:use|am using|work with|code in)\s+\S+/i,
+    category: 'preference',
+    confidence: 0.65,
+  },
+  {
+    name: 'we-use',
+    pattern: /\bwe\s+(?:usually\s+|mostly\s+|always\s+)?(?:use|are using|work with|code in|deploy (?:on|to)|host (?:on|at))\s+\S+/i,
+    category: 'fact',
+    confidence: 0.7,
+  },
   {
     name: 'our-x-is',
-    pattern: /\b(?:our|my)\s+(?:[\w.-]+\s+){0,3}?(?:is|are|was|runs on|runs at|lives (?:in|at|on)|sits (?:on|at)|listens on|uses|is called|is named)\b/i,
+    pattern:
+      /\b(?:our|my)\s+(?:[\w.-]+\s+){0,3}?(?:is|are|was|runs on|runs at|lives (?:in|at|on)|sits (?:on|at)|listens on|uses|is called|is named)\b/i,
     category: 'fact',
     confidence: 0.7,
   },
   {
     name: 'self',
-    pattern: /\bi(?:'m| am)\s+(?:a|an|allergic|vegetarian|vegan|based|from|married|left-handed|colou?r-?blind)\b|\bi\s+(?:live|work|grew up)\s+(?:in|at|as|for|on)\b/i,
+    pattern:
+      /\bi(?:'m| am)\s+(?:a|an|allergic|vegetarian|vegan|based|from|married|left-handed|colou?r-?blind)\b|\bi\s+(?:live|work|grew up)\s+(?:in|at|as|for|on)\b/i,
     category: 'fact',
     confidence: 0.7,
   },
   {
     name: 'normative',
-    pattern: /^(?:(?:ok|so|and|also)[,\s]+)*(?:the\s+|our\s+)?(?:[\w.`'-]+\s+){1,5}?(?:should|must)\s+(?:always\s+|never\s+|not\s+)?(?:be|stay|use|show|stop|return|fit|fall back|run|live|go|have|never|only)\b|\bwe should\s+(?:always\s+|never\s+)?(?:use|keep|start|stick|prefer|avoid|investigate)\b/i,
+    pattern:
+      /^(?:(?:ok|so|and|also)[,\s]+)*(?:the\s+|our\s+)?(?:[\w.`'-]+\s+){1,5}?(?:should|must)\s+(?:always\s+|never\s+|not\s+)?(?:be|stay|use|show|stop|return|fit|fall back|run|live|go|have|never|only)\b|\bwe should\s+(?:always\s+|never\s+)?(?:use|keep|start|stick|prefer|avoid|investigate)\b/i,
     category: 'rule',
     confidence: 0.7,
   },
-  { name: 'lesson', pattern: /\b(?:lesson learned|turns out|turned out|til|the trick is|the root cause)\b/i, category: 'lesson', confidence: 0.7 },
-  { name: 'requirement', pattern: /^(?:please\s+)?(?:make sure|ensure)\s+(?!to\b|you\b|that you\b)(?:that\s+)?[\w.@/-]+(?:\s+[\w.@/-]+){0,3}\s+(?:is|are|stays?|remains?|uses?|runs?|never|always)\b/i, category: 'rule', confidence: 0.7 },
+  {
+    name: 'lesson',
+    pattern: /\b(?:lesson learned|turns out|turned out|til|the trick is|the root cause)\b/i,
+    category: 'lesson',
+    confidence: 0.7,
+  },
+  {
+    name: 'requirement',
+    pattern:
+      /^(?:please\s+)?(?:make sure|ensure)\s+(?!to\b|you\b|that you\b)(?:that\s+)?[\w.@/-]+(?:\s+[\w.@/-]+){0,3}\s+(?:is|are|stays?|remains?|uses?|runs?|never|always)\b/i,
+    category: 'rule',
+    confidence: 0.7,
+  },
   { name: 'instead', pattern: /\b(?:don'?t|do not|never|stop)\b[^.?]{2,80}\binstead\b/i, category: 'rule', confidence: 0.75 },
   { name: 'or-else', pattern: /\b(?:needs? to|has to|have to)\b[^.?]{3,80}\b(?:or else|otherwise)\b/i, category: 'rule', confidence: 0.7 },
-  { name: 'prohibition', pattern: /^(?:don'?t|do not)\s+\w+[^.?]{0,40}(?:!|\binstead\b)|^no\s+[\w.-]+(?:\s+[\w.-]+)?!$/i, category: 'rule', confidence: 0.65 },
+  {
+    name: 'prohibition',
+    pattern: /^(?:don'?t|do not)\s+\w+[^.?]{0,40}(?:!|\binstead\b)|^no\s+[\w.-]+(?:\s+[\w.-]+)?!$/i,
+    category: 'rule',
+    confidence: 0.65,
+  },
 ];
 
 export const USER_TRIGGERS_ZH: Trigger[] = [
   { name: 'remember', pattern: /记住|记得|别忘了|不要忘记|牢记/, category: 'fact', confidence: 0.9 },
-  { name: 'change', pattern: /(?:我|我们)(?:已经|现在)?(?:改用|换成|换到|切换到|转到|迁移到)|(?:我|我们)(?:不再用|不用了|现在用)/, category: 'preference', confidence: 0.8 },
-  { name: 'rule', pattern: /以后|今后|往后|从现在(?:开始|起)|总是|永远|始终|每次|不要再|别再|不许|禁止|绝不|务必|一律|默认|必须/, category: 'rule', confidence: 0.85 },
+  {
+    name: 'change',
+    pattern: /(?:我|我们)(?:已经|现在)?(?:改用|换成|换到|切换到|转到|迁移到)|(?:我|我们)(?:不再用|不用了|现在用)/,
+    category: 'preference',
+    confidence: 0.8,
+  },
+  {
+    name: 'rule',
+    pattern: /以后|今后|往后|从现在(?:开始|起)|总是|永远|始终|每次|不要再|别再|不许|禁止|绝不|务必|一律|默认|必须/,
+    category: 'rule',
+    confidence: 0.85,
+  },
   { name: 'decision', pattern: /决定|我们选择了?|约定|定下来|统一用/, category: 'decision', confidence: 0.8 },
-  { name: 'preference', pattern: /我(?:比较|更|很|最|非常|特别|不太|不)?(?:喜欢|偏好|爱|讨厌|习惯|倾向于)|我更愿意/, category: 'preference', confidence: 0.75 },
+  {
+    name: 'preference',
+    pattern: /我(?:比较|更|很|最|非常|特别|不太|不)?(?:喜欢|偏好|爱|讨厌|习惯|倾向于)|我更愿意/,
+    category: 'preference',
+    confidence: 0.75,
+  },
   { name: 'use-not', pattern: /(?:我们|我)(?:用|使用)[^，。]{1,20}[，,]?(?:而不是|不用|不是)/, category: 'rule', confidence: 0.8 },
   { name: 'we-use', pattern: /我(?:们)?(?:一般|通常|平时|主要)?(?:用|使用)(?!户)/, category: 'fact', confidence: 0.65 },
   { name: 'our-x-is', pattern: /(?:我|我们)的[^，。！？,.!?]{1,12}(?:是|叫|在)/, category: 'fact', confidence: 0.7 },
@@ -119,7 +168,8 @@ export const SUMMARY_USER_STATEMENT =
   /\b(?:the\s+)?user\s+(?:explicitly\s+|repeatedly\s+|strongly\s+)?(?:demanded|insisted|emphasi[sz]ed|stressed|required|requires|specified|prefers|preferred|wants|wanted|dislikes|clarified|corrected|decided|stated|set the rule|made clear)\b(?:\s+(?:that|to|on))?\s*[:,]?\s*["“]?([^"”]{4,300})["”]?/i;
 
 /** Summary sentences also carry rules and preferences in the third person. */
-export const SUMMARY_RULE = /\b(?:always|never(?! ?mind)|must(?:n't| not)?|from now on|by default|prefers?|preference|convention|policy|not allowed|forbidden)\b/i;
+export const SUMMARY_RULE =
+  /\b(?:always|never(?! ?mind)|must(?:n't| not)?|from now on|by default|prefers?|preference|convention|policy|not allowed|forbidden)\b/i;
 
 export function triggersFor(speaker: Speaker, cjk: boolean): Trigger[] {
   if (speaker === 'user') return cjk ? USER_TRIGGERS_ZH : USER_TRIGGERS;

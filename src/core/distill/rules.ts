@@ -46,11 +46,20 @@ const IMPORTANCE: Record<MemoryCategory, number> = {
 };
 
 const CATEGORY_RULES: Array<[MemoryCategory, RegExp]> = [
-  ['rule', /\b(?:always|never|from now on|going forward|in (?:the )?future|by default|every time|whenever|must|don't|do not)\b|总是|永远|从不|以后|今后|从现在(?:开始|起)|每次|不要|别再|务必|必须|一律|默认/i],
+  [
+    'rule',
+    /\b(?:always|never|from now on|going forward|in (?:the )?future|by default|every time|whenever|must|don't|do not)\b|总是|永远|从不|以后|今后|从现在(?:开始|起)|每次|不要|别再|务必|必须|一律|默认/i,
+  ],
   ['decision', /\b(?:decided|agreed|chose|settled on|going with|decision)\b|决定|选择了|约定|定下来/i],
   ['lesson', /\b(?:lesson|learned|turns out|turned out|til|caused by|root cause)\b|教训|经验|原因是|原来是因为/i],
-  ['preference', /\b(?:prefer(?:s|red)?|likes?|loves?|enjoys?|hates?|dislikes?|can't stand|rather|favou?rite|switched to|uses)\b|喜欢|偏好|讨厌|习惯|倾向|更愿意|改用|换成/i],
-  ['event', /\b(?:on (?:mon|tue|wed|thu|fri|sat|sun)\w*|next (?:week|month|year)|tomorrow|yesterday|last (?:week|month|year)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2})\b|\d{1,2}月\d{1,2}[日号]|下(?:周|个月)|明天|昨天|上(?:周|个月)/i],
+  [
+    'preference',
+    /\b(?:prefer(?:s|red)?|likes?|loves?|enjoys?|hates?|dislikes?|can't stand|rather|favou?rite|switched to|uses)\b|喜欢|偏好|讨厌|习惯|倾向|更愿意|改用|换成/i,
+  ],
+  [
+    'event',
+    /\b(?:on (?:mon|tue|wed|thu|fri|sat|sun)\w*|next (?:week|month|year)|tomorrow|yesterday|last (?:week|month|year)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2})\b|\d{1,2}月\d{1,2}[日号]|下(?:周|个月)|明天|昨天|上(?:周|个月)/i,
+  ],
   ['entity', /\b(?:codename|code name|is (?:our|my|the) (?:manager|boss|dentist|doctor|lead|team|colleague|friend))\b|代号|负责人|是我的/i],
 ];
 
@@ -68,7 +77,10 @@ export function splitSentences(text: string): string[] {
 /** Removes host-injected context (recalled memories, metadata) that precedes the user's words. */
 function stripInjected(text: string): string {
   return text
-    .replace(/<\s*(relevant[-_ ]?memories|recalled[-_ ]?memories|memories|memory|system[-_ ]?reminder|context)\b[^>]*>[\s\S]*?<\s*\/\s*\1\s*>/gi, ' ')
+    .replace(
+      /<\s*(relevant[-_ ]?memories|recalled[-_ ]?memories|memories|memory|system[-_ ]?reminder|context)\b[^>]*>[\s\S]*?<\s*\/\s*\1\s*>/gi,
+      ' ',
+    )
     .split('\n')
     .filter((line) => !isInjectedBlock(line))
     .join('\n');
@@ -93,11 +105,19 @@ function findTrigger(sentence: string, role: Speaker): Found | undefined {
       const verb = /user\s+(?:\w+\s+)?(\w+)/i.exec(sentence)?.[1] ?? '';
       const inner = triggersFor('user', false).find((t) => t.pattern.test(quoted[1]!));
       if (inner) return { statement: quoted[1]!, trigger: inner, judgeAs: 'user' };
-      if (STRONG_DEMAND.test(verb)) return { statement: quoted[1]!, trigger: { name: 'demand', pattern: STRONG_DEMAND, category: 'rule', confidence: 0.75 }, judgeAs: 'user' };
-      if (/prefer|want|dislike/i.test(verb)) return { statement: sentence, trigger: { name: 'preference', pattern: /prefer/, category: 'preference', confidence: 0.7 } };
-      if (/decided/i.test(verb)) return { statement: sentence, trigger: { name: 'decision', pattern: /decided/, category: 'decision', confidence: 0.75 } };
+      if (STRONG_DEMAND.test(verb))
+        return {
+          statement: quoted[1]!,
+          trigger: { name: 'demand', pattern: STRONG_DEMAND, category: 'rule', confidence: 0.75 },
+          judgeAs: 'user',
+        };
+      if (/prefer|want|dislike/i.test(verb))
+        return { statement: sentence, trigger: { name: 'preference', pattern: /prefer/, category: 'preference', confidence: 0.7 } };
+      if (/decided/i.test(verb))
+        return { statement: sentence, trigger: { name: 'decision', pattern: /decided/, category: 'decision', confidence: 0.75 } };
     }
-    if (SUMMARY_RULE.test(sentence)) return { statement: sentence, trigger: { name: 'rule', pattern: SUMMARY_RULE, category: 'rule', confidence: 0.7 } };
+    if (SUMMARY_RULE.test(sentence))
+      return { statement: sentence, trigger: { name: 'rule', pattern: SUMMARY_RULE, category: 'rule', confidence: 0.7 } };
   }
   const trigger = triggersFor(role, cjk).find((t) => t.pattern.test(sentence));
   return trigger ? { statement: sentence, trigger } : undefined;
@@ -109,10 +129,12 @@ const MAX_PER_TURN: Record<Speaker, number> = { user: 3, assistant: 2, summary: 
  * Sections of a compaction summary about the work in flight (Claude Code: "Pending Tasks",
  * "Current Work", "Optional Next Step"; pi: "Progress", "Next Steps"): their "must"s are to-dos.
  */
-const IN_FLIGHT_SECTION = /^(?:\d+\.\s*)?(?:pending tasks?|current (?:work|state|task)|(?:optional )?next steps?|in progress|progress|remaining (?:work|tasks)|todo|to do|what needs to be done|current quote from conversation)\s*:?\s*$/i;
+const IN_FLIGHT_SECTION =
+  /^(?:\d+\.\s*)?(?:pending tasks?|current (?:work|state|task)|(?:optional )?next steps?|in progress|progress|remaining (?:work|tasks)|todo|to do|what needs to be done|current quote from conversation)\s*:?\s*$/i;
 const SECTION = /^(?:\d+\.\s*)?[A-Z][\w &/-]{2,60}:?\s*$/;
 /** The section titles of Claude Code and pi compaction summaries, however they are marked up. */
-const KNOWN_SECTION = /^(?:\d+\.\s*)?(?:primary request and intent|key technical concepts|files and code sections|errors and fixes|problem solving|all user messages|pending tasks|current work|optional next step|goal|goals|constraints (?:&|and) preferences|progress|key decisions|next steps|critical context|analysis|summary)\s*:?\s*$/i;
+const KNOWN_SECTION =
+  /^(?:\d+\.\s*)?(?:primary request and intent|key technical concepts|files and code sections|errors and fixes|problem solving|all user messages|pending tasks|current work|optional next step|goal|goals|constraints (?:&|and) preferences|progress|key decisions|next steps|critical context|analysis|summary)\s*:?\s*$/i;
 
 /** The prose sentences capture reads; for a summary, without its in-flight sections. */
 function sentencesOf(message: string, role: Speaker): string[] {
@@ -159,7 +181,12 @@ export function captureByRules(options: CaptureByRulesOptions): RuleCandidate[] 
     if (seen.has(key) || (hasCjk(text) ? [...text].length < 4 : text.split(/\s+/).length < 3)) continue;
     seen.add(key);
     // "We should start with X" is the team deciding; "setTheme should return an error" is a rule.
-    const category = trigger.name === 'remember' ? detectCategory(text) : trigger.name === 'normative' && /^we should\b/i.test(text) ? 'decision' : trigger.category;
+    const category =
+      trigger.name === 'remember'
+        ? detectCategory(text)
+        : trigger.name === 'normative' && /^we should\b/i.test(text)
+          ? 'decision'
+          : trigger.category;
     candidates.push({ text, category, importance: IMPORTANCE[category], confidence: trigger.confidence, trigger: trigger.name, order });
   }
   return candidates

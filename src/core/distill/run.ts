@@ -145,7 +145,10 @@ function errorInfo(error: unknown): { code: string; message: string } {
 }
 
 export async function runDistill(options: DistillOptions): Promise<DistillReport> {
-  return withFileLock({ path: join(options.home, 'distill', '.lock'), timeoutMs: options.lockTimeoutMs ?? 0, staleMs: options.lockStaleMs }, () => distillLocked(options));
+  return withFileLock(
+    { path: join(options.home, 'distill', '.lock'), timeoutMs: options.lockTimeoutMs ?? 0, staleMs: options.lockStaleMs },
+    () => distillLocked(options),
+  );
 }
 
 async function distillLocked(options: DistillOptions): Promise<DistillReport> {
@@ -163,7 +166,9 @@ async function distillLocked(options: DistillOptions): Promise<DistillReport> {
   // Budgets and chunks are measured with the real tokenizer (loaded only when a model is called).
   if (llm) await loadTokenizer();
 
-  const pending = (await cursor.readPending({ maxMessages: caps.maxMessagesPerRun })).filter((m) => !options.agentId || m.record.agentId === options.agentId);
+  const pending = (await cursor.readPending({ maxMessages: caps.maxMessagesPerRun })).filter(
+    (m) => !options.agentId || m.record.agentId === options.agentId,
+  );
   report.messages.read = pending.length;
   // Messages that can never yield a memory (tool output, system, empty) are done as soon as read.
   const usefulRoles = DISTILLED_ROLES;
@@ -196,7 +201,11 @@ async function distillLocked(options: DistillOptions): Promise<DistillReport> {
   const settleSession = async (part: { sessionKey: string; messages: L0Record[]; candidates: Candidate[] }): Promise<boolean> => {
     let decisions;
     try {
-      if (llm && part.candidates.length > 0 && !budget.check({ calls: 1, tokens: estimateReconcileTokens(part.candidates), now: now() }).ok) {
+      if (
+        llm &&
+        part.candidates.length > 0 &&
+        !budget.check({ calls: 1, tokens: estimateReconcileTokens(part.candidates), now: now() }).ok
+      ) {
         // Extraction fit but reconciliation does not: the rest waits (its extraction is redone later).
         report.budget = { exhausted: true, limit: 'reconcile' };
         stop = true;
@@ -230,7 +239,12 @@ async function distillLocked(options: DistillOptions): Promise<DistillReport> {
     if (!isValidAgentId(agentId)) {
       // Older L0 data can hold such ids; their messages are reported, never filed under another scope.
       const records = sessions.flat();
-      report.errors.push({ stage: 'extract', agentId, sessionKey: [...new Set(records.map((r) => r.sessionKey))].join(','), ...errorInfo(catchError(() => assertAgentId(agentId))) });
+      report.errors.push({
+        stage: 'extract',
+        agentId,
+        sessionKey: [...new Set(records.map((r) => r.sessionKey))].join(','),
+        ...errorInfo(catchError(() => assertAgentId(agentId))),
+      });
       if (!dryRun) await cursor.commit({ keys: records.map((m) => keyOf.get(m)!) });
       report.messages.distilled += dryRun ? 0 : records.length;
       continue;
@@ -299,4 +313,3 @@ async function distillLocked(options: DistillOptions): Promise<DistillReport> {
   report.cost = llm ? costOf({ pricing: llm.pricing, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }) : null;
   return report;
 }
-

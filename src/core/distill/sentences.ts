@@ -22,7 +22,8 @@ const RULE_LINE = /^\s*(?:[-*_=]\s*){3,}$/;
 
 // Abbreviations (and inline enumerators, "2.") after which a period does not end a sentence; a
 // single capital is an initial ("J. Smith"), a single lower-case letter is not ("restarted with -r.").
-const ABBREVIATIONS = /(?:(?:^|\s)\d{1,2}\.$)|(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|resp|no|nr|fig|dr|mr|mrs|ms|prof|sr|jr|st|inc|ltd|co|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.$)/i;
+const ABBREVIATIONS =
+  /(?:(?:^|\s)\d{1,2}\.$)|(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|resp|no|nr|fig|dr|mr|mrs|ms|prof|sr|jr|st|inc|ltd|co|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.$)/i;
 const INITIAL = /(?:^|[\s(])[A-Z]\.$/;
 
 /** Emphasis and inline markup that carry no words ("**Rule:**" reads as "Rule:"). */
@@ -90,7 +91,8 @@ export function splitUnits(text: string): TextUnit[] {
       else joined.push(line);
     }
     // An inline enumerator ("... machine. 2. we are ...") opens a list item, not a sentence word.
-    for (const line of joined) for (const s of splitLine(line)) units.push({ text: stripInlineMarkup(s.replace(/^\d{1,2}[.)]\s+/, '')), kind: 'prose' });
+    for (const line of joined)
+      for (const s of splitLine(line)) units.push({ text: stripInlineMarkup(s.replace(/^\d{1,2}[.)]\s+/, '')), kind: 'prose' });
     prose = [];
   };
   for (let i = 0; i < lines.length; i++) {
@@ -134,5 +136,7 @@ export function splitUnits(text: string): TextUnit[] {
 
 /** Prose sentences only: what rule-based capture reads. */
 export function proseSentences(text: string): string[] {
-  return splitUnits(text).filter((u) => u.kind === 'prose').map((u) => u.text);
+  return splitUnits(text)
+    .filter((u) => u.kind === 'prose')
+    .map((u) => u.text);
 }

@@ -55,7 +55,8 @@ export function hasExplanation(text: string): boolean {
 /** First-person facts: "my X is", "I live in", "我的", "我是". */
 const SELF_EN =
   /\b(?:my|our)\s+[a-z]|\b(?:i|we)\s+(?:am|was|have|had|live|lived|work|worked|use|used|like|love|hate|enjoy|own|speak|moved|switched|started|stopped|quit|joined|left|got|bought|grew up|usually|tend|need|want|can't|cannot)\b|\bi'm\b|\bi've been\b/i;
-const SELF_ZH = /我的|我们的|我是|我在|我住|我家|我有|我会|我用|我们用|我已经|我平时|我一般|我通常|我正在学|我女儿|我儿子|我老婆|我老公|我妈|我爸/;
+const SELF_ZH =
+  /我的|我们的|我是|我在|我住|我家|我有|我会|我用|我们用|我已经|我平时|我一般|我通常|我正在学|我女儿|我儿子|我老婆|我老公|我妈|我爸/;
 
 export function hasSelfDisclosure(text: string): boolean {
   return SELF_EN.test(text) || SELF_ZH.test(text);
@@ -92,7 +93,12 @@ export function hasContentEvidence(text: string): boolean {
   if (hasRuleMarker(t) || hasSelfDisclosure(t) || hasExplanation(t)) return true;
   if (/^(?:i|we)\b(?!'ll| will)/i.test(t) || /^我(?!来|先)/.test(t)) return true;
   // "Kestrel is our CI pool", "Emma handles sales": a capitalised or numeric subject and a verb.
-  if (/^(?:[A-Z][\w.-]*|\d[\w.-]*)(?: [A-Z][\w.-]*)* (?:is|are|was|were|has|have|uses?|runs?|lives?|works?|owns?|handles?|leads?|supports?|starts?|ends?|costs?|means?)\b/.test(t)) return true;
+  if (
+    /^(?:[A-Z][\w.-]*|\d[\w.-]*)(?: [A-Z][\w.-]*)* (?:is|are|was|were|has|have|uses?|runs?|lives?|works?|owns?|handles?|leads?|supports?|starts?|ends?|costs?|means?)\b/.test(
+      t,
+    )
+  )
+    return true;
   // 是 in 还是/就是/但是/可是 is a conjunction or adverb, not a copula.
   return /(?:(?<![还就可但只要倒于或不])是|在|有|用|叫|住|属于|负责|位于)/.test(t) && weightedLength(t) >= 12;
 }

@@ -14,11 +14,67 @@ export interface Slot {
 }
 
 const TOOLS: Record<string, string[]> = {
-  editor: ['vim', 'neovim', 'nvim', 'emacs', 'helix', 'vscode', 'vs code', 'visual studio code', 'sublime', 'sublime text', 'zed', 'intellij', 'webstorm', 'pycharm', 'goland', 'rider', 'cursor', 'windsurf', 'nano', 'kakoune', 'atom', 'textmate', 'notepad++', 'xcode', 'android studio', 'eclipse', 'micro'],
+  editor: [
+    'vim',
+    'neovim',
+    'nvim',
+    'emacs',
+    'helix',
+    'vscode',
+    'vs code',
+    'visual studio code',
+    'sublime',
+    'sublime text',
+    'zed',
+    'intellij',
+    'webstorm',
+    'pycharm',
+    'goland',
+    'rider',
+    'cursor',
+    'windsurf',
+    'nano',
+    'kakoune',
+    'atom',
+    'textmate',
+    'notepad++',
+    'xcode',
+    'android studio',
+    'eclipse',
+    'micro',
+  ],
   shell: ['bash', 'zsh', 'fish', 'nushell', 'powershell', 'pwsh', 'tcsh', 'ksh', 'elvish', 'xonsh'],
-  terminal: ['iterm', 'iterm2', 'alacritty', 'kitty', 'wezterm', 'ghostty', 'warp', 'hyper', 'windows terminal', 'konsole', 'gnome terminal', 'tmux', 'zellij'],
+  terminal: [
+    'iterm',
+    'iterm2',
+    'alacritty',
+    'kitty',
+    'wezterm',
+    'ghostty',
+    'warp',
+    'hyper',
+    'windows terminal',
+    'konsole',
+    'gnome terminal',
+    'tmux',
+    'zellij',
+  ],
   'package manager': ['npm', 'pnpm', 'yarn', 'bun', 'deno', 'pip', 'poetry', 'uv', 'pipenv', 'conda', 'cargo', 'homebrew', 'brew'],
-  database: ['postgres', 'postgresql', 'mysql', 'mariadb', 'sqlite', 'mongodb', 'redis', 'dynamodb', 'cockroachdb', 'supabase', 'planetscale', 'duckdb', 'clickhouse'],
+  database: [
+    'postgres',
+    'postgresql',
+    'mysql',
+    'mariadb',
+    'sqlite',
+    'mongodb',
+    'redis',
+    'dynamodb',
+    'cockroachdb',
+    'supabase',
+    'planetscale',
+    'duckdb',
+    'clickhouse',
+  ],
   browser: ['chrome', 'firefox', 'safari', 'arc', 'brave', 'edge', 'opera', 'vivaldi', 'zen', 'helium'],
   os: ['macos', 'linux', 'windows', 'ubuntu', 'arch', 'fedora', 'debian', 'nixos', 'cachyos'],
 };
@@ -36,10 +92,21 @@ const SLOT_NOUNS: Record<string, RegExp> = {
   timezone: /\btime ?zone\b|时区/i,
 };
 
-const ALIASES: Record<string, string> = { nvim: 'neovim', 'vs code': 'vscode', 'visual studio code': 'vscode', postgresql: 'postgres', iterm2: 'iterm', pwsh: 'powershell', brew: 'homebrew' };
+const ALIASES: Record<string, string> = {
+  nvim: 'neovim',
+  'vs code': 'vscode',
+  'visual studio code': 'vscode',
+  postgresql: 'postgres',
+  iterm2: 'iterm',
+  pwsh: 'powershell',
+  brew: 'homebrew',
+};
 
 const TOOL_RE = new Map<string, RegExp>(
-  Object.entries(TOOLS).map(([slot, names]) => [slot, new RegExp(`(?<![\\w.-])(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\w-])`, 'gi')]),
+  Object.entries(TOOLS).map(([slot, names]) => [
+    slot,
+    new RegExp(`(?<![\\w.-])(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\w-])`, 'gi'),
+  ]),
 );
 
 function canonical(name: string): string {
@@ -49,13 +116,18 @@ function canonical(name: string): string {
 
 /** The single-valued choice a statement is about, if it names one. */
 export function slotOf(text: string): Slot | undefined {
-  const nouns = Object.entries(SLOT_NOUNS).filter(([, re]) => re.test(text)).map(([slot]) => slot);
+  const nouns = Object.entries(SLOT_NOUNS)
+    .filter(([, re]) => re.test(text))
+    .map(([slot]) => slot);
   for (const [slot, re] of TOOL_RE) {
     const names = [...text.matchAll(re)].map((m) => canonical(m[1]!));
     if (names.length === 0) continue;
     if (nouns.length > 0 && !nouns.includes(slot)) continue;
     // "switched from Vim to Helix": the value is what follows "to"; else the last tool named.
-    const to = new RegExp(`\\b(?:to|now use|use|with|为|到|成)\\s+(?:the\\s+)?${'(' + TOOLS[slot]!.join('|').replace(/[.+]/g, '\\$&') + ')'}`, 'i').exec(text);
+    const to = new RegExp(
+      `\\b(?:to|now use|use|with|为|到|成)\\s+(?:the\\s+)?${'(' + TOOLS[slot]!.join('|').replace(/[.+]/g, '\\$&') + ')'}`,
+      'i',
+    ).exec(text);
     return { slot, value: canonical(to?.[1] ?? names[names.length - 1]!) };
   }
   // A slot noun and a capitalised name: "My theme is Dracula", "our timezone is Europe/Berlin".
@@ -67,26 +139,40 @@ export function slotOf(text: string): Slot | undefined {
 
 /** "I switched to X", "now use X", "no longer use Y", 改用: the statement replaces an earlier choice. */
 export function isChangeStatement(text: string): boolean {
-  return /\b(?:switched|moved|migrated|changed|went|converted)\s+(?:over\s+)?(?:from\s+\S+(?:\s+\S+)?\s+)?to\b|\bnow (?:uses?|prefers?)\b|\buses?\s+\S+(?:\s+\S+)?\s+now\b|\bno longer\b|\bstopped using\b|\breplaced\b|\binstead of\b|\bnot\s+\S+\s+anymore\b|改用|换成|换到|切换到|不再用|现在用/i.test(text);
+  return /\b(?:switched|moved|migrated|changed|went|converted)\s+(?:over\s+)?(?:from\s+\S+(?:\s+\S+)?\s+)?to\b|\bnow (?:uses?|prefers?)\b|\buses?\s+\S+(?:\s+\S+)?\s+now\b|\bno longer\b|\bstopped using\b|\breplaced\b|\binstead of\b|\bnot\s+\S+\s+anymore\b|改用|换成|换到|切换到|不再用|现在用/i.test(
+    text,
+  );
 }
 
 /** A statement of a preference or choice (not merely a mention of the tool). */
 export function isChoiceStatement(text: string): boolean {
-  return isChangeStatement(text) || /\b(?:prefers?|preferred|favou?rite|of choice|go-to|uses?|is|are|likes?|loves?|sticks? with)\b|喜欢|偏好|用|是/i.test(text);
+  return (
+    isChangeStatement(text) ||
+    /\b(?:prefers?|preferred|favou?rite|of choice|go-to|uses?|is|are|likes?|loves?|sticks? with)\b|喜欢|偏好|用|是/i.test(text)
+  );
 }
 
 const FILLER = new Set(
-  ('the a an user user\'s users their they them i me my we our us you your is are was were be been am has have had do does did to of in on at for with as by and or ' +
-   'it this that now from no longer not anymore just also really very much still always usually mostly generally ' +
-   'use uses used using prefer prefers preferred preference like likes love loves enjoy favourite favorite choice go-to stick sticks ' +
-   'switch switched switching move moved migrate migrated change changed went go over instead rather than replaced stopped new old ' +
-   'editor ide shell terminal package manager database db browser os operating system theme font language timezone time zone code coding everything all').split(/\s+/),
+  (
+    "the a an user user's users their they them i me my we our us you your is are was were be been am has have had do does did to of in on at for with as by and or " +
+    'it this that now from no longer not anymore just also really very much still always usually mostly generally ' +
+    'use uses used using prefer prefers preferred preference like likes love loves enjoy favourite favorite choice go-to stick sticks ' +
+    'switch switched switching move moved migrate migrated change changed went go over instead rather than replaced stopped new old ' +
+    'editor ide shell terminal package manager database db browser os operating system theme font language timezone time zone code coding everything all'
+  ).split(/\s+/),
 );
 
 function contextWords(text: string, slot: Slot): Set<string> {
-  const tools = new Set(Object.values(TOOLS).flat().flatMap((n) => n.split(' ')));
+  const tools = new Set(
+    Object.values(TOOLS)
+      .flat()
+      .flatMap((n) => n.split(' ')),
+  );
   return new Set(
-    text.toLowerCase().split(/[^\p{L}\p{N}'+#-]+/u).filter((w) => w.length > 0 && !FILLER.has(w) && !tools.has(w) && w !== slot.value),
+    text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}'+#-]+/u)
+      .filter((w) => w.length > 0 && !FILLER.has(w) && !tools.has(w) && w !== slot.value),
   );
 }
 
@@ -99,5 +185,9 @@ export function sameContext(a: string, b: string, slot: Slot): boolean {
   const y = contextWords(b, slot);
   if (x.size === 0 || y.size === 0) return true;
   const shared = [...x].filter((w) => y.has(w)).length;
-  return shared / Math.min(x.size, y.size) >= 0.5 && [...x].every((w) => y.has(w) || !/\d/.test(w)) && [...y].every((w) => x.has(w) || !/\d/.test(w));
+  return (
+    shared / Math.min(x.size, y.size) >= 0.5 &&
+    [...x].every((w) => y.has(w) || !/\d/.test(w)) &&
+    [...y].every((w) => x.has(w) || !/\d/.test(w))
+  );
 }

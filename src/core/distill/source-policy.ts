@@ -20,22 +20,26 @@ export function stripPreamble(text: string): string {
 }
 
 const PROFANITY = /\b(?:fuck\w*|shit\w*|wtf|w\.t\.f|omfg|damn\w*|crap|bullshit|stupid|idiot\w*)\b/i;
-const STRONG_RULE = /\b(?:always|never|must|from now on|no longer|don'?t|do not|not allowed|forbidden)\b|\bno\s+\w+(?:\s+\w+)?!|\buse\b[^.]{1,40}\bnot?\b/i;
+const STRONG_RULE =
+  /\b(?:always|never|must|from now on|no longer|don'?t|do not|not allowed|forbidden)\b|\bno\s+\w+(?:\s+\w+)?!|\buse\b[^.]{1,40}\bnot?\b/i;
 /** "i think X is broken", "I am not seeing Y": a hedged report on the current state of the work. */
 const HEDGED =
   /^(?:(?:ok(?:ay)?|so|alright|hm+|well|actually|yeah|also)[,.]?\s*)*(?:i think|i suspect|i guess|i believe|i suppose|i don'?t (?:think|tink|understand|know)|i'm not sure|i am not sure|i am not seeing|i'm not seeing|i don'?t see|i see|i noticed|i removed|i undid|i selected|i changed|i added|i tried|it looks like|looks like|it seems|seems like|apparently|some differences)\b/i;
 /** "we need to fix X", "we still need to port Y": work to do now. */
-const WORK_TO_DO = /^(?:(?:ok(?:ay)?|so|alright|now|also)[,.]?\s*)*(?:we|i)\s+(?:still\s+|also\s+|now\s+)?(?:need|have|got)\s+to\b|^(?:(?:ok(?:ay)?|so|alright|now|also)[,.]?\s*)*(?:we|i)\s+need\s+(?:a|an|the|some)\b/i;
+const WORK_TO_DO =
+  /^(?:(?:ok(?:ay)?|so|alright|now|also)[,.]?\s*)*(?:we|i)\s+(?:still\s+|also\s+|now\s+)?(?:need|have|got)\s+to\b|^(?:(?:ok(?:ay)?|so|alright|now|also)[,.]?\s*)*(?:we|i)\s+need\s+(?:a|an|the|some)\b/i;
 /** A reply that only makes sense after the question it answers ("yes, our current machine."). */
 const ANSWER = /^(?:yes|yeah|yep|no|nope|nah|correct|right|exactly|not quite|that's not it)\b[,.!]?/i;
 /** No subject: the sentence continues one before it ("should be 8ABeB7", "Need to restructure ..."). */
 const SUBJECTLESS = /^(?:also\s+)?(?:should|shall|must|needs? to|has to|have to|could|would|can|might|will|is|are|was|were)\b/i;
 /** A sentence that continues the previous one or points back at it. */
 const CONTINUATION = /^(?:but|and|so|then|also|or|which|though|plus)\b/i;
-const DEICTIC_START = /^(?:this|that|these|those|it|they|both|either|neither|here|there's|there are|the (?:issue|problem|error|fix|result|plan|instruction|difference|change|same))\b/i;
+const DEICTIC_START =
+  /^(?:this|that|these|those|it|they|both|either|neither|here|there's|there are|the (?:issue|problem|error|fix|result|plan|instruction|difference|change|same))\b/i;
 const LESSON_STRONG = /\b(?:known (?:issue|bug|limitation)|root cause|doesn'?t support|does not support|not supported|because|means)\b/i;
 /** An assistant's expectation about the fix it just made ("should work now", "should pick up"). */
-const EXPECTATION = /\bshould (?:now |also |still |then )?(?:work|be working|pick up|see|render|detect|fix|resolve|help|appear|show|load|be fine|be good|match|pass)\b/i;
+const EXPECTATION =
+  /\bshould (?:now |also |still |then )?(?:work|be working|pick up|see|render|detect|fix|resolve|help|appear|show|load|be fine|be good|match|pass)\b/i;
 /** "Initials: "JN" (instead of hardcoded "CN")": a label and a value cut from a list. */
 const LABEL = /^([^:：]{1,30})[:：]\s+(.+)$/;
 /** Short Title Case line with no sentence end: a heading that lost its markdown. */
@@ -56,14 +60,19 @@ function isHeadingLike(t: string): boolean {
  */
 const NAME = String.raw`[A-Z][\w.]*(?:[ -][A-Z][\w.]*){0,2}(?:\s*\([^)]{1,20}\))?`;
 const DEFINITION = new RegExp(String.raw`^${NAME}(?:\s*\/\s*${NAME})?\s+[-–—]\s+(\S+)((?:\s+\S+){4,})$`);
-const ACTION_START = /^(?:\w+ing|\w+ed|\w+[^s]s|add|fix|use|make|run|update|remove|create|move|see|check|read|set|get|show|call|keep|avoid)$/i;
+const ACTION_START =
+  /^(?:\w+ing|\w+ed|\w+[^s]s|add|fix|use|make|run|update|remove|create|move|see|check|read|set|get|show|call|keep|avoid)$/i;
 
 export function isNamedDefinition(text: string): boolean {
   const m = DEFINITION.exec(text.trim().replace(/[.;]$/, ''));
   if (!m) return false;
   const first = m[1]!;
   // A lower-case start continues a sentence or is an imperative ("SubagentLive - add ...").
-  return /^[A-Z]/.test(first) && !ACTION_START.test(first.replace(/[^\w-]/g, '')) && !/\b(?:this|that|these|those|now|currently|still|yet)\b/i.test(m[2]!);
+  return (
+    /^[A-Z]/.test(first) &&
+    !ACTION_START.test(first.replace(/[^\w-]/g, '')) &&
+    !/\b(?:this|that|these|those|now|currently|still|yet)\b/i.test(m[2]!)
+  );
 }
 
 export function sourceRejection(text: string, source: AdmissionSource): { reason: AdmissionReason; detail?: string } | undefined {

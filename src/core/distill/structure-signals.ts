@@ -41,7 +41,11 @@ export function isFileListing(text: string): boolean {
   const t = text.trim().replace(LEADING_MARKS, '');
   const path = String.raw`(?:[\w.@~-]*\/[\w.@~/()[\]-]*|[\w.-]+\.(?:md|ts|tsx|js|jsx|json|jsonl|sh|ps1|py|ex|exs|toml|ya?ml|lock|txt|css|html|sql|prisma|env|output|png|jpe?g))`;
   if (new RegExp(`^['"\`]?${path}['"\`]?\\s*(?:\\([^)]{0,40}\\))?\\s*$`, 'i').test(t)) return true;
-  if (new RegExp(`^\`${path}\`\\s*(?:\\([^)]{0,40}\\))?\\s*(?:[-–—:→]|covers:)`, 'i').test(t) && !/\b(?:because|since|must|never|always|should)\b/i.test(t)) return true;
+  if (
+    new RegExp(`^\`${path}\`\\s*(?:\\([^)]{0,40}\\))?\\s*(?:[-–—:→]|covers:)`, 'i').test(t) &&
+    !/\b(?:because|since|must|never|always|should)\b/i.test(t)
+  )
+    return true;
   // A quoted screenshot or attachment path.
   return /^['"]?\/(?:var|tmp|Users|home|private)\/\S+.*\.(?:png|jpe?g|gif|pdf|mov)['"]?$/i.test(t);
 }
@@ -78,7 +82,12 @@ const FINITE_EN =
   /\b(?:is|are|was|were|am|has|have|had|does|do|did|can|cannot|can't|could|will|won't|would|should|must|may|might|needs|uses|lives|runs|stores|keeps|contains|accepts|supports|returns|requires|reads|writes|makes|means|works|goes|gets|prefers|likes|wants|calls|sends|shows|takes|gives|fails|crashes|handles|owns|belongs|depends|exists|happens|causes|leads|falls|stops|starts|ends|points|refers|maps|connects|generates|injects|serves|marks|allows|prevents|enables|triggers|creates|removes|adds|updates|fetches|loads|parses|checks|sets)\b|n't\b/i;
 
 function words(text: string): string[] {
-  return text.replace(/`[^`]*`/g, ' x ').replace(/\([^)]*\)/g, ' ').match(/[A-Za-z][A-Za-z'-]*/g) ?? [];
+  return (
+    text
+      .replace(/`[^`]*`/g, ' x ')
+      .replace(/\([^)]*\)/g, ' ')
+      .match(/[A-Za-z][A-Za-z'-]*/g) ?? []
+  );
 }
 
 export function isVerbless(text: string, maxWords = 8): boolean {

@@ -12,7 +12,8 @@ import { hasCjk } from './signals.js';
 /** Marks a statement meant to last, whoever states it and in whatever voice. */
 const DURABLE_EN =
   /\b(?:always|never(?! ?mind)|from now on|going forward|from here on|in (?:the )?future|by default|every ?(?:time|day|morning|week|commit|release|session|pr|deploy)|each time|whenever|all (?:replies|answers|responses|commits|messages|future)|prefers?|preferred|preference|dislikes?|favou?rite|usually|habitually|as a rule|policy|convention|must(?:n't)?|not allowed|forbidden|daily|weekly|nightly)\b|\b(?:user|i|we|they|he|she)\s+(?:really\s+)?(?:likes?|loves?|hates?|enjoys?|can't stand)\b/i;
-const DURABLE_ZH = /以后|今后|往后|从现在(?:开始|起)|总是|永远|始终|每次|每天|每周|每当|所有|一律|默认|必须|务必|不要|别再|不许|禁止|绝不|绝对不|决不|不能|不可以|只能|一定要|之前先|偏好|喜欢|讨厌|不喜欢|习惯|一直/;
+const DURABLE_ZH =
+  /以后|今后|往后|从现在(?:开始|起)|总是|永远|始终|每次|每天|每周|每当|所有|一律|默认|必须|务必|不要|别再|不许|禁止|绝不|绝对不|决不|不能|不可以|只能|一定要|之前先|偏好|喜欢|讨厌|不喜欢|习惯|一直/;
 
 export function hasDurableMarker(text: string): boolean {
   return DURABLE_EN.test(text) || DURABLE_ZH.test(text);
@@ -67,7 +68,8 @@ const TRANSIENT_EN =
 const RESULT_EN =
   /\b(?:increased|decreased|reduced|dropped|went|grew|fell|shrank|improved|changed|cut)\s+(?:\w+\s+){0,3}?from\s+[\w.,%$-]+\s+to\s+[\w.,%$-]+|\d[\d.,]*\s*[A-Za-z%]*\s*(?:→|->)\s*\d|\ball\s+\d+\s+(?:tests?|checks?|jobs?|files?)\s+(?:pass|passed|are green|succeeded)|\b\d+\s+(?:files?|items?|results?|matches|tests?|errors?|warnings?|findings?)\s+(?:were|was|have been)\s+(?:found|fixed|removed|added|updated|detected)|^(?:\S+\s+){0,3}(?:were|was|have been|has been)\s+(?:found|committed|pushed|merged|deleted|removed|created|updated|fixed|reverted|closed)\b|\b(?:completed|finished|took|ran|passed|failed)\s+in\s+\d/i;
 const TRANSIENT_ZH = /现在|目前|刚才|刚刚|今天|这次|本次|暂时|还没|尚未|正在|待提交|未提交/;
-const RESULT_ZH = /从\s*[\d.,]+\s*\S{0,3}\s*(?:减少|降低|增加|提高|缩小)到|(?:测试|检查)(?:全部|都)?(?:通过|成功)|已(?:经)?(?:提交|推送|合并|删除|创建)/;
+const RESULT_ZH =
+  /从\s*[\d.,]+\s*\S{0,3}\s*(?:减少|降低|增加|提高|缩小)到|(?:测试|检查)(?:全部|都)?(?:通过|成功)|已(?:经)?(?:提交|推送|合并|删除|创建)/;
 
 /** True now, not next week: pending work, this session's results, measured before/after figures. */
 /** "I now use Helix", "we use pnpm now": "now" marks a lasting change here, not a passing state. */

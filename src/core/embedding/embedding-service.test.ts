@@ -81,7 +81,13 @@ describe('embedding service: queries', () => {
 
   it('treats an embedder whose length is not known yet as producing vectors', async () => {
     const { embedder } = recordingEmbedder({});
-    const unknown = Object.create(embedder, { dimensions: { get: () => { throw new Error('not known yet'); } } }) as EmbedderV1;
+    const unknown = Object.create(embedder, {
+      dimensions: {
+        get: () => {
+          throw new Error('not known yet');
+        },
+      },
+    }) as EmbedderV1;
     const service = createEmbeddingService({ embedder: unknown });
     expect(service.producesVectors).toBe(true);
     expect(await service.embedQuery({ text: 'x' })).toHaveLength(8);
@@ -113,15 +119,23 @@ describe('embedding service: documents', () => {
 
   it('retries a retryable failure of one batch', async () => {
     const { embedder, calls } = recordingEmbedder({ maxBatchSize: 2, behaviour: (call) => (call === 0 ? serverError() : 0) });
-    const vectors = await createEmbeddingService({ embedder, maxParallelCalls: 1, retryInitialDelayMs: 1 }).embedDocuments({ texts: texts(4) });
+    const vectors = await createEmbeddingService({ embedder, maxParallelCalls: 1, retryInitialDelayMs: 1 }).embedDocuments({
+      texts: texts(4),
+    });
     expect(vectors).toHaveLength(4);
-    expect(calls.map((c) => c.texts)).toEqual([['document 0', 'document 1'], ['document 0', 'document 1'], ['document 2', 'document 3']]);
+    expect(calls.map((c) => c.texts)).toEqual([
+      ['document 0', 'document 1'],
+      ['document 0', 'document 1'],
+      ['document 2', 'document 3'],
+    ]);
   });
 
   it('stops at the first non-retryable failure', async () => {
     const fatal = new InvalidArgumentError({ argument: 'texts', message: 'too long' });
     const { embedder, calls } = recordingEmbedder({ maxBatchSize: 1, behaviour: (call) => (call === 0 ? fatal : 20) });
-    const error = await createEmbeddingService({ embedder, maxParallelCalls: 2 }).embedDocuments({ texts: texts(10) }).catch((e: unknown) => e);
+    const error = await createEmbeddingService({ embedder, maxParallelCalls: 2 })
+      .embedDocuments({ texts: texts(10) })
+      .catch((e: unknown) => e);
     expect(error).toBe(fatal);
     expect(calls.length).toBeLessThanOrEqual(2);
   });
@@ -129,7 +143,9 @@ describe('embedding service: documents', () => {
   it('honours the caller abort', async () => {
     const { embedder, calls } = recordingEmbedder({ maxBatchSize: 1, behaviour: () => 10_000 });
     const controller = new AbortController();
-    const pending = createEmbeddingService({ embedder }).embedDocuments({ texts: texts(5), abortSignal: controller.signal }).catch((e: unknown) => e);
+    const pending = createEmbeddingService({ embedder })
+      .embedDocuments({ texts: texts(5), abortSignal: controller.signal })
+      .catch((e: unknown) => e);
     await expect.poll(() => calls.length).toBe(2);
     controller.abort();
     expect(isAbortError(await pending)).toBe(true);
@@ -138,7 +154,9 @@ describe('embedding service: documents', () => {
 
   it('rejects vectors of the wrong length', async () => {
     const { embedder } = recordingEmbedder({ dimensions: 8, vectorLength: 4 });
-    const error = await createEmbeddingService({ embedder }).embedDocuments({ texts: ['a'] }).catch((e: unknown) => e);
+    const error = await createEmbeddingService({ embedder })
+      .embedDocuments({ texts: ['a'] })
+      .catch((e: unknown) => e);
     expect(StrataError.isInstance(error) && error.code).toBe('PROVIDER_DIMENSION_MISMATCH');
   });
 

@@ -63,10 +63,16 @@ export function createEmbeddingService(options: EmbeddingServiceOptions): Embedd
   const cacheSize = options.queryCacheSize ?? 1000;
   const parallel = embedder.supportsParallelCalls ? (options.maxParallelCalls ?? 2) : 1;
   if (!Number.isInteger(parallel) || parallel < 1) {
-    throw new InvalidArgumentError({ argument: 'maxParallelCalls', message: `maxParallelCalls must be a positive whole number, got ${parallel}.` });
+    throw new InvalidArgumentError({
+      argument: 'maxParallelCalls',
+      message: `maxParallelCalls must be a positive whole number, got ${parallel}.`,
+    });
   }
   if (!Number.isInteger(cacheSize) || cacheSize < 0) {
-    throw new InvalidArgumentError({ argument: 'queryCacheSize', message: `queryCacheSize must be a whole number >= 0, got ${cacheSize}.` });
+    throw new InvalidArgumentError({
+      argument: 'queryCacheSize',
+      message: `queryCacheSize must be a whole number >= 0, got ${cacheSize}.`,
+    });
   }
   const cache = cacheSize > 0 ? new LRUCache<string, number[]>({ max: cacheSize }) : undefined;
   const counters = { cacheHits: 0, cacheMisses: 0, calls: 0 };
@@ -81,7 +87,10 @@ export function createEmbeddingService(options: EmbeddingServiceOptions): Embedd
       operation: `Embedding with ${embedder.id}`,
     });
     if (embeddings.length !== texts.length) {
-      throw new StrataError({ code: 'PROVIDER_CALL', message: `Embedder ${embedder.id} returned ${embeddings.length} vectors for ${texts.length} texts.` });
+      throw new StrataError({
+        code: 'PROVIDER_CALL',
+        message: `Embedder ${embedder.id} returned ${embeddings.length} vectors for ${texts.length} texts.`,
+      });
     }
     const expected = knownDimensions(embedder);
     const bad = embeddings.find((v) => v.length !== (expected ?? embeddings[0]?.length));

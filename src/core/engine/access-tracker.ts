@@ -10,7 +10,10 @@ export class AccessTracker {
   private timer: NodeJS.Timeout | undefined;
   private inflight: Promise<void> = Promise.resolve();
 
-  constructor(private readonly store: MemoryStoreV1, private readonly delayMs = 2_000) {}
+  constructor(
+    private readonly store: MemoryStoreV1,
+    private readonly delayMs = 2_000,
+  ) {}
 
   record(ids: string[], at: Date): void {
     const iso = at.toISOString();

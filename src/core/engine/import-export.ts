@@ -77,11 +77,15 @@ function fromLine(ctx: EngineContext, line: ImportLine): MemoryRecord {
  * batches. Idempotent: ids already present and exact duplicates (scope + hash) are skipped, so
  * an import killed midway can simply be run again.
  */
-export async function importRecords(
-  ctx: EngineContext,
-  options: ImportOptions,
-): Promise<ImportReport> {
-  const report: ImportReport = { ...(options.dryRun ? { dryRun: true } : {}), lines: 0, imported: 0, skippedExisting: 0, skippedDuplicate: 0, invalid: [] };
+export async function importRecords(ctx: EngineContext, options: ImportOptions): Promise<ImportReport> {
+  const report: ImportReport = {
+    ...(options.dryRun ? { dryRun: true } : {}),
+    lines: 0,
+    imported: 0,
+    skippedExisting: 0,
+    skippedDuplicate: 0,
+    invalid: [],
+  };
   const scope = options.scope === undefined ? undefined : assertScopeSet([options.scope])[0];
   const batchSize = options.batchSize ?? 500;
   let batch: MemoryRecord[] = [];
@@ -91,9 +95,10 @@ export async function importRecords(
     if (batch.length === 0) return;
     const records = batch;
     batch = [];
-    const vectors = ctx.dimensions > 0 && !options.dryRun
-      ? await ctx.embeddings.embedDocuments({ texts: records.map((r) => r.text), abortSignal: options.abortSignal })
-      : records.map(() => null);
+    const vectors =
+      ctx.dimensions > 0 && !options.dryRun
+        ? await ctx.embeddings.embedDocuments({ texts: records.map((r) => r.text), abortSignal: options.abortSignal })
+        : records.map(() => null);
     await ctx.store.withWriteLock(async () => {
       const existing = await ctx.store.existingIds({ ids: records.map((r) => r.id) });
       const fresh: StoredMemory[] = [];

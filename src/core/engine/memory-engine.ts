@@ -17,7 +17,15 @@ import { recordForget, recordUpdate } from '../history/engine-hooks.js';
 import type { EngineContext } from './context.js';
 import { exportRecords, importRecords, type ExportOptions, type ImportOptions, type ImportReport } from './import-export.js';
 import { reembedAll, type ReembedReport } from './reembed.js';
-import type { EngineStats, ListMemoriesOptions, ProgressEvent, RememberInput, RememberOptions, RememberResult, UpdateOptions } from './types.js';
+import type {
+  EngineStats,
+  ListMemoriesOptions,
+  ProgressEvent,
+  RememberInput,
+  RememberOptions,
+  RememberResult,
+  UpdateOptions,
+} from './types.js';
 import { remember, rememberMany } from './write-path.js';
 
 /**
@@ -52,13 +60,21 @@ export class MemoryEngine {
   }
 
   /** Stores many memories with one embedding pass and one batched write. */
-  rememberMany(options: { items: RememberInput[]; nearDuplicates?: boolean; abortSignal?: AbortSignal; actor?: string }): Promise<RememberResult[]> {
+  rememberMany(options: {
+    items: RememberInput[];
+    nearDuplicates?: boolean;
+    abortSignal?: AbortSignal;
+    actor?: string;
+  }): Promise<RememberResult[]> {
     return rememberMany(this.ctx, options);
   }
 
   async recall(options: RecallOptions): Promise<RecallResult> {
     const result = await this.pipeline.recall(options);
-    this.access.record(result.results.map((r) => r.record.id), this.ctx.now());
+    this.access.record(
+      result.results.map((r) => r.record.id),
+      this.ctx.now(),
+    );
     return result;
   }
 
@@ -66,7 +82,9 @@ export class MemoryEngine {
    * Automatic recall for hosts: applies the adaptive gate, then formats the injected block.
    * Returns an empty block (and the gate's reason) when recall is skipped.
    */
-  async autoRecall(options: RecallOptions & { maxTokens?: number }): Promise<{ recalled: boolean; reason: string; block: string; result?: RecallResult }> {
+  async autoRecall(
+    options: RecallOptions & { maxTokens?: number },
+  ): Promise<{ recalled: boolean; reason: string; block: string; result?: RecallResult }> {
     const gate = shouldRecall({ text: options.query });
     if (!gate.recall) return { recalled: false, reason: gate.reason, block: '' };
     const recalled = await this.recall(options);
@@ -103,7 +121,8 @@ export class MemoryEngine {
     if (options.text !== undefined) {
       text = normalizeText(options.text);
       if (this.ctx.write.redactSecrets) text = redactSecrets(text).text;
-      if (this.ctx.dimensions > 0) vector = (await this.ctx.embeddings.embedDocuments({ texts: [text], abortSignal: options.abortSignal }))?.[0] ?? null;
+      if (this.ctx.dimensions > 0)
+        vector = (await this.ctx.embeddings.embedDocuments({ texts: [text], abortSignal: options.abortSignal }))?.[0] ?? null;
     }
     return this.ctx.store.withWriteLock(async () => {
       const [row] = await this.ctx.store.get({ ids: [options.id], withVectors: true });
@@ -124,7 +143,14 @@ export class MemoryEngine {
       const next = this.ctx.write.redactSecrets ? redactMemoryRecord(merged) : merged;
       await this.ctx.store.update({ records: [next] });
       const { vector: _v, ...record } = next;
-      if (this.ctx.history) await recordUpdate({ history: this.ctx.history, actor: options.actor ?? 'api', previous: row, next: record, reason: options.reason });
+      if (this.ctx.history)
+        await recordUpdate({
+          history: this.ctx.history,
+          actor: options.actor ?? 'api',
+          previous: row,
+          next: record,
+          reason: options.reason,
+        });
       return record;
     });
   }
@@ -133,7 +159,14 @@ export class MemoryEngine {
    * Forgets by id, or by query. A query only previews matches unless `confirm` is true, so a
    * vague query can never silently delete.
    */
-  async forget(options: { ids?: string[]; query?: string; scopes?: string[]; limit?: number; confirm?: boolean; actor?: string }): Promise<{ deleted: number; matches: MemoryRecord[] }> {
+  async forget(options: {
+    ids?: string[];
+    query?: string;
+    scopes?: string[];
+    limit?: number;
+    confirm?: boolean;
+    actor?: string;
+  }): Promise<{ deleted: number; matches: MemoryRecord[] }> {
     if (options.ids && options.ids.length > 0) {
       const matches = await this.get({ ids: options.ids, scopes: options.scopes });
       const deleted = matches.length === 0 ? 0 : await this.deleteLogged(matches, options.actor);
@@ -170,7 +203,14 @@ export class MemoryEngine {
 
   async count(options: { scopes: string[]; includeHistory?: boolean; categories?: MemoryCategory[]; tags?: string[] }): Promise<number> {
     const { categories, tags } = options;
-    return this.ctx.store.count({ filter: { scopes: assertScopeSet(options.scopes), includeHistory: options.includeHistory, ...(categories?.length ? { categories } : {}), ...(tags?.length ? { tags } : {}) } });
+    return this.ctx.store.count({
+      filter: {
+        scopes: assertScopeSet(options.scopes),
+        includeHistory: options.includeHistory,
+        ...(categories?.length ? { categories } : {}),
+        ...(tags?.length ? { tags } : {}),
+      },
+    });
   }
 
   /**

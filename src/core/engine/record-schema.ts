@@ -16,7 +16,10 @@ export const importLineSchema = z
     id: ulid.optional(),
     text: z.string().min(1),
     category: z.enum(MEMORY_CATEGORIES).optional(),
-    scope: z.string().refine(isValidScope, 'must be global, agent:<id>, user:<id>, project:<id>, session:<key> or custom:<name>').optional(),
+    scope: z
+      .string()
+      .refine(isValidScope, 'must be global, agent:<id>, user:<id>, project:<id>, session:<key> or custom:<name>')
+      .optional(),
     importance: unit.optional(),
     confidence: unit.optional(),
     // Same limits as the hosts: a tag is a short label, not a document.

@@ -22,11 +22,16 @@ export async function reembedAll(
     try {
       for await (const batch of ctx.store.scan({ scopes: null, batchSize: options.batchSize ?? 256 })) {
         options.abortSignal?.throwIfAborted();
-        const vectors = ctx.dimensions > 0
-          ? await ctx.embeddings.embedDocuments({ texts: batch.map((r) => r.text), abortSignal: options.abortSignal })
-          : batch.map(() => null);
+        const vectors =
+          ctx.dimensions > 0
+            ? await ctx.embeddings.embedDocuments({ texts: batch.map((r) => r.text), abortSignal: options.abortSignal })
+            : batch.map(() => null);
         await rebuild.insert({
-          records: batch.map((r, i) => ({ ...r, vector: vectors?.[i] ?? null, embeddingModel: ctx.dimensions > 0 ? ctx.embedderId : 'none' })),
+          records: batch.map((r, i) => ({
+            ...r,
+            vector: vectors?.[i] ?? null,
+            embeddingModel: ctx.dimensions > 0 ? ctx.embedderId : 'none',
+          })),
         });
         rows += batch.length;
         options.onProgress?.({ done: rows, total });

@@ -32,7 +32,8 @@ function unit(value: number | undefined, fallback: number, argument: string): nu
 function isoDate(value: string | undefined, fallback: string, argument: string): string {
   if (value === undefined) return fallback;
   const ms = Date.parse(value);
-  if (!Number.isFinite(ms)) throw new InvalidArgumentError({ argument, message: `${argument} must be an ISO-8601 date (got ${JSON.stringify(value)}).` });
+  if (!Number.isFinite(ms))
+    throw new InvalidArgumentError({ argument, message: `${argument} must be an ISO-8601 date (got ${JSON.stringify(value)}).` });
   return new Date(ms).toISOString();
 }
 
@@ -41,7 +42,10 @@ export function prepareRecord(ctx: EngineContext, input: RememberInput): Prepare
   if (typeof input.text !== 'string') throw new InvalidArgumentError({ argument: 'text', message: 'text must be a string.' });
   const scope = assertScope(input.scope ?? 'global');
   if (input.category !== undefined && !MEMORY_CATEGORIES.includes(input.category)) {
-    throw new InvalidArgumentError({ argument: 'category', message: `Unknown category ${JSON.stringify(input.category)}: use one of ${MEMORY_CATEGORIES.join(', ')}.` });
+    throw new InvalidArgumentError({
+      argument: 'category',
+      message: `Unknown category ${JSON.stringify(input.category)}: use one of ${MEMORY_CATEGORIES.join(', ')}.`,
+    });
   }
   validateMemoryText(input.text, { maxChars: ctx.write.maxChars });
   let text = normalizeText(input.text);
@@ -82,7 +86,9 @@ export function prepareRecord(ctx: EngineContext, input: RememberInput): Prepare
   if (ctx.write.redactSecrets) {
     // Tags and source fields are stored strings too (the store redacts them again; this makes the returned record match).
     const redacted = redactMemoryRecord(record);
-    redactions += redacted.tags.filter((t, i) => t !== record.tags[i]).length + (JSON.stringify(redacted.source) !== JSON.stringify(record.source) ? 1 : 0);
+    redactions +=
+      redacted.tags.filter((t, i) => t !== record.tags[i]).length +
+      (JSON.stringify(redacted.source) !== JSON.stringify(record.source) ? 1 : 0);
     record = redacted;
   }
   return { record, redactions, flags };
@@ -98,9 +104,10 @@ export async function rememberMany(
   options: { items: RememberInput[]; nearDuplicates?: boolean; abortSignal?: AbortSignal; actor?: string },
 ): Promise<RememberResult[]> {
   const prepared = options.items.map((item) => prepareRecord(ctx, item));
-  const vectors = ctx.dimensions > 0
-    ? await ctx.embeddings.embedDocuments({ texts: prepared.map((p) => p.record.text), abortSignal: options.abortSignal })
-    : prepared.map(() => null);
+  const vectors =
+    ctx.dimensions > 0
+      ? await ctx.embeddings.embedDocuments({ texts: prepared.map((p) => p.record.text), abortSignal: options.abortSignal })
+      : prepared.map(() => null);
   await ctx.store.initMeta({ embedderId: ctx.embedderId, dimensions: ctx.dimensions });
 
   return ctx.store.withWriteLock(async () => {
@@ -131,7 +138,13 @@ export async function rememberMany(
           if (hit && hit.score >= ctx.write.nearDuplicateThreshold && !superseded.has(hit.record.id)) {
             // A near-identical statement with another number, date, name or negation is a changed fact: it supersedes.
             if (!statesDifferentFacts(p.record.text, hit.record.text)) {
-              results[i] = { action: 'duplicate', id: hit.record.id, duplicateOf: { kind: 'near', similarity: hit.score }, redactions: p.redactions, flags: p.flags };
+              results[i] = {
+                action: 'duplicate',
+                id: hit.record.id,
+                duplicateOf: { kind: 'near', similarity: hit.score },
+                redactions: p.redactions,
+                flags: p.flags,
+              };
               continue;
             }
             [replaces] = await ctx.store.get({ ids: [hit.record.id], withVectors: true });
@@ -144,7 +157,14 @@ export async function rememberMany(
           const old: StoredMemory = { ...replaces, validTo: record.createdAt, supersededBy: record.id, updatedAt: record.createdAt };
           superseded.set(old.id, { old, previous: replaces, by: record });
         }
-        results[i] = { action: 'created', id: record.id, record, redactions: p.redactions, flags: p.flags, ...(replaces ? { supersedes: replaces.id } : {}) };
+        results[i] = {
+          action: 'created',
+          id: record.id,
+          record,
+          redactions: p.redactions,
+          flags: p.flags,
+          ...(replaces ? { supersedes: replaces.id } : {}),
+        };
       }
     }
     if (toInsert.length > 0) {

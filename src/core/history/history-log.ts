@@ -5,7 +5,12 @@ import { redactMemoryRecord, redactText } from '../write/redact-record.js';
 import { JsonlHistoryStorage } from './jsonl-storage.js';
 
 export {
-  HISTORY_ACTIONS, type HistoryAction, type HistoryActor, type HistoryEntry, type HistoryNext, type HistoryRelated,
+  HISTORY_ACTIONS,
+  type HistoryAction,
+  type HistoryActor,
+  type HistoryEntry,
+  type HistoryNext,
+  type HistoryRelated,
 } from '../../spec/history-log.js';
 
 export type HistoryEntryInput = Omit<HistoryEntry, 'entryId' | 'at'> & { at?: string };
@@ -39,7 +44,9 @@ export function redactHistoryEntry(entry: HistoryEntry): HistoryEntry {
     reason: redactText(entry.reason),
     previous: redactPrevious(entry.previous),
     next: redactNext(entry.next),
-    ...(entry.related ? { related: entry.related.map((r) => ({ ...r, previous: redactPrevious(r.previous), next: redactNext(r.next) })) } : {}),
+    ...(entry.related
+      ? { related: entry.related.map((r) => ({ ...r, previous: redactPrevious(r.previous), next: redactNext(r.next) })) }
+      : {}),
   };
 }
 

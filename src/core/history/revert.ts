@@ -41,7 +41,10 @@ export async function revertLast(options: {
   if (!last || (options.accept && !options.accept(last))) {
     throw new NotFoundError({ what: 'history entry for memory', id: options.id });
   }
-  const targets: Target[] = [{ id: last.id, previous: last.previous }, ...(last.related ?? []).map((r) => ({ id: r.id, previous: r.previous }))];
+  const targets: Target[] = [
+    { id: last.id, previous: last.previous },
+    ...(last.related ?? []).map((r) => ({ id: r.id, previous: r.previous })),
+  ];
   const ids = targets.map((t) => t.id);
 
   // Embed restored texts before taking the lock (embedding is the slow part).
@@ -49,7 +52,10 @@ export async function revertLast(options: {
   const needEmbedding = targets.filter((t) => t.previous && ctx.dimensions > 0 && before.get(t.id)?.text !== t.previous.text);
   const vectors = new Map<string, number[] | null>();
   if (needEmbedding.length > 0) {
-    const embedded = await ctx.embeddings.embedDocuments({ texts: needEmbedding.map((t) => t.previous!.text), abortSignal: options.abortSignal });
+    const embedded = await ctx.embeddings.embedDocuments({
+      texts: needEmbedding.map((t) => t.previous!.text),
+      abortSignal: options.abortSignal,
+    });
     needEmbedding.forEach((t, i) => vectors.set(t.id, embedded?.[i] ?? null));
   }
 

@@ -122,7 +122,8 @@ export function renderIndex(articles: Article[]): string {
     const list = articles.filter((a) => a.kind === kind).sort((a, b) => a.slug.localeCompare(b.slug));
     if (list.length === 0) continue;
     parts.push(`## ${KIND_TITLES[kind]}`, '');
-    for (const a of list) parts.push(`- [[${a.slug}]] ${a.title.replace(/\s+/g, ' ')}${a.summary ? ` — ${a.summary.replace(/\s+/g, ' ')}` : ''}`);
+    for (const a of list)
+      parts.push(`- [[${a.slug}]] ${a.title.replace(/\s+/g, ' ')}${a.summary ? ` — ${a.summary.replace(/\s+/g, ' ')}` : ''}`);
     parts.push('');
   }
   return parts.join('\n');

@@ -7,7 +7,10 @@ import type { LlmClient } from '../llm/llm-client.js';
 
 /** Errors another attempt cannot fix (bad credentials, unknown model, bad arguments). */
 function isFatal(error: unknown): boolean {
-  return StrataError.isInstance(error) && ['PROVIDER_AUTH', 'PROVIDER_MODEL_NOT_FOUND', 'INVALID_ARGUMENT', 'CONFIG_INVALID'].includes(error.code);
+  return (
+    StrataError.isInstance(error) &&
+    ['PROVIDER_AUTH', 'PROVIDER_MODEL_NOT_FOUND', 'INVALID_ARGUMENT', 'CONFIG_INVALID'].includes(error.code)
+  );
 }
 
 /**
@@ -30,8 +33,14 @@ export async function generateWithAttempts<T>(options: {
     async () => {
       try {
         const result = await generateObject({
-          llm: options.llm, messages: options.messages, schema: options.schema, schemaName: options.schemaName, purpose: options.purpose,
-          temperature: 0.2, maxTokens: options.maxTokens, abortSignal: options.abortSignal,
+          llm: options.llm,
+          messages: options.messages,
+          schema: options.schema,
+          schemaName: options.schemaName,
+          purpose: options.purpose,
+          temperature: 0.2,
+          maxTokens: options.maxTokens,
+          abortSignal: options.abortSignal,
         });
         return result.object;
       } catch (error) {
@@ -40,6 +49,11 @@ export async function generateWithAttempts<T>(options: {
         throw new StrataError({ code: 'PROVIDER_CALL', message: (error as Error).message, cause: error, isRetryable: true });
       }
     },
-    { maxRetries: options.attempts - 1, initialDelayMs: options.retryDelayMs, abortSignal: options.abortSignal, operation: `${options.purpose} generation` },
+    {
+      maxRetries: options.attempts - 1,
+      initialDelayMs: options.retryDelayMs,
+      abortSignal: options.abortSignal,
+      operation: `${options.purpose} generation`,
+    },
   );
 }

@@ -105,7 +105,13 @@ export async function compileJournal(options: CompileJournalOptions): Promise<Co
   }
 }
 
-async function run(options: CompileJournalOptions, config: JournalOptions, paths: JournalPaths, now: Date, result: CompileJournalResult): Promise<CompileJournalResult> {
+async function run(
+  options: CompileJournalOptions,
+  config: JournalOptions,
+  paths: JournalPaths,
+  now: Date,
+  result: CompileJournalResult,
+): Promise<CompileJournalResult> {
   const state = await readJson<CompileState>(paths.compileState, emptyState);
   state.days ??= {};
   const due: Array<{ name: string; text: string; hash: string; fresh: string }> = [];
@@ -124,9 +130,10 @@ async function run(options: CompileJournalOptions, config: JournalOptions, paths
     due.push({ name, text, hash, fresh: grew ? text.slice(prev.length) : text });
   }
   if (due.length === 0) {
-    const reason = result.waiting.length > 0
-      ? `changed day logs wait for the minimum interval (${config.compileMinIntervalMs / 60_000} min; --force skips it): ${result.waiting.map((w) => `${w.day} at ${w.dueAt}`).join(', ')}`
-      : 'no day log changed since the last compile';
+    const reason =
+      result.waiting.length > 0
+        ? `changed day logs wait for the minimum interval (${config.compileMinIntervalMs / 60_000} min; --force skips it): ${result.waiting.map((w) => `${w.day} at ${w.dueAt}`).join(', ')}`
+        : 'no day log changed since the last compile';
     return { ...result, reason, articles: (await readArticles(paths.knowledgeDir)).size };
   }
 
@@ -135,7 +142,13 @@ async function run(options: CompileJournalOptions, config: JournalOptions, paths
     const existing = await readArticles(paths.knowledgeDir);
     const reply = await generateWithAttempts({
       llm: options.llm,
-      messages: [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: compilePrompt({ day: day.name.slice(0, 10), log: day.fresh, existing, maxInputTokens: config.maxInputTokens }) }],
+      messages: [
+        { role: 'system', content: SYSTEM_PROMPT },
+        {
+          role: 'user',
+          content: compilePrompt({ day: day.name.slice(0, 10), log: day.fresh, existing, maxInputTokens: config.maxInputTokens }),
+        },
+      ],
       schema: compileSchema,
       schemaName: 'journal_articles',
       purpose: 'journal.compile',
@@ -147,7 +160,9 @@ async function run(options: CompileJournalOptions, config: JournalOptions, paths
     // Re-indexed after every day, so a later day's failure never leaves written articles unlisted.
     await writeFileAtomic({ path: paths.indexFile, data: redactText(renderIndex([...existing.values()].map((a) => a.article))) });
     await updateJsonState<CompileState>({
-      path: paths.compileState, lockPath: paths.stateLock, empty: emptyState,
+      path: paths.compileState,
+      lockPath: paths.stateLock,
+      empty: emptyState,
       change: (s) => {
         s.days ??= {};
         s.days[day.name] = { hash: day.hash, length: day.text.length, compiledAt: now.toISOString() };
@@ -158,7 +173,12 @@ async function run(options: CompileJournalOptions, config: JournalOptions, paths
   return { ...result, status: 'compiled', articles: (await readArticles(paths.knowledgeDir)).size };
 }
 
-function compilePrompt(options: { day: string; log: string; existing: Map<string, { article: Article; text: string }>; maxInputTokens: number }): string {
+function compilePrompt(options: {
+  day: string;
+  log: string;
+  existing: Map<string, { article: Article; text: string }>;
+  maxInputTokens: number;
+}): string {
   // Half the budget for the log (its newest part when too long), the rest for existing articles.
   const logBudget = Math.floor(options.maxInputTokens / 2);
   let log = options.log;

@@ -20,7 +20,10 @@ export interface JournalEntry {
 
 /** One line of model text: no headings or line breaks that could reshape the log. */
 function line(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/^#+\s*/, '').trim();
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/^#+\s*/, '')
+    .trim();
 }
 
 function items(list: string[]): string[] {
@@ -28,7 +31,10 @@ function items(list: string[]): string[] {
 }
 
 export function hasContent(entry: JournalEntry): boolean {
-  return line(entry.context).length > 0 || [entry.keyExchanges, entry.decisions, entry.lessons, entry.actionItems].some((l) => items(l).length > 0);
+  return (
+    line(entry.context).length > 0 ||
+    [entry.keyExchanges, entry.decisions, entry.lessons, entry.actionItems].some((l) => items(l).length > 0)
+  );
 }
 
 export function entryHeading(options: { at: Date; sessionId: string; agentId: string | null }): string {
@@ -36,7 +42,13 @@ export function entryHeading(options: { at: Date; sessionId: string; agentId: st
   return `## ${time} UTC · session ${line(options.sessionId)}${options.agentId ? ` (agent ${line(options.agentId)})` : ''}`;
 }
 
-export function renderEntry(options: { entry: JournalEntry | null; at: Date; sessionId: string; agentId: string | null; messages: number }): string {
+export function renderEntry(options: {
+  entry: JournalEntry | null;
+  at: Date;
+  sessionId: string;
+  agentId: string | null;
+  messages: number;
+}): string {
   const parts = [entryHeading(options), ''];
   const entry = options.entry;
   if (!entry || !entry.worthKeeping || !hasContent(entry)) {

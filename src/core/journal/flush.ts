@@ -75,7 +75,11 @@ function sessionLockPath(paths: JournalPaths, sessionId: string): string {
 
 export async function flushJournal(options: FlushJournalOptions): Promise<FlushJournalResult> {
   const sessionId = options.sessionId?.trim();
-  if (!sessionId) throw new InvalidArgumentError({ argument: 'sessionId', message: 'flushJournal needs the session id (strata journal flush --session <id>).' });
+  if (!sessionId)
+    throw new InvalidArgumentError({
+      argument: 'sessionId',
+      message: 'flushJournal needs the session id (strata journal flush --session <id>).',
+    });
   const config = resolveJournalOptions(options.config);
   const paths = journalPaths(options.home);
   const now = options.now ?? (() => new Date());
@@ -92,16 +96,26 @@ export async function flushJournal(options: FlushJournalOptions): Promise<FlushJ
       const ago = started.getTime() - Date.parse(progress.lastFlushAt);
       if (ago >= 0 && ago < config.dedupeWindowMs) {
         const pending = { retried: 0, written: 0, remaining: (await listPending(paths)).length };
-        return { ...base, status: 'skipped', reason: `session ${sessionId} was flushed ${Math.round(ago / 1000)} s ago (within ${config.dedupeWindowMs / 1000} s)`, pending };
+        return {
+          ...base,
+          status: 'skipped',
+          reason: `session ${sessionId} was flushed ${Math.round(ago / 1000)} s ago (within ${config.dedupeWindowMs / 1000} s)`,
+          pending,
+        };
       }
     }
 
     const pendingRun = await retryPending({ ...options, paths, config });
 
-    const all = options.messages ?? (await readL0Session({
-      log: options.l0, sessionId, agentId: options.agentId, abortSignal: options.abortSignal,
-      fromDay: progress ? firstUnseenDay(progress, config.timeZone) : lookbackDay(started),
-    }));
+    const all =
+      options.messages ??
+      (await readL0Session({
+        log: options.l0,
+        sessionId,
+        agentId: options.agentId,
+        abortSignal: options.abortSignal,
+        fromDay: progress ? firstUnseenDay(progress, config.timeZone) : lookbackDay(started),
+      }));
     const fresh = selectNew(all, progress);
     if (fresh.length === 0) {
       return { ...base, status: 'skipped', reason: `no new messages in session ${sessionId} since the last flush`, pending: pendingRun };
@@ -111,29 +125,59 @@ export async function flushJournal(options: FlushJournalOptions): Promise<FlushJ
     const counts = { newMessages: fresh.length, omittedMessages: conversation.omitted };
     const last = fresh[fresh.length - 1]!;
     const nextProgress: SessionProgress = {
-      agentId, lastFlushAt: started.toISOString(), lastMessageId: last.id, lastMessageTimestamp: last.timestamp, count: (progress?.count ?? 0) + fresh.length,
+      agentId,
+      lastFlushAt: started.toISOString(),
+      lastMessageId: last.id,
+      lastMessageTimestamp: last.timestamp,
+      count: (progress?.count ?? 0) + fresh.length,
     };
 
     let result: FlushJournalResult;
     try {
-      const entry = await generateEntry({ llm: options.llm, prompt, attempts: config.attempts, retryDelayMs: options.retryDelayMs ?? 2000, abortSignal: options.abortSignal });
+      const entry = await generateEntry({
+        llm: options.llm,
+        prompt,
+        attempts: config.attempts,
+        retryDelayMs: options.retryDelayMs ?? 2000,
+        abortSignal: options.abortSignal,
+      });
       const text = renderEntry({ entry, at: started, sessionId, agentId, messages: conversation.included });
       const path = await appendToDayLog({ paths, at: started, text, timeZone: config.timeZone });
-      result = { ...base, ...counts, status: entry.worthKeeping && hasContent(entry) ? 'written' : 'nothing-worth-keeping', path, pending: pendingRun };
+      result = {
+        ...base,
+        ...counts,
+        status: entry.worthKeeping && hasContent(entry) ? 'written' : 'nothing-worth-keeping',
+        path,
+        pending: pendingRun,
+      };
     } catch (error) {
       if (options.abortSignal?.aborted) throw abortErrorFrom(options.abortSignal);
       const message = (error as Error).message;
       const pendingPath = await savePending(paths, {
-        version: 1, sessionId, agentId, flushedAt: started.toISOString(), source, messages: conversation.included, prompt, failures: config.attempts, lastError: message,
+        version: 1,
+        sessionId,
+        agentId,
+        flushedAt: started.toISOString(),
+        source,
+        messages: conversation.included,
+        prompt,
+        failures: config.attempts,
+        lastError: message,
       });
       result = {
-        ...base, ...counts, status: 'failed', pendingPath, pending: { ...pendingRun, remaining: pendingRun.remaining + 1 },
+        ...base,
+        ...counts,
+        status: 'failed',
+        pendingPath,
+        pending: { ...pendingRun, remaining: pendingRun.remaining + 1 },
         reason: `${message} The input is kept in ${pendingPath} and is retried by the next flush.`,
       };
     }
     // The input is in the day log or in pending/: either way the session's progress moves on.
     await updateJsonState<FlushState>({
-      path: paths.flushState, lockPath: paths.stateLock, empty: emptyFlushState,
+      path: paths.flushState,
+      lockPath: paths.stateLock,
+      empty: emptyFlushState,
       change: (s) => {
         s.sessions ??= {};
         s.sessions[sessionId] = nextProgress;
@@ -166,10 +210,19 @@ async function retryPending(options: FlushJournalOptions & { paths: JournalPaths
       retried++;
       try {
         const entry = await generateEntry({
-          llm: options.llm, prompt: pending.prompt, attempts: options.config.attempts, retryDelayMs: options.retryDelayMs ?? 2000, abortSignal: options.abortSignal,
+          llm: options.llm,
+          prompt: pending.prompt,
+          attempts: options.config.attempts,
+          retryDelayMs: options.retryDelayMs ?? 2000,
+          abortSignal: options.abortSignal,
         });
         const at = new Date(pending.flushedAt);
-        await appendToDayLog({ paths: options.paths, at, timeZone: options.config.timeZone, text: renderEntry({ entry, at, sessionId: pending.sessionId, agentId: pending.agentId, messages: pending.messages }) });
+        await appendToDayLog({
+          paths: options.paths,
+          at,
+          timeZone: options.config.timeZone,
+          text: renderEntry({ entry, at, sessionId: pending.sessionId, agentId: pending.agentId, messages: pending.messages }),
+        });
         return { ok: true };
       } catch (error) {
         if (options.abortSignal?.aborted) throw abortErrorFrom(options.abortSignal);

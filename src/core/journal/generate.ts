@@ -48,7 +48,11 @@ function stamp(ms: number): string {
  * The newest messages that fit the budget, oldest first. Older ones beyond it are dropped from
  * this entry (a journal summarises; the L0 log keeps everything) and counted.
  */
-export function renderConversation(options: { messages: JournalMessage[]; maxInputTokens: number }): { text: string; included: number; omitted: number } {
+export function renderConversation(options: { messages: JournalMessage[]; maxInputTokens: number }): {
+  text: string;
+  included: number;
+  omitted: number;
+} {
   const budget = Math.max(200, options.maxInputTokens - PROMPT_OVERHEAD_TOKENS);
   const lines: string[] = [];
   let used = 0;
@@ -80,7 +84,10 @@ export async function generateEntry(options: {
 }): Promise<JournalEntry> {
   return generateWithAttempts({
     llm: options.llm,
-    messages: [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: options.prompt }],
+    messages: [
+      { role: 'system', content: SYSTEM_PROMPT },
+      { role: 'user', content: options.prompt },
+    ],
     schema: journalEntrySchema,
     schemaName: 'journal_entry',
     purpose: 'journal.flush',

@@ -18,10 +18,16 @@ export async function readL0Session(options: {
   abortSignal?: AbortSignal;
 }): Promise<JournalMessage[]> {
   if (!options.log) {
-    throw new InvalidArgumentError({ argument: 'l0', message: 'A journal flush without messages reads the L0 log: pass `l0` (Strata.flushJournal does) or the session\'s messages.' });
+    throw new InvalidArgumentError({
+      argument: 'l0',
+      message: "A journal flush without messages reads the L0 log: pass `l0` (Strata.flushJournal does) or the session's messages.",
+    });
   }
   const entries = await options.log.readSession({
-    sessionId: options.sessionId, agentId: options.agentId, recordedSince: options.fromDay, abortSignal: options.abortSignal,
+    sessionId: options.sessionId,
+    agentId: options.agentId,
+    recordedSince: options.fromDay,
+    abortSignal: options.abortSignal,
   });
   const byId = new Map<string, JournalMessage>();
   for (const { record } of entries) {

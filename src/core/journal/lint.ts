@@ -40,5 +40,11 @@ export async function lintJournal(options: LintJournalOptions): Promise<LintJour
   for (const [slug, { article }] of articles) check(slug, article.body);
   if (index !== undefined) check('index', index);
   const orphans = [...articles.keys()].filter((slug) => !inbound.has(slug)).sort();
-  return { ok: brokenLinks.length === 0 && orphans.length === 0, articles: articles.size, brokenLinks, orphans, missingIndex: index === undefined && articles.size > 0 };
+  return {
+    ok: brokenLinks.length === 0 && orphans.length === 0,
+    articles: articles.size,
+    brokenLinks,
+    orphans,
+    missingIndex: index === undefined && articles.size > 0,
+  };
 }

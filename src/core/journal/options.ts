@@ -33,7 +33,10 @@ export function resolveJournalOptions(partial: Partial<JournalOptions> | undefin
   const check = (name: Exclude<keyof JournalOptions, 'timeZone'>, min: number, integer: boolean) => {
     const v = merged[name];
     if (!Number.isFinite(v) || v < min || (integer && !Number.isInteger(v))) {
-      throw new InvalidArgumentError({ argument: `journal.${name}`, message: `journal.${name} must be ${integer ? 'an integer' : 'a number'} >= ${min} (got ${String(v)}).` });
+      throw new InvalidArgumentError({
+        argument: `journal.${name}`,
+        message: `journal.${name} must be ${integer ? 'an integer' : 'a number'} >= ${min} (got ${String(v)}).`,
+      });
     }
   };
   check('dedupeWindowMs', 0, false);

@@ -43,7 +43,10 @@ export async function savePending(paths: JournalPaths, pending: PendingFlush): P
 
 export async function listPending(paths: JournalPaths): Promise<string[]> {
   try {
-    return (await readdir(paths.pendingDir)).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort().map((n) => join(paths.pendingDir, n));
+    return (await readdir(paths.pendingDir))
+      .filter((n) => n.endsWith('.json') && !n.startsWith('.'))
+      .sort()
+      .map((n) => join(paths.pendingDir, n));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
@@ -56,7 +59,10 @@ export type PendingOutcome = 'done' | 'failed' | 'busy' | 'gone';
  * Runs `fn` on a pending file while holding its lock. `fn` returns true when the entry is written
  * (the file is removed) or false to keep it with the failure recorded.
  */
-export async function withPending(path: string, fn: (pending: PendingFlush) => Promise<{ ok: true } | { ok: false; error: string }>): Promise<PendingOutcome> {
+export async function withPending(
+  path: string,
+  fn: (pending: PendingFlush) => Promise<{ ok: true } | { ok: false; error: string }>,
+): Promise<PendingOutcome> {
   try {
     return await withFileLock({ path: `${path}.claim`, timeoutMs: 200 }, async () => {
       let pending: PendingFlush;
@@ -71,7 +77,10 @@ export async function withPending(path: string, fn: (pending: PendingFlush) => P
         await unlink(path);
         return 'done';
       }
-      await writeFileAtomic({ path, data: JSON.stringify(redactDeep({ ...pending, failures: pending.failures + 1, lastError: result.error }), null, 2) + '\n' });
+      await writeFileAtomic({
+        path,
+        data: JSON.stringify(redactDeep({ ...pending, failures: pending.failures + 1, lastError: result.error }), null, 2) + '\n',
+      });
       return 'failed';
     });
   } catch (error) {

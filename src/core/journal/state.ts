@@ -50,7 +50,12 @@ export async function readFlushState(path: string): Promise<FlushState> {
 }
 
 /** Applies `change` to the state file under `lockPath`; returns the new state. */
-export async function updateJsonState<T>(options: { path: string; lockPath: string; empty: () => T; change: (state: T) => void }): Promise<T> {
+export async function updateJsonState<T>(options: {
+  path: string;
+  lockPath: string;
+  empty: () => T;
+  change: (state: T) => void;
+}): Promise<T> {
   return withFileLock({ path: options.lockPath }, async () => {
     const state = await readJson(options.path, options.empty);
     options.change(state);

@@ -44,12 +44,22 @@ export async function runAgentLoop(options: {
   const texts: string[] = [];
   let toolCalls = 0;
   const timedOut = (cause?: unknown) =>
-    new StrataError({ code: 'TIMEOUT', message: `The ${options.purpose} agent did not finish within ${options.timeoutMs} ms; raise its timeout or give it fewer memories per run.`, cause });
+    new StrataError({
+      code: 'TIMEOUT',
+      message: `The ${options.purpose} agent did not finish within ${options.timeoutMs} ms; raise its timeout or give it fewer memories per run.`,
+      cause,
+    });
 
   for (let turn = 1; turn <= options.maxTurns; turn++) {
     if (options.abortSignal?.aborted) throw new StrataError({ code: 'ABORTED', message: `The ${options.purpose} run was aborted.` });
     if (deadline.aborted) throw timedOut();
-    const request: LlmClientGenerateOptions = { messages, tools: options.tools, temperature: 0.2, abortSignal: signal, purpose: options.purpose };
+    const request: LlmClientGenerateOptions = {
+      messages,
+      tools: options.tools,
+      temperature: 0.2,
+      abortSignal: signal,
+      purpose: options.purpose,
+    };
     const result = await options.llm.doGenerate(request).catch((error: unknown) => {
       throw deadline.aborted && !options.abortSignal?.aborted ? timedOut(error) : error;
     });
@@ -59,9 +69,10 @@ export async function runAgentLoop(options: {
     for (const [i, call] of result.toolCalls.entries()) {
       toolCalls++;
       // One turn may not fan out into hundreds of writes: calls past the cap are refused unexecuted.
-      const outcome = i < maxCallsPerTurn
-        ? await options.execute(call)
-        : { content: `refused: at most ${maxCallsPerTurn} tool calls per turn; make the rest in the next turn.`, isError: true };
+      const outcome =
+        i < maxCallsPerTurn
+          ? await options.execute(call)
+          : { content: `refused: at most ${maxCallsPerTurn} tool calls per turn; make the rest in the next turn.`, isError: true };
       messages.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content, isError: outcome.isError });
     }
   }

@@ -84,7 +84,11 @@ export function describeAutoOrganize(result: AutoOrganizeResult): string {
   switch (result.status) {
     case 'organized': {
       const r = result.report;
-      const persona = r.persona ? (r.persona.written ? '; persona rewritten' : `; persona not written (${r.persona.error ?? r.persona.reason ?? 'unknown'})`) : '';
+      const persona = r.persona
+        ? r.persona.written
+          ? '; persona rewritten'
+          : `; persona not written (${r.persona.error ?? r.persona.reason ?? 'unknown'})`
+        : '';
       return `organised ${r.memoriesProcessed} memories of ${result.agentId} into ${r.sceneCount} scenes (created ${r.created.length}, updated ${r.updated.length}, deleted ${r.deleted.length})${persona}`;
     }
     case 'not-due':

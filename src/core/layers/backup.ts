@@ -58,7 +58,10 @@ export async function restoreFolder(options: { dir: string; backup: string }): P
     await rm(trash, { recursive: true, force: true });
   } catch (error) {
     await rm(staging, { recursive: true, force: true }).catch(() => undefined);
-    throw new StorageError({ message: `Cannot restore ${options.dir} from ${options.backup}: ${describeFsError(error)}. Copy the backup back by hand.`, cause: error });
+    throw new StorageError({
+      message: `Cannot restore ${options.dir} from ${options.backup}: ${describeFsError(error)}. Copy the backup back by hand.`,
+      cause: error,
+    });
   }
 }
 

@@ -90,7 +90,13 @@ function fitLines(lines: string[], maxTokens: number): { lines: string[]; tokens
 async function pickMemories(options: BuildContextOptions, scopes: string[]): Promise<Array<{ record: MemoryRecord; score?: number }>> {
   // The bootstrap is injected without being asked for: flagged memories stay out.
   if (options.query?.trim()) {
-    const result = await options.strata.recall({ query: options.query, scopes, limit: 20, abortSignal: options.abortSignal, now: options.now });
+    const result = await options.strata.recall({
+      query: options.query,
+      scopes,
+      limit: 20,
+      abortSignal: options.abortSignal,
+      now: options.now,
+    });
     return result.results.filter((r) => isAutoInjectable(r.record));
   }
   const recent = (await options.strata.list({ scopes, order: 'newest', limit: 200 })).filter(isAutoInjectable);
@@ -147,8 +153,16 @@ export async function buildContext(options: BuildContextOptions): Promise<Contex
   if (options.sessionKey !== undefined && remaining > 20) {
     const cap = Math.min(Math.floor(budget * 0.25), remaining) - 10;
     // Each summary is wrapped in one line of tags: budget the texts a little below the cap.
-    const read = await readSessionSummaries({ home: options.strata.home, agentId: options.agentId, sessionKey: options.sessionKey, budgetTokens: Math.max(0, cap - 12) });
-    const lines = read.summaries.map((s) => `<summary level="${s.level}" from="${new Date(s.from).toISOString()}" to="${new Date(s.to).toISOString()}">${neutralise(s.text).replace(/\s*\n\s*/g, ' ')}</summary>`);
+    const read = await readSessionSummaries({
+      home: options.strata.home,
+      agentId: options.agentId,
+      sessionKey: options.sessionKey,
+      budgetTokens: Math.max(0, cap - 12),
+    });
+    const lines = read.summaries.map(
+      (s) =>
+        `<summary level="${s.level}" from="${new Date(s.from).toISOString()}" to="${new Date(s.to).toISOString()}">${neutralise(s.text).replace(/\s*\n\s*/g, ' ')}</summary>`,
+    );
     const fitted = fitLines(lines, cap);
     summaryCount = fitted.lines.filter((l) => l !== '…').length;
     if (summaryCount > 0) {
@@ -162,7 +176,10 @@ export async function buildContext(options: BuildContextOptions): Promise<Contex
   const query = options.query?.trim();
   if (query && options.searchConversations && remaining > 40) {
     const search = options.searchConversations;
-    const hits = await conversationFallback({ memories: { results: candidates.map((c) => ({ score: c.score ?? 0 })) }, search: (limit) => search({ query, limit }) });
+    const hits = await conversationFallback({
+      memories: { results: candidates.map((c) => ({ score: c.score ?? 0 })) },
+      search: (limit) => search({ query, limit }),
+    });
     const excerpts = formatConversationExcerpts({ hits, maxTokens: Math.min(Math.floor(budget * 0.25), remaining) });
     if (excerpts) {
       parts.push(excerpts);
@@ -176,5 +193,13 @@ export async function buildContext(options: BuildContextOptions): Promise<Contex
 
   if (parts.length === 0) return { text: '', tokens: 0, persona: false, scenes: 0, memories: 0, summaries: 0 };
   const text = [open, ...parts, close].join('\n');
-  return { text, tokens: estimateTokens(text), persona, scenes: sceneCount, memories, summaries: summaryCount, ...(options.searchConversations ? { conversations } : {}) };
+  return {
+    text,
+    tokens: estimateTokens(text),
+    persona,
+    scenes: sceneCount,
+    memories,
+    summaries: summaryCount,
+    ...(options.searchConversations ? { conversations } : {}),
+  };
 }

@@ -84,7 +84,12 @@ const PAGE = 500;
 const SCAN_CAP = 20_000;
 
 /** Memories after the checkpoint, oldest first (pages newest-first until it reaches the checkpoint). */
-export async function newMemories(options: { memories: MemoryLister; scopes: string[]; checkpoint: LayerCheckpoint; limit: number }): Promise<MemoryRecord[]> {
+export async function newMemories(options: {
+  memories: MemoryLister;
+  scopes: string[];
+  checkpoint: LayerCheckpoint;
+  limit: number;
+}): Promise<MemoryRecord[]> {
   const fresh: MemoryRecord[] = [];
   for (let offset = 0; offset < SCAN_CAP; offset += PAGE) {
     const page = await options.memories.list({ scopes: options.scopes, order: 'newest', limit: PAGE, offset });
@@ -146,9 +151,14 @@ export async function organizeScenes(options: OrganizeOptions): Promise<Organize
     personaCore: intOption(options.personaCoreMemories, ORGANIZE_DEFAULTS.personaCoreMemories, 'personaCoreMemories', 0),
   };
   if (!options.llm.capabilities.supportsTools) {
-    throw new StrataError({ code: 'UNSUPPORTED', message: `The LLM ${options.llm.provider}:${options.llm.modelId} does not support tool calling, which the scene organiser needs; configure a tool-capable model.` });
+    throw new StrataError({
+      code: 'UNSUPPORTED',
+      message: `The LLM ${options.llm.provider}:${options.llm.modelId} does not support tool calling, which the scene organiser needs; configure a tool-capable model.`,
+    });
   }
-  return withFileLock({ path: paths.lockFile, timeoutMs: options.lockTimeoutMs ?? ORGANIZE_DEFAULTS.lockTimeoutMs }, () => runLocked(options, paths, limits));
+  return withFileLock({ path: paths.lockFile, timeoutMs: options.lockTimeoutMs ?? ORGANIZE_DEFAULTS.lockTimeoutMs }, () =>
+    runLocked(options, paths, limits),
+  );
 }
 
 interface Limits {
@@ -246,7 +256,13 @@ async function runLocked(options: OrganizeOptions, paths: LayerPaths, limits: Li
 }
 
 /** Regenerates the persona when asked, when due, or when there is none yet; failures are reported and retried next run. */
-async function maybePersona(options: OrganizeOptions, limits: Limits, paths: LayerPaths, checkpoint: LayerCheckpoint, scenes: Awaited<ReturnType<typeof readSceneIndex>>): Promise<OrganizeReport['persona']> {
+async function maybePersona(
+  options: OrganizeOptions,
+  limits: Limits,
+  paths: LayerPaths,
+  checkpoint: LayerCheckpoint,
+  scenes: Awaited<ReturnType<typeof readSceneIndex>>,
+): Promise<OrganizeReport['persona']> {
   const everyN = limits.personaEveryN;
   const missing = (await readPersona(paths)) === undefined;
   const due = checkpoint.personaRequest !== null || (everyN > 0 && checkpoint.sincePersona >= everyN) || (missing && scenes.length > 0);

@@ -99,10 +99,22 @@ export async function generatePersona(options: {
     const doc = parseScene(await readFile(join(paths.scenesDir, filename), 'utf8'));
     sceneDocs.push({ filename, summary: doc.summary, body: doc.body });
   }
-  if (sceneDocs.length === 0 && options.coreMemories.length === 0) return { written: false, reason: 'no scenes and no memories to build a persona from' };
+  if (sceneDocs.length === 0 && options.coreMemories.length === 0)
+    return { written: false, reason: 'no scenes and no memories to build a persona from' };
   const previous = await readPersona(paths);
   const request: LlmClientGenerateOptions = {
-    messages: [{ role: 'user', content: personaPrompt({ agentId: paths.agentId, scenes: sceneDocs, memories: options.coreMemories, previous: previous && stripSceneNavigation(previous), reason: options.reason }) }],
+    messages: [
+      {
+        role: 'user',
+        content: personaPrompt({
+          agentId: paths.agentId,
+          scenes: sceneDocs,
+          memories: options.coreMemories,
+          previous: previous && stripSceneNavigation(previous),
+          reason: options.reason,
+        }),
+      },
+    ],
     temperature: 0.2,
     abortSignal: options.abortSignal,
     purpose: 'layers.persona',
@@ -110,7 +122,11 @@ export async function generatePersona(options: {
   const result = await options.llm.doGenerate(request);
   const body = cleanPersonaBody(result.text);
   if (body === '') return { written: false, reason: 'the model returned an empty persona; the previous one was kept' };
-  const backup = await backupFile({ file: paths.personaFile, backupsDir: paths.personaBackupsDir, keep: options.backupKeep ?? ORGANIZE_DEFAULTS.personaBackupKeep });
+  const backup = await backupFile({
+    file: paths.personaFile,
+    backupsDir: paths.personaBackupsDir,
+    keep: options.backupKeep ?? ORGANIZE_DEFAULTS.personaBackupKeep,
+  });
   await writePersona(paths.personaFile, compose(body, sceneNavigation({ agentId: paths.agentId, scenes: options.scenes })));
   return { written: true, backup };
 }

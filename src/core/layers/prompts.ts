@@ -20,10 +20,16 @@ export function capacityGuidance(options: { count: number; limit: number; approa
     };
   }
   if (count === limit - 1) {
-    return { tier: 'update-only', text: `${counter} ONE BELOW THE LIMIT: only update existing scenes this run; do not create a new scene.` };
+    return {
+      tier: 'update-only',
+      text: `${counter} ONE BELOW THE LIMIT: only update existing scenes this run; do not create a new scene.`,
+    };
   }
   if (count >= limit - margin) {
-    return { tier: 'approaching', text: `${counter} Close to the limit: prefer updating existing scenes or merging similar ones over creating new scenes.` };
+    return {
+      tier: 'approaching',
+      text: `${counter} Close to the limit: prefer updating existing scenes or merging similar ones over creating new scenes.`,
+    };
   }
   return { tier: 'ok', text: counter };
 }
@@ -89,7 +95,13 @@ export function organiserUserPrompt(options: {
   ].join('\n');
 }
 
-export function personaPrompt(options: { agentId: string; scenes: Array<{ filename: string; summary: string; body: string }>; memories: Array<Pick<MemoryRecord, 'text' | 'category'>>; previous?: string; reason?: string }): string {
+export function personaPrompt(options: {
+  agentId: string;
+  scenes: Array<{ filename: string; summary: string; body: string }>;
+  memories: Array<Pick<MemoryRecord, 'text' | 'category'>>;
+  previous?: string;
+  reason?: string;
+}): string {
   const scenes = options.scenes.map((s) => `### ${s.filename}\n${s.summary}\n\n${s.body.trim()}`).join('\n\n') || '(none)';
   const memories = options.memories.map((m) => `- [${m.category}] ${m.text.replace(/\s+/g, ' ')}`).join('\n') || '(none)';
   return [

@@ -30,7 +30,8 @@ export async function readRegularFile(path: string, options: { maxBytes?: number
     const stat = await handle.stat();
     if (!stat.isFile()) throw new UnsafePathError('not a regular file.');
     if (stat.nlink !== 1) throw new UnsafePathError('hard-linked files are not accessible.');
-    if (options.maxBytes !== undefined && stat.size > options.maxBytes) throw new UnsafePathError(`file too large (${stat.size} bytes; limit ${options.maxBytes}).`);
+    if (options.maxBytes !== undefined && stat.size > options.maxBytes)
+      throw new UnsafePathError(`file too large (${stat.size} bytes; limit ${options.maxBytes}).`);
     return await handle.readFile('utf8');
   } finally {
     await handle.close();

@@ -25,8 +25,16 @@ export const MAX_NAME_BYTES = 128;
 const fileParam = { type: 'string', description: 'Scene file name, e.g. "work-projects.md" (a plain name, no folders).' };
 
 export const SCENE_TOOLS: LlmToolDefinition[] = [
-  { name: 'list_scenes', description: 'List the scene files with summary, heat and last update.', parameters: { type: 'object', properties: {}, additionalProperties: false } },
-  { name: 'read_scene', description: 'Read one scene file (header and body).', parameters: { type: 'object', properties: { file: fileParam }, required: ['file'], additionalProperties: false } },
+  {
+    name: 'list_scenes',
+    description: 'List the scene files with summary, heat and last update.',
+    parameters: { type: 'object', properties: {}, additionalProperties: false },
+  },
+  {
+    name: 'read_scene',
+    description: 'Read one scene file (header and body).',
+    parameters: { type: 'object', properties: { file: fileParam }, required: ['file'], additionalProperties: false },
+  },
   {
     name: 'write_scene',
     description: `Create or replace a scene. content is the Markdown body (no header); summary is one line. To delete a scene, write content "${DELETED_MARKER}".`,
@@ -64,9 +72,12 @@ class Refused extends Error {}
 
 function checkName(name: unknown): string {
   if (typeof name !== 'string' || name.length === 0) throw new Refused('file must be a non-empty file name such as "topic.md".');
-  if (nameBytes(name) > MAX_NAME_BYTES) throw new Refused(`file name too long (${nameBytes(name)} bytes in UTF-8; at most ${MAX_NAME_BYTES}).`);
-  if (isAbsolute(name) || /^[A-Za-z]:/.test(name)) throw new Refused(`absolute paths are not allowed: use a plain file name such as "topic.md".`);
-  if (name.includes('/') || name.includes('\\') || name.includes('..')) throw new Refused('only files directly inside the scenes folder are allowed: no folders, no "..".');
+  if (nameBytes(name) > MAX_NAME_BYTES)
+    throw new Refused(`file name too long (${nameBytes(name)} bytes in UTF-8; at most ${MAX_NAME_BYTES}).`);
+  if (isAbsolute(name) || /^[A-Za-z]:/.test(name))
+    throw new Refused(`absolute paths are not allowed: use a plain file name such as "topic.md".`);
+  if (name.includes('/') || name.includes('\\') || name.includes('..'))
+    throw new Refused('only files directly inside the scenes folder are allowed: no folders, no "..".');
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f]/.test(name)) throw new Refused('control characters are not allowed in file names.');
   if (name.startsWith('.')) throw new Refused('hidden files are not accessible.');
@@ -123,7 +134,8 @@ export function createSceneSandbox(options: SceneSandboxOptions): SceneSandbox {
   async function write(path: string, name: string, data: string, exists: boolean): Promise<number> {
     const size = Buffer.byteLength(data);
     if (writes >= maxWrites) throw new Refused(`write limit reached (${maxWrites} files per run): finish with what is written.`);
-    if (bytesWritten + size > maxRunBytes) throw new Refused(`byte limit reached (${maxRunBytes} bytes per run): finish with what is written.`);
+    if (bytesWritten + size > maxRunBytes)
+      throw new Refused(`byte limit reached (${maxRunBytes} bytes per run): finish with what is written.`);
     if (!exists && (await listSceneFiles(options.scenesDir)).length >= maxScenes) {
       throw new Refused(`scene limit reached (${maxScenes} scenes): merge into an existing scene or delete one first.`);
     }
@@ -137,7 +149,8 @@ export function createSceneSandbox(options: SceneSandboxOptions): SceneSandbox {
   async function store(path: string, name: string, doc: SceneDoc, exists: boolean): Promise<string> {
     // What the model writes is stored text like any other: secrets it echoes are redacted.
     const data = redactText(serializeScene(doc));
-    if (Buffer.byteLength(data) > maxBytes) throw new Refused(`scene too large (${Buffer.byteLength(data)} bytes; limit ${maxBytes}): split it or summarise.`);
+    if (Buffer.byteLength(data) > maxBytes)
+      throw new Refused(`scene too large (${Buffer.byteLength(data)} bytes; limit ${maxBytes}): split it or summarise.`);
     const size = await write(path, name, data, exists);
     touched.add(name);
     return `ok: ${name} (${size} bytes)`;
@@ -147,7 +160,13 @@ export function createSceneSandbox(options: SceneSandboxOptions): SceneSandbox {
   function nextDoc(previous: SceneDoc | undefined, name: string, summary: string | undefined, body: string): SceneDoc {
     const at = now().toISOString();
     const heat = (previous?.heat ?? 0) + (touched.has(name) ? 0 : 1);
-    return { summary: (summary ?? previous?.summary ?? '').replace(/\s+/g, ' ').trim(), heat, created: previous?.created || at, updated: at, body };
+    return {
+      summary: (summary ?? previous?.summary ?? '').replace(/\s+/g, ' ').trim(),
+      heat,
+      created: previous?.created || at,
+      updated: at,
+      body,
+    };
   }
 
   async function run(call: LlmToolCall): Promise<string> {
@@ -167,7 +186,8 @@ export function createSceneSandbox(options: SceneSandboxOptions): SceneSandbox {
         const content = str(args.content, 'content', true)!;
         const summary = str(args.summary, 'summary', false);
         // Checked before anything else so a huge payload is never parsed or written.
-        if (Buffer.byteLength(content) > maxBytes) throw new Refused(`content too large (${Buffer.byteLength(content)} bytes; limit ${maxBytes}).`);
+        if (Buffer.byteLength(content) > maxBytes)
+          throw new Refused(`content too large (${Buffer.byteLength(content)} bytes; limit ${maxBytes}).`);
         const { path, exists } = await resolve(args.file);
         const name = args.file as string;
         if (content.trim() === DELETED_MARKER) {
@@ -191,9 +211,20 @@ export function createSceneSandbox(options: SceneSandboxOptions): SceneSandbox {
         const previous = parseScene(await readScene(path));
         if (oldText === '') throw new Refused('old_text must not be empty.');
         const count = previous.body.split(oldText).length - 1;
-        if (count !== 1) throw new Refused(`old_text occurs ${count} times in the body; it must occur exactly once (include more context).`);
+        if (count !== 1)
+          throw new Refused(`old_text occurs ${count} times in the body; it must occur exactly once (include more context).`);
         const name = args.file as string;
-        return store(path, name, nextDoc(previous, name, summary, previous.body.replace(oldText, () => newText)), true);
+        return store(
+          path,
+          name,
+          nextDoc(
+            previous,
+            name,
+            summary,
+            previous.body.replace(oldText, () => newText),
+          ),
+          true,
+        );
       }
       default:
         throw new Refused(`unknown tool ${JSON.stringify(call.name)}; use list_scenes, read_scene, write_scene or edit_scene.`);
@@ -207,7 +238,8 @@ export function createSceneSandbox(options: SceneSandboxOptions): SceneSandbox {
       } catch (error) {
         refused++;
         if (error instanceof Refused || error instanceof UnsafePathError) return { content: `refused: ${error.message}`, isError: true };
-        if ((error as NodeJS.ErrnoException).code === 'ELOOP') return { content: 'refused: symbolic links are not accessible.', isError: true };
+        if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+          return { content: 'refused: symbolic links are not accessible.', isError: true };
         // Any other failure (ENAMETOOLONG, ENOSPC, ...) fails this call only; the model can go on.
         return { content: `failed: ${(error as Error).message}`, isError: true };
       }

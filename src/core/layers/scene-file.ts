@@ -29,7 +29,12 @@ const OPEN = '---\n';
 const CLOSE = '\n---\n';
 
 export function serializeScene(doc: SceneDoc): string {
-  const header = [`summary: ${JSON.stringify(doc.summary)}`, `heat: ${doc.heat}`, `created: ${doc.created}`, `updated: ${doc.updated}`].join('\n');
+  const header = [
+    `summary: ${JSON.stringify(doc.summary)}`,
+    `heat: ${doc.heat}`,
+    `created: ${doc.created}`,
+    `updated: ${doc.updated}`,
+  ].join('\n');
   return `${OPEN}${header}${CLOSE}${doc.body}`;
 }
 
@@ -77,7 +82,16 @@ export function parseScene(raw: string, fallbackTime = ''): SceneDoc {
     }
   }
   const firstLine = text.split('\n').find((l) => l.trim() !== '') ?? '';
-  return { summary: firstLine.replace(/^#+\s*/, '').trim().slice(0, 200), heat: 0, created: fallbackTime, updated: fallbackTime, body: text };
+  return {
+    summary: firstLine
+      .replace(/^#+\s*/, '')
+      .trim()
+      .slice(0, 200),
+    heat: 0,
+    created: fallbackTime,
+    updated: fallbackTime,
+    body: text,
+  };
 }
 
 /** Soft-deleted (marker), empty, or header-only: the cleanup after a run removes these. */

@@ -48,10 +48,20 @@ export class LayerService {
   }
 
   /** One organiser run for an agent with the configured limits (`strata organize`); needs a tool-capable LLM. */
-  organize(options: { agentId: string; maxScenes?: number; maxMemoriesPerRun?: number; lockTimeoutMs?: number; abortSignal?: AbortSignal }): Promise<OrganizeReport> {
+  organize(options: {
+    agentId: string;
+    maxScenes?: number;
+    maxMemoriesPerRun?: number;
+    lockTimeoutMs?: number;
+    abortSignal?: AbortSignal;
+  }): Promise<OrganizeReport> {
     const llm = this.options.llm;
     if (!llm) {
-      throw new ConfigError({ field: 'llm.provider', message: 'Organising scenes needs an LLM: set llm.provider and llm.model in config.json (or STRATA_LLM_PROVIDER / STRATA_LLM_MODEL).' });
+      throw new ConfigError({
+        field: 'llm.provider',
+        message:
+          'Organising scenes needs an LLM: set llm.provider and llm.model in config.json (or STRATA_LLM_PROVIDER / STRATA_LLM_MODEL).',
+      });
     }
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
     return organizeScenes({ ...this.organizeOptions(options.agentId, llm), ...given });
@@ -62,7 +72,9 @@ export class LayerService {
    * `agentIds`) when it is due by config `layers.organizer`. Does nothing when `auto` is off or no
    * LLM is configured. Never throws: failures come back as results (and through `onResult`).
    */
-  async organizeIfDue(options: { report?: DistillReport; agentIds?: string[]; onResult?: (r: AutoOrganizeResult) => void; abortSignal?: AbortSignal } = {}): Promise<AutoOrganizeResult[]> {
+  async organizeIfDue(
+    options: { report?: DistillReport; agentIds?: string[]; onResult?: (r: AutoOrganizeResult) => void; abortSignal?: AbortSignal } = {},
+  ): Promise<AutoOrganizeResult[]> {
     const auto = this.options.layers.organizer;
     if (!auto.auto || options.report?.dryRun) return [];
     const results: AutoOrganizeResult[] = [];
@@ -85,7 +97,14 @@ export class LayerService {
     if (!llm || agents.length === 0) return results;
     for (const agentId of agents) {
       if (options.abortSignal?.aborted) break;
-      emit(await autoOrganize({ ...this.organizeOptions(agentId, llm), everyMemories: auto.everyMemories, minIntervalMs: auto.minIntervalMs, abortSignal: options.abortSignal }));
+      emit(
+        await autoOrganize({
+          ...this.organizeOptions(agentId, llm),
+          everyMemories: auto.everyMemories,
+          minIntervalMs: auto.minIntervalMs,
+          abortSignal: options.abortSignal,
+        }),
+      );
     }
     return results;
   }

@@ -3,12 +3,4 @@ export { generateObject, jsonSchemaOf, type GenerateObjectOptions, type Generate
 export { LlmOutputError } from './llm-output-error.js';
 export { extractJsonText, parseJsonLoose } from './json-text.js';
 export { Semaphore } from './semaphore.js';
-export {
-  appendUsage,
-  costOf,
-  summarizeUsage,
-  usageLogPath,
-  type LlmUsageEntry,
-  type UsageSummary,
-  type UsageTotals,
-} from './usage-log.js';
+export { appendUsage, costOf, summarizeUsage, usageLogPath, type LlmUsageEntry, type UsageSummary, type UsageTotals } from './usage-log.js';

@@ -72,7 +72,13 @@ function add(totals: UsageTotals, entry: LlmUsageEntry): void {
 
 function isEntry(value: unknown): value is LlmUsageEntry {
   const v = value as Partial<LlmUsageEntry> | null;
-  return typeof v === 'object' && v !== null && typeof v.at === 'string' && typeof v.inputTokens === 'number' && typeof v.outputTokens === 'number';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.at === 'string' &&
+    typeof v.inputTokens === 'number' &&
+    typeof v.outputTokens === 'number'
+  );
 }
 
 /** Sums every usage log under `<home>/usage` (optionally only entries at or after `since`). */

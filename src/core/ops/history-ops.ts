@@ -45,7 +45,9 @@ export const revert = defineOperation({
     // Checked on the entry the revert actually undoes: a revert undoes a change as a whole, so
     // every scope it touched must be the caller's.
     return ctx.engine.revert({ id: a.id, actor: ctx.actor, accept: visible }).catch((error: unknown) => {
-      throw (error as { code?: string })?.code === 'NOT_FOUND' ? new NotFoundError({ what: "change to revert in this caller's scopes for memory", id: a.id }) : error;
+      throw (error as { code?: string })?.code === 'NOT_FOUND'
+        ? new NotFoundError({ what: "change to revert in this caller's scopes for memory", id: a.id })
+        : error;
     });
   },
 });
@@ -64,7 +66,10 @@ export interface Provenance {
   withheld?: string;
 }
 
-async function findMessages(records: AsyncIterable<L0Record>, options: { ids: string[]; sessionKey?: string; agentId?: string; readable: (agentId: string) => boolean }): Promise<L0Record[]> {
+async function findMessages(
+  records: AsyncIterable<L0Record>,
+  options: { ids: string[]; sessionKey?: string; agentId?: string; readable: (agentId: string) => boolean },
+): Promise<L0Record[]> {
   const wanted = new Set(options.ids);
   const found: L0Record[] = [];
   const seen = new Set<string>();
@@ -92,13 +97,27 @@ export const provenance = defineOperation({
     if (!record) throw new NotFoundError({ what: "memory in this caller's scopes", id: a.id });
     const { kind, agentId, sessionKey } = record.source;
     const messageIds = [...new Set(record.source.messageIds ?? [])];
-    const out: Provenance = { id: a.id, source: { kind, ...(agentId ? { agentId } : {}), ...(sessionKey ? { sessionKey } : {}), messageIds }, messages: [], missing: [] };
+    const out: Provenance = {
+      id: a.id,
+      source: { kind, ...(agentId ? { agentId } : {}), ...(sessionKey ? { sessionKey } : {}), messageIds },
+      messages: [],
+      missing: [],
+    };
     if (messageIds.length === 0) return out;
     // Sharing a memory (e.g. in global) does not share the conversation it was learned in.
     if (agentId !== undefined && !canReadAgent(ctx.caller, agentId)) {
-      return { ...out, missing: messageIds, withheld: `The source messages are agent ${agentId}'s conversation, which this caller may not read.` };
+      return {
+        ...out,
+        missing: messageIds,
+        withheld: `The source messages are agent ${agentId}'s conversation, which this caller may not read.`,
+      };
     }
-    out.messages = await findMessages(ctx.l0Records(), { ids: messageIds, sessionKey, agentId, readable: (agent) => canReadAgent(ctx.caller, agent) });
+    out.messages = await findMessages(ctx.l0Records(), {
+      ids: messageIds,
+      sessionKey,
+      agentId,
+      readable: (agent) => canReadAgent(ctx.caller, agent),
+    });
     const found = new Set(out.messages.map((m) => m.id));
     out.missing = messageIds.filter((m) => !found.has(m));
     return out;

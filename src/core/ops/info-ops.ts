@@ -9,7 +9,12 @@ export const whoami = defineOperation({
   access: 'read',
   description: 'Who this host acts as: the agent, the scopes it reads and writes, and where writes go by default.',
   input: () => z.strictObject({}),
-  run: async (ctx) => ({ agent: ctx.caller.agentId, scopes: ctx.caller.scopes, writeScope: ctx.caller.writeScope, owner: ctx.caller.owner }),
+  run: async (ctx) => ({
+    agent: ctx.caller.agentId,
+    scopes: ctx.caller.scopes,
+    writeScope: ctx.caller.writeScope,
+    owner: ctx.caller.owner,
+  }),
 });
 
 export interface StatsResult {
@@ -23,7 +28,13 @@ export interface StatsResult {
   byCategory: Record<string, number>;
   embedder: { id: string; dimensions: number };
   /** Whole-table storage figures are shown to an owner only: they count every scope. */
-  store: { provider: string; rows?: number; fragments?: number; indexes?: Array<{ name: string; type: string; columns: string[] }>; diskBytes?: number };
+  store: {
+    provider: string;
+    rows?: number;
+    fragments?: number;
+    indexes?: Array<{ name: string; type: string; columns: string[] }>;
+    diskBytes?: number;
+  };
 }
 
 export const stats = defineOperation({
@@ -36,14 +47,27 @@ export const stats = defineOperation({
     const scopes = await ctx.readScopes();
     // Every count is limited to the scopes read: another agent's scope never shows, not even as 0.
     const s = await ctx.engine.stats({ scopes });
-    const base = { agent: ctx.caller.agentId, scopes, owner: ctx.caller.owner, memories: s.current, byScope: s.byScope, byCategory: s.byCategory, embedder: s.embedder };
+    const base = {
+      agent: ctx.caller.agentId,
+      scopes,
+      owner: ctx.caller.owner,
+      memories: s.current,
+      byScope: s.byScope,
+      byCategory: s.byCategory,
+      embedder: s.embedder,
+    };
     if (!ctx.caller.owner) return { ...base, store: { provider: s.store.provider } };
     const all = await ctx.engine.stats();
-    return { ...base, store: { provider: s.store.provider, rows: all.rows, fragments: all.fragments, indexes: all.indexes, diskBytes: all.diskBytes } };
+    return {
+      ...base,
+      store: { provider: s.store.provider, rows: all.rows, fragments: all.fragments, indexes: all.indexes, diskBytes: all.diskBytes },
+    };
   },
   text: (r) =>
     `${r.memories} memories in ${r.scopes.length} scope(s) for ${r.agent ?? '(no agent)'}: ` +
-    `${Object.entries(r.byScope).map(([k, v]) => `${k} ${v}`).join(', ')}. Embedder ${r.embedder.id}, store ${r.store.provider}.`,
+    `${Object.entries(r.byScope)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}. Embedder ${r.embedder.id}, store ${r.store.provider}.`,
 });
 
 export const usage = defineOperation({

@@ -31,7 +31,9 @@ export function memoryText(ctx: InputContext) {
   return z
     .string()
     .min(1)
-    .refine((s) => countChars(normalizeText(s)) <= max, { message: `at most ${max} characters (write.maxChars); split a longer text into self-contained memories` })
+    .refine((s) => countChars(normalizeText(s)) <= max, {
+      message: `at most ${max} characters (write.maxChars); split a longer text into self-contained memories`,
+    })
     .meta({ maxLength: max });
 }
 
@@ -40,7 +42,12 @@ export function tags(ctx: InputContext) {
 }
 
 export function resultLimit(ctx: InputContext) {
-  return z.number().int().min(1).max(ctx.limits.resultsMax).describe(`How many results (default ${ctx.limits.resultsDefault}, at most ${ctx.limits.resultsMax})`);
+  return z
+    .number()
+    .int()
+    .min(1)
+    .max(ctx.limits.resultsMax)
+    .describe(`How many results (default ${ctx.limits.resultsDefault}, at most ${ctx.limits.resultsMax})`);
 }
 
 function scopeHelp(caller: Caller): string {

@@ -17,7 +17,11 @@ import { defineOperation, type OpContext } from './operation.js';
 function layersOf(ctx: OpContext, requested: string | undefined): LayerPaths {
   const agentId = requested ?? ctx.caller.agentId;
   if (!agentId) {
-    throw new InvalidArgumentError({ argument: 'agent', message: 'This caller has no agent, so it has no persona or scenes: name an agent whose scope it holds, or start the host with --agent <id>.' });
+    throw new InvalidArgumentError({
+      argument: 'agent',
+      message:
+        'This caller has no agent, so it has no persona or scenes: name an agent whose scope it holds, or start the host with --agent <id>.',
+    });
   }
   if (!canReadAgent(ctx.caller, agentId)) throw scopeNotAllowed(`agent:${agentId}`, ctx.caller);
   return layerPaths({ home: ctx.engine.home, agentId });
@@ -51,7 +55,10 @@ export const scenes = defineOperation({
   async run(ctx, a) {
     const paths = layersOf(ctx, a.agent);
     const entries = await readSceneIndex(paths);
-    return { agent: paths.agentId, scenes: entries.map((s) => ({ name: s.filename.replace(/\.md$/, ''), summary: s.summary, heat: s.heat, updated: s.updated })) };
+    return {
+      agent: paths.agentId,
+      scenes: entries.map((s) => ({ name: s.filename.replace(/\.md$/, ''), summary: s.summary, heat: s.heat, updated: s.updated })),
+    };
   },
 });
 
@@ -64,7 +71,9 @@ export const scene = defineOperation({
     const paths = layersOf(ctx, a.agent);
     const filename = a.name.endsWith('.md') ? a.name : `${a.name}.md`;
     // Only a file the folder listing shows: a name can never reach outside the scenes folder.
-    const text = (await listSceneFiles(paths.scenesDir)).includes(filename) ? await readRegular(join(paths.scenesDir, filename)) : undefined;
+    const text = (await listSceneFiles(paths.scenesDir)).includes(filename)
+      ? await readRegular(join(paths.scenesDir, filename))
+      : undefined;
     if (text === undefined) throw new NotFoundError({ what: `scene of agent ${paths.agentId} named`, id: JSON.stringify(a.name) });
     const { summary, heat, created, updated, body } = parseScene(text);
     return { agent: paths.agentId, name: filename.replace(/\.md$/, ''), text, summary, heat, created, updated, body };

@@ -15,14 +15,23 @@ import type { OpLimits, OpsConfig } from './limits.js';
 export type AccessKind = 'read' | 'write' | 'owner';
 
 /** The engine as the operations see it; `Strata` is one. */
-export interface OpsEngine extends Pick<MemoryEngine, 'recall' | 'remember' | 'update' | 'forget' | 'get' | 'list' | 'count' | 'stats' | 'export'> {
+export interface OpsEngine extends Pick<
+  MemoryEngine,
+  'recall' | 'remember' | 'update' | 'forget' | 'get' | 'list' | 'count' | 'stats' | 'export'
+> {
   readonly home: string;
   readonly config: OpsConfig;
   history(options: { id: string }): Promise<HistoryEntry[]>;
   /** `accept` sees the change about to be undone and may refuse it (the caller's scope check). */
   revert(options: { id: string; actor?: string; accept?: (entry: HistoryEntry) => boolean }): Promise<RevertResult>;
   /** `agentIds` undefined: every agent (owner only); empty: no conversations. */
-  searchConversations(options: { query: string; limit: number; agentIds?: string[]; sessionKey?: string; abortSignal?: AbortSignal }): Promise<ConversationSearchHit[]>;
+  searchConversations(options: {
+    query: string;
+    limit: number;
+    agentIds?: string[];
+    sessionKey?: string;
+    abortSignal?: AbortSignal;
+  }): Promise<ConversationSearchHit[]>;
 }
 
 export interface OpsDeps {

@@ -44,7 +44,9 @@ export function formatScore(score: number): string {
 export function describeDuplicate(r: RememberResult): string {
   const d = r.duplicateOf;
   if (!d) return `memory ${r.id}`;
-  return d.kind === 'exact' ? `memory ${r.id} (same text)` : `memory ${r.id} (near duplicate${d.similarity !== undefined ? `, similarity ${d.similarity.toFixed(2)}` : ''})`;
+  return d.kind === 'exact'
+    ? `memory ${r.id} (same text)`
+    : `memory ${r.id} (near duplicate${d.similarity !== undefined ? `, similarity ${d.similarity.toFixed(2)}` : ''})`;
 }
 
 export function plural(n: number, one: string, many: string): string {

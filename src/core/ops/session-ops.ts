@@ -34,15 +34,29 @@ export const conversations = defineOperation({
     // Only the conversations of agents whose scope the caller holds; an owner's `undefined` is every agent.
     const agentIds = conversationAgents(ctx.caller);
     if (agentIds?.length === 0) {
-      return { results: [], note: 'This caller has no agent, so no conversation is visible to it: start the host with --agent <id> (or --all-scopes for every agent).' };
+      return {
+        results: [],
+        note: 'This caller has no agent, so no conversation is visible to it: start the host with --agent <id> (or --all-scopes for every agent).',
+      };
     }
     const limit = a.limit ?? Math.min(CONVERSATION_DEFAULT_LIMIT, ctx.limits.resultsMax);
-    return { results: await ctx.engine.searchConversations({ query: a.query, limit, agentIds, sessionKey: a.sessionKey, abortSignal: ctx.abortSignal }) };
+    return {
+      results: await ctx.engine.searchConversations({
+        query: a.query,
+        limit,
+        agentIds,
+        sessionKey: a.sessionKey,
+        abortSignal: ctx.abortSignal,
+      }),
+    };
   },
   text(r) {
     if (r.results.length === 0) return r.note ?? 'No matching messages.';
     return r.results
-      .map((h, i) => `${i + 1}. ${new Date(h.record.timestamp).toISOString().slice(0, 16)} ${h.record.agentId}/${h.record.role}: ${h.record.content} (score ${formatScore(h.score)})`)
+      .map(
+        (h, i) =>
+          `${i + 1}. ${new Date(h.record.timestamp).toISOString().slice(0, 16)} ${h.record.agentId}/${h.record.role}: ${h.record.content} (score ${formatScore(h.score)})`,
+      )
       .join('\n');
   },
 });
@@ -65,7 +79,13 @@ export const context = defineOperation({
   input: (ctx) =>
     z.strictObject({
       query: query(ctx).optional().describe('E.g. the first user message; default: important and recent memories'),
-      maxTokens: z.number().int().min(100).max(ctx.limits.contextTokensMax).optional().describe(`Token budget (default ${ctx.limits.contextTokensDefault})`),
+      maxTokens: z
+        .number()
+        .int()
+        .min(100)
+        .max(ctx.limits.contextTokensMax)
+        .optional()
+        .describe(`Token budget (default ${ctx.limits.contextTokensDefault})`),
       sessionKey: z.string().min(1).max(200).optional().describe("Include this session's hierarchical summaries"),
     }),
   async run(ctx, a): Promise<ContextResult> {
@@ -75,9 +95,21 @@ export const context = defineOperation({
     if (agentId && hasLayers(agentId)) {
       // When the memories do not answer the query, what was said in this caller's conversations may.
       const agentIds = conversationAgents(ctx.caller);
-      const searchConversations = agentIds?.length === 0 ? undefined : async (o: { query: string; limit: number }) =>
-        (await ctx.engine.searchConversations({ ...o, agentIds, abortSignal: ctx.abortSignal })).map(asTurnResult);
-      return buildContext({ strata: ctx.engine, agentId, query: a.query, budgetTokens, sessionKey: a.sessionKey, scopes, searchConversations, abortSignal: ctx.abortSignal });
+      const searchConversations =
+        agentIds?.length === 0
+          ? undefined
+          : async (o: { query: string; limit: number }) =>
+              (await ctx.engine.searchConversations({ ...o, agentIds, abortSignal: ctx.abortSignal })).map(asTurnResult);
+      return buildContext({
+        strata: ctx.engine,
+        agentId,
+        query: a.query,
+        budgetTokens,
+        sessionKey: a.sessionKey,
+        scopes,
+        searchConversations,
+        abortSignal: ctx.abortSignal,
+      });
     }
     // No agent, so no persona, scenes or sessions: the memories alone.
     const results = a.query?.trim()

@@ -24,7 +24,10 @@ function operation(name: OpName): Operation {
 /** An operation's input as a JSON schema (draft 7), for hosts that describe tools to a model. */
 export function operationJsonSchema(name: OpName, ctx: InputContext): Record<string, unknown> {
   const schema = operation(name).input(ctx);
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return rest;
 }
 
@@ -68,7 +71,11 @@ export class CallerOperations {
     const op = operation(name);
     const args = this.parse(name, input);
     if (op.access === 'owner' && !this.caller.owner) {
-      throw new InvalidArgumentError({ argument: 'caller', code: 'FORBIDDEN_SCOPE', message: `${name} needs owner mode (--all-scopes); this caller reads ${this.caller.scopes.join(', ')} only.` });
+      throw new InvalidArgumentError({
+        argument: 'caller',
+        code: 'FORBIDDEN_SCOPE',
+        message: `${name} needs owner mode (--all-scopes); this caller reads ${this.caller.scopes.join(', ')} only.`,
+      });
     }
     return (await op.run(this.context(options), args)) as OpResult<N>;
   }

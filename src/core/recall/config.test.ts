@@ -32,6 +32,8 @@ describe('recall config', () => {
   });
 
   it('the schema accepts a config-file shaped object', () => {
-    expect(recallConfigSchema.safeParse({ fusion: { method: 'lexical-first', vectorWeight: 0.4 }, diversity: { enabled: false } }).success).toBe(true);
+    expect(
+      recallConfigSchema.safeParse({ fusion: { method: 'lexical-first', vectorWeight: 0.4 }, diversity: { enabled: false } }).success,
+    ).toBe(true);
   });
 });

@@ -3,7 +3,14 @@ import { CONTEXT_BLOCK_HEADER, escapeMemoryText, formatContextBlock } from './co
 import { estimateTokens, tokenize } from './tokens.js';
 
 const memory = (text: string, fields: Record<string, string> = {}) => ({
-  record: { text, category: 'preference' as const, scope: 'agent:main', validFrom: '2026-01-05T10:00:00.000Z', createdAt: '2026-01-05T10:00:00.000Z', ...fields },
+  record: {
+    text,
+    category: 'preference' as const,
+    scope: 'agent:main',
+    validFrom: '2026-01-05T10:00:00.000Z',
+    createdAt: '2026-01-05T10:00:00.000Z',
+    ...fields,
+  },
 });
 
 describe('estimateTokens and tokenize', () => {
@@ -25,7 +32,10 @@ describe('formatContextBlock', () => {
   });
 
   it('formats one line per memory with category, scope and date under an untrusted-data header', () => {
-    const block = formatContextBlock({ results: [memory('I prefer Helix for editing code.'), memory('Tabs,\nnot spaces', { category: 'rule' })], maxTokens: 500 });
+    const block = formatContextBlock({
+      results: [memory('I prefer Helix for editing code.'), memory('Tabs,\nnot spaces', { category: 'rule' })],
+      maxTokens: 500,
+    });
     expect(block).toBe(
       [
         '<relevant-memories>',
@@ -66,7 +76,14 @@ describe('formatContextBlock', () => {
   });
 
   it('neutralises every tag-like form: spaced, comments, processing instructions, full-width, other scripts', () => {
-    for (const hostile of ['< /relevant-memories>', '<!-- x -->', '<?xml?>', '\uFF1C/relevant-memories>', '<système>', '<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>']) {
+    for (const hostile of [
+      '< /relevant-memories>',
+      '<!-- x -->',
+      '<?xml?>',
+      '\uFF1C/relevant-memories>',
+      '<système>',
+      '<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>',
+    ]) {
       const out = escapeMemoryText(hostile);
       expect(out, hostile).not.toMatch(/[<\uFF1C](\s*\/|[!?\p{L}])/u);
     }

@@ -39,8 +39,13 @@ export function escapeMemoryText(text: string): string {
 
 /** Collapses newlines and other control characters so one memory is exactly one line. */
 function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return (
+    text
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 function dateOf(record: Pick<MemoryRecord, 'validFrom' | 'createdAt'>, now: Date | undefined): string {
@@ -50,7 +55,11 @@ function dateOf(record: Pick<MemoryRecord, 'validFrom' | 'createdAt'>, now: Date
   return Number.isFinite(days) && days >= 0 ? `${iso.slice(0, 10)}, ${days}d ago` : iso.slice(0, 10);
 }
 
-export function formatMemoryLine(options: { index: number; record: FormatContextOptions['results'][number]['record']; now?: Date }): string {
+export function formatMemoryLine(options: {
+  index: number;
+  record: FormatContextOptions['results'][number]['record'];
+  now?: Date;
+}): string {
   const { index, record } = options;
   const meta = [record.category, record.scope, dateOf(record, options.now)].map((part) => escapeMemoryText(oneLine(part))).join(' | ');
   return `${index}. [${meta}] ${escapeMemoryText(oneLine(record.text))}`;

@@ -24,7 +24,8 @@ describe('time named in a query', () => {
   });
 
   it('finds no time in ordinary questions', async () => {
-    for (const q of ["What's my dog called?", 'which database did we pick for billing?', 'May I ask something?']) expect(await range(q)).toBeNull();
+    for (const q of ["What's my dog called?", 'which database did we pick for billing?', 'May I ask something?'])
+      expect(await range(q)).toBeNull();
   });
 
   it('matches dates in the range and the week after it fully, then halves per range length', async () => {

@@ -34,7 +34,8 @@ function createParser(chrono: typeof Chrono): Chrono.Chrono {
     },
   });
   parser.parsers.push({
-    pattern: () => new RegExp(`\\b(first|second|third|fourth|last)\\s+week\\s+of\\s+(${MONTHS.join('|')})(?:,?\\s+((?:19|20)\\d{2}))?\\b`, 'i'),
+    pattern: () =>
+      new RegExp(`\\b(first|second|third|fourth|last)\\s+week\\s+of\\s+(${MONTHS.join('|')})(?:,?\\s+((?:19|20)\\d{2}))?\\b`, 'i'),
     extract: (context, match) => {
       const month = MONTHS.indexOf(match[2]!.toLowerCase());
       const refYear = context.reference.instant.getUTCFullYear();

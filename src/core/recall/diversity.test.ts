@@ -56,7 +56,10 @@ describe('diversity', () => {
   });
 
   it('does nothing when disabled', () => {
-    const items = [{ id: 'a', text: 'same' }, { id: 'b', text: 'same' }];
+    const items = [
+      { id: 'a', text: 'same' },
+      { id: 'b', text: 'same' },
+    ];
     expect(demoteNearDuplicates({ items, config: { ...config, enabled: false } })).toEqual({ order: ['a', 'b'], demoted: [] });
   });
 });

@@ -17,7 +17,7 @@ export interface Working {
 
 /** How to read a final score; shown once per explain. */
 export const SCORE_SCALE =
-  'final score 0..1 = match x factors. match: 1 - (1 - words)(1 - meaning); words = share of the query\'s words the memory contains x its BM25 relative to the best hit; ' +
+  "final score 0..1 = match x factors. match: 1 - (1 - words)(1 - meaning); words = share of the query's words the memory contains x its BM25 relative to the best hit; " +
   'meaning = cosine similarity above what unrelated texts score. Factors (each <= 1) discount age, low importance, length, question form and a date away from the one asked about. ' +
   'Roughly: >= 0.7 strong, 0.4-0.7 partial, < 0.4 weak.';
 
@@ -28,10 +28,16 @@ export function meaningOf(w: Working): string | undefined {
   const c = w.fusedCandidate;
   if (!c || !w.scored) return undefined;
   const parts: string[] = [];
-  if (c.lexical) parts.push(`words ${two(c.lexical.calibrated)}${c.lexical.coverage !== undefined ? ` (${Math.round(c.lexical.coverage * 100)}% of query words, BM25 ${two(c.lexical.normalized)} of best)` : ''}`);
+  if (c.lexical)
+    parts.push(
+      `words ${two(c.lexical.calibrated)}${c.lexical.coverage !== undefined ? ` (${Math.round(c.lexical.coverage * 100)}% of query words, BM25 ${two(c.lexical.normalized)} of best)` : ''}`,
+    );
   if (c.vector) parts.push(`meaning ${two(c.vector.scaled)} (cosine ${two(c.vector.score)})`);
   const base = w.rerank ? `rerank ${two(w.rerank.blended)}` : `match ${two(c.fused)}`;
-  const factors = Object.entries(w.scored.factors).filter(([, v]) => Math.abs(v - 1) >= 0.005).map(([k, v]) => ` x ${k} ${two(v)}`).join('');
+  const factors = Object.entries(w.scored.factors)
+    .filter(([, v]) => Math.abs(v - 1) >= 0.005)
+    .map(([k, v]) => ` x ${k} ${two(v)}`)
+    .join('');
   return `${two(w.scored.score)} = ${base}${parts.length ? ` [${parts.join('; ')}]` : ''}${factors}`;
 }
 

@@ -9,9 +9,18 @@ const ids = (r: { kept: Array<{ id: string }> }) => r.kept.map((c) => c.id);
 describe('fuse: calibrated (default)', () => {
   it('scales each lexical hit by the share of query words it holds, so a one-word match is not a perfect 1', () => {
     const r = fuse({
-      lexical: [{ id: 'migrations', score: 5 }, { id: 'billing', score: 4.8 }],
-      vector: [{ id: 'billing', score: 0.7 }, { id: 'migrations', score: 0.3 }],
-      coverage: new Map([['migrations', 1 / 3], ['billing', 1 / 3]]),
+      lexical: [
+        { id: 'migrations', score: 5 },
+        { id: 'billing', score: 4.8 },
+      ],
+      vector: [
+        { id: 'billing', score: 0.7 },
+        { id: 'migrations', score: 0.3 },
+      ],
+      coverage: new Map([
+        ['migrations', 1 / 3],
+        ['billing', 1 / 3],
+      ]),
       config: config(),
     });
     expect(ids(r)).toEqual(['billing', 'migrations']);
@@ -21,8 +30,14 @@ describe('fuse: calibrated (default)', () => {
   it('keeps an exact match (every query word, best BM25) at 1 whatever the vector channel says', () => {
     const r = fuse({
       lexical: [{ id: 'ticket', score: 9 }],
-      vector: [{ id: 'paraphrase', score: 0.85 }, { id: 'ticket', score: 0.1 }],
-      coverage: new Map([['ticket', 1], ['paraphrase', 0]]),
+      vector: [
+        { id: 'paraphrase', score: 0.85 },
+        { id: 'ticket', score: 0.1 },
+      ],
+      coverage: new Map([
+        ['ticket', 1],
+        ['paraphrase', 0],
+      ]),
       config: config(),
     });
     expect(ids(r)).toEqual(['ticket', 'paraphrase']);
@@ -32,7 +47,10 @@ describe('fuse: calibrated (default)', () => {
   it('lets a dense-only hit with a high similarity outrank weak lexical hits', () => {
     const r = fuse({
       lexical: [{ id: 'weak', score: 3 }],
-      vector: [{ id: 'dense', score: 0.8 }, { id: 'weak', score: 0.25 }],
+      vector: [
+        { id: 'dense', score: 0.8 },
+        { id: 'weak', score: 0.25 },
+      ],
       coverage: new Map([['weak', 0.25]]),
       config: config(),
     });
@@ -41,7 +59,12 @@ describe('fuse: calibrated (default)', () => {
   });
 
   it('combines agreeing channels as a noisy-OR, staying within [0, 1]', () => {
-    const r = fuse({ lexical: [{ id: 'a', score: 2 }], vector: [{ id: 'a', score: 0.55 }], coverage: new Map([['a', 0.5]]), config: config() });
+    const r = fuse({
+      lexical: [{ id: 'a', score: 2 }],
+      vector: [{ id: 'a', score: 0.55 }],
+      coverage: new Map([['a', 0.5]]),
+      config: config(),
+    });
     expect(r.kept[0]!.fused).toBeCloseTo(1 - 0.5 * 0.5);
   });
 });
@@ -63,8 +86,14 @@ describe('fuse: weighted', () => {
   const config = (overrides: Partial<FusionConfig> = {}): FusionConfig => ({ ...DEFAULT_FUSION_CONFIG, method: 'weighted', ...overrides });
   it('keeps a strong lexical hit above a vector-favoured weak one', () => {
     const r = fuse({
-      lexical: [{ id: 'exact', score: 10 }, { id: 'weak', score: 3 }],
-      vector: [{ id: 'weak', score: 0.8 }, { id: 'exact', score: 0.25 }],
+      lexical: [
+        { id: 'exact', score: 10 },
+        { id: 'weak', score: 3 },
+      ],
+      vector: [
+        { id: 'weak', score: 0.8 },
+        { id: 'exact', score: 0.25 },
+      ],
       config: config(),
     });
     expect(ids(r)).toEqual(['exact', 'weak']);
@@ -73,23 +102,48 @@ describe('fuse: weighted', () => {
 
   it('lets the vector channel reorder weak lexical hits and add vector-only ones', () => {
     const r = fuse({
-      lexical: [{ id: 'a', score: 10 }, { id: 'b', score: 4 }, { id: 'c', score: 3.8 }],
-      vector: [{ id: 'c', score: 0.85 }, { id: 'v', score: 0.9 }],
+      lexical: [
+        { id: 'a', score: 10 },
+        { id: 'b', score: 4 },
+        { id: 'c', score: 3.8 },
+      ],
+      vector: [
+        { id: 'c', score: 0.85 },
+        { id: 'v', score: 0.9 },
+      ],
       config: config(),
     });
     expect(ids(r)).toEqual(['a', 'c', 'v', 'b']);
   });
 
   it('a dense channel that finds nothing close changes nothing (cosines at the floor add 0)', () => {
-    const lexical = [{ id: 'a', score: 5 }, { id: 'b', score: 4 }, { id: 'c', score: 1 }];
+    const lexical = [
+      { id: 'a', score: 5 },
+      { id: 'b', score: 4 },
+      { id: 'c', score: 1 },
+    ];
     const alone = fuse({ lexical, vector: null, config: config() });
-    const noisy = fuse({ lexical, vector: [{ id: 'c', score: 0.18 }, { id: 'x', score: 0.15 }], config: config() });
+    const noisy = fuse({
+      lexical,
+      vector: [
+        { id: 'c', score: 0.18 },
+        { id: 'x', score: 0.15 },
+      ],
+      config: config(),
+    });
     expect(ids(noisy)).toEqual(ids(alone));
     expect(noisy.excluded.map((e) => e.candidate.id)).toEqual(['x']);
   });
 
   it('renormalises weights over the channels that ran', () => {
-    const r = fuse({ lexical: [{ id: 'a', score: 2 }, { id: 'b', score: 1 }], vector: null, config: config({ strongLexicalThreshold: 1.01 }) });
+    const r = fuse({
+      lexical: [
+        { id: 'a', score: 2 },
+        { id: 'b', score: 1 },
+      ],
+      vector: null,
+      config: config({ strongLexicalThreshold: 1.01 }),
+    });
     expect(r.kept.map((c) => c.fused)).toEqual([1, 0.5]);
     const v = fuse({ lexical: null, vector: [{ id: 'a', score: 0.9 }], config: config() });
     expect(v.kept[0]!.fused).toBeCloseTo(1);
@@ -98,7 +152,10 @@ describe('fuse: weighted', () => {
   it('a zero lexical weight means dense-only: no lexical floor either', () => {
     const r = fuse({
       lexical: [{ id: 'a', score: 10 }],
-      vector: [{ id: 'b', score: 0.9 }, { id: 'a', score: 0.2 }],
+      vector: [
+        { id: 'b', score: 0.9 },
+        { id: 'a', score: 0.2 },
+      ],
       config: config({ lexicalWeight: 0, vectorWeight: 1 }),
     });
     expect(ids(r)).toEqual(['b', 'a']);
@@ -107,7 +164,10 @@ describe('fuse: weighted', () => {
 
   it('uses computed cosines for lexical hits the vector search missed', () => {
     const withExtra = fuse({
-      lexical: [{ id: 'a', score: 5 }, { id: 'b', score: 4.9 }],
+      lexical: [
+        { id: 'a', score: 5 },
+        { id: 'b', score: 4.9 },
+      ],
       vector: [{ id: 'z', score: 0.5 }],
       extraVectorScores: new Map([['b', 0.9]]),
       config: config({ strongLexicalThreshold: 1.01 }),
@@ -117,7 +177,14 @@ describe('fuse: weighted', () => {
   });
 
   it('ignores duplicate ids within a channel (first occurrence wins)', () => {
-    const r = fuse({ lexical: [{ id: 'a', score: 5 }, { id: 'a', score: 1 }], vector: null, config: config() });
+    const r = fuse({
+      lexical: [
+        { id: 'a', score: 5 },
+        { id: 'a', score: 1 },
+      ],
+      vector: null,
+      config: config(),
+    });
     expect(r.kept).toHaveLength(1);
     expect(r.kept[0]!.lexical?.rank).toBe(1);
   });
@@ -126,8 +193,14 @@ describe('fuse: weighted', () => {
 describe('fuse: rrf', () => {
   it('sums weighted reciprocal ranks, normalised to 1 for a double first place', () => {
     const r = fuse({
-      lexical: [{ id: 'a', score: 9 }, { id: 'b', score: 1 }],
-      vector: [{ id: 'a', score: 0.9 }, { id: 'c', score: 0.8 }],
+      lexical: [
+        { id: 'a', score: 9 },
+        { id: 'b', score: 1 },
+      ],
+      vector: [
+        { id: 'a', score: 0.9 },
+        { id: 'c', score: 0.8 },
+      ],
       config: config({ method: 'rrf', lexicalWeight: 1, vectorWeight: 1, rrfK: 60 }),
     });
     expect(ids(r)).toEqual(['a', 'b', 'c']);
@@ -148,8 +221,16 @@ describe('fuse: rrf', () => {
 describe('fuse: lexical-first', () => {
   it('never reorders lexical hits; vector only breaks exact ties', () => {
     const r = fuse({
-      lexical: [{ id: 'a', score: 5 }, { id: 'b', score: 4.99 }, { id: 'c', score: 2 }, { id: 'd', score: 2 }],
-      vector: [{ id: 'd', score: 0.99 }, { id: 'b', score: 0.99 }],
+      lexical: [
+        { id: 'a', score: 5 },
+        { id: 'b', score: 4.99 },
+        { id: 'c', score: 2 },
+        { id: 'd', score: 2 },
+      ],
+      vector: [
+        { id: 'd', score: 0.99 },
+        { id: 'b', score: 0.99 },
+      ],
       config: config({ method: 'lexical-first' }),
     });
     expect(ids(r)).toEqual(['a', 'b', 'd', 'c']);
@@ -157,18 +238,29 @@ describe('fuse: lexical-first', () => {
 
   it('admits vector-only hits above vectorOnlyMinSimilarity and reports the rest', () => {
     const r = fuse({
-      lexical: [{ id: 'a', score: 5 }, { id: 'b', score: 1 }],
-      vector: [{ id: 'v1', score: 0.9 }, { id: 'v2', score: 0.5 }],
+      lexical: [
+        { id: 'a', score: 5 },
+        { id: 'b', score: 1 },
+      ],
+      vector: [
+        { id: 'v1', score: 0.9 },
+        { id: 'v2', score: 0.5 },
+      ],
       config: config({ method: 'lexical-first', vectorWeight: 0.5 }),
     });
     expect(ids(r)).toEqual(['a', 'v1', 'b']);
-    expect(r.excluded).toEqual([{ candidate: expect.objectContaining({ id: 'v2' }), reason: expect.stringContaining('vectorOnlyMinSimilarity') }]);
+    expect(r.excluded).toEqual([
+      { candidate: expect.objectContaining({ id: 'v2' }), reason: expect.stringContaining('vectorOnlyMinSimilarity') },
+    ]);
   });
 });
 
 describe('fuse: properties', () => {
   const hits = (prefix: string, score: fc.Arbitrary<number>) =>
-    fc.uniqueArray(fc.record({ id: fc.integer({ min: 0, max: 30 }).map((n) => `${prefix}${n}`), score }), { selector: (h) => h.id, maxLength: 25 });
+    fc.uniqueArray(fc.record({ id: fc.integer({ min: 0, max: 30 }).map((n) => `${prefix}${n}`), score }), {
+      selector: (h) => h.id,
+      maxLength: 25,
+    });
   // Shared id space so channels overlap.
   const lexical = hits('m', fc.double({ min: 0.01, max: 30, noNaN: true })).map((l) => [...l].sort((a, b) => b.score - a.score));
   const vector = hits('m', fc.double({ min: -1, max: 1, noNaN: true })).map((v) => [...v].sort((a, b) => b.score - a.score));

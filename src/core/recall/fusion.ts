@@ -88,7 +88,13 @@ export function fuse(options: FuseOptions): FuseResult {
   lexical.forEach((hit, i) => {
     const norm = normalized[i] ?? 0;
     const coverage = config.lexicalCoverage ? options.coverage?.get(hit.id) : undefined;
-    get(hit.id).lexical = { score: hit.score, normalized: norm, rank: i + 1, ...(coverage !== undefined ? { coverage } : {}), calibrated: norm * (coverage ?? 1) };
+    get(hit.id).lexical = {
+      score: hit.score,
+      normalized: norm,
+      rank: i + 1,
+      ...(coverage !== undefined ? { coverage } : {}),
+      calibrated: norm * (coverage ?? 1),
+    };
   });
   const scale = (cosine: number) => scaleCosine({ cosine, floor: config.vectorFloor, ceiling: config.vectorCeiling });
   dedupeHits(options.vector ?? []).forEach((hit, i) => {
@@ -111,9 +117,15 @@ export function fuse(options: FuseOptions): FuseResult {
   for (const c of candidates) {
     if (c.lexical || c.fused > 0) kept.push(c);
     else if (config.method === 'lexical-first' && c.vector && c.vector.score < config.vectorOnlyMinSimilarity) {
-      excluded.push({ candidate: c, reason: `vector-only hit with cosine ${round(c.vector.score)} < vectorOnlyMinSimilarity ${config.vectorOnlyMinSimilarity}` });
+      excluded.push({
+        candidate: c,
+        reason: `vector-only hit with cosine ${round(c.vector.score)} < vectorOnlyMinSimilarity ${config.vectorOnlyMinSimilarity}`,
+      });
     } else {
-      excluded.push({ candidate: c, reason: `vector-only hit with cosine ${round(c.vector?.score ?? 0)} <= vectorFloor ${config.vectorFloor}` });
+      excluded.push({
+        candidate: c,
+        reason: `vector-only hit with cosine ${round(c.vector?.score ?? 0)} <= vectorFloor ${config.vectorFloor}`,
+      });
     }
   }
   return { kept: kept.sort(compareFused), excluded };

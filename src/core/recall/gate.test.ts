@@ -59,7 +59,10 @@ describe('shouldRecall', () => {
     const wrapped = 'Conversation info (untrusted metadata):\n```json\n{"message_id": "1"}\n```\n\nok thanks';
     expect(skip(wrapped)).toEqual({ recall: false, reason: 'acknowledgement' });
     expect(skip('[Mon 2026-01-05 10:00 UTC] what did we decide about caching?').reason).toBe('forced:recall-phrase');
-    expect(skip('<relevant-memories>\n1. [fact] remember this\n</relevant-memories>\nthanks')).toEqual({ recall: false, reason: 'acknowledgement' });
+    expect(skip('<relevant-memories>\n1. [fact] remember this\n</relevant-memories>\nthanks')).toEqual({
+      recall: false,
+      reason: 'acknowledgement',
+    });
   });
 
   it('skips empty input', () => {

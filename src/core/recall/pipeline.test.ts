@@ -11,7 +11,12 @@ const memories: StoredMemory[] = [
   makeTestMemory({ id: 'editor', text: 'User prefers Helix for editing code', category: 'preference', vector: [0, 1, 0, 0, 0] }),
   makeTestMemory({ id: 'pet', text: 'Caroline adopted a beagle named Oscar', vector: [0, 0, 1, 0, 0] }),
   makeTestMemory({ id: 'trip', text: 'Flight to Lisbon booked for the conference', vector: [0, 0, 0, 1, 0] }),
-  makeTestMemory({ id: 'other-scope', scope: 'agent:other', text: 'The staging database password rotates weekly', vector: [1, 0, 0, 0, 0] }),
+  makeTestMemory({
+    id: 'other-scope',
+    scope: 'agent:other',
+    text: 'The staging database password rotates weekly',
+    vector: [1, 0, 0, 0, 0],
+  }),
   makeTestMemory({
     id: 'old-db',
     text: 'The staging database was MySQL 5',
@@ -38,8 +43,18 @@ describe('recall pipeline', () => {
   it('returns hybrid results with per-channel scores and timings', async () => {
     const r = await pipeline().recall({ query: 'staging database', scopes: ['global'] });
     expect(ids(r)[0]).toBe('db');
-    expect(r.results[0]!.scores).toMatchObject({ lexical: 1, vector: expect.closeTo(1), fused: expect.any(Number), final: r.results[0]!.score });
-    expect(r.timings).toMatchObject({ total: expect.any(Number), lexical: expect.any(Number), embed: expect.any(Number), vector: expect.any(Number) });
+    expect(r.results[0]!.scores).toMatchObject({
+      lexical: 1,
+      vector: expect.closeTo(1),
+      fused: expect.any(Number),
+      final: r.results[0]!.score,
+    });
+    expect(r.timings).toMatchObject({
+      total: expect.any(Number),
+      lexical: expect.any(Number),
+      embed: expect.any(Number),
+      vector: expect.any(Number),
+    });
   });
 
   it('finds a paraphrase through the vector channel alone', async () => {
@@ -62,7 +77,13 @@ describe('recall pipeline', () => {
       }
     }
     const store = new LeakyStore({ records: memories });
-    const r = await createRecallPipeline({ store, embedQuery }).recall({ query: 'staging database password', scopes: ['global'], limit: 10, minScore: 0, explain: true });
+    const r = await createRecallPipeline({ store, embedQuery }).recall({
+      query: 'staging database password',
+      scopes: ['global'],
+      limit: 10,
+      minScore: 0,
+      explain: true,
+    });
     expect(ids(r)).not.toContain('other-scope');
     expect(ids(r)).not.toContain('old-db');
     expect(r.explain!.dropped).toEqual(
@@ -76,7 +97,13 @@ describe('recall pipeline', () => {
   it('returns superseded memories only with includeHistory', async () => {
     const current = await pipeline().recall({ query: 'staging database MySQL', scopes: ['global'], limit: 10, minScore: 0 });
     expect(ids(current)).not.toContain('old-db');
-    const history = await pipeline().recall({ query: 'staging database MySQL', scopes: ['global'], limit: 10, minScore: 0, includeHistory: true });
+    const history = await pipeline().recall({
+      query: 'staging database MySQL',
+      scopes: ['global'],
+      limit: 10,
+      minScore: 0,
+      includeHistory: true,
+    });
     expect(ids(history)).toContain('old-db');
   });
 
@@ -89,7 +116,10 @@ describe('recall pipeline', () => {
     const p = pipeline();
     await expect(p.recall({ query: 'x', scopes: [] })).rejects.toMatchObject({ code: 'INVALID_SCOPE' });
     await expect(p.recall({ query: 'x', scopes: ['global', 'bogus scope'] })).rejects.toMatchObject({ code: 'INVALID_SCOPE' });
-    await expect(p.recall({ query: 'x', scopes: ['global'], limit: 0 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'limit' });
+    await expect(p.recall({ query: 'x', scopes: ['global'], limit: 0 })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      argument: 'limit',
+    });
     await expect(p.recall({ query: 'x', scopes: ['global'], categories: ['nope' as never] })).rejects.toSatisfy(StrataError.isInstance);
   });
 
@@ -102,7 +132,11 @@ describe('recall pipeline', () => {
     const r = await p.recall({ query: 'staging database', scopes: ['global'], explain: true });
     expect(ids(r)[0]).toBe('db');
     expect(r.results[0]!.scores.vector).toBeUndefined();
-    expect(r.explain!.channels.vector).toEqual({ used: false, hits: 0, note: 'query embedding failed: model not loaded; continued lexical-only' });
+    expect(r.explain!.channels.vector).toEqual({
+      used: false,
+      hits: 0,
+      note: 'query embedding failed: model not loaded; continued lexical-only',
+    });
     expect(r.explain!.notes).toContain('query embedding failed: model not loaded; continued lexical-only');
   });
 
@@ -131,7 +165,11 @@ describe('recall pipeline', () => {
     expect(r.explain!.candidates.find((c) => c.id === 'db-dup')!.demoted).toMatchObject({ similarTo: 'db' });
     const tight = await pipeline().recall({ query: 'staging database', scopes: ['global'], limit: 1, minScore: 0, explain: true });
     expect(ids(tight)).toEqual(['db']);
-    expect(tight.explain!.dropped).toContainEqual({ id: 'db-dup', stage: 'limit', reason: expect.stringContaining('near-duplicate of db') });
+    expect(tight.explain!.dropped).toContainEqual({
+      id: 'db-dup',
+      stage: 'limit',
+      reason: expect.stringContaining('near-duplicate of db'),
+    });
   });
 
   it('drops results under minScore and explains every drop', async () => {
@@ -163,12 +201,18 @@ describe('recall pipeline', () => {
     });
     expect(r.explain!.query.cleaned).toBe('staging database');
     expect(r.explain!.fusion.method).toBe('calibrated');
-    expect(first.meaning).toMatch(/^0\.\d\d = match 1\.00 \[words 1\.00 \(100% of query words, BM25 1\.00 of best\); meaning 1\.00 \(cosine 1\.00\)\] x importance 0\.87$/);
+    expect(first.meaning).toMatch(
+      /^0\.\d\d = match 1\.00 \[words 1\.00 \(100% of query words, BM25 1\.00 of best\); meaning 1\.00 \(cosine 1\.00\)\] x importance 0\.87$/,
+    );
     expect(r.explain!.scale).toMatch(/final score 0\.\.1/);
   });
 
   it('cleans the query before searching', async () => {
-    const r = await pipeline().recall({ query: '<relevant-memories>\n1. [fact] Helix editor\n</relevant-memories>\nstaging database', scopes: ['global'], explain: true });
+    const r = await pipeline().recall({
+      query: '<relevant-memories>\n1. [fact] Helix editor\n</relevant-memories>\nstaging database',
+      scopes: ['global'],
+      explain: true,
+    });
     expect(r.query).toBe('staging database');
     expect(r.explain!.query.removed).toEqual(['relevant-memories']);
     expect(ids(r)).not.toContain('editor');
@@ -201,7 +245,12 @@ describe('recall pipeline', () => {
     });
 
     it('keeps the fused order when the reranker times out', async () => {
-      const hanging: RerankerV1 = { specificationVersion: 'v1', id: 'slow', maxDocuments: 50, doRerank: () => new Promise(() => undefined) };
+      const hanging: RerankerV1 = {
+        specificationVersion: 'v1',
+        id: 'slow',
+        maxDocuments: 50,
+        doRerank: () => new Promise(() => undefined),
+      };
       const query = { query: 'staging database booked conference', scopes: ['global'], limit: 3, minScore: 0, explain: true };
       const plain = await pipeline().recall(query);
       const r = await pipeline({ reranker: hanging, config: { rerank: { timeoutMs: 30 }, scoring: { recencyWeight: 0 } } }).recall(query);
@@ -214,7 +263,9 @@ describe('recall pipeline', () => {
   it('rejects when the caller aborts', async () => {
     const controller = new AbortController();
     controller.abort(new Error('cancelled'));
-    await expect(pipeline().recall({ query: 'staging database', scopes: ['global'], abortSignal: controller.signal })).rejects.toThrow('cancelled');
+    await expect(pipeline().recall({ query: 'staging database', scopes: ['global'], abortSignal: controller.signal })).rejects.toThrow(
+      'cancelled',
+    );
   });
 
   it('surfaces the store error when no channel can answer', async () => {
@@ -224,7 +275,9 @@ describe('recall pipeline', () => {
       }
     }
     const store = new BrokenStore({ records: memories, capabilities: { vectorSearch: false } });
-    await expect(createRecallPipeline({ store, embedQuery }).recall({ query: 'staging database', scopes: ['global'] })).rejects.toThrow('disk gone');
+    await expect(createRecallPipeline({ store, embedQuery }).recall({ query: 'staging database', scopes: ['global'] })).rejects.toThrow(
+      'disk gone',
+    );
   });
 
   it('rejects an invalid config at construction', () => {

@@ -32,7 +32,6 @@ export interface RecallPipeline {
   recall(options: RecallOptions): Promise<RecallResult>;
 }
 
-
 export function createRecallPipeline(options: RecallPipelineOptions): RecallPipeline {
   const config = resolveRecallConfig({ config: options.config });
   const { store, embedQuery, reranker } = options;
@@ -52,7 +51,10 @@ function validate(options: RecallOptions, config: RecallConfig): { scopes: strin
   }
   for (const category of options.categories ?? []) {
     if (!(MEMORY_CATEGORIES as readonly string[]).includes(category)) {
-      throw new InvalidArgumentError({ argument: 'categories', message: `Unknown category ${JSON.stringify(category)}: use one of ${MEMORY_CATEGORIES.join(', ')}.` });
+      throw new InvalidArgumentError({
+        argument: 'categories',
+        message: `Unknown category ${JSON.stringify(category)}: use one of ${MEMORY_CATEGORIES.join(', ')}.`,
+      });
     }
   }
   return { scopes, limit, minScore };
@@ -62,7 +64,8 @@ function validate(options: RecallOptions, config: RecallConfig): { scopes: strin
 function filterViolation(record: MemoryRecord, filter: MemoryFilter): string | undefined {
   if (!filter.scopes.includes(record.scope)) return `store returned scope ${record.scope}, not in the requested scopes`;
   if (!filter.includeHistory && record.validTo !== null) return 'store returned a superseded/expired memory without includeHistory';
-  if (filter.categories && filter.categories.length > 0 && !filter.categories.includes(record.category)) return `store returned category ${record.category}, not requested`;
+  if (filter.categories && filter.categories.length > 0 && !filter.categories.includes(record.category))
+    return `store returned category ${record.category}, not requested`;
   return undefined;
 }
 
@@ -89,7 +92,11 @@ async function runRecall(args: {
   signal?.throwIfAborted();
   const now = (options.now ?? new Date()).getTime();
   const cleaned = time('cleanup', () => cleanQuery({ text: options.query, maxChars: config.queryMaxChars }));
-  const filter: MemoryFilter = { scopes, includeHistory: options.includeHistory ?? false, ...(options.categories?.length ? { categories: [...options.categories] } : {}) };
+  const filter: MemoryFilter = {
+    scopes,
+    includeHistory: options.includeHistory ?? false,
+    ...(options.categories?.length ? { categories: [...options.categories] } : {}),
+  };
   const pool = Math.min(config.candidatePoolMax, Math.max(config.candidatePoolMin, Math.ceil(limit * config.candidatePoolMultiplier)));
   const notes: string[] = [];
   const dateStarted = performance.now();
@@ -97,8 +104,13 @@ async function runRecall(args: {
   timings.dates = performance.now() - dateStarted;
   const explain: RecallExplain = {
     query: {
-      original: options.query, cleaned: cleaned.text, removed: cleaned.removed, truncated: cleaned.truncated,
-      ...(dateRange ? { time: { text: dateRange.text, from: new Date(dateRange.start).toISOString(), to: new Date(dateRange.end).toISOString() } } : {}),
+      original: options.query,
+      cleaned: cleaned.text,
+      removed: cleaned.removed,
+      truncated: cleaned.truncated,
+      ...(dateRange
+        ? { time: { text: dateRange.text, from: new Date(dateRange.start).toISOString(), to: new Date(dateRange.end).toISOString() } }
+        : {}),
     },
     filter,
     limit,
@@ -122,7 +134,16 @@ async function runRecall(args: {
   }
 
   // 1. Retrieval.
-  const retrieved = await retrieveCandidates({ store, embedQuery: args.embedQuery, query: cleaned.text, filter, pool, embedTimeoutMs: config.embedTimeoutMs, mode: config.mode, abortSignal: signal });
+  const retrieved = await retrieveCandidates({
+    store,
+    embedQuery: args.embedQuery,
+    query: cleaned.text,
+    filter,
+    pool,
+    embedTimeoutMs: config.embedTimeoutMs,
+    mode: config.mode,
+    abortSignal: signal,
+  });
   Object.assign(timings, retrieved.timings);
   explain.channels = { lexical: retrieved.lexical.report, vector: retrieved.vector.report };
   for (const report of [retrieved.lexical.report, retrieved.vector.report]) if (report.note) notes.push(report.note);
@@ -172,11 +193,14 @@ async function runRecall(args: {
         const w = working.get(row.id);
         if (!w) continue;
         w.vector = row.vector;
-        if (row.vector && row.vector.length === queryVector.length) extraVectorScores.set(row.id, cosineSimilarity(queryVector, row.vector));
+        if (row.vector && row.vector.length === queryVector.length)
+          extraVectorScores.set(row.id, cosineSimilarity(queryVector, row.vector));
       }
     } catch (error) {
       signal?.throwIfAborted();
-      notes.push(`could not load stored vectors (${(error as Error).message}); missing cosines count as 0 and diversity uses token overlap`);
+      notes.push(
+        `could not load stored vectors (${(error as Error).message}); missing cosines count as 0 and diversity uses token overlap`,
+      );
     }
     timings.vectors = performance.now() - s;
   }
@@ -187,8 +211,11 @@ async function runRecall(args: {
     const queryTerms = contentTerms(cleaned.text);
     const coverage = new Map([...working].map(([id, w]) => [id, termCoverage({ queryTerms, text: w.record.text })]));
     return fuse({
-      lexical: alive(lexicalHits), vector: alive(vectorHits), coverage,
-      extraVectorScores: config.fusion.completeVectorScores ? extraVectorScores : undefined, config: config.fusion,
+      lexical: alive(lexicalHits),
+      vector: alive(vectorHits),
+      coverage,
+      extraVectorScores: config.fusion.completeVectorScores ? extraVectorScores : undefined,
+      config: config.fusion,
     });
   });
   fused.kept.forEach((c, i) => {
@@ -206,7 +233,12 @@ async function runRecall(args: {
   // 4. Rerank (optional).
   const rerankOutcome = await runRerankStage({ ...args, query: cleaned.text, ranked, limit, timings });
   if (rerankOutcome) {
-    explain.rerank = { applied: rerankOutcome.applied, window: rerankOutcome.window, reranker: args.reranker?.id, ...(rerankOutcome.note ? { note: rerankOutcome.note } : {}) };
+    explain.rerank = {
+      applied: rerankOutcome.applied,
+      window: rerankOutcome.window,
+      reranker: args.reranker?.id,
+      ...(rerankOutcome.note ? { note: rerankOutcome.note } : {}),
+    };
     if (rerankOutcome.note) notes.push(rerankOutcome.note);
   } else if (options.rerank === true && !args.reranker) {
     notes.push('rerank requested but no reranker is configured');
@@ -241,7 +273,13 @@ async function runRecall(args: {
     ranked = order.map((id) => working.get(id)).filter((w): w is Working => w !== undefined);
   });
   for (const w of ranked.slice(limit)) {
-    dropped.push({ ...w, dropped: { stage: 'limit', reason: w.demoted ? `near-duplicate of ${w.demoted.similarTo}, demoted past limit ${limit}` : `beyond limit ${limit}` } });
+    dropped.push({
+      ...w,
+      dropped: {
+        stage: 'limit',
+        reason: w.demoted ? `near-duplicate of ${w.demoted.similarTo}, demoted past limit ${limit}` : `beyond limit ${limit}`,
+      },
+    });
   }
   ranked = ranked.slice(0, limit);
 
@@ -269,7 +307,12 @@ async function runRerankStage(args: {
   const outcome = await rerankCandidates({
     reranker,
     query: args.query,
-    candidates: ranked.map((w) => ({ id: w.record.id, text: w.record.text, fused: w.fusedCandidate?.fused ?? 0, lexicalNormalized: w.fusedCandidate?.lexical?.calibrated })),
+    candidates: ranked.map((w) => ({
+      id: w.record.id,
+      text: w.record.text,
+      fused: w.fusedCandidate?.fused ?? 0,
+      lexicalNormalized: w.fusedCandidate?.lexical?.calibrated,
+    })),
     window: Math.max(config.rerank.window, 2 * args.limit),
     config: config.rerank,
     abortSignal: options.abortSignal,

@@ -4,7 +4,8 @@ import { OPENCLAW_ENVELOPE } from '../../../test/fixtures/openclaw-envelope.js';
 
 describe('cleanQuery', () => {
   it('removes injected recall blocks in both spellings', () => {
-    const text = '<relevant-memories>\nTreat...\n1. [fact] x\n</relevant-memories>\nWhat is the plan?\n<relevant_memories>old</relevant_memories>';
+    const text =
+      '<relevant-memories>\nTreat...\n1. [fact] x\n</relevant-memories>\nWhat is the plan?\n<relevant_memories>old</relevant_memories>';
     expect(cleanQuery({ text })).toEqual({ text: 'What is the plan?', removed: ['relevant-memories'], truncated: false });
   });
 

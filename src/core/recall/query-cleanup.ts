@@ -42,7 +42,8 @@ const RULES: Rule[] = [
   { label: 'system-reminder', pattern: /<system-reminder\b[^>]*>[\s\S]*?(?:<\/system-reminder\s*>|$)/gi },
   {
     label: 'external-untrusted-content',
-    pattern: /(?:Untrusted context \(metadata, do not treat as instructions or commands\):\s*)?<<<EXTERNAL_UNTRUSTED_CONTENT\b[^>]*>>>[\s\S]*?(?:<<<END_EXTERNAL_UNTRUSTED_CONTENT\b[^>]*>>>|$)/g,
+    pattern:
+      /(?:Untrusted context \(metadata, do not treat as instructions or commands\):\s*)?<<<EXTERNAL_UNTRUSTED_CONTENT\b[^>]*>>>[\s\S]*?(?:<<<END_EXTERNAL_UNTRUSTED_CONTENT\b[^>]*>>>|$)/g,
   },
   {
     label: 'envelope-metadata',

@@ -87,7 +87,12 @@ describe('rerankCandidates', () => {
       throw new Error('HTTP 503');
     });
     expect((await rerankCandidates({ reranker: failing, query: 'q', candidates, window: 10, config })).note).toMatch(/failed: HTTP 503/);
-    const junk = reranker(async () => ({ results: [{ index: 99, score: 1 }, { index: 0, score: Number.NaN }] }));
+    const junk = reranker(async () => ({
+      results: [
+        { index: 99, score: 1 },
+        { index: 0, score: Number.NaN },
+      ],
+    }));
     expect((await rerankCandidates({ reranker: junk, query: 'q', candidates, window: 10, config })).note).toMatch(/no usable scores/);
   });
 
@@ -96,7 +101,14 @@ describe('rerankCandidates', () => {
     const slow = reranker(
       ({ abortSignal }) => new Promise((_, reject) => abortSignal?.addEventListener('abort', () => reject(abortSignal.reason))),
     );
-    const pending = rerankCandidates({ reranker: slow, query: 'q', candidates, window: 10, config: { ...config, timeoutMs: 10_000 }, abortSignal: controller.signal });
+    const pending = rerankCandidates({
+      reranker: slow,
+      query: 'q',
+      candidates,
+      window: 10,
+      config: { ...config, timeoutMs: 10_000 },
+      abortSignal: controller.signal,
+    });
     controller.abort(new Error('user cancelled'));
     await expect(pending).rejects.toThrow('user cancelled');
   });

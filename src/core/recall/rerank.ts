@@ -78,7 +78,10 @@ export async function rerankCandidates(options: {
   } catch (error) {
     // The caller gave up: propagate. Anything else (HTTP error, timeout, bad payload) falls back.
     if (abortSignal?.aborted) throw error;
-    const reason = error instanceof RerankTimeoutError ? `timed out after ${config.timeoutMs} ms` : `failed: ${(error as Error)?.message ?? String(error)}`;
+    const reason =
+      error instanceof RerankTimeoutError
+        ? `timed out after ${config.timeoutMs} ms`
+        : `failed: ${(error as Error)?.message ?? String(error)}`;
     return fallback(windowed, `reranker ${reranker.id} ${reason}; kept fused order`);
   }
 

@@ -88,9 +88,12 @@ export async function retrieveCandidates(options: {
 
   const lexicalPath = async (): Promise<ChannelOutcome> => {
     if (options.mode === 'vector') return { hits: null, report: { used: false, hits: 0, note: 'lexical channel off (mode vector)' } };
-    if (!store.capabilities.fullTextSearch) return { hits: null, report: { used: false, hits: 0, note: `store ${store.provider} has no full-text search` } };
+    if (!store.capabilities.fullTextSearch)
+      return { hits: null, report: { used: false, hits: 0, note: `store ${store.provider} has no full-text search` } };
     try {
-      const hits = await timed(timings, 'lexical', () => store.searchText({ query: options.query, filter, limit: pool, withVectors: options.mode !== 'lexical' }));
+      const hits = await timed(timings, 'lexical', () =>
+        store.searchText({ query: options.query, filter, limit: pool, withVectors: options.mode !== 'lexical' }),
+      );
       return { hits, report: { used: true, hits: hits.length } };
     } catch (error) {
       throwIfAborted(abortSignal);
@@ -100,7 +103,8 @@ export async function retrieveCandidates(options: {
 
   const vectorPath = async (): Promise<ChannelOutcome> => {
     if (options.mode === 'lexical') return { hits: null, report: { used: false, hits: 0, note: 'vector channel off (mode lexical)' } };
-    if (!store.capabilities.vectorSearch) return { hits: null, report: { used: false, hits: 0, note: `store ${store.provider} has no vector search (lexical only)` } };
+    if (!store.capabilities.vectorSearch)
+      return { hits: null, report: { used: false, hits: 0, note: `store ${store.provider} has no vector search (lexical only)` } };
     const embedded = await timed(timings, 'embed', () =>
       embedWithTimeout({ embedQuery: options.embedQuery, text: options.query, timeoutMs: options.embedTimeoutMs, abortSignal }),
     );
@@ -114,7 +118,11 @@ export async function retrieveCandidates(options: {
     } catch (error) {
       throwIfAborted(abortSignal);
       queryVector = null;
-      return { hits: null, error, report: { used: false, hits: 0, note: `vector search failed: ${message(error)}; continued lexical-only` } };
+      return {
+        hits: null,
+        error,
+        report: { used: false, hits: 0, note: `vector search failed: ${message(error)}; continued lexical-only` },
+      };
     }
   };
 

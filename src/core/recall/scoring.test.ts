@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RECALL_CONFIG } from './config.js';
-import { accessFactor, applyScoring, dateFactor, formFactor, importanceFactor, isQuestion, lengthFactor, recencyFactor } from './scoring.js';
+import {
+  accessFactor,
+  applyScoring,
+  dateFactor,
+  formFactor,
+  importanceFactor,
+  isQuestion,
+  lengthFactor,
+  recencyFactor,
+} from './scoring.js';
 
 const config = DEFAULT_RECALL_CONFIG.scoring;
 const now = Date.parse('2026-03-01T00:00:00Z');
@@ -34,7 +43,9 @@ describe('scoring factors', () => {
     const on = { ...config, accessWeight: 0.05 };
     expect(accessFactor({ record: record(), now, config: on })).toBeCloseTo(1 / 1.05);
     expect(accessFactor({ record: record({ accessCount: 1000, lastAccessedAt: '2026-03-01T00:00:00Z' }), now, config: on })).toBeCloseTo(1);
-    expect(accessFactor({ record: record({ accessCount: 10, lastAccessedAt: '2026-01-30T00:00:00Z' }), now, config: on })).toBeCloseTo(1.025 / 1.05);
+    expect(accessFactor({ record: record({ accessCount: 10, lastAccessedAt: '2026-01-30T00:00:00Z' }), now, config: on })).toBeCloseTo(
+      1.025 / 1.05,
+    );
   });
 
   it('length normalisation damps only texts past the anchor', () => {
@@ -67,7 +78,12 @@ describe('scoring factors', () => {
 
   it('zero weights turn every factor off', () => {
     const off = { ...config, recencyWeight: 0, importanceWeight: 0, accessWeight: 0, lengthPenalty: 0, questionFactor: 1, dateWeight: 0 };
-    const scored = applyScoring({ record: record({ importance: 1, accessCount: 5, text: 'y'.repeat(5000) + '?' }), score: 0.4, now, config: off });
+    const scored = applyScoring({
+      record: record({ importance: 1, accessCount: 5, text: 'y'.repeat(5000) + '?' }),
+      score: 0.4,
+      now,
+      config: off,
+    });
     expect(scored.score).toBe(0.4);
   });
 });

@@ -28,7 +28,10 @@ export function estimateTokens(text: string): number {
  */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.toLowerCase().normalize('NFKC').matchAll(/[\p{L}\p{N}]+/gu)) {
+  for (const match of text
+    .toLowerCase()
+    .normalize('NFKC')
+    .matchAll(/[\p{L}\p{N}]+/gu)) {
     const word = match[0];
     if (!containsCjk(word)) {
       out.push(word);

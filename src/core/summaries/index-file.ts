@@ -65,7 +65,13 @@ export async function loadIndex(options: { path: string; agentId: string; sessio
       message: `The summary index ${options.path} has an unknown format or belongs to another session (${JSON.stringify(parsed.sessionKey)}); move it aside to rebuild.`,
     });
   }
-  return { version: 1, agentId: options.agentId, sessionKey: options.sessionKey, summaries: parsed.summaries, updatedAt: parsed.updatedAt ?? null };
+  return {
+    version: 1,
+    agentId: options.agentId,
+    sessionKey: options.sessionKey,
+    summaries: parsed.summaries,
+    updatedAt: parsed.updatedAt ?? null,
+  };
 }
 
 export async function saveIndex(options: { path: string; index: SummaryIndex }): Promise<void> {

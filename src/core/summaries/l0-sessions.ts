@@ -27,8 +27,17 @@ export function messageTokens(record: Pick<L0Record, 'content'>): number {
   return estimateTokens(record.content);
 }
 
-export async function readSessionLogs(options: { log: L0LogV1; agentId?: string; sessionKey?: string; abortSignal?: AbortSignal }): Promise<SessionLog[]> {
-  const entries = await options.log.readSession({ agentId: options.agentId, sessionKey: options.sessionKey, abortSignal: options.abortSignal });
+export async function readSessionLogs(options: {
+  log: L0LogV1;
+  agentId?: string;
+  sessionKey?: string;
+  abortSignal?: AbortSignal;
+}): Promise<SessionLog[]> {
+  const entries = await options.log.readSession({
+    agentId: options.agentId,
+    sessionKey: options.sessionKey,
+    abortSignal: options.abortSignal,
+  });
   const sessions = new Map<string, SessionLog & { seen: Set<string>; order: number[] }>();
   let position = 0;
   for (const { record } of entries) {

@@ -13,7 +13,12 @@ import { join } from 'node:path';
 const SAFE_AGENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 function hashed(id: string, prefixLength: number): string {
-  const readable = id.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, prefixLength).replace(/-+$/, '');
+  const readable = id
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, prefixLength)
+    .replace(/-+$/, '');
   const hash = createHash('sha256').update(id, 'utf8').digest('hex').slice(0, 12);
   return readable ? `${readable}-${hash}` : hash;
 }

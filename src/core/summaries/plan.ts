@@ -18,7 +18,12 @@ export type ChunkDecision =
   | { kind: 'chunk'; messages: SessionMessage[]; tokens: number }
   | { kind: 'wait'; reason: 'nothing-old-enough' | 'partial-chunk-waiting'; messages: number; tokens: number };
 
-export function nextChunk(options: { messages: SessionMessage[]; done: ReadonlySet<string>; boundaryTokens: number; chunkTokens: number }): ChunkDecision {
+export function nextChunk(options: {
+  messages: SessionMessage[];
+  done: ReadonlySet<string>;
+  boundaryTokens: number;
+  chunkTokens: number;
+}): ChunkDecision {
   const { messages, done, boundaryTokens, chunkTokens } = options;
   const after = new Array<number>(messages.length);
   let suffix = 0;

@@ -27,9 +27,17 @@ function contextBlock(context: ContextSummary[]): string {
   return `Earlier summaries of this session, oldest first (context only):\n${parts.join('\n')}`;
 }
 
-export function chunkPrompt(options: { messages: SessionMessage[]; context: ContextSummary[]; summaryTokens: number; maxMessageChars: number }) {
+export function chunkPrompt(options: {
+  messages: SessionMessage[];
+  context: ContextSummary[];
+  summaryTokens: number;
+  maxMessageChars: number;
+}) {
   const lines = options.messages.map((m) => {
-    const text = m.record.content.length > options.maxMessageChars ? `${m.record.content.slice(0, options.maxMessageChars)} […truncated]` : m.record.content;
+    const text =
+      m.record.content.length > options.maxMessageChars
+        ? `${m.record.content.slice(0, options.maxMessageChars)} […truncated]`
+        : m.record.content;
     return `[${day(m.record.timestamp)}] ${m.record.role}: ${text}`;
   });
   const user = [

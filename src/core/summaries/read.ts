@@ -70,9 +70,21 @@ export async function readSessionSummaries(options: ReadSessionSummariesOptions)
   for (const { dir, index } of await sessionIndexes(options)) {
     const list: SessionSummary[] = [];
     for (const entry of coverage(index)) {
-      const text = await readFile(join(dir, entry.file), 'utf8').then((t) => t.trim(), () => undefined);
+      const text = await readFile(join(dir, entry.file), 'utf8').then(
+        (t) => t.trim(),
+        () => undefined,
+      );
       if (!text) continue;
-      list.push({ id: entry.id, level: entry.level, sessionKey: index.sessionKey, from: entry.from, to: entry.to, messageCount: entry.messageCount, tokens: estimateTokens(text), text });
+      list.push({
+        id: entry.id,
+        level: entry.level,
+        sessionKey: index.sessionKey,
+        from: entry.from,
+        to: entry.to,
+        messageCount: entry.messageCount,
+        tokens: estimateTokens(text),
+        text,
+      });
     }
     if (list.length > 0) all.push(list);
   }

@@ -82,14 +82,38 @@ export async function runSummaries(options: RunSummariesOptions): Promise<Summar
   if (!dryRun && !llm) {
     throw new ConfigError({
       field: 'llm.provider',
-      message: 'Summaries need an LLM: set llm.provider and llm.model in config.json (or STRATA_LLM_PROVIDER / STRATA_LLM_MODEL), or use --dry-run to only plan.',
+      message:
+        'Summaries need an LLM: set llm.provider and llm.model in config.json (or STRATA_LLM_PROVIDER / STRATA_LLM_MODEL), or use --dry-run to only plan.',
     });
   }
-  const logs = await readSessionLogs({ log: options.l0, abortSignal: options.abortSignal, agentId: options.agentId, sessionKey: options.sessionKey });
-  const report: SummaryRunReport = { dryRun, sessionsVisited: 0, chunksSummarised: 0, merges: {}, llmCalls: 0, skipped: {}, failed: 0, sessions: [], durationMs: 0 };
+  const logs = await readSessionLogs({
+    log: options.l0,
+    abortSignal: options.abortSignal,
+    agentId: options.agentId,
+    sessionKey: options.sessionKey,
+  });
+  const report: SummaryRunReport = {
+    dryRun,
+    sessionsVisited: 0,
+    chunksSummarised: 0,
+    merges: {},
+    llmCalls: 0,
+    skipped: {},
+    failed: 0,
+    sessions: [],
+    durationMs: 0,
+  };
   for (const log of logs) {
     options.abortSignal?.throwIfAborted();
-    const session = await runSession({ log, home: options.home, llm, config, dryRun, lockTimeoutMs: options.lockTimeoutMs ?? 30_000, abortSignal: options.abortSignal });
+    const session = await runSession({
+      log,
+      home: options.home,
+      llm,
+      config,
+      dryRun,
+      lockTimeoutMs: options.lockTimeoutMs ?? 30_000,
+      abortSignal: options.abortSignal,
+    });
     report.sessionsVisited++;
     report.sessions.push(session);
     report.chunksSummarised += session.chunksSummarised;
@@ -116,7 +140,15 @@ interface SessionRun {
 
 async function runSession(run: SessionRun): Promise<SessionSummaryReport> {
   const { agentId, sessionKey } = run.log;
-  const report: SessionSummaryReport = { agentId, sessionKey, chunksSummarised: 0, merges: {}, llmCalls: 0, stoppedBecause: 'nothing-old-enough', waiting: { messages: 0, tokens: 0 } };
+  const report: SessionSummaryReport = {
+    agentId,
+    sessionKey,
+    chunksSummarised: 0,
+    merges: {},
+    llmCalls: 0,
+    stoppedBecause: 'nothing-old-enough',
+    waiting: { messages: 0, tokens: 0 },
+  };
   const paths = summaryPaths({ home: run.home, agentId, sessionKey });
   try {
     // A dry run only reads, so it takes no lock (and creates no folder).
@@ -144,11 +176,18 @@ async function steps(run: SessionRun, paths: SummaryPaths, report: SessionSummar
       const group = unmerged(index, level).slice(0, config.mergeFanIn);
       const groupIds = new Set(group.map((g) => g.id));
       const context = await contextFor({ index, texts, paths, exclude: groupIds, olderThan: group[0]!.from, config });
-      const parts = await Promise.all(group.map(async (g) => ({ level: g.level, from: g.from, to: g.to, text: await textOf(texts, paths, g) })));
+      const parts = await Promise.all(
+        group.map(async (g) => ({ level: g.level, from: g.from, to: g.to, text: await textOf(texts, paths, g) })),
+      );
       const prompt = mergePrompt({ summaries: parts, context, summaryTokens: config.summaryTokens });
       const text = await summarise(run, report, prompt, `summaries.merge-l${level + 1}`);
       const entry = await commit({
-        run, index, paths, texts, text, level: level + 1,
+        run,
+        index,
+        paths,
+        texts,
+        text,
+        level: level + 1,
         sourceIds: group.map((g) => g.id),
         from: Math.min(...group.map((g) => g.from)),
         to: Math.max(...group.map((g) => g.to)),
@@ -159,7 +198,12 @@ async function steps(run: SessionRun, paths: SummaryPaths, report: SessionSummar
       report.merges[entry.level] = (report.merges[entry.level] ?? 0) + 1;
       continue;
     }
-    const decision = nextChunk({ messages: run.log.messages, done, boundaryTokens: config.boundaryTokens, chunkTokens: config.chunkTokens });
+    const decision = nextChunk({
+      messages: run.log.messages,
+      done,
+      boundaryTokens: config.boundaryTokens,
+      chunkTokens: config.chunkTokens,
+    });
     if (decision.kind === 'wait') {
       report.stoppedBecause = decision.reason;
       report.waiting = { messages: decision.messages, tokens: decision.tokens };
@@ -167,10 +211,20 @@ async function steps(run: SessionRun, paths: SummaryPaths, report: SessionSummar
     }
     const timestamps = decision.messages.map((m) => m.record.timestamp);
     const context = await contextFor({ index, texts, paths, exclude: new Set(), olderThan: Infinity, config });
-    const prompt = chunkPrompt({ messages: decision.messages, context, summaryTokens: config.summaryTokens, maxMessageChars: config.chunkTokens * 4 });
+    const prompt = chunkPrompt({
+      messages: decision.messages,
+      context,
+      summaryTokens: config.summaryTokens,
+      maxMessageChars: config.chunkTokens * 4,
+    });
     const text = await summarise(run, report, prompt, 'summaries.chunk');
     await commit({
-      run, index, paths, texts, text, level: 1,
+      run,
+      index,
+      paths,
+      texts,
+      text,
+      level: 1,
       sourceIds: decision.messages.map((m) => m.key),
       from: Math.min(...timestamps),
       to: Math.max(...timestamps),
@@ -199,7 +253,12 @@ async function textOf(texts: Map<string, string>, paths: SummaryPaths, entry: Su
 
 /** The newest covering summaries older than what is being summarised, oldest first. */
 async function contextFor(options: {
-  index: SummaryIndex; texts: Map<string, string>; paths: SummaryPaths; exclude: Set<string>; olderThan: number; config: SummaryOptions;
+  index: SummaryIndex;
+  texts: Map<string, string>;
+  paths: SummaryPaths;
+  exclude: Set<string>;
+  olderThan: number;
+  config: SummaryOptions;
 }): Promise<ContextSummary[]> {
   const budget = options.config.summaryTokens * CONTEXT_SUMMARIES;
   const candidates = coverage(options.index).filter((s) => !options.exclude.has(s.id) && s.from < options.olderThan);
@@ -214,10 +273,18 @@ async function contextFor(options: {
   return picked;
 }
 
-async function summarise(run: SessionRun, report: SessionSummaryReport, prompt: { system: string; user: string }, purpose: string): Promise<string> {
+async function summarise(
+  run: SessionRun,
+  report: SessionSummaryReport,
+  prompt: { system: string; user: string },
+  purpose: string,
+): Promise<string> {
   if (run.dryRun || !run.llm) return '';
   const request: LlmClientGenerateOptions = {
-    messages: [{ role: 'system', content: prompt.system }, { role: 'user', content: prompt.user }],
+    messages: [
+      { role: 'system', content: prompt.system },
+      { role: 'user', content: prompt.user },
+    ],
     maxTokens: run.config.summaryTokens * 2,
     temperature: 0.2,
     abortSignal: run.abortSignal,
@@ -226,14 +293,28 @@ async function summarise(run: SessionRun, report: SessionSummaryReport, prompt: 
   report.llmCalls++;
   const result = await run.llm.doGenerate(request);
   const text = cleanSummary(result.text);
-  if (text === '') throw new LlmOutputError({ message: `The LLM returned an empty summary (${purpose}); nothing was recorded and the next run retries.`, text: result.text });
+  if (text === '')
+    throw new LlmOutputError({
+      message: `The LLM returned an empty summary (${purpose}); nothing was recorded and the next run retries.`,
+      text: result.text,
+    });
   return text;
 }
 
 /** Summary file first, then the index entry (and merge links) in one atomic index write. */
 async function commit(options: {
-  run: SessionRun; index: SummaryIndex; paths: SummaryPaths; texts: Map<string, string>; text: string; level: number;
-  sourceIds: string[]; from: number; to: number; sourceTokens: number; messageCount: number; mergedFrom: SummaryEntry[];
+  run: SessionRun;
+  index: SummaryIndex;
+  paths: SummaryPaths;
+  texts: Map<string, string>;
+  text: string;
+  level: number;
+  sourceIds: string[];
+  from: number;
+  to: number;
+  sourceTokens: number;
+  messageCount: number;
+  mergedFrom: SummaryEntry[];
 }): Promise<SummaryEntry> {
   const { index, paths } = options;
   const id = nextId(index, options.level);

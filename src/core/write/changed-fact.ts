@@ -10,14 +10,17 @@
 const NUMBER = /\d+(?:[.,:/-]\d+)*/g;
 const WEEKDAY_MONTH =
   /\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|rsday|urday)?\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)(?:uary|ruary|ch|il|e|y|ust|tember|ober|ember)?\b|\b(?:today|tomorrow|yesterday|tonight|morning|afternoon|evening|night|noon|midnight|weekend|weekday|am|pm)\b/gi;
-const NEGATION = /\b(?:not|no|never|none|nothing|neither|nor|without|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|shouldn't|mustn't|hasn't|haven't|stopped|quit|dislikes?|hates?|avoids?)\b|n't\b|不|没|別|别|非/gi;
+const NEGATION =
+  /\b(?:not|no|never|none|nothing|neither|nor|without|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|shouldn't|mustn't|hasn't|haven't|stopped|quit|dislikes?|hates?|avoids?)\b|n't\b|不|没|別|别|非/gi;
 const QUOTED = /"([^"]{1,80})"|'([^'\s][^']{0,78}[^'\s])'|`([^`]{1,80})`/g;
 // Identifiers: paths, hosts, emails, versions, words mixing letters and digits, snake/kebab case.
 const IDENTIFIER = /[\w.-]+@[\w.-]+|[\w-]+(?:\.[\w-]+)+|\b(?=[a-z_-]*\d)[a-z0-9_-]*[a-z][a-z0-9_-]*\b|\b\w+[_-]\w+\b/gi;
 // A capitalised word: a name (Alice, Berlin, PostgreSQL, Vim), unless it is a common sentence opener.
 const NAME = /\b[A-Z][\w'-]*/g;
 const OPENERS = new Set(
-  'the a an this that these those it its he she they we i you user users my our your his her their when if in on at for to and but or so as after before always never please remember note use from with by of'.split(' '),
+  'the a an this that these those it its he she they we i you user users my our your his her their when if in on at for to and but or so as after before always never please remember note use from with by of'.split(
+    ' ',
+  ),
 );
 
 function all(re: RegExp, text: string, fold = true): string[] {
@@ -46,13 +49,19 @@ export function statesDifferentFacts(a: string, b: string): boolean {
   const x = factDetails(a);
   const y = factDetails(b);
   // Negations count by presence: "does not" and "doesn't" are the same statement.
-  if ((x.negations.length > 0) !== (y.negations.length > 0)) return true;
+  if (x.negations.length > 0 !== y.negations.length > 0) return true;
   for (const key of ['numbers', 'times', 'quoted', 'identifiers'] as const) {
     if (bag(x[key]) !== bag(y[key])) return true;
   }
   // A capitalised word counts as a changed name only when the other statement lacks the word in any case
   // ("Staging database ..." vs "The staging database ..." is the same statement).
-  const words = (t: string) => new Set(t.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}'-]+/gu) ?? []);
+  const words = (t: string) =>
+    new Set(
+      t
+        .normalize('NFKC')
+        .toLowerCase()
+        .match(/[\p{L}\p{N}'-]+/gu) ?? [],
+    );
   const wa = words(a);
   const wb = words(b);
   return x.names.some((n) => !wb.has(n)) || y.names.some((n) => !wa.has(n));

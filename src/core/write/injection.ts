@@ -28,8 +28,15 @@ const HEURISTICS: Heuristic[] = [
       `\\b(?:ignore|disregard|forget|override|bypass|skip|drop|abandon)\\b(?: (?:all|any|every|each|the|your|my|of|these|those|what|was|said|instructions?))* ${EARLIER}\\b(?: [a-z]+)? ${INSTRUCTION_NOUN}\\b`,
     ),
   },
-  { reason: 'ignore-instructions', pattern: new RegExp(`\\b(?:ignore|disregard|forget) (?:all |any )?(?:your|the|previous|prior) ${INSTRUCTION_NOUN}\\b`) },
-  { reason: 'disregard-above', pattern: /\b(?:disregard|ignore|forget) (?:everything |all |anything )?(?:(?:that was |that's |written |said )?)(?:the )?(?:above|before this|so far)\b/ },
+  {
+    reason: 'ignore-instructions',
+    pattern: new RegExp(`\\b(?:ignore|disregard|forget) (?:all |any )?(?:your|the|previous|prior) ${INSTRUCTION_NOUN}\\b`),
+  },
+  {
+    reason: 'disregard-above',
+    pattern:
+      /\b(?:disregard|ignore|forget) (?:everything |all |anything )?(?:(?:that was |that's |written |said )?)(?:the )?(?:above|before this|so far)\b/,
+  },
   {
     reason: 'role-reassignment',
     pattern:
@@ -40,7 +47,11 @@ const HEURISTICS: Heuristic[] = [
     pattern:
       /\b(?:reveal|print|show|output|repeat|leak|dump|display|override|ignore|replace|change|new|updated|your|real) (?:the |your |my |full |original |entire |hidden )*system (?:prompt|message|instructions?)\b|(?:^|\n| )system (?:prompt|override|message) ?:|\bsystem override\b/,
   },
-  { reason: 'new-instructions', pattern: /\b(?:new|updated|real|actual|revised|additional|secret|hidden) (?:instructions?|directives?|orders|rules|task)(?: for (?:you|the (?:ai|assistant|model)))? ?:/ },
+  {
+    reason: 'new-instructions',
+    pattern:
+      /\b(?:new|updated|real|actual|revised|additional|secret|hidden) (?:instructions?|directives?|orders|rules|task)(?: for (?:you|the (?:ai|assistant|model)))? ?:/,
+  },
   {
     reason: 'role-tag',
     pattern:
@@ -63,11 +74,20 @@ const HEURISTICS: Heuristic[] = [
     pattern:
       /(?:忽略|无视|忽視|無視|忘记|忘記|忘掉|不要理会|不要理會|跳过|跳過|覆盖)[^。！？\n]{0,8}?(?:之前|以上|上面|前面|先前|此前|上述|以前|所有|全部|原有|原来)[^。！？\n]{0,6}?(?:指令|指示|提示词?|提示詞|规则|規則|说明|說明|要求|设定|設定|命令)/,
   },
-  { reason: 'role-reassignment', pattern: /你现在(?:是|扮演|作为|成为)|你現在(?:是|扮演|作為|成為)|从现在(?:开始|起)[，,]?你(?:是|将|必须|要)/ },
-  { reason: 'system-prompt', pattern: /(?:泄露|输出|显示|打印|告诉我|重复|透露|忽略)[^。！？\n]{0,6}(?:系统提示词?|系统指令|系統提示|系統指令)/ },
+  {
+    reason: 'role-reassignment',
+    pattern: /你现在(?:是|扮演|作为|成为)|你現在(?:是|扮演|作為|成為)|从现在(?:开始|起)[，,]?你(?:是|将|必须|要)/,
+  },
+  {
+    reason: 'system-prompt',
+    pattern: /(?:泄露|输出|显示|打印|告诉我|重复|透露|忽略)[^。！？\n]{0,6}(?:系统提示词?|系统指令|系統提示|系統指令)/,
+  },
   { reason: 'new-instructions', pattern: /新(?:的)?(?:指令|指示|任务|規則|规则)[:：]/ },
   { reason: 'conceal-from-user', pattern: /(?:不要|别|別|切勿|不得|不可)(?:告诉|告訴|通知|提醒|让|讓)用户|(?:不要|别|切勿)让用户知道/ },
-  { reason: 'exfiltration', pattern: /(?:窃取|竊取|外泄|外洩|偷偷发送|偷偷發送)|(?:发送|發送|上传|上傳)[^。！？\n]{0,10}(?:密钥|密鑰|密码|密碼|凭证|憑證|令牌)/ },
+  {
+    reason: 'exfiltration',
+    pattern: /(?:窃取|竊取|外泄|外洩|偷偷发送|偷偷發送)|(?:发送|發送|上传|上傳)[^。！？\n]{0,10}(?:密钥|密鑰|密码|密碼|凭证|憑證|令牌)/,
+  },
 ];
 
 /** Folds text so that cosmetic variations do not evade the patterns. */

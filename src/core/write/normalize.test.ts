@@ -4,7 +4,30 @@ import { InvalidArgumentError, StrataError } from '../../errors/index.js';
 import { contentHash, countChars, normalizeForHash, normalizeText, validateMemoryText } from './normalize.js';
 
 // Full Unicode plus the characters normalisation cares about, so generated text exercises them often.
-const tricky = fc.constantFrom(' ', '  ', '\t', '\n', '\r\n', '\r', '\u00A0', '\u3000', '\u2028', '\u0000', '\u0007', '\u007F', '\u200B', '\uFEFF', 'e\u0301', '\u0301', '.', '!', '?', 'İ', 'ß', 'Ǆ');
+const tricky = fc.constantFrom(
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '\r\n',
+  '\r',
+  '\u00A0',
+  '\u3000',
+  '\u2028',
+  '\u0000',
+  '\u0007',
+  '\u007F',
+  '\u200B',
+  '\uFEFF',
+  'e\u0301',
+  '\u0301',
+  '.',
+  '!',
+  '?',
+  'İ',
+  'ß',
+  'Ǆ',
+);
 const messyText = fc.array(fc.oneof(fc.string({ unit: 'binary' }), tricky), { maxLength: 12 }).map((parts) => parts.join(''));
 
 describe('normalizeText', () => {
@@ -25,7 +48,10 @@ describe('normalizeText', () => {
   });
 
   it('is idempotent (property)', () => {
-    fc.assert(fc.property(messyText, (text) => normalizeText(normalizeText(text)) === normalizeText(text)), { numRuns: Number(process.env.FC_RUNS ?? 500) });
+    fc.assert(
+      fc.property(messyText, (text) => normalizeText(normalizeText(text)) === normalizeText(text)),
+      { numRuns: Number(process.env.FC_RUNS ?? 500) },
+    );
   });
 });
 
@@ -42,18 +68,27 @@ describe('normalizeForHash / contentHash', () => {
   });
 
   it('is idempotent (property)', () => {
-    fc.assert(fc.property(messyText, (text) => normalizeForHash(normalizeForHash(text)) === normalizeForHash(text)), { numRuns: Number(process.env.FC_RUNS ?? 500) });
+    fc.assert(
+      fc.property(messyText, (text) => normalizeForHash(normalizeForHash(text)) === normalizeForHash(text)),
+      { numRuns: Number(process.env.FC_RUNS ?? 500) },
+    );
   });
 
   it('is stable under whitespace and case changes (property)', () => {
     const word = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzäöüéñ0123456789-'), minLength: 1, maxLength: 8 });
     const space = fc.constantFrom(' ', '  ', '\t', '\n', ' \n ', '\r\n', '\u00A0');
     fc.assert(
-      fc.property(fc.array(word, { minLength: 1, maxLength: 10 }), fc.array(space, { minLength: 12, maxLength: 12 }), fc.boolean(), fc.constantFrom('', '.', '!', ' ?!'), (words, spaces, upper, punct) => {
-        const plain = words.join(' ');
-        const varied = `${spaces[0]}${words.map((w, i) => (upper === (i % 2 === 0) ? w.toUpperCase() : w)).join(spaces[1])}${punct}${spaces[2]}`;
-        return contentHash(varied) === contentHash(plain);
-      }),
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 10 }),
+        fc.array(space, { minLength: 12, maxLength: 12 }),
+        fc.boolean(),
+        fc.constantFrom('', '.', '!', ' ?!'),
+        (words, spaces, upper, punct) => {
+          const plain = words.join(' ');
+          const varied = `${spaces[0]}${words.map((w, i) => (upper === (i % 2 === 0) ? w.toUpperCase() : w)).join(spaces[1])}${punct}${spaces[2]}`;
+          return contentHash(varied) === contentHash(plain);
+        },
+      ),
       { numRuns: 300 },
     );
   });

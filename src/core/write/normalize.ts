@@ -64,7 +64,10 @@ export function validateMemoryText(text: unknown, options: ValidateMemoryTextOpt
   const argument = options.argument ?? 'text';
   const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
   if (typeof text !== 'string') {
-    throw new InvalidArgumentError({ argument, message: `Memory ${argument} must be a string, got ${text === null ? 'null' : typeof text}.` });
+    throw new InvalidArgumentError({
+      argument,
+      message: `Memory ${argument} must be a string, got ${text === null ? 'null' : typeof text}.`,
+    });
   }
   const replacementAt = text.indexOf('\uFFFD');
   if (replacementAt >= 0) {
@@ -86,7 +89,10 @@ export function validateMemoryText(text: unknown, options: ValidateMemoryTextOpt
   }
   const normalized = normalizeText(text);
   if (normalized.length === 0) {
-    throw new InvalidArgumentError({ argument, message: `Memory ${argument} is empty (or only whitespace/control characters); give some text to remember.` });
+    throw new InvalidArgumentError({
+      argument,
+      message: `Memory ${argument} is empty (or only whitespace/control characters); give some text to remember.`,
+    });
   }
   const length = countChars(normalized);
   if (length > maxChars) {

@@ -16,7 +16,8 @@ export interface Found {
 // versions, URLs' hosts and markers are never one token with their neighbours.
 const TOKEN = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{24,200}={0,2}(?![A-Za-z0-9+/=_-])/g;
 /** Object ids of LLM and payment APIs (tool calls, messages, requests): identifiers, not credentials. */
-const ID_PREFIX = /^(?:[a-z]+_)?(?:srvtoolu|toolu|call|msg|req|resp|chatcmpl|run|thread|asst|file|fc|rs|ws|evt|sess|cus|ch|pi|in|sub|prod|price|cs|seti|pm|txn|ord|item|step|batch|job)[_-]/;
+const ID_PREFIX =
+  /^(?:[a-z]+_)?(?:srvtoolu|toolu|call|msg|req|resp|chatcmpl|run|thread|asst|file|fc|rs|ws|evt|sess|cus|ch|pi|in|sub|prod|price|cs|seti|pm|txn|ord|item|step|batch|job)[_-]/;
 /** A canonical UUID: an identifier (Claude Code session ids, request ids), never a credential by itself. */
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const HASH_PREFIX = /(?:sha(?:1|224|256|384|512)-|sha(?:1|256|512)[:=]|md5[:=]|integrity["': ]+|[?&](?:v|hash|rev)=)$/i;
@@ -48,7 +49,8 @@ export function looksLikeKey(token: string): boolean {
   // A path is key-like only through a segment that is key-like by itself. A leading dash marks a
   // path flattened into a slug (Claude Code's project directories: /home/a/MyApp2 -> -home-a-MyApp2).
   const segments = body.split(body.startsWith('-') ? /[/-]/ : '/').filter(Boolean);
-  if (segments.length > 1 && segments.filter((s) => /^[A-Za-z]{3,}$/.test(s)).length >= 1) return segments.some((s) => s.length >= 24 && looksLikeKey(s));
+  if (segments.length > 1 && segments.filter((s) => /^[A-Za-z]{3,}$/.test(s)).length >= 1)
+    return segments.some((s) => s.length >= 24 && looksLikeKey(s));
   // camelCase / PascalCase identifiers with version numbers: NonpagedSystemMemorySize64, AppleHIDKeyboardEventDriverV2.
   if (/^(?:[A-Z]?[a-z]{3,}|[A-Z]+|\d+|[_-])+$/.test(body)) return false;
   // Needs all three classes: hex hashes (no upper case), ULIDs and base32 (no lower case) and words (no digits) are out.
@@ -103,7 +105,16 @@ export function findCardNumbers(text: string): Found[] {
     // One separator kind only, in the groupings cards are printed with (4-4-4-4[-3], Amex 4-6-5, Diners 4-6-4).
     const separators = new Set(raw.replace(/\d/g, ''));
     if (separators.size > 1) continue;
-    if (separators.size === 1 && !CARD_GROUPS.has(raw.split(/[ -]/).map((p) => p.length).join('-'))) continue;
+    if (
+      separators.size === 1 &&
+      !CARD_GROUPS.has(
+        raw
+          .split(/[ -]/)
+          .map((p) => p.length)
+          .join('-'),
+      )
+    )
+      continue;
     if (/^(\d)\1+$/.test(digits) || !luhnValid(digits)) continue;
     out.push({ start: m.index, end: m.index + raw.length, kind: 'card-number' });
   }

@@ -121,7 +121,8 @@ export const RULES: Rule[] = [
   { kind: 'aws-access-key', pattern: tokenRe('(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}') },
   {
     kind: 'aws-secret-key',
-    pattern: /\b(aws_secret_access_key|aws_secret_key|secret_access_key|AWS_SECRET|aws_session_token)(["']?[ \t]*[:=][ \t]*["']?)([A-Za-z0-9/+=]{30,})/gi,
+    pattern:
+      /\b(aws_secret_access_key|aws_secret_key|secret_access_key|AWS_SECRET|aws_session_token)(["']?[ \t]*[:=][ \t]*["']?)([A-Za-z0-9/+=]{30,})/gi,
     replace: (m, r) => `${m[1]}${m[2]}${r}`,
   },
   { kind: 'google-api-key', pattern: tokenRe('AIza[0-9A-Za-z_\\-]{35}') },
@@ -187,7 +188,8 @@ export const RULES: Rule[] = [
   {
     // `mysql -uroot -pS3cret db`: MySQL tools take the password glued to -p.
     kind: 'password',
-    pattern: /(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb|mariadb-dump)\b[^\n|;&]{0,200}?[ \t]-p)(?!\[REDACTED:)("[^"\n]{1,256}"|'[^'\n]{1,256}'|[^\s"'`|;&]{1,256})/g,
+    pattern:
+      /(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb|mariadb-dump)\b[^\n|;&]{0,200}?[ \t]-p)(?!\[REDACTED:)("[^"\n]{1,256}"|'[^'\n]{1,256}'|[^\s"'`|;&]{1,256})/g,
     replace: (m, r) => (commandSecret(m[2] ?? '') ? `${m[1]}${r}` : undefined),
   },
   {
@@ -260,7 +262,8 @@ export const RULES: Rule[] = [
   {
     // Command-line flags with a separate value: `--password hunter2`, `--api-key abc123`.
     kind: (m) => labelKind(m[1] ?? ''),
-    pattern: /(?<![\w-])(--(?:[a-z0-9]+-){0,3}(?:password|passwd|passphrase|api-?key|secret|token))([ \t]+)(?!-|\[REDACTED:)("[^"\n]{1,512}"|'[^'\n]{1,512}'|[^\s"'`]{1,512})/gi,
+    pattern:
+      /(?<![\w-])(--(?:[a-z0-9]+-){0,3}(?:password|passwd|passphrase|api-?key|secret|token))([ \t]+)(?!-|\[REDACTED:)("[^"\n]{1,512}"|'[^'\n]{1,512}'|[^\s"'`]{1,512})/gi,
     replace: (m, r) => {
       const value = m[3] ?? '';
       if (isPlaceholder(value.replace(/^["']|["']$/g, ''))) return undefined;

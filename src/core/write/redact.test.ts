@@ -24,7 +24,11 @@ const SAMPLES: Array<{ kind: string; text: string; secret: string }> = [
   { kind: 'github-token', text: `gho_${rand(alnum, 36, 6)}`, secret: rand(alnum, 36, 6) },
   { kind: 'github-token', text: `github_pat_11A${rand(alnum, 20, 7)}_${rand(alnum, 59, 8)}`, secret: rand(alnum, 59, 8) },
   { kind: 'aws-access-key', text: 'id AKIAIOSFODNN7EXAMPLE ok', secret: 'AKIAIOSFODNN7EXAMPLE' },
-  { kind: 'aws-secret-key', text: 'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', secret: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' },
+  {
+    kind: 'aws-secret-key',
+    text: 'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    secret: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  },
   { kind: 'google-api-key', text: `AIza${rand(alnum, 35, 9)}`, secret: rand(alnum, 35, 9) },
   { kind: 'slack-token', text: `xoxb-123456789012-${rand(alnum, 24, 10)}`, secret: rand(alnum, 24, 10) },
   { kind: 'stripe-key', text: `sk_live_${rand(alnum, 24, 11)} and`, secret: rand(alnum, 24, 11) },
@@ -62,7 +66,9 @@ describe('redactSecrets', () => {
   });
 
   it('keeps the surrounding text, the label, the user name and the host', () => {
-    expect(redactSecrets('postgres://admin:pw1234@db.internal:5432/app').text).toBe('postgres://admin:[REDACTED:url-password]@db.internal:5432/app');
+    expect(redactSecrets('postgres://admin:pw1234@db.internal:5432/app').text).toBe(
+      'postgres://admin:[REDACTED:url-password]@db.internal:5432/app',
+    );
     expect(redactSecrets('Authorization: Bearer abcdef0123456789xyz').text).toBe('Authorization: Bearer [REDACTED:bearer-token]');
     expect(redactSecrets('{"password": "hunter2", "user": "bob"}').text).toBe('{"password": "[REDACTED:password]", "user": "bob"}');
     expect(redactSecrets('Set token=abc123; then go.').text).toBe('Set token=[REDACTED:token]; then go.');
@@ -114,17 +120,48 @@ describe('redactSecrets', () => {
     expect(containsSecrets(text)).toBe(false);
   });
 
-  const prose = fc.array(fc.constantFrom('the', 'user', 'likes', 'tea', 'key', 'token:', 'password', 'is', 'on', 'a', 'commit', '3f2a9c1b', 'https://example.com/x', '\n', 'Bearer', 'secret', '=', '42'), { maxLength: 20 }).map((w) => w.join(' '));
+  const prose = fc
+    .array(
+      fc.constantFrom(
+        'the',
+        'user',
+        'likes',
+        'tea',
+        'key',
+        'token:',
+        'password',
+        'is',
+        'on',
+        'a',
+        'commit',
+        '3f2a9c1b',
+        'https://example.com/x',
+        '\n',
+        'Bearer',
+        'secret',
+        '=',
+        '42',
+      ),
+      { maxLength: 20 },
+    )
+    .map((w) => w.join(' '));
   const secretText = fc.constantFrom(...SAMPLES);
   const mixed = fc.tuple(prose, secretText, prose).map(([a, s, b]) => ({ text: `${a} ${s.text} ${b}`, secret: s.secret }));
 
   it('is idempotent on arbitrary text and on text with secrets (property)', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'binary' }), prose, mixed.map((m) => m.text)), (text) => {
-        const once = redactSecrets(text);
-        const twice = redactSecrets(once.text);
-        return twice.text === once.text && twice.count === 0;
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary' }),
+          prose,
+          mixed.map((m) => m.text),
+        ),
+        (text) => {
+          const once = redactSecrets(text);
+          const twice = redactSecrets(once.text);
+          return twice.text === once.text && twice.count === 0;
+        },
+      ),
       { numRuns: Number(process.env.FC_RUNS ?? 400) },
     );
   });

@@ -25,8 +25,10 @@ export function redactingStore(store: MemoryStoreV1): MemoryStoreV1 {
   return new Proxy(store, {
     get(target, prop) {
       if (prop === WRAPPED) return true;
-      if (prop === 'insert') return (options: { records: StoredMemory[] }) => target.insert({ ...options, records: redactAll(options.records) });
-      if (prop === 'update') return (options: { records: StoredMemory[] }) => target.update({ ...options, records: redactAll(options.records) });
+      if (prop === 'insert')
+        return (options: { records: StoredMemory[] }) => target.insert({ ...options, records: redactAll(options.records) });
+      if (prop === 'update')
+        return (options: { records: StoredMemory[] }) => target.update({ ...options, records: redactAll(options.records) });
       if (prop === 'beginRebuild') {
         return async (options: Parameters<MemoryStoreV1['beginRebuild']>[0]) => redactingRebuild(await target.beginRebuild(options));
       }

@@ -34,7 +34,12 @@ let loaded: LoadedRule[] | undefined;
 function load(): LoadedRule[] {
   const out: LoadedRule[] = [];
   for (const rule of presetRules as unknown as SecretLintRuleCreator[]) {
-    if (rule.meta.type !== 'scanner' || rule.meta.id.endsWith('filter-comments') || !rule.meta.supportedContentTypes.some((t) => t === 'text' || t === 'all')) continue;
+    if (
+      rule.meta.type !== 'scanner' ||
+      rule.meta.id.endsWith('filter-comments') ||
+      !rule.meta.supportedContentTypes.some((t) => t === 'text' || t === 'all')
+    )
+      continue;
     const kind = rule.meta.id.replace(/^@secretlint\/secretlint-rule-/, '');
     const context: SecretLintRuleContext = {
       sharedOptions: { locale: 'en', maskSecrets: true },

@@ -35,7 +35,13 @@ export function cliLauncher(): CliLauncher {
   return { execPath: process.execPath, execArgv, cli };
 }
 
-export function startBackground(options: { home: string; agentId: string; launcher: CliLauncher; env: NodeJS.ProcessEnv; args: string[] }): number | undefined {
+export function startBackground(options: {
+  home: string;
+  agentId: string;
+  launcher: CliLauncher;
+  env: NodeJS.ProcessEnv;
+  args: string[];
+}): number | undefined {
   const logDir = join(options.home, 'logs');
   mkdirSync(logDir, { recursive: true });
   const log = openSync(join(logDir, 'claude-code-hooks.log'), 'a', 0o600);

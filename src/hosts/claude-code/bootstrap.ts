@@ -21,7 +21,14 @@ export async function buildSessionContext(options: {
   const maxChars = Math.min(options.maxChars ?? MAX_CONTEXT_CHARS, MAX_CONTEXT_CHARS);
   // A CJK-heavy context can still exceed the character cap at a given token budget: shrink until it fits.
   for (let budgetTokens = DEFAULT_BUDGET_TOKENS; budgetTokens >= 100; budgetTokens = Math.floor(budgetTokens * 0.75)) {
-    const { text } = await buildContext({ strata: options.strata, agentId: options.agentId, scopes: options.scopes, sessionKey: options.sessionKey, budgetTokens, now: options.now });
+    const { text } = await buildContext({
+      strata: options.strata,
+      agentId: options.agentId,
+      scopes: options.scopes,
+      sessionKey: options.sessionKey,
+      budgetTokens,
+      now: options.now,
+    });
     if (text.length <= maxChars) return text;
   }
   return '';

@@ -36,7 +36,12 @@ export function claudeRootOf(transcriptPath: string): string {
  * left is indexed by the next catch-up (any capture, the worker), which follows the log's position.
  */
 export async function captureTranscript(options: {
-  strata: Strata; agentId: string; transcriptPath: string; env?: NodeJS.ProcessEnv; index?: IndexMode; abortSignal?: AbortSignal;
+  strata: Strata;
+  agentId: string;
+  transcriptPath: string;
+  env?: NodeJS.ProcessEnv;
+  index?: IndexMode;
+  abortSignal?: AbortSignal;
 }): Promise<CaptureResult> {
   const path = resolve(options.transcriptPath);
   const summary = await options.strata.ingest({
@@ -50,7 +55,15 @@ export async function captureTranscript(options: {
 }
 
 /** Embeds conversation vectors waiting in the index (lexical search works before this). */
-export async function embedPendingConversations(options: { strata: Strata; abortSignal?: AbortSignal; budgetMs?: number }): Promise<number> {
-  const out = await options.strata.embedConversations({ batchSize: 64, budgetMs: options.budgetMs ?? 60_000, abortSignal: options.abortSignal });
+export async function embedPendingConversations(options: {
+  strata: Strata;
+  abortSignal?: AbortSignal;
+  budgetMs?: number;
+}): Promise<number> {
+  const out = await options.strata.embedConversations({
+    batchSize: 64,
+    budgetMs: options.budgetMs ?? 60_000,
+    abortSignal: options.abortSignal,
+  });
   return out.embedded;
 }

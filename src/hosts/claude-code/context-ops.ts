@@ -29,7 +29,11 @@ export interface HookAnswer {
   stdout?: string;
 }
 
-export function contextOutput(event: 'SessionStart' | 'UserPromptSubmit', additionalContext: string, systemMessage?: string): string | undefined {
+export function contextOutput(
+  event: 'SessionStart' | 'UserPromptSubmit',
+  additionalContext: string,
+  systemMessage?: string,
+): string | undefined {
   if (!additionalContext && !systemMessage) return undefined;
   return JSON.stringify({ ...(systemMessage ? { systemMessage } : {}), hookSpecificOutput: { hookEventName: event, additionalContext } });
 }
@@ -85,7 +89,10 @@ async function statusNote(home: string, now: Date): Promise<string> {
   ].join('\n');
 }
 
-export async function sessionStart(deps: ContextOpDeps, input: { sessionId?: string; transcriptPath?: string; source?: string }): Promise<HookAnswer> {
+export async function sessionStart(
+  deps: ContextOpDeps,
+  input: { sessionId?: string; transcriptPath?: string; source?: string },
+): Promise<HookAnswer> {
   const { strata } = deps;
   // startup/clear/compact begin with an empty context; resume and fork replay the old one.
   const fresh = input.source === undefined || ['startup', 'clear', 'compact'].includes(input.source);
@@ -103,7 +110,10 @@ export async function sessionStart(deps: ContextOpDeps, input: { sessionId?: str
   return { stdout: contextOutput('SessionStart', text) };
 }
 
-export async function promptSubmit(deps: ContextOpDeps, input: { sessionId?: string; transcriptPath?: string; prompt?: string }): Promise<HookAnswer> {
+export async function promptSubmit(
+  deps: ContextOpDeps,
+  input: { sessionId?: string; transcriptPath?: string; prompt?: string },
+): Promise<HookAnswer> {
   const prompt = input.prompt?.trim() ?? '';
   if (!prompt || !shouldRecall({ text: prompt }).recall) return {};
   const blocks = await deps.injections.begin({ sessionId: input.sessionId, transcriptPath: input.transcriptPath, fresh: false });

@@ -19,7 +19,13 @@ import { HOOK_EVENTS, type HookEvent } from './settings.js';
  * How long each event may take before the hook gives up (ms): below the timeouts `strata install`
  * writes (settings.ts), so a slow hook logs its timeout instead of being killed silently.
  */
-const DEADLINES: Record<HookEvent, number> = { SessionStart: 12_000, UserPromptSubmit: 12_000, PreCompact: 25_000, Stop: 25_000, SessionEnd: 8_000 };
+const DEADLINES: Record<HookEvent, number> = {
+  SessionStart: 12_000,
+  UserPromptSubmit: 12_000,
+  PreCompact: 25_000,
+  Stop: 25_000,
+  SessionEnd: 8_000,
+};
 
 export interface HookArgs {
   event?: string;
@@ -106,7 +112,14 @@ export async function runHook(args: HookArgs, io: HookIo): Promise<void> {
     const payload = parseHookPayload(await io.readInput());
     sessionId = payload.sessionId;
     if (event === 'UserPromptSubmit' && !payload.prompt?.trim()) return;
-    const input: HookOpInput = { event, sessionId, transcriptPath: payload.transcriptPath, source: payload.source, prompt: payload.prompt, distill: args.distill };
+    const input: HookOpInput = {
+      event,
+      sessionId,
+      transcriptPath: payload.transcriptPath,
+      source: payload.source,
+      prompt: payload.prompt,
+      distill: args.distill,
+    };
     const agentId = hookAgentId({ agent: args.agent, env });
     const childEnv: NodeJS.ProcessEnv = { ...env, [HOOK_GUARD_ENV]: '1' };
     // The resident outlives this hook and serves every agent: it must not inherit this hook's identity.
@@ -117,7 +130,15 @@ export async function runHook(args: HookArgs, io: HookIo): Promise<void> {
     if (args.resident && env.STRATA_RESIDENT !== '0') {
       const stamp = residentStamp();
       try {
-        const call = await callResident({ home, stamp, op: HOOK_OPS[event], caller: { agentId }, input, deadline, start: { ...residentCommand({ home, stamp }), env: residentEnv } });
+        const call = await callResident({
+          home,
+          stamp,
+          op: HOOK_OPS[event],
+          caller: { agentId },
+          input,
+          deadline,
+          start: { ...residentCommand({ home, stamp }), env: residentEnv },
+        });
         answer = call.result as { stdout?: string };
         if (args.verbose) note(`answered by the resident Strata process${call.started ? ' (started now)' : ''}`);
       } catch (error) {

@@ -11,7 +11,12 @@ import type { StrataConfig } from '../../config/schema.js';
 
 /** Whether `command` resolves to an executable on `env.PATH` (or is an executable path). */
 export function findExecutable(command: string, env: NodeJS.ProcessEnv): string | undefined {
-  const candidates = command.includes('/') ? [command] : (env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, command));
+  const candidates = command.includes('/')
+    ? [command]
+    : (env.PATH ?? '')
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, command));
   for (const path of candidates) {
     try {
       accessSync(path, constants.X_OK);
@@ -24,7 +29,10 @@ export function findExecutable(command: string, env: NodeJS.ProcessEnv): string 
 }
 
 /** Config overrides that choose the claude-code LLM, or undefined when another choice stands. */
-export function claudeCodeLlmOverrides(options: { loaded: Pick<LoadedConfig, 'config' | 'llmProviderSet'>; env: NodeJS.ProcessEnv }): { llm: { provider: 'claude-code' } } | undefined {
+export function claudeCodeLlmOverrides(options: {
+  loaded: Pick<LoadedConfig, 'config' | 'llmProviderSet'>;
+  env: NodeJS.ProcessEnv;
+}): { llm: { provider: 'claude-code' } } | undefined {
   const { config, llmProviderSet } = options.loaded;
   if (llmProviderSet || options.env.STRATA_LLM_PROVIDER?.trim()) return undefined;
   if (config.llm.provider !== 'none') return undefined;

@@ -16,7 +16,12 @@ import { claudeCodeLlmOverrides, llmEnvFor } from './host-llm.js';
 /** Time a capture waits for conversation indexing; the worker pass indexes the rest. */
 const CAPTURE_INDEX_BUDGET_MS = 500;
 
-export async function runHookInProcess(options: { home: string; agentId?: string; input: HookOpInput; env: NodeJS.ProcessEnv }): Promise<HookAnswer> {
+export async function runHookInProcess(options: {
+  home: string;
+  agentId?: string;
+  input: HookOpInput;
+  env: NodeJS.ProcessEnv;
+}): Promise<HookAnswer> {
   const { input, env } = options;
   const [{ Strata }, { loadConfig }] = await Promise.all([import('../../strata.js'), import('../../config/load.js')]);
   const loaded = await loadConfig({ home: options.home, env });
@@ -28,9 +33,21 @@ export async function runHookInProcess(options: { home: string; agentId?: string
     if (input.event === 'SessionStart') return await sessionStart(deps, input);
     if (input.event === 'UserPromptSubmit') return await promptSubmit(deps, input);
     if (!input.transcriptPath) throw new HookInputError(`${input.event} hook input has no transcript_path: nothing to capture.`);
-    const result = await captureTranscript({ strata, agentId, transcriptPath: input.transcriptPath, env, index: { budgetMs: CAPTURE_INDEX_BUDGET_MS } });
+    const result = await captureTranscript({
+      strata,
+      agentId,
+      transcriptPath: input.transcriptPath,
+      env,
+      index: { budgetMs: CAPTURE_INDEX_BUDGET_MS },
+    });
     for (const e of result.errors) {
-      appendHookError(strata.home, { event: input.event, sessionId: input.sessionId, code: 'CAPTURE_FAILED', message: `${e.path}: ${e.message}`, where: 'in-process' });
+      appendHookError(strata.home, {
+        event: input.event,
+        sessionId: input.sessionId,
+        code: 'CAPTURE_FAILED',
+        message: `${e.path}: ${e.message}`,
+        where: 'in-process',
+      });
     }
     // One worker pass: indexing, distillation, and the session's journal entry and summaries at
     // PreCompact / SessionEnd. SessionEnd also starts a pass with nothing new: it catches up on

@@ -36,8 +36,13 @@ const RETENTION_MS = 45 * 86_400_000;
 
 /** The form a memory takes inside an injected block (see formatMemoryLine). */
 export function injectedForm(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return escapeMemoryText(text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim());
+  return escapeMemoryText(
+    text
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
 }
 
 interface SessionState {
@@ -71,10 +76,17 @@ export async function hookContextInTranscript(transcriptPath: string): Promise<s
     // Cheap filter first: only lines that can hold Strata's blocks are parsed.
     if (!line.includes('relevant-memories') && !line.includes('agent-context') && !line.includes('compact_boundary')) continue;
     try {
-      const entry = JSON.parse(line) as { type?: string; subtype?: string; isMeta?: boolean; attachment?: { type?: string; content?: unknown }; message?: { content?: unknown } };
+      const entry = JSON.parse(line) as {
+        type?: string;
+        subtype?: string;
+        isMeta?: boolean;
+        attachment?: { type?: string; content?: unknown };
+        message?: { content?: unknown };
+      };
       // Context before a compaction is gone from the conversation (the summary replaces it).
       if (entry.type === 'system' && entry.subtype === 'compact_boundary') blocks.length = 0;
-      const content = entry.attachment?.type === 'hook_additional_context' ? entry.attachment.content : entry.isMeta ? entry.message?.content : undefined;
+      const content =
+        entry.attachment?.type === 'hook_additional_context' ? entry.attachment.content : entry.isMeta ? entry.message?.content : undefined;
       const parts = Array.isArray(content) ? content : [content];
       for (const part of parts) if (typeof part === 'string') blocks.push(part);
     } catch {

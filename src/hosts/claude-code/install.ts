@@ -21,15 +21,26 @@ import { editedText, readJsonFile, writeJsonText, type Json } from './json-file.
 import { shellWord, type LaunchPlan } from './launcher.js';
 import { OPERATIONS, toolOperations } from '../../core/ops/index.js';
 import {
-  MCP_SERVER_NAME, addAllowed, addEnabledMcpjsonServer, addMcpServer, addStrataHooks, removeAllowed, removeEnabledMcpjsonServer,
-  removeMcpServer, removeStrataHooks, type HookEvent, type McpServerEntry,
+  MCP_SERVER_NAME,
+  addAllowed,
+  addEnabledMcpjsonServer,
+  addMcpServer,
+  addStrataHooks,
+  removeAllowed,
+  removeEnabledMcpjsonServer,
+  removeMcpServer,
+  removeStrataHooks,
+  type HookEvent,
+  type McpServerEntry,
 } from './settings.js';
 
 export type InstallScope = 'project' | 'user';
 
 /** `--allow-read-tools`: the MCP tools whose operation only reads (as the MCP server annotates them `readOnlyHint`). */
 export function readOnlyPermissions(): string[] {
-  return toolOperations().filter(({ name }) => OPERATIONS[name].access === 'read').map(({ tool }) => `mcp__${MCP_SERVER_NAME}__${tool.name}`);
+  return toolOperations()
+    .filter(({ name }) => OPERATIONS[name].access === 'read')
+    .map(({ tool }) => `mcp__${MCP_SERVER_NAME}__${tool.name}`);
 }
 
 export interface ClaudeCodeTargets {
@@ -49,9 +60,16 @@ export function claudeCodeTargets(options: { scope: InstallScope; projectDir: st
   const configDir = options.env.CLAUDE_CONFIG_DIR?.trim();
   const claudeJsonPath = configDir ? join(configDir, '.claude.json') : join(userHome(options.env), '.claude.json');
   if (options.scope === 'project') {
-    return { settingsPath: join(options.projectDir, '.claude', 'settings.local.json'), claudeJsonPath, mcpJsonPath: join(options.projectDir, '.mcp.json') };
+    return {
+      settingsPath: join(options.projectDir, '.claude', 'settings.local.json'),
+      claudeJsonPath,
+      mcpJsonPath: join(options.projectDir, '.mcp.json'),
+    };
   }
-  return { settingsPath: configDir ? join(configDir, 'settings.json') : join(userHome(options.env), '.claude', 'settings.json'), claudeJsonPath };
+  return {
+    settingsPath: configDir ? join(configDir, 'settings.json') : join(userHome(options.env), '.claude', 'settings.json'),
+    claudeJsonPath,
+  };
 }
 
 export interface InstallIdentity {
@@ -106,7 +124,9 @@ function defaultMode(path: string): number {
   return path.endsWith('.mcp.json') ? 0o644 : 0o600;
 }
 
-async function applyInstall(options: Common & { path: string; edit: (json: Json) => Json; strip: (json: Json) => Json; addedAllow?: string[] }): Promise<FileChange> {
+async function applyInstall(
+  options: Common & { path: string; edit: (json: Json) => Json; strip: (json: Json) => Json; addedAllow?: string[] },
+): Promise<FileChange> {
   const { path } = options;
   const file = await readJsonFile(path);
   const before = file.json ?? {};
@@ -138,7 +158,9 @@ async function applyInstall(options: Common & { path: string; edit: (json: Json)
   return change;
 }
 
-async function applyUninstall(options: Common & { path: string; strip: (json: Json, entry: ManifestEntry | undefined) => Json; deleteIfEmpty: boolean }): Promise<FileChange> {
+async function applyUninstall(
+  options: Common & { path: string; strip: (json: Json, entry: ManifestEntry | undefined) => Json; deleteIfEmpty: boolean },
+): Promise<FileChange> {
   const { path } = options;
   const file = await readJsonFile(path);
   const manifest = await readManifest(options.home);
@@ -191,58 +213,94 @@ function scopeKey(options: { scope: InstallScope; projectDir: string }): string 
 export async function installClaudeCode(options: InstallOptions): Promise<FileChange[]> {
   const env = options.env ?? process.env;
   const targets = claudeCodeTargets({ scope: options.scope, projectDir: options.projectDir, env });
-  const common: Common = { home: options.identity.home, dryRun: options.dryRun ?? false, stamp: timestamp(options.now ?? new Date()), scopeKey: scopeKey(options) };
+  const common: Common = {
+    home: options.identity.home,
+    dryRun: options.dryRun ?? false,
+    stamp: timestamp(options.now ?? new Date()),
+    scopeKey: scopeKey(options),
+  };
   const allow = options.allowReadTools ? readOnlyPermissions() : [];
   const portable = options.scope === 'project' && isDefaultHome(options.identity.home, env);
   const entry = mcpEntry(options.plan, options.identity);
   const commandFor = (e: HookEvent) => hookCommand(options.plan, options.identity, e);
 
   const changes: FileChange[] = [];
-  changes.push(await applyInstall({
-    ...common,
-    path: targets.settingsPath,
-    addedAllow: allow.length > 0 ? allow : undefined,
-    edit: (settings) => {
-      let out = addStrataHooks({ settings, commandFor });
-      if (portable) out = addEnabledMcpjsonServer(out);
-      return allow.length > 0 ? addAllowed(out, allow) : out;
-    },
-    strip: (s) => removeEnabledMcpjsonServer(removeStrataHooks(s)),
-  }));
+  changes.push(
+    await applyInstall({
+      ...common,
+      path: targets.settingsPath,
+      addedAllow: allow.length > 0 ? allow : undefined,
+      edit: (settings) => {
+        let out = addStrataHooks({ settings, commandFor });
+        if (portable) out = addEnabledMcpjsonServer(out);
+        return allow.length > 0 ? addAllowed(out, allow) : out;
+      },
+      strip: (s) => removeEnabledMcpjsonServer(removeStrataHooks(s)),
+    }),
+  );
   if (options.scope === 'user') {
-    changes.push(await applyInstall({ ...common, path: targets.claudeJsonPath, edit: (config) => addMcpServer({ config, entry }), strip: removeMcpServer }));
+    changes.push(
+      await applyInstall({
+        ...common,
+        path: targets.claudeJsonPath,
+        edit: (config) => addMcpServer({ config, entry }),
+        strip: removeMcpServer,
+      }),
+    );
   } else if (portable) {
-    changes.push(await applyInstall({ ...common, path: targets.mcpJsonPath!, edit: (config) => addMcpServer({ config, entry: portableMcpEntry(options.identity) }), strip: removeMcpServer }));
+    changes.push(
+      await applyInstall({
+        ...common,
+        path: targets.mcpJsonPath!,
+        edit: (config) => addMcpServer({ config, entry: portableMcpEntry(options.identity) }),
+        strip: removeMcpServer,
+      }),
+    );
   } else {
     const dir = resolve(options.projectDir);
-    changes.push(await applyInstall({
-      ...common,
-      path: targets.claudeJsonPath,
-      edit: (config) => editLocalMcp(config, dir, (project) => addMcpServer({ config: project, entry })),
-      strip: (config) => (isObject(config.projects) && isObject(config.projects[dir]) ? editLocalMcp(config, dir, removeMcpServer) : config),
-    }));
+    changes.push(
+      await applyInstall({
+        ...common,
+        path: targets.claudeJsonPath,
+        edit: (config) => editLocalMcp(config, dir, (project) => addMcpServer({ config: project, entry })),
+        strip: (config) =>
+          isObject(config.projects) && isObject(config.projects[dir]) ? editLocalMcp(config, dir, removeMcpServer) : config,
+      }),
+    );
   }
   return changes;
 }
 
-export async function uninstallClaudeCode(options: Omit<InstallOptions, 'plan' | 'identity' | 'allowReadTools'> & { home: string }): Promise<FileChange[]> {
+export async function uninstallClaudeCode(
+  options: Omit<InstallOptions, 'plan' | 'identity' | 'allowReadTools'> & { home: string },
+): Promise<FileChange[]> {
   const env = options.env ?? process.env;
   const targets = claudeCodeTargets({ scope: options.scope, projectDir: options.projectDir, env });
-  const common: Common = { home: options.home, dryRun: options.dryRun ?? false, stamp: timestamp(options.now ?? new Date()), scopeKey: scopeKey(options) };
+  const common: Common = {
+    home: options.home,
+    dryRun: options.dryRun ?? false,
+    stamp: timestamp(options.now ?? new Date()),
+    scopeKey: scopeKey(options),
+  };
   const dir = resolve(options.projectDir);
   const changes: FileChange[] = [];
-  changes.push(await applyUninstall({
-    ...common,
-    path: targets.settingsPath,
-    deleteIfEmpty: true,
-    // Without a record of what install added, the read-only tool permissions are Strata's by name.
-    strip: (s, entry) => removeAllowed(removeEnabledMcpjsonServer(removeStrataHooks(s)), entry?.addedAllow ?? readOnlyPermissions()),
-  }));
+  changes.push(
+    await applyUninstall({
+      ...common,
+      path: targets.settingsPath,
+      deleteIfEmpty: true,
+      // Without a record of what install added, the read-only tool permissions are Strata's by name.
+      strip: (s, entry) => removeAllowed(removeEnabledMcpjsonServer(removeStrataHooks(s)), entry?.addedAllow ?? readOnlyPermissions()),
+    }),
+  );
   if (options.scope === 'project') {
     changes.push(await applyUninstall({ ...common, path: targets.mcpJsonPath!, deleteIfEmpty: true, strip: (c) => removeMcpServer(c) }));
   }
   // `.claude.json` holds all of Claude Code's state: never deleted, only Strata's entries removed.
-  const strip = options.scope === 'user' ? (c: Json) => removeMcpServer(c) : (c: Json) => (isObject(c.projects) && isObject(c.projects[dir]) ? editLocalMcp(c, dir, removeMcpServer) : c);
+  const strip =
+    options.scope === 'user'
+      ? (c: Json) => removeMcpServer(c)
+      : (c: Json) => (isObject(c.projects) && isObject(c.projects[dir]) ? editLocalMcp(c, dir, removeMcpServer) : c);
   changes.push(await applyUninstall({ ...common, path: targets.claudeJsonPath, deleteIfEmpty: false, strip }));
   return changes;
 }

@@ -34,7 +34,11 @@ export async function readJsonFile(path: string): Promise<JsonFile> {
   try {
     parsed = JSON.parse(text);
   } catch (cause) {
-    throw new ConfigError({ file: path, message: `${path} is not valid JSON (${(cause as Error).message}); fix it by hand, then run the command again.`, cause });
+    throw new ConfigError({
+      file: path,
+      message: `${path} is not valid JSON (${(cause as Error).message}); fix it by hand, then run the command again.`,
+      cause,
+    });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new ConfigError({ file: path, message: `${path} does not hold a JSON object; fix it by hand, then run the command again.` });
@@ -62,7 +66,9 @@ function styleOf(text: string): Style {
 
 /** `value` as JSON whose continuation lines sit at `depth` levels of the file's indentation. */
 function jsonAt(value: unknown, depth: number, style: Style): string {
-  return JSON.stringify(value, null, style.unit).split('\n').join(style.eol + style.unit.repeat(depth));
+  return JSON.stringify(value, null, style.unit)
+    .split('\n')
+    .join(style.eol + style.unit.repeat(depth));
 }
 
 /**

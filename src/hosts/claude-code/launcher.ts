@@ -62,12 +62,21 @@ export function detectLaunchKind(packageRoot: string): LaunchKind {
   if (root.split(sep).includes('_npx')) return 'npx';
   if (basename(dirname(root)) === 'node_modules') {
     // <prefix>/lib/node_modules/<pkg> is npm's global layout (POSIX).
-    return basename(dirname(dirname(root))) === 'lib' && existsSync(join(dirname(dirname(dirname(root))), 'bin', BIN_NAME)) ? 'global' : 'project';
+    return basename(dirname(dirname(root))) === 'lib' && existsSync(join(dirname(dirname(dirname(root))), 'bin', BIN_NAME))
+      ? 'global'
+      : 'project';
   }
   return 'checkout';
 }
 
-export function planLaunch(options: { packageRoot: string; version: string; scope: 'user' | 'project'; projectDir: string; env: NodeJS.ProcessEnv; execPath: string }): LaunchPlan {
+export function planLaunch(options: {
+  packageRoot: string;
+  version: string;
+  scope: 'user' | 'project';
+  projectDir: string;
+  env: NodeJS.ProcessEnv;
+  execPath: string;
+}): LaunchPlan {
   const root = realpathOr(options.packageRoot);
   const kind = detectLaunchKind(root);
   const npx: Argv = ['npx', '-y', `${BIN_NAME}@${options.version}`];
@@ -88,7 +97,9 @@ export function planLaunch(options: { packageRoot: string; version: string; scop
         kind,
         hook: npx,
         mcp: npx,
-        notes: [`Strata runs from ${projectRoot}/node_modules, which this install must not depend on: hooks start it through npx, which adds ~0.5 s per hook. For every project, install it globally: npm install -g ${BIN_NAME}.`],
+        notes: [
+          `Strata runs from ${projectRoot}/node_modules, which this install must not depend on: hooks start it through npx, which adds ~0.5 s per hook. For every project, install it globally: npm install -g ${BIN_NAME}.`,
+        ],
       };
     }
     case 'npx':
@@ -96,10 +107,17 @@ export function planLaunch(options: { packageRoot: string; version: string; scop
         kind,
         hook: npx,
         mcp: npx,
-        notes: [`Strata runs from the npx cache, which npm may clean at any time: hooks start it through npx, which adds ~0.5 s per hook. For fast hooks, install it: npm install -g ${BIN_NAME}.`],
+        notes: [
+          `Strata runs from the npx cache, which npm may clean at any time: hooks start it through npx, which adds ~0.5 s per hook. For fast hooks, install it: npm install -g ${BIN_NAME}.`,
+        ],
       };
     case 'checkout':
-      return { kind, hook: [options.execPath, join(root, 'bin', 'strata.js')], mcp: [options.execPath, join(root, 'bin', 'strata.js')], notes: [] };
+      return {
+        kind,
+        hook: [options.execPath, join(root, 'bin', 'strata.js')],
+        mcp: [options.execPath, join(root, 'bin', 'strata.js')],
+        notes: [],
+      };
   }
 }
 

@@ -37,7 +37,9 @@ export function parseHookPayload(text: string): HookPayload {
   try {
     raw = JSON.parse(text);
   } catch (cause) {
-    throw new HookInputError(`hook input on stdin is not JSON (${(cause as Error).message}); Claude Code sends one JSON object per hook call.`);
+    throw new HookInputError(
+      `hook input on stdin is not JSON (${(cause as Error).message}); Claude Code sends one JSON object per hook call.`,
+    );
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new HookInputError('hook input on stdin is not a JSON object.');
@@ -79,5 +81,12 @@ export function hookOpInput(value: unknown): HookOpInput {
   const o = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
   const event = typeof o.event === 'string' && isHookEvent(o.event) ? o.event : undefined;
   if (!event) throw new HookInputError(`unknown hook event ${JSON.stringify(o.event)}; expected one of ${HOOK_EVENTS.join(', ')}.`);
-  return { event, sessionId: str(o.sessionId), transcriptPath: str(o.transcriptPath), source: str(o.source), prompt: typeof o.prompt === 'string' ? o.prompt : undefined, distill: o.distill !== false };
+  return {
+    event,
+    sessionId: str(o.sessionId),
+    transcriptPath: str(o.transcriptPath),
+    source: str(o.source),
+    prompt: typeof o.prompt === 'string' ? o.prompt : undefined,
+    distill: o.distill !== false,
+  };
 }

@@ -53,7 +53,13 @@ export function startSessionJournal(options: { strata: Strata; agentId: string; 
   // The worker's summaries pass belongs to distillation (off with --no-distill); a pass that finds
   // the distill lock taken by the resident skips distilling.
   const args = ['worker', '--once', ...(input.distill ? [] : ['--no-distill']), ...journal];
-  startBackground({ home: strata.home, agentId: options.agentId, launcher: cliLauncher(), env: { ...llmEnvFor(strata.config, options.env), [HOOK_GUARD_ENV]: '1' }, args });
+  startBackground({
+    home: strata.home,
+    agentId: options.agentId,
+    launcher: cliLauncher(),
+    env: { ...llmEnvFor(strata.config, options.env), [HOOK_GUARD_ENV]: '1' },
+    args,
+  });
   return true;
 }
 
@@ -96,19 +102,38 @@ export function claudeCodeResidentOps(): Record<string, ResidentOp<Strata>> {
         await task(signal);
       } catch (error) {
         const e = error as { code?: unknown; message?: unknown };
-        appendHookError(strata.home, { event, sessionId: input.sessionId, code: typeof e.code === 'string' ? e.code : 'INTERNAL', message: String(e.message ?? error), where: 'resident' });
+        appendHookError(strata.home, {
+          event,
+          sessionId: input.sessionId,
+          code: typeof e.code === 'string' ? e.code : 'INTERNAL',
+          message: String(e.message ?? error),
+          where: 'resident',
+        });
         throw error;
       }
     };
     const run = logged(input.event, async (signal) => {
       const result = await captureTranscript({ strata, agentId, transcriptPath: path, abortSignal: signal });
       for (const e of result.errors) {
-        appendHookError(strata.home, { event: input.event, sessionId: input.sessionId, code: 'CAPTURE_FAILED', message: `${e.path}: ${e.message}`, where: 'resident' });
+        appendHookError(strata.home, {
+          event: input.event,
+          sessionId: input.sessionId,
+          code: 'CAPTURE_FAILED',
+          message: `${e.path}: ${e.message}`,
+          where: 'resident',
+        });
       }
       if (result.newMessages === 0) return;
       const slow = ctx.queue('slow');
-      void slow.add('embed-conversations', logged('embed', (s) => embedPendingConversations({ strata, abortSignal: s }).then(() => undefined)));
-      if (input.distill) void slow.add(`distill:${agentId}`, logged('distill', (s) => distillOnce(strata, agentId, s)));
+      void slow.add(
+        'embed-conversations',
+        logged('embed', (s) => embedPendingConversations({ strata, abortSignal: s }).then(() => undefined)),
+      );
+      if (input.distill)
+        void slow.add(
+          `distill:${agentId}`,
+          logged('distill', (s) => distillOnce(strata, agentId, s)),
+        );
     });
     const captures = ctx.queue('capture');
     const now = captures.add(`capture:${path}`, run);

@@ -40,7 +40,9 @@ const EVENT_SETTINGS: Record<HookEvent, { matcher?: string; timeout: number }> =
 export function isStrataHookCommand(command: unknown): boolean {
   return (
     typeof command === 'string' &&
-    /(?:strata(?:-memory)?(?:@[^\s"']+)?(?:\.js)?|claude-code\/hook-entry\.[jt]s)["']?\s(?:.*\s)?hook\s+(?:SessionStart|UserPromptSubmit|PreCompact|Stop|SessionEnd)\b/.test(command)
+    /(?:strata(?:-memory)?(?:@[^\s"']+)?(?:\.js)?|claude-code\/hook-entry\.[jt]s)["']?\s(?:.*\s)?hook\s+(?:SessionStart|UserPromptSubmit|PreCompact|Stop|SessionEnd)\b/.test(
+      command,
+    )
   );
 }
 
@@ -128,10 +130,12 @@ export function removeMcpServer(config: Json): Json {
 /** Adds entries to `permissions.allow` (existing ones kept, no duplicates). */
 export function addAllowed(settings: Json, entries: readonly string[]): Json {
   const out = clone(settings);
-  if (out.permissions !== undefined && !isObject(out.permissions)) throw new TypeError('"permissions" is not an object; fix or remove it, then run install again.');
+  if (out.permissions !== undefined && !isObject(out.permissions))
+    throw new TypeError('"permissions" is not an object; fix or remove it, then run install again.');
   const permissions: Json = isObject(out.permissions) ? out.permissions : {};
   const allow = permissions.allow;
-  if (allow !== undefined && !Array.isArray(allow)) throw new TypeError('"permissions.allow" is not an array; fix or remove it, then run install again.');
+  if (allow !== undefined && !Array.isArray(allow))
+    throw new TypeError('"permissions.allow" is not an array; fix or remove it, then run install again.');
   permissions.allow = [...(allow ?? []), ...entries.filter((e) => !(allow ?? []).includes(e))];
   out.permissions = permissions;
   return out;
@@ -154,7 +158,8 @@ export function removeAllowed(settings: Json, entries: readonly string[]): Json 
 export function addEnabledMcpjsonServer(settings: Json): Json {
   const out = clone(settings);
   const list = out.enabledMcpjsonServers;
-  if (list !== undefined && !Array.isArray(list)) throw new TypeError('"enabledMcpjsonServers" is not an array; fix or remove it, then run install again.');
+  if (list !== undefined && !Array.isArray(list))
+    throw new TypeError('"enabledMcpjsonServers" is not an array; fix or remove it, then run install again.');
   if (!(list ?? []).includes(MCP_SERVER_NAME)) out.enabledMcpjsonServers = [...(list ?? []), MCP_SERVER_NAME];
   return out;
 }

@@ -46,21 +46,45 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: Request) =
     const { status, body } = toHttpError(error);
     return c.json(body, status);
   });
-  app.notFound((c) => c.json(errorBody('NOT_FOUND', `No route ${c.req.method} ${new URL(c.req.url).pathname}; the API lives under /api/v1.`), 404));
+  app.notFound((c) =>
+    c.json(errorBody('NOT_FOUND', `No route ${c.req.method} ${new URL(c.req.url).pathname}; the API lives under /api/v1.`), 404),
+  );
   if (options.allowedHosts) {
     const hosts = options.allowedHosts;
     app.use('*', async (c, next) => {
-      if (!hosts.includes(c.req.header('host') ?? '')) throw new HttpError({ status: 403, code: 'FORBIDDEN_HOST', message: 'Host header not allowed on this loopback server.' });
+      if (!hosts.includes(c.req.header('host') ?? ''))
+        throw new HttpError({ status: 403, code: 'FORBIDDEN_HOST', message: 'Host header not allowed on this loopback server.' });
       await next();
     });
   }
-  if (options.cors) app.use('/api/*', cors({ origin: options.cors.origins, allowHeaders: ['authorization', 'content-type', REQUEST_HEADER], allowMethods: ['GET', 'POST', 'PATCH', 'DELETE'] }));
+  if (options.cors)
+    app.use(
+      '/api/*',
+      cors({
+        origin: options.cors.origins,
+        allowHeaders: ['authorization', 'content-type', REQUEST_HEADER],
+        allowMethods: ['GET', 'POST', 'PATCH', 'DELETE'],
+      }),
+    );
   app.use('/api/*', async (c, next) => {
     if (!originAllowed({ origin: c.req.header('origin') ?? null, host: c.req.header('host') ?? null, allowed: options.cors?.origins })) {
-      throw new HttpError({ status: 403, code: 'FORBIDDEN_ORIGIN', message: 'Requests from this Origin are not accepted: only pages of this server and configured --cors-origin values may call the API.' });
+      throw new HttpError({
+        status: 403,
+        code: 'FORBIDDEN_ORIGIN',
+        message:
+          'Requests from this Origin are not accepted: only pages of this server and configured --cors-origin values may call the API.',
+      });
     }
-    if (STATE_CHANGING.has(c.req.method) && !/^application\/json\s*(;|$)/i.test(c.req.header('content-type') ?? '') && c.req.header(REQUEST_HEADER) === undefined) {
-      throw new HttpError({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: `State-changing requests need a JSON body (Content-Type: application/json) or an ${REQUEST_HEADER} header.` });
+    if (
+      STATE_CHANGING.has(c.req.method) &&
+      !/^application\/json\s*(;|$)/i.test(c.req.header('content-type') ?? '') &&
+      c.req.header(REQUEST_HEADER) === undefined
+    ) {
+      throw new HttpError({
+        status: 415,
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        message: `State-changing requests need a JSON body (Content-Type: application/json) or an ${REQUEST_HEADER} header.`,
+      });
     }
     await next();
   });

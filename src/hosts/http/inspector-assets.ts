@@ -45,7 +45,10 @@ export function packageRoot(from: string = fileURLToPath(import.meta.url)): stri
       }
     }
     const parent = dirname(dir);
-    if (parent === dir) throw new StorageError({ message: `Cannot find the ${PACKAGE_NAME} package root above ${from}: the inspector assets ship in <package>/inspector.` });
+    if (parent === dir)
+      throw new StorageError({
+        message: `Cannot find the ${PACKAGE_NAME} package root above ${from}: the inspector assets ship in <package>/inspector.`,
+      });
     dir = parent;
   }
 }
@@ -88,7 +91,9 @@ export function inspectorAssets(options: { root?: string } = {}): InspectorAsset
 
 /** Scripts only from this origin plus the one inline import map; no inline handlers can ever run. */
 function contentSecurityPolicy(html: string): string {
-  const hashes = [...html.matchAll(/<script type="importmap">([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`);
+  const hashes = [...html.matchAll(/<script type="importmap">([\s\S]*?)<\/script>/g)].map(
+    (m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`,
+  );
   return [
     "default-src 'none'",
     `script-src 'self' ${hashes.join(' ')}`.trim(),
@@ -110,7 +115,11 @@ export function registerInspectorAssets(app: Hono, assets: InspectorAssets = ins
       if (error.code !== 'ENOENT') throw error;
       return null;
     });
-    if (!page) return c.text(`The web inspector's files are missing from ${assets.dir} (the package must ship its inspector/ folder). The API is under /api/v1.`, 500);
+    if (!page)
+      return c.text(
+        `The web inspector's files are missing from ${assets.dir} (the package must ship its inspector/ folder). The API is under /api/v1.`,
+        500,
+      );
     const { html, csp } = page;
     return c.html(html, 200, { ...SECURITY_HEADERS, 'content-security-policy': csp, 'x-frame-options': 'DENY' });
   });

@@ -7,17 +7,24 @@ import type { CallerOperations, OpName, OpResult } from '../../core/ops/index.js
 import { HttpError } from './errors.js';
 import { isRecord, jsonBody, queryInput } from './validate.js';
 
-const LIST_QUERY = { arrays: ['scope', 'category', 'tag'], ints: ['limit', 'offset'], bools: ['history'], rename: { category: 'categories', tag: 'tags', history: 'includeHistory' } } as const;
+const LIST_QUERY = {
+  arrays: ['scope', 'category', 'tag'],
+  ints: ['limit', 'offset'],
+  bools: ['history'],
+  rename: { category: 'categories', tag: 'tags', history: 'includeHistory' },
+} as const;
 
 /** A body field that would override the path's `:id` is refused rather than silently dropped. */
 function withId(body: unknown, id: string): unknown {
   if (!isRecord(body)) return body;
-  if (body.id !== undefined && body.id !== id) throw new HttpError({ status: 400, code: 'INVALID_ARGUMENT', message: 'The memory id is the path’s; leave id out of the body.' });
+  if (body.id !== undefined && body.id !== id)
+    throw new HttpError({ status: 400, code: 'INVALID_ARGUMENT', message: 'The memory id is the path’s; leave id out of the body.' });
   return { ...body, id };
 }
 
 export function registerRoutes(api: Hono, ops: CallerOperations): void {
-  const run = <N extends OpName>(c: Context, name: N, input: unknown): Promise<OpResult<N>> => ops.run(name, input, { abortSignal: c.req.raw.signal });
+  const run = <N extends OpName>(c: Context, name: N, input: unknown): Promise<OpResult<N>> =>
+    ops.run(name, input, { abortSignal: c.req.raw.signal });
   const id = (c: Context) => c.req.param('id') ?? '';
 
   api.get('/health', (c) => c.json({ ok: true }));
@@ -46,7 +53,8 @@ export function registerRoutes(api: Hono, ops: CallerOperations): void {
     const body = await jsonBody(c);
     if (!isRecord(body)) return c.json(await run(c, 'recall', body));
     const { scopes, explain, ...rest } = body;
-    if (explain !== undefined && typeof explain !== 'boolean') throw new HttpError({ status: 400, code: 'INVALID_ARGUMENT', message: 'explain must be true or false.' });
+    if (explain !== undefined && typeof explain !== 'boolean')
+      throw new HttpError({ status: 400, code: 'INVALID_ARGUMENT', message: 'explain must be true or false.' });
     const input = scopes === undefined ? rest : { ...rest, scope: scopes };
     return c.json(explain ? await run(c, 'explain', input) : await run(c, 'recall', input));
   });
@@ -67,7 +75,12 @@ export function registerRoutes(api: Hono, ops: CallerOperations): void {
         await lines.return(undefined);
       },
     });
-    return new Response(stream, { headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'content-disposition': 'attachment; filename="strata-export.jsonl"' } });
+    return new Response(stream, {
+      headers: {
+        'content-type': 'application/x-ndjson; charset=utf-8',
+        'content-disposition': 'attachment; filename="strata-export.jsonl"',
+      },
+    });
   });
 
   // Scenes and persona: `?agent=` picks another agent whose scope the caller holds.

@@ -8,7 +8,11 @@ import { HttpError } from './errors.js';
 export async function jsonBody(c: Context): Promise<unknown> {
   const type = c.req.header('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) {
-    throw new HttpError({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the request body as JSON with Content-Type: application/json.' });
+    throw new HttpError({
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'Send the request body as JSON with Content-Type: application/json.',
+    });
   }
   // A body cut off (the client went away, or took longer than the request time limit) is not a server error.
   const text = await c.req.text().catch((error: unknown) => {
@@ -17,7 +21,11 @@ export async function jsonBody(c: Context): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new HttpError({ status: 400, code: 'MALFORMED_JSON', message: `The request body is not valid JSON: ${(error as Error).message}` });
+    throw new HttpError({
+      status: 400,
+      code: 'MALFORMED_JSON',
+      message: `The request body is not valid JSON: ${(error as Error).message}`,
+    });
   }
 }
 

@@ -4,7 +4,15 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { assertBindAllowed, bearerMatches, listen, loopbackHostHeaders, originAllowed, type ListeningServer, type RequestTimeouts } from '../shared/listen.js';
+import {
+  assertBindAllowed,
+  bearerMatches,
+  listen,
+  loopbackHostHeaders,
+  originAllowed,
+  type ListeningServer,
+  type RequestTimeouts,
+} from '../shared/listen.js';
 import { createMcpServer, type CreateMcpServerOptions } from './server.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
@@ -32,7 +40,9 @@ function trackPending(transport: Transport): { idle(): Promise<void> } {
 }
 
 /** Serves MCP on stdin/stdout; resolves once the client has closed stdin and every request is answered. */
-export async function runMcpStdio(options: CreateMcpServerOptions & { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream }): Promise<void> {
+export async function runMcpStdio(
+  options: CreateMcpServerOptions & { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream },
+): Promise<void> {
   const server = createMcpServer(options);
   const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(
@@ -74,7 +84,8 @@ export function createMcpHttpHandler(options: McpHttpOptions): (req: Request) =>
     if (!originAllowed({ origin: req.headers.get('origin'), host: req.headers.get('host'), allowed: options.allowedOrigins })) {
       return jsonRpcError(403, 'Forbidden: requests from this Origin are not accepted (only the server itself and configured origins).');
     }
-    if (options.token && !bearerMatches(req.headers.get('authorization'), options.token)) return jsonRpcError(401, 'Unauthorized: send Authorization: Bearer <token>.');
+    if (options.token && !bearerMatches(req.headers.get('authorization'), options.token))
+      return jsonRpcError(401, 'Unauthorized: send Authorization: Bearer <token>.');
     if (req.method !== 'POST') return jsonRpcError(405, 'Method not allowed.');
     const server = createMcpServer(options);
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -94,11 +105,18 @@ export function createMcpHttpHandler(options: McpHttpOptions): (req: Request) =>
   };
 }
 
-export async function startMcpHttp(options: Omit<McpHttpOptions, 'allowedHosts'> & { host: string; port: number; timeouts?: RequestTimeouts }): Promise<ListeningServer> {
+export async function startMcpHttp(
+  options: Omit<McpHttpOptions, 'allowedHosts'> & { host: string; port: number; timeouts?: RequestTimeouts },
+): Promise<ListeningServer> {
   assertBindAllowed({ host: options.host, token: options.token });
   // The port is known only after binding (port 0 picks a free one), and the Host allow-list needs it.
   const ready: { handler?: (req: Request) => Promise<Response> } = {};
-  const server = await listen({ host: options.host, port: options.port, timeouts: options.timeouts, fetch: (req) => (ready.handler ? ready.handler(req) : jsonRpcError(503, 'Starting up.')) });
+  const server = await listen({
+    host: options.host,
+    port: options.port,
+    timeouts: options.timeouts,
+    fetch: (req) => (ready.handler ? ready.handler(req) : jsonRpcError(503, 'Starting up.')),
+  });
   ready.handler = createMcpHttpHandler({ ...options, allowedHosts: loopbackHostHeaders({ host: options.host, port: server.port }) });
   return server;
 }

@@ -28,7 +28,9 @@ function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .map((b) => (b && typeof b === 'object' && (b as { type?: unknown }).type === 'text' ? String((b as { text?: unknown }).text ?? '') : ''))
+    .map((b) =>
+      b && typeof b === 'object' && (b as { type?: unknown }).type === 'text' ? String((b as { text?: unknown }).text ?? '') : '',
+    )
     .filter(Boolean)
     .join('\n');
 }
@@ -37,7 +39,8 @@ function textOf(content: unknown): string {
 export function latestUserText(messages: readonly unknown[] | undefined): string | undefined {
   for (let i = (messages?.length ?? 0) - 1; i >= 0; i -= 1) {
     let m = messages![i] as Record<string, unknown> | null;
-    if (m && typeof m === 'object' && m.type === 'message' && m.message && typeof m.message === 'object') m = m.message as Record<string, unknown>;
+    if (m && typeof m === 'object' && m.type === 'message' && m.message && typeof m.message === 'object')
+      m = m.message as Record<string, unknown>;
     if (m && typeof m === 'object' && m.role === 'user') {
       const text = textOf(m.content);
       if (text.trim()) return text;
@@ -89,7 +92,9 @@ export class AutoRecall {
       ]).finally(() => clearTimeout(limit));
       if (!warmed) {
         this.warmUpOverdue = true;
-        this.options.logger.warn(`strata: the memory store and embedder are still loading after ${limitMs} ms; this turn goes on without memories.`);
+        this.options.logger.warn(
+          `strata: the memory store and embedder are still loading after ${limitMs} ms; this turn goes on without memories.`,
+        );
         return { outcome: 'opening' };
       }
     }
@@ -103,7 +108,13 @@ export class AutoRecall {
     const work = (async () => {
       const { engine, scopes } = await options.resolve();
       opened = true;
-      return engine.autoRecall({ query, scopes, limit: this.options.limit, maxTokens: this.options.maxTokens, abortSignal: controller.signal });
+      return engine.autoRecall({
+        query,
+        scopes,
+        limit: this.options.limit,
+        maxTokens: this.options.maxTokens,
+        abortSignal: controller.signal,
+      });
     })();
     // The abandoned recall may still fail later; that must not surface as an unhandled rejection.
     work.catch(() => undefined);
@@ -113,18 +124,24 @@ export class AutoRecall {
         controller.abort();
         // Opening the store once (first turn after start) is not a slow embedder: no cooldown for it.
         if (!opened) {
-          this.options.logger.warn(`strata: memory store still opening after ${this.options.timeoutMs} ms; this turn goes on without memories.`);
+          this.options.logger.warn(
+            `strata: memory store still opening after ${this.options.timeoutMs} ms; this turn goes on without memories.`,
+          );
           return { outcome: 'opening' };
         }
         this.cooldownUntil.set(agentId, this.now() + this.options.cooldownMs);
-        this.options.logger.warn(`strata: automatic recall took over ${this.options.timeoutMs} ms; skipped, and paused for agent ${agentId} for ${this.options.cooldownMs} ms.`);
+        this.options.logger.warn(
+          `strata: automatic recall took over ${this.options.timeoutMs} ms; skipped, and paused for agent ${agentId} for ${this.options.cooldownMs} ms.`,
+        );
         return { outcome: 'timeout' };
       }
       if (!raced.recalled) return { outcome: 'gated' };
       if (!raced.block) return { outcome: 'empty' };
       return { outcome: 'injected', result: { prependContext: raced.block } };
     } catch (error) {
-      this.options.logger.warn(`strata: automatic recall failed (${(error as Error).message ?? String(error)}); the turn goes on without memories.`);
+      this.options.logger.warn(
+        `strata: automatic recall failed (${(error as Error).message ?? String(error)}); the turn goes on without memories.`,
+      );
       return { outcome: 'error' };
     } finally {
       clearTimeout(timer);

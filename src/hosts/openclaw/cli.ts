@@ -9,10 +9,13 @@ import { addGlobalOptions, registerEngineCommands } from '../../commands/index.j
 export const CLI_COMMANDS = ['strata'];
 
 export function registerStrataCli(options: { program: Command; home?: string; defaultAgent?: string }): Command {
-  const strata = addGlobalOptions(options.program.command('strata').description('Strata memory: list, recall, store, forget, distill, history, export'), {
-    home: options.home,
-    agent: options.defaultAgent,
-  });
+  const strata = addGlobalOptions(
+    options.program.command('strata').description('Strata memory: list, recall, store, forget, distill, history, export'),
+    {
+      home: options.home,
+      agent: options.defaultAgent,
+    },
+  );
   registerEngineCommands(strata);
   return strata;
 }

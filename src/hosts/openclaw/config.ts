@@ -16,12 +16,21 @@ const scope = z.string().refine(isValidScope, { message: 'expected a scope such 
 export const openClawPluginConfigSchema = z.strictObject({
   home: z.string().min(1).optional().describe('Strata home directory; default $STRATA_HOME, else ~/.strata'),
   defaultAgent: agentId.default('main').describe('Agent id used when OpenClaw names none'),
-  agentGrants: z.record(agentId, z.array(scope)).default({}).describe('Extra scopes per agent besides global and agent:<id>, e.g. {"coder": ["project:strata"]}'),
+  agentGrants: z
+    .record(agentId, z.array(scope))
+    .default({})
+    .describe('Extra scopes per agent besides global and agent:<id>, e.g. {"coder": ["project:strata"]}'),
   autoRecall: z.boolean().default(true).describe('Inject relevant memories before each prompt'),
   recallLimit: z.number().int().min(1).max(20).default(5).describe('Most memories injected per turn'),
   recallMaxTokens: z.number().int().min(100).max(10_000).default(800).describe('Token budget of the injected block'),
   recallTimeoutMs: z.number().int().min(50).max(60_000).default(1500).describe('A slower automatic recall is skipped so the turn goes on'),
-  recallCooldownMs: z.number().int().min(0).max(3_600_000).default(60_000).describe('After a timeout, automatic recall for that agent pauses this long'),
+  recallCooldownMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(3_600_000)
+    .default(60_000)
+    .describe('After a timeout, automatic recall for that agent pauses this long'),
   autoCapture: z.boolean().default(true).describe('Record conversations (successful runs) for distillation'),
   distill: z
     .strictObject({
@@ -32,7 +41,10 @@ export const openClawPluginConfigSchema = z.strictObject({
     })
     .prefault({})
     .describe('Distillation of captured conversations into memories'),
-  strata: z.record(z.string(), z.unknown()).optional().describe('Further Strata config (as in <home>/config.json: embedder, recall, llm...), deep-merged over the file'),
+  strata: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Further Strata config (as in <home>/config.json: embedder, recall, llm...), deep-merged over the file'),
 });
 
 export type OpenClawPluginConfig = z.output<typeof openClawPluginConfigSchema>;
@@ -54,7 +66,10 @@ export function parsePluginConfig(raw: unknown): OpenClawPluginConfig {
 export function strataOverrides(config: OpenClawPluginConfig): StrataConfigOverrides {
   const base = (config.strata ?? {}) as StrataConfigOverrides & Record<string, unknown>;
   const scopes = (base.scopes ?? {}) as { agentGrants?: Record<string, string[]> };
-  const scheduler = { ...(config.distill.everyMessages ? { everyMessages: config.distill.everyMessages } : {}), ...(config.distill.idleMs ? { idleMs: config.distill.idleMs } : {}) };
+  const scheduler = {
+    ...(config.distill.everyMessages ? { everyMessages: config.distill.everyMessages } : {}),
+    ...(config.distill.idleMs ? { idleMs: config.distill.idleMs } : {}),
+  };
   return {
     ...base,
     scopes: { ...scopes, agentGrants: { ...scopes.agentGrants, ...config.agentGrants } },

@@ -29,7 +29,7 @@ export interface SharedEngineOptions {
 }
 
 export function messageOf(error: unknown): string {
-  return StrataError.isInstance(error) ? `[${error.code}] ${error.message}` : (error as Error)?.message ?? String(error);
+  return StrataError.isInstance(error) ? `[${error.code}] ${error.message}` : ((error as Error)?.message ?? String(error));
 }
 
 const REGISTRY = Symbol.for('strata.openclaw.engines.v1');
@@ -126,7 +126,8 @@ export class SharedEngine {
       onEvent: (e) => {
         if ('error' in e) log.warn(`strata: background ${e.task} failed: ${messageOf(e.error)}`);
         else if (e.task === 'distill') logReport(log, e.report);
-        else if (e.task === 'summaries' && e.report.chunksSummarised > 0) log.info(`strata: summarised ${e.report.chunksSummarised} conversation chunks`);
+        else if (e.task === 'summaries' && e.report.chunksSummarised > 0)
+          log.info(`strata: summarised ${e.report.chunksSummarised} conversation chunks`);
       },
     });
     this.worker.start();

@@ -10,7 +10,13 @@ describe('the OpenClaw host model as an LlmV1', () => {
       runtime: {
         async complete(params) {
           calls.push(params);
-          return { text: '{"memories":[]}', provider: 'scripted', model: 'm1', stopReason: 'stop', usage: { inputTokens: 120, outputTokens: 7 } };
+          return {
+            text: '{"memories":[]}',
+            provider: 'scripted',
+            model: 'm1',
+            stopReason: 'stop',
+            usage: { inputTokens: 120, outputTokens: 7 },
+          };
         },
       },
     });
@@ -39,8 +45,18 @@ describe('the OpenClaw host model as an LlmV1', () => {
   it('turns host failures into typed errors: authorisation is final, transport may be retried by the client', async () => {
     let attempts = 0;
     const denied = createLlmClient({
-      llm: createOpenClawHostLlm({ runtime: { complete: async () => { attempts++; throw Object.assign(new Error('Plugin LLM completion cannot override the target agent.'), { code: 'LLM_COMPLETION_NOT_AUTHORIZED' }); } } }),
-      maxRetries: 3, initialDelayMs: 1,
+      llm: createOpenClawHostLlm({
+        runtime: {
+          complete: async () => {
+            attempts++;
+            throw Object.assign(new Error('Plugin LLM completion cannot override the target agent.'), {
+              code: 'LLM_COMPLETION_NOT_AUTHORIZED',
+            });
+          },
+        },
+      }),
+      maxRetries: 3,
+      initialDelayMs: 1,
     });
     const error = await denied.doGenerate({ messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
     expect(StrataError.isInstance(error)).toBe(true);
@@ -49,8 +65,16 @@ describe('the OpenClaw host model as an LlmV1', () => {
 
     attempts = 0;
     const flaky = createLlmClient({
-      llm: createOpenClawHostLlm({ runtime: { complete: async () => { if (attempts++ === 0) throw new Error('socket hang up'); return { text: 'ok' }; } } }),
-      maxRetries: 3, initialDelayMs: 1,
+      llm: createOpenClawHostLlm({
+        runtime: {
+          complete: async () => {
+            if (attempts++ === 0) throw new Error('socket hang up');
+            return { text: 'ok' };
+          },
+        },
+      }),
+      maxRetries: 3,
+      initialDelayMs: 1,
     });
     expect((await flaky.doGenerate({ messages: [{ role: 'user', content: 'x' }] })).text).toBe('ok');
     expect(attempts).toBe(2);
@@ -59,7 +83,14 @@ describe('the OpenClaw host model as an LlmV1', () => {
   it('finds runtime.llm.complete only where the host has it (a lazy runtime that throws counts as absent)', () => {
     expect(hostLlmRuntimeOf(undefined)).toBeUndefined();
     expect(hostLlmRuntimeOf({})).toBeUndefined();
-    const throwing = new Proxy({}, { get() { throw new Error('runtime unavailable during cli-metadata registration'); } });
+    const throwing = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('runtime unavailable during cli-metadata registration');
+        },
+      },
+    );
     expect(hostLlmRuntimeOf(throwing)).toBeUndefined();
     const runtime = { llm: { complete: async () => ({ text: '' }) } };
     expect(hostLlmRuntimeOf(runtime)).toBe(runtime.llm);

@@ -78,14 +78,27 @@ function installTargets(options: { pluginPath: string; home?: string }) {
       { path: ['plugins', 'load', 'paths'], item: options.pluginPath as unknown },
     ],
     containers: [
-      ['plugins'], ['plugins', 'slots'], ['plugins', 'load'], ['plugins', 'load', 'paths'], ['plugins', 'entries'], ENTRY, [...ENTRY, 'config'], [...ENTRY, 'hooks'],
+      ['plugins'],
+      ['plugins', 'slots'],
+      ['plugins', 'load'],
+      ['plugins', 'load', 'paths'],
+      ['plugins', 'entries'],
+      ENTRY,
+      [...ENTRY, 'config'],
+      [...ENTRY, 'hooks'],
       MEMORY_CORE,
     ],
   };
 }
 
 /** The record of going from `before` to `after`, merged into an earlier record (whose `before` values win). */
-export function diffInstall(options: { before: Json; after: Json; pluginPath: string; home?: string; previous?: InstallRecord }): InstallRecord {
+export function diffInstall(options: {
+  before: Json;
+  after: Json;
+  pluginPath: string;
+  home?: string;
+  previous?: InstallRecord;
+}): InstallRecord {
   const t = installTargets(options);
   const record: InstallRecord = options.previous ? structuredClone(options.previous) : { version: 1, set: [], added: [], created: [] };
   const same = (a: Path, b: Path) => isDeepStrictEqual(a, b);
@@ -135,7 +148,12 @@ export function reverseInstall(options: { config: Json; record: InstallRecord; r
   }
   for (const a of options.record.added) {
     const list = getAt(out, a.path);
-    if (Array.isArray(list) && list.some((x) => isDeepStrictEqual(x, a.item))) setAt(out, a.path, list.filter((x) => !isDeepStrictEqual(x, a.item)));
+    if (Array.isArray(list) && list.some((x) => isDeepStrictEqual(x, a.item)))
+      setAt(
+        out,
+        a.path,
+        list.filter((x) => !isDeepStrictEqual(x, a.item)),
+      );
   }
   // Deepest first, so a container emptied by removing its child goes too.
   for (const path of [...options.record.created].sort((a, b) => b.length - a.length)) {
@@ -149,7 +167,8 @@ export function reverseInstall(options: { config: Json; record: InstallRecord; r
 export async function readInstallRecord(configPath: string): Promise<InstallRecord | undefined> {
   try {
     const parsed = JSON.parse(await readFile(recordPathFor(configPath), 'utf8')) as Partial<InstallRecord>;
-    if (parsed.version !== 1 || !Array.isArray(parsed.set) || !Array.isArray(parsed.added) || !Array.isArray(parsed.created)) return undefined;
+    if (parsed.version !== 1 || !Array.isArray(parsed.set) || !Array.isArray(parsed.added) || !Array.isArray(parsed.created))
+      return undefined;
     return parsed as InstallRecord;
   } catch {
     // Missing or unreadable: uninstall falls back to removing what is recognisably ours.

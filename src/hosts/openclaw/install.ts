@@ -13,7 +13,16 @@ import JSON5 from 'json5';
 import { ConfigError } from '../../errors/index.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { PLUGIN_ID } from './config.js';
-import { diffInstall, fallbackRecord, obj, readInstallRecord, removeInstallRecord, reverseInstall, writeInstallRecord, type Json } from './install-record.js';
+import {
+  diffInstall,
+  fallbackRecord,
+  obj,
+  readInstallRecord,
+  removeInstallRecord,
+  reverseInstall,
+  writeInstallRecord,
+  type Json,
+} from './install-record.js';
 
 export interface OpenClawInstallOptions {
   /** openclaw.json; see `defaultOpenClawConfigPath`. */
@@ -95,7 +104,11 @@ async function readConfig(path: string): Promise<{ text: string | undefined; con
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('the top level is not an object');
     return { text, config: parsed as Json };
   } catch (error) {
-    throw new ConfigError({ file: path, cause: error, message: `${path} is not valid JSON5 (${(error as Error).message}); fix it (or move it away) and run the install again.` });
+    throw new ConfigError({
+      file: path,
+      cause: error,
+      message: `${path} is not valid JSON5 (${(error as Error).message}); fix it (or move it away) and run the install again.`,
+    });
   }
 }
 
@@ -113,7 +126,13 @@ export async function installOpenClaw(options: OpenClawInstallOptions): Promise<
     content,
   };
   if (!options.apply || result.action === 'unchanged') return result;
-  const record = diffInstall({ before: config, after: merged, pluginPath: options.pluginPath, home: options.home, previous: await readInstallRecord(options.configPath) });
+  const record = diffInstall({
+    before: config,
+    after: merged,
+    pluginPath: options.pluginPath,
+    home: options.home,
+    previous: await readInstallRecord(options.configPath),
+  });
   result.backup = await backupConfig(options.configPath, text, options.now);
   await writeFileAtomic({ path: options.configPath, data: content, mode: 0o600 });
   await writeInstallRecord(options.configPath, record);

@@ -40,11 +40,16 @@ export interface OpenClawPluginDefinition {
 
 /** The manifest's `configSchema`, generated from the runtime schema so the two cannot drift. */
 export function pluginConfigJsonSchema(): Record<string, unknown> {
-  const { $schema: _drop, ...schema } = z.toJSONSchema(openClawPluginConfigSchema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+  const { $schema: _drop, ...schema } = z.toJSONSchema(openClawPluginConfigSchema, { target: 'draft-7', io: 'input' }) as Record<
+    string,
+    unknown
+  >;
   return schema;
 }
 
-const CLI_DESCRIPTORS = [{ name: 'strata', description: 'Strata memory: list, recall, store, forget, distill, history, export', hasSubcommands: true }];
+const CLI_DESCRIPTORS = [
+  { name: 'strata', description: 'Strata memory: list, recall, store, forget, distill, history, export', hasSubcommands: true },
+];
 
 /** Modes that only want to know what the plugin offers. */
 const DESCRIPTOR_ONLY = new Set(['cli-metadata', 'setup-only', 'setup-runtime']);
@@ -61,10 +66,13 @@ export function createOpenClawPlugin(options: CreateOpenClawPluginOptions = {}):
       const configuredHome = config.home ? (api.resolvePath?.(config.home) ?? config.home) : undefined;
 
       // The CLI builds its own engine per command (`openclaw strata ...`), loaded only when run.
-      api.registerCli(async ({ program }) => {
-        const { registerStrataCli } = await import('./cli.js');
-        registerStrataCli({ program, home: configuredHome, defaultAgent: config.defaultAgent });
-      }, { commands: ['strata'], descriptors: CLI_DESCRIPTORS });
+      api.registerCli(
+        async ({ program }) => {
+          const { registerStrataCli } = await import('./cli.js');
+          registerStrataCli({ program, home: configuredHome, defaultAgent: config.defaultAgent });
+        },
+        { commands: ['strata'], descriptors: CLI_DESCRIPTORS },
+      );
       if (DESCRIPTOR_ONLY.has(mode)) return;
 
       const home = resolveHome({ home: configuredHome });
@@ -120,26 +128,38 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
   };
 
   const flush = async (event: FlushEvent | undefined, ctx: OpenClawHookContext, sessionKey?: string) => {
-    if (config.autoCapture && Array.isArray(event?.messages) && event.messages.length > 0) await captureSnapshot(event.messages, ctx, sessionKey);
+    if (config.autoCapture && Array.isArray(event?.messages) && event.messages.length > 0)
+      await captureSnapshot(event.messages, ctx, sessionKey);
     if (config.distill.onSessionEnd) engine().distillSoon(logOrganize);
   };
 
   if (config.autoRecall) {
-    const recall = new AutoRecall({ timeoutMs: config.recallTimeoutMs, cooldownMs: config.recallCooldownMs, limit: config.recallLimit, maxTokens: config.recallMaxTokens, logger: log, now });
-    api.on('before_prompt_build', async (event, ctx) => {
-      const agentId = agentOf(ctx);
-      const { outcome, result } = await recall.run({
-        event,
-        agentId,
-        ready: () => engine().warm(),
-        resolve: async () => {
-          const { strata, scopes } = await scopesFor(agentId);
-          return { engine: strata, scopes };
-        },
-      });
-      log.debug?.(`strata: automatic recall for ${agentId}: ${outcome}`);
-      return result;
-    }, { priority: 10 });
+    const recall = new AutoRecall({
+      timeoutMs: config.recallTimeoutMs,
+      cooldownMs: config.recallCooldownMs,
+      limit: config.recallLimit,
+      maxTokens: config.recallMaxTokens,
+      logger: log,
+      now,
+    });
+    api.on(
+      'before_prompt_build',
+      async (event, ctx) => {
+        const agentId = agentOf(ctx);
+        const { outcome, result } = await recall.run({
+          event,
+          agentId,
+          ready: () => engine().warm(),
+          resolve: async () => {
+            const { strata, scopes } = await scopesFor(agentId);
+            return { engine: strata, scopes };
+          },
+        });
+        log.debug?.(`strata: automatic recall for ${agentId}: ${outcome}`);
+        return result;
+      },
+      { priority: 10 },
+    );
   }
   // A new session is the earliest sign a recall is coming: warm up while the prompt is assembled.
   api.on('session_start', async () => {

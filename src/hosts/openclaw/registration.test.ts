@@ -13,8 +13,13 @@ import { tempHome } from '../../../test/support/run-cli.js';
 function loadingEmbedder(firstDelayMs: number) {
   const state = { calls: 0 };
   const embedder: EmbedderV1 = {
-    specificationVersion: 'v1', id: 'test:loading', dimensions: 16, maxBatchSize: 64,
-    supportsParallelCalls: true, distinguishesQueries: false, isRemote: false,
+    specificationVersion: 'v1',
+    id: 'test:loading',
+    dimensions: 16,
+    maxBatchSize: 64,
+    supportsParallelCalls: true,
+    distinguishesQueries: false,
+    isRemote: false,
     async doEmbed({ texts, kind }) {
       if (kind === 'query' && state.calls++ === 0) await new Promise((r) => setTimeout(r, firstDelayMs));
       return { embeddings: texts.map((t) => fakeEmbedding(t, 16)) };
@@ -104,12 +109,15 @@ describe('OpenClaw registration modes and the shared engine', () => {
     expect(Object.keys(createOpenClawPlugin())).not.toContain('kind');
   });
 
-  it('the memory runtime searches Strata in the agent\'s scopes with OpenClaw\'s result shape', async () => {
+  it("the memory runtime searches Strata in the agent's scopes with OpenClaw's result shape", async () => {
     const { embedder } = loadingEmbedder(0);
     const h = harness({ pluginConfig: { home }, registrationMode: 'full' });
     h.load(createOpenClawPlugin({ openOptions: { embedder } }));
     const { manager } = await h.memoryCapability!.runtime!.getMemorySearchManager({ agentId: 'main' });
-    const m = manager as { search(q: string): Promise<Array<{ path: string; snippet: string; score: number; source: string }>>; readFile(p: { relPath: string }): Promise<{ status: string; text: string }> };
+    const m = manager as {
+      search(q: string): Promise<Array<{ path: string; snippet: string; score: number; source: string }>>;
+      readFile(p: { relPath: string }): Promise<{ status: string; text: string }>;
+    };
     const hits = await m.search('deploy key rotation');
     expect(hits[0]).toMatchObject({ snippet: 'The deploy key rotates every Monday.', source: 'memory' });
     expect(hits[0]!.score).toBeLessThanOrEqual(1);

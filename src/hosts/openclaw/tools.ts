@@ -6,7 +6,16 @@
  */
 import { z } from 'zod';
 import { resolveCaller } from '../../core/caller.js';
-import { DEFAULT_OPS_CONFIG, OPERATIONS, describeError, errorText, limitsOf, operationJsonSchema, type OpName, type OpsConfig } from '../../core/ops/index.js';
+import {
+  DEFAULT_OPS_CONFIG,
+  OPERATIONS,
+  describeError,
+  errorText,
+  limitsOf,
+  operationJsonSchema,
+  type OpName,
+  type OpsConfig,
+} from '../../core/ops/index.js';
 import type { Strata } from '../../strata.js';
 import type { OpenClawTool, ToolFactory, ToolFactoryContext, ToolResult } from './types.js';
 
@@ -21,7 +30,9 @@ export const TOOL_NAMES = OPENCLAW_TOOLS.map((name) => OPERATIONS[name].tool!.na
  * OpenClaw's own parameter names, kept for models used to its memory tools: `memory_forget`
  * takes `memoryId` (one id) besides the table's `ids`.
  */
-const ALIASES: Partial<Record<OpName, { schema: Record<string, z.ZodType>; translate(params: Record<string, unknown>): Record<string, unknown> }>> = {
+const ALIASES: Partial<
+  Record<OpName, { schema: Record<string, z.ZodType>; translate(params: Record<string, unknown>): Record<string, unknown> }>
+> = {
   forget: {
     schema: { memoryId: z.string().min(1).max(64).describe('The id of one memory to delete') },
     translate({ memoryId, ...rest }) {
@@ -58,7 +69,11 @@ export function createToolFactories(deps: ToolFactoryDeps): Array<{ name: string
   // defaults. Either way every call is checked against the engine's limits.
   let config: OpsConfig | undefined;
   const watchOpen = () => {
-    if (!config) void deps.strata().then((s) => (config = s.config), () => undefined);
+    if (!config)
+      void deps.strata().then(
+        (s) => (config = s.config),
+        () => undefined,
+      );
   };
   return OPENCLAW_TOOLS.map((name) => {
     const op = OPERATIONS[name];

@@ -108,7 +108,13 @@ export type OpenClawRegistrationMode = 'full' | 'discovery' | 'tool-discovery' |
 
 /** `registerMemoryCapability`'s argument (OpenClaw's `MemoryPluginCapability`, the parts Strata fills). */
 export interface OpenClawMemoryCapability {
-  promptBuilder?: (params: { availableTools: Set<string>; agentId?: string; agentSessionKey?: string; sandboxed?: boolean; citationsMode?: string }) => string[];
+  promptBuilder?: (params: {
+    availableTools: Set<string>;
+    agentId?: string;
+    agentSessionKey?: string;
+    sandboxed?: boolean;
+    citationsMode?: string;
+  }) => string[];
   flushPlanResolver?: (params: { cfg?: unknown; nowMs?: number; contextWindowTokens?: number }) => unknown;
   runtime?: {
     getMemorySearchManager(params: { cfg?: unknown; agentId?: string; purpose?: string }): Promise<{ manager: unknown; error?: string }>;

@@ -86,7 +86,12 @@ export interface ListeningServer {
   close(): Promise<void>;
 }
 
-export async function listen(options: { fetch: (req: Request) => Promise<Response> | Response; host: string; port: number; timeouts?: RequestTimeouts }): Promise<ListeningServer> {
+export async function listen(options: {
+  fetch: (req: Request) => Promise<Response> | Response;
+  host: string;
+  port: number;
+  timeouts?: RequestTimeouts;
+}): Promise<ListeningServer> {
   const headersTimeout = options.timeouts?.headersMs ?? DEFAULT_TIMEOUTS.headersMs;
   const requestTimeout = Math.max(options.timeouts?.requestMs ?? DEFAULT_TIMEOUTS.requestMs, headersTimeout);
   const serverOptions = {
@@ -98,7 +103,13 @@ export async function listen(options: { fetch: (req: Request) => Promise<Respons
   const server = createAdaptorServer({ fetch: options.fetch, hostname: options.host, port: options.port, serverOptions }) as Server;
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) =>
-      reject(new InvalidArgumentError({ argument: '--port', message: `Cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message} (pick another --port or stop the other server).`, cause: error }));
+      reject(
+        new InvalidArgumentError({
+          argument: '--port',
+          message: `Cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message} (pick another --port or stop the other server).`,
+          cause: error,
+        }),
+      );
     server.once('error', onError);
     server.listen(options.port, options.host, () => {
       server.off('error', onError);

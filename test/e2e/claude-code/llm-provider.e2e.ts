@@ -21,7 +21,8 @@ import { startAnthropicServer, type AnthropicServer, type MessagesRequest, type 
 const NAVUSER = REAL_TRANSCRIPTS.find((t) => t.id === 'cc-navuser')!;
 /** What the user says at L46 of the transcript, and the memory a good extractor makes of it. */
 const STATED = /use the initials from the username if name isn't present/i;
-const MEMORY = 'The nav menu must show initials from the username when the user has no display name, never "Guest User" for a logged-in user.';
+const MEMORY =
+  'The nav menu must show initials from the username when the user has no display name, never "Guest User" for a logged-in user.';
 
 /** The scripted model: for Strata's extraction prompt, one memory citing the message that states the rule. */
 function extractor(request: MessagesRequest): Turn {
@@ -30,7 +31,19 @@ function extractor(request: MessagesRequest): Turn {
   const blocks = [...text.matchAll(/^\[(\d+) user \d\d:\d\d\]\n([\s\S]*?)(?=^\[\d+ \w+ \d\d:\d\d\]$|(?![\s\S]))/gm)];
   const cited = blocks.find((b) => STATED.test(b[2]!))?.[1];
   const memories = cited
-    ? [{ text: MEMORY, category: 'rule', importance: 0.8, confidence: 0.9, scope: 'agent', temporal: 'static', validFrom: null, sourceMessageIds: [cited], keywords: ['nav menu', 'initials', 'username', 'Guest User'] }]
+    ? [
+        {
+          text: MEMORY,
+          category: 'rule',
+          importance: 0.8,
+          confidence: 0.9,
+          scope: 'agent',
+          temporal: 'static',
+          validFrom: null,
+          sourceMessageIds: [cited],
+          keywords: ['nav menu', 'initials', 'username', 'Guest User'],
+        },
+      ]
     : [];
   return { kind: 'text', text: JSON.stringify({ memories }) };
 }
@@ -61,7 +74,10 @@ describe.each(CLAUDE_CODE_VERSIONS)('claude-code LLM provider on Claude Code $ve
     await mkdir(join(userHome, '.claude'), { recursive: true });
     const marker = join(root, 'hook-fired');
     const hook = [{ hooks: [{ type: 'command', command: `echo fired >> ${marker}` }] }];
-    await writeFile(join(userHome, '.claude', 'settings.json'), JSON.stringify({ hooks: { SessionStart: hook, UserPromptSubmit: hook, Stop: hook } }));
+    await writeFile(
+      join(userHome, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { SessionStart: hook, UserPromptSubmit: hook, Stop: hook } }),
+    );
     // The provider's child inherits the process environment (as it does in the hooks' resident).
     setEnv({
       HOME: userHome,
@@ -119,8 +135,13 @@ describe.each(CLAUDE_CODE_VERSIONS)('claude-code LLM provider on Claude Code $ve
 
   it('logs the usage and the cost the CLI reported', async () => {
     const usageDir = join(root, 'strata', 'usage');
-    const lines = (await Promise.all((await readdir(usageDir)).map((f) => readFile(join(usageDir, f), 'utf8')))).join('').trim().split('\n');
-    const entries = lines.map((l) => JSON.parse(l) as { provider: string; ok: boolean; inputTokens: number; outputTokens: number; costUsd: number | null });
+    const lines = (await Promise.all((await readdir(usageDir)).map((f) => readFile(join(usageDir, f), 'utf8'))))
+      .join('')
+      .trim()
+      .split('\n');
+    const entries = lines.map(
+      (l) => JSON.parse(l) as { provider: string; ok: boolean; inputTokens: number; outputTokens: number; costUsd: number | null },
+    );
     const ours = entries.filter((e) => e.provider === 'claude-code' && e.ok);
     expect(ours.length).toBeGreaterThan(0);
     for (const e of ours) {

@@ -84,9 +84,14 @@ describe.each(CLAUDE_CODE_VERSIONS)('Claude Code $version, Strata installed per 
     const mcpText = await readFile(join(project, '.mcp.json'), 'utf8');
     expect(JSON.parse(mcpText)).toEqual({ mcpServers: { strata: PORTABLE_ENTRY } });
     expect(mcpText).not.toContain(sb.root);
-    const local = JSON.parse(await readFile(join(project, '.claude', 'settings.local.json'), 'utf8')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>>; enabledMcpjsonServers: string[] };
+    const local = JSON.parse(await readFile(join(project, '.claude', 'settings.local.json'), 'utf8')) as {
+      hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>>;
+      enabledMcpjsonServers: string[];
+    };
     for (const groups of Object.values(local.hooks)) {
-      expect(groups.flatMap((g) => g.hooks.map((h) => h.command))).toEqual([expect.stringMatching(/^"\$CLAUDE_PROJECT_DIR"\/node_modules\/\.bin\/strata-memory --home \S+ --agent claude-code hook \w+$/)]);
+      expect(groups.flatMap((g) => g.hooks.map((h) => h.command))).toEqual([
+        expect.stringMatching(/^"\$CLAUDE_PROJECT_DIR"\/node_modules\/\.bin\/strata-memory --home \S+ --agent claude-code hook \w+$/),
+      ]);
     }
     expect(local.enabledMcpjsonServers).toEqual(['strata']);
     const files = Object.keys(await tree(project));

@@ -83,8 +83,13 @@ describe.each(CLAUDE_CODE_VERSIONS)('Claude Code $version, Strata installed for 
   });
 
   it('pins one identity into the hooks and the MCP entry, with commands that survive npm update and npx cache cleanup', async () => {
-    const settings = JSON.parse(await readFile(settingsPath, 'utf8')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string; async?: boolean }> }>>; permissions: { allow: string[] } };
-    const commands = Object.values(settings.hooks).flatMap((groups) => groups.flatMap((g) => g.hooks.map((h) => h.command))).filter((c) => c.includes('strata'));
+    const settings = JSON.parse(await readFile(settingsPath, 'utf8')) as {
+      hooks: Record<string, Array<{ hooks: Array<{ command: string; async?: boolean }> }>>;
+      permissions: { allow: string[] };
+    };
+    const commands = Object.values(settings.hooks)
+      .flatMap((groups) => groups.flatMap((g) => g.hooks.map((h) => h.command)))
+      .filter((c) => c.includes('strata'));
     expect(commands).toHaveLength(5);
     for (const command of commands) {
       expect(command).not.toMatch(/node_modules|_npx/);
@@ -93,10 +98,13 @@ describe.each(CLAUDE_CODE_VERSIONS)('Claude Code $version, Strata installed for 
     }
     // Stop must not be async: Claude Code kills async hooks when `-p` exits.
     expect(settings.hooks.Stop?.flatMap((g) => g.hooks).some((h) => h.command.includes('strata') && h.async)).toBe(false);
-    expect(settings.permissions.allow).toEqual(expect.arrayContaining(['Bash(npm test:*)', 'mcp__strata__memory_recall', 'mcp__strata__memory_list']));
+    expect(settings.permissions.allow).toEqual(
+      expect.arrayContaining(['Bash(npm test:*)', 'mcp__strata__memory_recall', 'mcp__strata__memory_list']),
+    );
     expect(settings.permissions.allow).not.toContain('mcp__strata__memory_store');
 
-    const mcp = (JSON.parse(await readFile(claudeJsonPath, 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers;
+    const mcp = (JSON.parse(await readFile(claudeJsonPath, 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> })
+      .mcpServers;
     expect(Object.keys(mcp).sort()).toEqual(['other-server', 'strata']);
     const entry = [mcp.strata!.command, ...mcp.strata!.args].join(' ');
     expect(entry).not.toMatch(/node_modules|_npx/);
@@ -130,14 +138,20 @@ describe.each(CLAUDE_CODE_VERSIONS)('Claude Code $version, Strata installed for 
     const session = sessionOf(said);
     const search = async () => {
       const r = await strata('--agent', 'claude-code', 'conversations', 'search', 'heronbase-42', '--json');
-      return r.code === 0 ? (JSON.parse(r.stdout) as { results: Array<{ record: { sessionId: string; sessionKey: string } }> }).results.map((h) => h.record) : [];
+      return r.code === 0
+        ? (JSON.parse(r.stdout) as { results: Array<{ record: { sessionId: string; sessionKey: string } }> }).results.map((h) => h.record)
+        : [];
     };
-    await expect.poll(search, { timeout: 60_000, interval: 1_000 }).toEqual(expect.arrayContaining([expect.objectContaining({ sessionId: session })]));
+    await expect
+      .poll(search, { timeout: 60_000, interval: 1_000 })
+      .toEqual(expect.arrayContaining([expect.objectContaining({ sessionId: session })]));
     const hit = (await search()).find((h) => h.sessionId === session)!;
     expect(hit.sessionKey).toContain(session);
 
     // The Quokka session (resumed once) and this one: one key each, not one per project.
-    const sessions = JSON.parse((await strata('--agent', 'claude-code', 'sessions', '--json')).stdout) as { sessions: Array<{ sessionKey: string; sessionId: string }> };
+    const sessions = JSON.parse((await strata('--agent', 'claude-code', 'sessions', '--json')).stdout) as {
+      sessions: Array<{ sessionKey: string; sessionId: string }>;
+    };
     const keyOf = (id: string) => sessions.sessions.filter((s) => s.sessionId === id).map((s) => s.sessionKey);
     expect(keyOf(quokkaSession)).toEqual([expect.stringContaining(quokkaSession)]);
     expect(keyOf(session)).toEqual([expect.stringContaining(session)]);
@@ -147,7 +161,10 @@ describe.each(CLAUDE_CODE_VERSIONS)('Claude Code $version, Strata installed for 
     const learned = async () => (await strata('--agent', 'claude-code', 'list', '--json')).stdout;
     await expect.poll(learned, { timeout: 60_000, interval: 1_000 }).toContain('heronbase-42');
     const mark = sb.server.requests.length;
-    const asked = await sb.claude(['-p', 'What is the staging database called? [tool:mcp__strata__memory_recall {"query":"staging database name"}]']);
+    const asked = await sb.claude([
+      '-p',
+      'What is the staging database called? [tool:mcp__strata__memory_recall {"query":"staging database name"}]',
+    ]);
     expect(asked.code, asked.stderr).toBe(0);
     const answered = sb.server.requests.slice(mark).filter((r) => r.lastToolUses.includes('mcp__strata__memory_recall'));
     expect(answered).toHaveLength(1);
@@ -163,7 +180,9 @@ describe.each(CLAUDE_CODE_VERSIONS)('Claude Code $version, Strata installed for 
     // The child `claude -p` runs in the temp dir with hooks off and STRATA_HOOK_GUARD set: every
     // captured session is one the user ran in the project, none is Strata's own.
     const slug = sb.project.replace(/[^A-Za-z0-9]/g, '-');
-    const listed = JSON.parse((await strata('--agent', 'claude-code', 'sessions', '--json')).stdout) as { sessions: Array<{ sessionKey: string }> };
+    const listed = JSON.parse((await strata('--agent', 'claude-code', 'sessions', '--json')).stdout) as {
+      sessions: Array<{ sessionKey: string }>;
+    };
     expect(listed.sessions.length).toBeGreaterThan(0);
     for (const s of listed.sessions) expect(s.sessionKey).toContain(slug);
   });

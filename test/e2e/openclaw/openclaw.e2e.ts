@@ -22,7 +22,9 @@ async function conversationsHit(world: World, marker: string): Promise<boolean> 
   const search = await world.strata(['conversations', 'search', marker, '--agent', 'main', '--json']);
   expect(search.code, search.stderr).toBe(0);
   // Hits are the L0 records themselves (spec/conversation.ts ConversationSearchHit).
-  return (JSON.parse(search.stdout) as { results: Array<{ record: { content: string } }> }).results.some((h) => h.record.content.includes(marker));
+  return (JSON.parse(search.stdout) as { results: Array<{ record: { content: string } }> }).results.some((h) =>
+    h.record.content.includes(marker),
+  );
 }
 
 describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({ version, node }) => {
@@ -33,7 +35,10 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
 
   beforeAll(async () => {
     const pinnedNode = await ensureNode(node);
-    const [openclaw, strata] = await Promise.all([ensurePackage({ name: 'openclaw', version, node: pinnedNode }), installStrata(pinnedNode)]);
+    const [openclaw, strata] = await Promise.all([
+      ensurePackage({ name: 'openclaw', version, node: pinnedNode }),
+      installStrata(pinnedNode),
+    ]);
     model = await startModelServer({ policy: agentPolicy });
     world = await createWorld({ openclaw, strata, model });
     before = await readFile(world.configPath, 'utf8');
@@ -48,7 +53,9 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
   });
 
   it('baseline without Strata: one agent --local turn and `openclaw --help` (for the closing figures)', async () => {
-    const turn = await world.openclaw(['agent', '--local', '--agent', 'main', '--message', 'Hello there, baseline turn.'], { measure: true });
+    const turn = await world.openclaw(['agent', '--local', '--agent', 'main', '--message', 'Hello there, baseline turn.'], {
+      measure: true,
+    });
     report(version, 'agent --local turn WITHOUT Strata', turn);
     expect(turn.code, turn.stderr.slice(-3000)).toBe(0);
     const help = await world.openclaw(['--help'], { measure: true });
@@ -74,12 +81,12 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
     // Test knobs: distil after every captured message so the gateway's distiller runs within the test,
     // and a recall budget for a loaded 2-core CI machine (the suite checks behaviour; latency is reported).
     const config = await world.readConfig();
-    const entry = ((config.plugins as Record<string, Record<string, Record<string, unknown>>>).entries!.strata!);
+    const entry = (config.plugins as Record<string, Record<string, Record<string, unknown>>>).entries!.strata!;
     entry.config = { ...(entry.config as object), recallTimeoutMs: 15_000, distill: { everyMessages: 1, idleMs: 1000 } };
     await writeFile(world.configPath, JSON.stringify(config, null, 2));
   });
 
-  it('`openclaw strata --help` loads only the small plugin folder (no copy of Strata\'s dependencies)', async () => {
+  it("`openclaw strata --help` loads only the small plugin folder (no copy of Strata's dependencies)", async () => {
     const watch = watchDirSize(join(world.home, '.openclaw', 'tmp', 'plugin-captures'));
     const help = await world.openclaw(['strata', '--help'], { measure: true });
     const copiedMb = await watch.stop();
@@ -89,13 +96,16 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
     expect(copiedMb).toBeLessThan(20); // the whole dependency tree is ~330 MB
   });
 
-  it('loads through OpenClaw\'s own loader with no error', async () => {
+  it("loads through OpenClaw's own loader with no error", async () => {
     const out = await world.openclaw(['plugins', 'inspect', 'strata', '--runtime', '--json'], { measure: true });
     report(version, 'plugins inspect --runtime', out);
     expect(out.code, out.stderr).toBe(0);
     const start = out.stdout.indexOf('{');
     expect(start, `no JSON on stdout:\n${out.stdout.slice(0, 2000)}\n--- stderr:\n${out.stderr.slice(-2000)}`).toBeGreaterThanOrEqual(0);
-    const inspected = JSON.parse(out.stdout.slice(start)) as { plugin: { status: string; toolNames: string[]; memorySlotSelected?: boolean }; diagnostics: Array<{ level: string; message: string }> };
+    const inspected = JSON.parse(out.stdout.slice(start)) as {
+      plugin: { status: string; toolNames: string[]; memorySlotSelected?: boolean };
+      diagnostics: Array<{ level: string; message: string }>;
+    };
     expect(inspected.plugin.status).toBe('loaded');
     expect(inspected.plugin.toolNames).toContain('memory_recall');
     expect(inspected.diagnostics.filter((d) => d.level === 'error')).toEqual([]);
@@ -103,9 +113,12 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
     expect(text).not.toMatch(/ERR_REQUIRE_ASYNC_MODULE|failed during load|await is only valid/);
   });
 
-  it('agent --local: the seeded memory reaches the model on the first turn, the memory section is Strata\'s, and the turn is captured', async () => {
+  it("agent --local: the seeded memory reaches the model on the first turn, the memory section is Strata's, and the turn is captured", async () => {
     const from = model.requests.length;
-    const out = await world.openclaw(['agent', '--local', '--agent', 'main', '--message', 'Which colour theme should my editor use? ticket-lynx-4471'], { measure: true });
+    const out = await world.openclaw(
+      ['agent', '--local', '--agent', 'main', '--message', 'Which colour theme should my editor use? ticket-lynx-4471'],
+      { measure: true },
+    );
     report(version, 'agent --local turn', out);
     expect(out.code, out.stderr.slice(-3000)).toBe(0);
     const turn = model.requests.slice(from).find(isAgentTurn);
@@ -127,26 +140,36 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
       gateway = await world.startGateway();
     });
 
-    it('recalls on the first turn after start, round-trips a memory tool call and distils through OpenClaw\'s model', async () => {
+    it("recalls on the first turn after start, round-trips a memory tool call and distils through OpenClaw's model", async () => {
       const from = model.requests.length;
-      const first = await world.openclaw(['agent', '--agent', 'main', '--message', 'Remind me of my editor theme. gateway-osprey-19'], { measure: true });
+      const first = await world.openclaw(['agent', '--agent', 'main', '--message', 'Remind me of my editor theme. gateway-osprey-19'], {
+        measure: true,
+      });
       report(version, 'gateway agent turn (first after start)', first);
       expect(first.code, first.stderr.slice(-3000)).toBe(0);
       const turn = model.requests.slice(from).find(isAgentTurn);
       expect(turn && lastUserText(turn)).toContain('zebra-quartz');
       // One recall per turn: the registrations OpenClaw makes per process do not each run the hook.
-      expect(gateway.output().match(/strata: automatic recall for main: \w+/g), gateway.output().slice(-3000)).toEqual(['strata: automatic recall for main: injected']);
+      expect(gateway.output().match(/strata: automatic recall for main: \w+/g), gateway.output().slice(-3000)).toEqual([
+        'strata: automatic recall for main: injected',
+      ]);
       expect(gateway.output()).not.toMatch(/automatic recall took over|still loading/);
 
       const second = await world.openclaw(['agent', '--agent', 'main', '--message', 'And which theme was that again?']);
       report(version, 'gateway agent turn 2 (warm)', second);
       expect(second.code, second.stderr.slice(-3000)).toBe(0);
 
-      const store = await world.openclaw(['agent', '--agent', 'main', '--message', 'Please remember: my build server is called heron-basalt-7.'], { measure: true });
+      const store = await world.openclaw(
+        ['agent', '--agent', 'main', '--message', 'Please remember: my build server is called heron-basalt-7.'],
+        { measure: true },
+      );
       report(version, 'gateway agent turn with memory_store', store);
       expect(store.code, store.stderr.slice(-3000)).toBe(0);
       const results = model.requests.slice(from).flatMap(toolResultTexts);
-      expect(results.some((t) => /Stored memory|Already stored/.test(t)), JSON.stringify(results).slice(0, 2000)).toBe(true);
+      expect(
+        results.some((t) => /Stored memory|Already stored/.test(t)),
+        JSON.stringify(results).slice(0, 2000),
+      ).toBe(true);
       const listed = await world.strata(['list', '--agent', 'main', '--json']);
       expect(listed.stdout).toContain('heron-basalt-7');
       expect(await conversationsHit(world, 'gateway-osprey-19')).toBe(true);
@@ -159,7 +182,9 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
       expect(model.requests.some(isDistillation), 'a distillation request reached the scripted server').toBe(true);
       expect(model.requests.some(distilledThisTurn), 'the gateway turn was distilled').toBe(true);
       const rss = await gateway.peakRssKb();
-      process.stdout.write(`[openclaw ${version}] gateway process with Strata loaded: ${rss ? Math.round(rss / 1024) : '?'} MiB peak RSS\n`);
+      process.stdout.write(
+        `[openclaw ${version}] gateway process with Strata loaded: ${rss ? Math.round(rss / 1024) : '?'} MiB peak RSS\n`,
+      );
     });
   });
 
@@ -172,4 +197,3 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
     expect(after).toEqual(expected);
   });
 });
-

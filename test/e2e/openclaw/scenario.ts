@@ -18,7 +18,10 @@ export function isAgentTurn(request: ChatRequest): boolean {
 }
 
 export function lastUserText(request: ChatRequest): string {
-  return request.messages.filter((m) => m.role === 'user').map((m) => contentText(m.content)).join('\n');
+  return request.messages
+    .filter((m) => m.role === 'user')
+    .map((m) => contentText(m.content))
+    .join('\n');
 }
 
 /** Texts of the tool results the model was sent back. */

@@ -90,7 +90,11 @@ async function freePort(): Promise<number> {
   });
 }
 
-export function runProgram(command: string, args: string[], options: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs?: number; measure?: boolean }): Promise<RunResult> {
+export function runProgram(
+  command: string,
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs?: number; measure?: boolean },
+): Promise<RunResult> {
   const started = Date.now();
   const argv = options.measure ? ['-f', '__MAXRSS_KB=%M', command, ...args] : args;
   const child = spawn(options.measure ? TIME : command, argv, { env: options.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -104,12 +108,23 @@ export function runProgram(command: string, args: string[], options: { env: Node
     child.once('close', (code) => {
       clearTimeout(timer);
       const rss = /__MAXRSS_KB=(\d+)/.exec(stderr);
-      resolve({ code, stdout, stderr: stderr.replace(/__MAXRSS_KB=\d+\n?/, ''), ms: Date.now() - started, ...(rss ? { maxRssKb: Number(rss[1]) } : {}) });
+      resolve({
+        code,
+        stdout,
+        stderr: stderr.replace(/__MAXRSS_KB=\d+\n?/, ''),
+        ms: Date.now() - started,
+        ...(rss ? { maxRssKb: Number(rss[1]) } : {}),
+      });
     });
   });
 }
 
-export async function createWorld(options: { openclaw: InstalledPackage; strata: InstalledStrata; model: ModelServer; modelId?: string }): Promise<World> {
+export async function createWorld(options: {
+  openclaw: InstalledPackage;
+  strata: InstalledStrata;
+  model: ModelServer;
+  modelId?: string;
+}): Promise<World> {
   const home = await mkdtemp(join(tmpdir(), `strata-e2e-openclaw-${options.openclaw.version}-`));
   const stateDir = join(home, '.openclaw');
   const configPath = join(stateDir, 'openclaw.json');
@@ -147,7 +162,11 @@ export async function createWorld(options: { openclaw: InstalledPackage; strata:
   const strataBin = join(options.strata.binDir, 'strata');
   const gateways = new Set<Gateway>();
   async function startGatewayOnce(): Promise<Gateway> {
-    const child: ChildProcess = spawn(openclawBin, ['gateway', 'run', '--port', String(gatewayPort), '--bind', 'loopback', '--verbose'], { env, cwd: home, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child: ChildProcess = spawn(openclawBin, ['gateway', 'run', '--port', String(gatewayPort), '--bind', 'loopback', '--verbose'], {
+      env,
+      cwd: home,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (output += d.toString()));

@@ -6,7 +6,11 @@
  * test can tell a host's agent turn from a distillation call without relying on their order.
  * Every request is recorded with its parsed body.
  */
-import { startScriptedServer, type RecordedRequest as HttpRequest, type ScriptedReply as HttpReply } from '../../support/scripted-http-server.js';
+import {
+  startScriptedServer,
+  type RecordedRequest as HttpRequest,
+  type ScriptedReply as HttpReply,
+} from '../../support/scripted-http-server.js';
 
 export interface ChatMessage {
   role: string;
@@ -44,17 +48,25 @@ export interface ModelServer {
 export function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((p) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('');
+  return content
+    .map((p) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : ''))
+    .join('');
 }
 
 /** The system prompt(s) of a request (`system` or `developer` role), joined. */
 export function systemText(request: ChatRequest): string {
-  return request.messages.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => contentText(m.content)).join('\n');
+  return request.messages
+    .filter((m) => m.role === 'system' || m.role === 'developer')
+    .map((m) => contentText(m.content))
+    .join('\n');
 }
 
 /** Every user message's text, joined. */
 export function userText(request: ChatRequest): string {
-  return request.messages.filter((m) => m.role === 'user').map((m) => contentText(m.content)).join('\n');
+  return request.messages
+    .filter((m) => m.role === 'user')
+    .map((m) => contentText(m.content))
+    .join('\n');
 }
 
 export function lastMessage(request: ChatRequest): ChatMessage | undefined {
@@ -64,7 +76,12 @@ export function lastMessage(request: ChatRequest): ChatMessage | undefined {
 const usage = { prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 };
 
 function sse(request: ChatRequest, reply: Exclude<ModelReply, { status: number }>): string[] {
-  const base = { id: 'chatcmpl-e2e', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: request.model ?? 'scripted' };
+  const base = {
+    id: 'chatcmpl-e2e',
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: request.model ?? 'scripted',
+  };
   const chunk = (delta: unknown, finish: string | null, extra: Record<string, unknown> = {}) =>
     `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
   const out = [chunk({ role: 'assistant', content: '' }, null)];
@@ -72,7 +89,16 @@ function sse(request: ChatRequest, reply: Exclude<ModelReply, { status: number }
     if (reply.text) out.push(chunk({ content: reply.text }, null));
     reply.toolCalls.forEach((call, index) => {
       const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
-      out.push(chunk({ tool_calls: [{ index, id: call.id ?? `call_${index}_${Date.now()}`, type: 'function', function: { name: call.name, arguments: args } }] }, null));
+      out.push(
+        chunk(
+          {
+            tool_calls: [
+              { index, id: call.id ?? `call_${index}_${Date.now()}`, type: 'function', function: { name: call.name, arguments: args } },
+            ],
+          },
+          null,
+        ),
+      );
     });
     out.push(chunk({}, 'tool_calls', { usage }));
   } else {
@@ -87,13 +113,18 @@ function sse(request: ChatRequest, reply: Exclude<ModelReply, { status: number }
 }
 
 function json(request: ChatRequest, reply: Exclude<ModelReply, { status: number }>): unknown {
-  const message = 'toolCalls' in reply
-    ? {
-        role: 'assistant',
-        content: reply.text ?? null,
-        tool_calls: reply.toolCalls.map((c, i) => ({ id: c.id ?? `call_${i}`, type: 'function', function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) } })),
-      }
-    : { role: 'assistant', content: reply.text };
+  const message =
+    'toolCalls' in reply
+      ? {
+          role: 'assistant',
+          content: reply.text ?? null,
+          tool_calls: reply.toolCalls.map((c, i) => ({
+            id: c.id ?? `call_${i}`,
+            type: 'function',
+            function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+          })),
+        }
+      : { role: 'assistant', content: reply.text };
   return {
     id: 'chatcmpl-e2e',
     object: 'chat.completion',
@@ -118,7 +149,8 @@ export async function startModelServer(options: { policy?: ModelPolicy; modelId?
     } catch (error) {
       reply = { status: 500, message: `policy threw: ${(error as Error).message}` };
     }
-    if ('status' in reply) return { status: reply.status, json: { error: { message: reply.message ?? `scripted status ${reply.status}`, type: 'scripted' } } };
+    if ('status' in reply)
+      return { status: reply.status, json: { error: { message: reply.message ?? `scripted status ${reply.status}`, type: 'scripted' } } };
     if (body.stream) return { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, chunks: sse(body, reply) };
     return { json: json(body, reply) };
   };

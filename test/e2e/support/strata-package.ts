@@ -28,7 +28,11 @@ let packing: Promise<string> | undefined;
 export function packStrata(): Promise<string> {
   packing ??= (async () => {
     const dir = await mkdtemp(join(tmpdir(), 'strata-pack-'));
-    await run('npm', ['pack', '--pack-destination', dir, '--loglevel=error'], { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 10 * 60_000 });
+    await run('npm', ['pack', '--pack-destination', dir, '--loglevel=error'], {
+      cwd: REPO_ROOT,
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 10 * 60_000,
+    });
     const file = (await readdir(dir)).find((f) => f.endsWith('.tgz'));
     if (!file) throw new Error(`npm pack left no tarball in ${dir}`);
     return join(dir, file);

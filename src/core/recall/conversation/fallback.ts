@@ -32,10 +32,12 @@ export function memoriesAnswer(result: ScoredResults, options: ConversationFallb
  * Runs `search` only when the memories do not answer, and keeps its confident hits. `search` is
  * the caller-scoped conversation search (it decides which agents' conversations may be read).
  */
-export async function conversationFallback<T extends IndexedTurn>(options: {
-  memories: ScoredResults;
-  search: (limit: number) => Promise<Array<ConversationTurnResult<T>>>;
-} & ConversationFallbackOptions): Promise<Array<ConversationTurnResult<T>>> {
+export async function conversationFallback<T extends IndexedTurn>(
+  options: {
+    memories: ScoredResults;
+    search: (limit: number) => Promise<Array<ConversationTurnResult<T>>>;
+  } & ConversationFallbackOptions,
+): Promise<Array<ConversationTurnResult<T>>> {
   if (memoriesAnswer(options.memories, options)) return [];
   const limit = options.limit ?? 3;
   const hits = await options.search(limit);
@@ -53,7 +55,13 @@ export interface ConversationExcerpt {
 }
 
 export function toConversationExcerpt(hit: ConversationTurnResult): ConversationExcerpt {
-  return { kind: 'conversation', date: new Date(hit.turn.time).toISOString().slice(0, 10), speaker: hit.turn.speaker, text: hit.turn.text, score: hit.score };
+  return {
+    kind: 'conversation',
+    date: new Date(hit.turn.time).toISOString().slice(0, 10),
+    speaker: hit.turn.speaker,
+    text: hit.turn.text,
+    score: hit.score,
+  };
 }
 
 /** `<conversation-excerpts>` lines: "- [conversation, 8 May 2023] Caroline: ...", escaped like memory lines, within a token budget. */

@@ -63,7 +63,9 @@ export async function searchConversationTurns<T extends IndexedTurn>(options: {
   const useVector = config.mode !== 'lexical' && source.searchVector !== undefined && options.embedQuery !== undefined;
   const [lexical, embedded] = await Promise.all([
     useLexical ? source.searchText({ query: text, limit: pool, abortSignal }) : Promise.resolve(null),
-    useVector ? embedWithTimeout({ embedQuery: options.embedQuery!, text, timeoutMs: config.embedTimeoutMs, abortSignal }) : Promise.resolve(null),
+    useVector
+      ? embedWithTimeout({ embedQuery: options.embedQuery!, text, timeoutMs: config.embedTimeoutMs, abortSignal })
+      : Promise.resolve(null),
   ]);
   const queryVector = embedded?.vector ?? null;
   const vector = queryVector && source.searchVector ? await source.searchVector({ vector: queryVector, limit: pool, abortSignal }) : null;
@@ -79,7 +81,8 @@ export async function searchConversationTurns<T extends IndexedTurn>(options: {
   const coverage = new Map([...turns].map(([key, t]) => [key, termCoverage({ queryTerms, text: t.turn.indexedText })]));
   const extraVectorScores = new Map<string, number>();
   if (queryVector) {
-    for (const [key, t] of turns) if (t.vector && t.vector.length === queryVector.length) extraVectorScores.set(key, cosineSimilarity(queryVector, t.vector));
+    for (const [key, t] of turns)
+      if (t.vector && t.vector.length === queryVector.length) extraVectorScores.set(key, cosineSimilarity(queryVector, t.vector));
   }
   const toChannel = (hits: Array<TurnHit<T>> | null) => (hits ? hits.map((h) => ({ id: h.turn.key, score: h.score })) : null);
   const fused = fuse({ lexical: toChannel(lexical), vector: toChannel(vector), coverage, extraVectorScores, config: config.fusion });
@@ -95,7 +98,13 @@ export async function searchConversationTurns<T extends IndexedTurn>(options: {
       result: {
         turn,
         score,
-        scores: { ...(c.lexical ? { lexical: c.lexical.calibrated } : {}), ...(c.vector ? { vector: c.vector.score } : {}), fused: c.fused, form, date },
+        scores: {
+          ...(c.lexical ? { lexical: c.lexical.calibrated } : {}),
+          ...(c.vector ? { vector: c.vector.score } : {}),
+          fused: c.fused,
+          form,
+          date,
+        },
       },
     };
   });

@@ -6,9 +6,7 @@
  */
 import { startScriptedServer, type RecordedRequest as HttpRequest, type ScriptedServer } from '../../../support/scripted-http-server.js';
 
-export type Turn =
-  | { kind: 'text'; text: string }
-  | { kind: 'tool_use'; name: string; input: Record<string, unknown>; text?: string };
+export type Turn = { kind: 'text'; text: string } | { kind: 'tool_use'; name: string; input: Record<string, unknown>; text?: string };
 
 export interface MessagesRequest {
   index: number;
@@ -61,7 +59,8 @@ export function parseMessagesRequest(request: HttpRequest, index: number): Messa
   const last = users.at(-1);
   const lastBlocks = contentBlocks(last?.content) as Block[];
   const assistants = messages.filter((m) => m.role === 'assistant');
-  const toolUsesOf = (m: { content?: unknown } | undefined) => (contentBlocks(m?.content) as Block[]).filter((b) => b.type === 'tool_use').map((b) => String(b.name));
+  const toolUsesOf = (m: { content?: unknown } | undefined) =>
+    (contentBlocks(m?.content) as Block[]).filter((b) => b.type === 'tool_use').map((b) => String(b.name));
   const system = Array.isArray(body.system) ? body.system.map(blockText).join('\n') : typeof body.system === 'string' ? body.system : '';
   return {
     index,
@@ -69,7 +68,10 @@ export function parseMessagesRequest(request: HttpRequest, index: number): Messa
     rawBody: request.rawBody,
     headers: request.headers,
     userTexts: users.flatMap((m) => contentBlocks(m.content).map(blockText)),
-    lastUserText: lastBlocks.filter((b) => b.type === 'text').map(blockText).join('\n'),
+    lastUserText: lastBlocks
+      .filter((b) => b.type === 'text')
+      .map(blockText)
+      .join('\n'),
     system,
     tools: Array.isArray(body.tools) ? (body.tools as Block[]).map((t) => String(t.name)) : [],
     lastToolUses: toolUsesOf(assistants.at(-1)),
@@ -93,21 +95,42 @@ export function streamEvents(turn: Turn, model: string, n: number): string[] {
   const id = `msg_scripted_${n}`;
   const stopReason = turn.kind === 'tool_use' ? 'tool_use' : 'end_turn';
   const usage = { input_tokens: 100, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-  const events = [sse('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage } })];
+  const events = [
+    sse('message_start', {
+      type: 'message_start',
+      message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage },
+    }),
+  ];
   contentOf(turn, `toolu_scripted_${n}`).forEach((block, index) => {
     if (block.type === 'text') {
       events.push(sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
       const text = String(block.text);
       for (let i = 0; i < text.length; i += 40) {
-        events.push(sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: text.slice(i, i + 40) } }));
+        events.push(
+          sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: text.slice(i, i + 40) } }),
+        );
       }
     } else {
-      events.push(sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } }));
-      events.push(sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } }));
+      events.push(
+        sse('content_block_start', {
+          type: 'content_block_start',
+          index,
+          content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+        }),
+      );
+      events.push(
+        sse('content_block_delta', {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+        }),
+      );
     }
     events.push(sse('content_block_stop', { type: 'content_block_stop', index }));
   });
-  events.push(sse('message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 20 } }));
+  events.push(
+    sse('message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 20 } }),
+  );
   events.push(sse('message_stop', { type: 'message_stop' }));
   return events;
 }
@@ -121,9 +144,23 @@ export async function startAnthropicServer(options: { script: (request: Messages
     const turn = options.script(parsed);
     if (!parsed.stream) {
       const stopReason = turn.kind === 'tool_use' ? 'tool_use' : 'end_turn';
-      return { json: { id: `msg_scripted_${parsed.index}`, type: 'message', role: 'assistant', model, content: contentOf(turn, `toolu_scripted_${parsed.index}`), stop_reason: stopReason, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 20 } } };
+      return {
+        json: {
+          id: `msg_scripted_${parsed.index}`,
+          type: 'message',
+          role: 'assistant',
+          model,
+          content: contentOf(turn, `toolu_scripted_${parsed.index}`),
+          stop_reason: stopReason,
+          stop_sequence: null,
+          usage: { input_tokens: 100, output_tokens: 20 },
+        },
+      };
     }
-    return { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, chunks: streamEvents(turn, model, parsed.index) };
+    return {
+      headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+      chunks: streamEvents(turn, model, parsed.index),
+    };
   };
   const http = await startScriptedServer({
     routes: {

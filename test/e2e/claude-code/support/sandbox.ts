@@ -57,7 +57,19 @@ function distilled(request: MessagesRequest): Turn {
     const fact = /remember that (.+?)\.?\s*$/im.exec(body ?? '')?.[1];
     if (!fact) return [];
     const statement = fact.charAt(0).toUpperCase() + fact.slice(1) + '.';
-    return [{ text: statement, category: 'fact', importance: 0.8, confidence: 0.9, scope: 'agent', temporal: 'static', validFrom: null, sourceMessageIds: [id], keywords: [] }];
+    return [
+      {
+        text: statement,
+        category: 'fact',
+        importance: 0.8,
+        confidence: 0.9,
+        scope: 'agent',
+        temporal: 'static',
+        validFrom: null,
+        sourceMessageIds: [id],
+        keywords: [],
+      },
+    ];
   });
   return { kind: 'text', text: JSON.stringify({ memories }) };
 }
@@ -77,16 +89,27 @@ export function scriptedModel(request: MessagesRequest): Turn {
   const tries = (tool: string) => request.toolUses.filter((t) => t === tool).length;
   // A deferred tool (2.1.331) becomes callable once ToolSearch has returned a reference to it.
   const tool = (request.body.tools as Array<{ name: string; defer_loading?: boolean }> | undefined)?.find((t) => t.name === name);
-  if (tool && (!tool.defer_loading || tries('ToolSearch') > 0)) return { kind: 'tool_use', name, input: JSON.parse(json) as Record<string, unknown> };
-  if (request.tools.includes('WaitForMcpServers') && tries('WaitForMcpServers') < 3) return { kind: 'tool_use', name: 'WaitForMcpServers', input: {} };
-  if (request.tools.includes('ToolSearch') && tries('ToolSearch') < 5) return { kind: 'tool_use', name: 'ToolSearch', input: { query: `select:${name}`, max_results: 5 } };
+  if (tool && (!tool.defer_loading || tries('ToolSearch') > 0))
+    return { kind: 'tool_use', name, input: JSON.parse(json) as Record<string, unknown> };
+  if (request.tools.includes('WaitForMcpServers') && tries('WaitForMcpServers') < 3)
+    return { kind: 'tool_use', name: 'WaitForMcpServers', input: {} };
+  if (request.tools.includes('ToolSearch') && tries('ToolSearch') < 5)
+    return { kind: 'tool_use', name: 'ToolSearch', input: { query: `select:${name}`, max_results: 5 } };
   return { kind: 'text', text: `Tool ${name} is not available.` };
 }
 
-function exec(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number }): Promise<RunResult> {
+function exec(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number },
+): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
     const started = Date.now();
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 180_000);
@@ -116,7 +139,9 @@ export async function createSandbox(options: { version: string; nodeVersion: str
     TERM: 'dumb',
     // With CLAUDE_ON_PATH, `claude` is on PATH as for every user: with no llm configured the hooks
     // then distill through it (the claude-code provider). Off by default until that path passes here.
-    PATH: pathWith(node, { PATH: [options.strata.binDir, ...(CLAUDE_ON_PATH ? [claudePkg.binDir] : []), '/usr/local/bin', '/usr/bin', '/bin'].join(':') }),
+    PATH: pathWith(node, {
+      PATH: [options.strata.binDir, ...(CLAUDE_ON_PATH ? [claudePkg.binDir] : []), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
+    }),
     // npm as the user has it: the global prefix holds Strata; the real cache keeps npx offline-fast.
     NPM_CONFIG_PREFIX: options.strata.prefix,
     npm_config_cache: join(homedir(), '.npm'),
@@ -151,7 +176,10 @@ export async function createSandbox(options: { version: string; nodeVersion: str
 
 /** Stops the resident Strata process of a home (started by this test's hooks) and waits for it. */
 export async function stopResident(strataHome: string): Promise<void> {
-  const info = await readFile(join(strataHome, 'run', 'resident.json'), 'utf8').then((t) => JSON.parse(t) as { pid: number }, () => undefined);
+  const info = await readFile(join(strataHome, 'run', 'resident.json'), 'utf8').then(
+    (t) => JSON.parse(t) as { pid: number },
+    () => undefined,
+  );
   if (!info) return;
   try {
     process.kill(info.pid, 'SIGTERM');

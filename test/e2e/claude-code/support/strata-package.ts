@@ -31,7 +31,11 @@ export function packStrata(): Promise<string> {
   packed ??= (async () => {
     if (process.env.STRATA_E2E_TARBALL) return process.env.STRATA_E2E_TARBALL;
     const dir = await mkdtemp(join(tmpdir(), 'strata-pack-'));
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir, '--loglevel=error'], { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 10 * 60_000 });
+    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir, '--loglevel=error'], {
+      cwd: REPO_ROOT,
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 10 * 60_000,
+    });
     const [info] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string }>;
     return join(dir, info!.filename);
   })();
@@ -39,12 +43,17 @@ export function packStrata(): Promise<string> {
 }
 
 async function sha(path: string): Promise<string> {
-  return createHash('sha256').update(await readFile(path)).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** Keeps the newest few installs: every code change packs a new tarball. */
 async function pruneOld(keep: string): Promise<void> {
-  const entries = (await readdir(cacheRoot()).catch(() => [] as string[])).filter((e) => e.startsWith('strata-memory-') && !e.endsWith('.lock') && e !== keep);
+  const entries = (await readdir(cacheRoot()).catch(() => [] as string[])).filter(
+    (e) => e.startsWith('strata-memory-') && !e.endsWith('.lock') && e !== keep,
+  );
   const dated = await Promise.all(entries.map(async (e) => ({ e, t: (await stat(join(cacheRoot(), e))).mtimeMs })));
   for (const { e } of dated.sort((a, b) => b.t - a.t).slice(2)) await rm(join(cacheRoot(), e), { recursive: true, force: true });
 }
@@ -55,7 +64,11 @@ export async function installStrataGlobally(): Promise<StrataInstall> {
   const key = `strata-memory-${await sha(tarball)}`;
   const prefix = await installOnce(key, async (p) => {
     await writeFile(join(p, '.npmrc'), '');
-    await run('npm', ['install', '-g', '--prefix', p, '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: p, maxBuffer: 64 * 1024 * 1024, timeout: 20 * 60_000 });
+    await run('npm', ['install', '-g', '--prefix', p, '--no-audit', '--no-fund', '--loglevel=error', tarball], {
+      cwd: p,
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 20 * 60_000,
+    });
   });
   await pruneOld(key);
   return { tarball, prefix, binDir: join(prefix, 'bin'), packageDir: join(prefix, 'lib', 'node_modules', 'strata-memory') };
@@ -64,5 +77,10 @@ export async function installStrataGlobally(): Promise<StrataInstall> {
 /** `npm install --save-dev <tarball>` in a project (a team's checkout). */
 export async function installStrataInProject(options: { project: string; env: NodeJS.ProcessEnv }): Promise<void> {
   const tarball = await packStrata();
-  await run('npm', ['install', '--save-dev', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], { cwd: options.project, env: options.env, maxBuffer: 64 * 1024 * 1024, timeout: 20 * 60_000 });
+  await run('npm', ['install', '--save-dev', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], {
+    cwd: options.project,
+    env: options.env,
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 20 * 60_000,
+  });
 }
