@@ -16,7 +16,7 @@ import { typedEmbeddingSql } from '../store-postgres/ddl.js';
 import { wrap } from '../store-postgres/errors.js';
 import { assertEmbedderArgs } from '../store-postgres/meta.js';
 import { migrate } from '../store-postgres/migrate.js';
-import { acquirePool, inTransaction, type PoolLease } from '../store-postgres/pool.js';
+import { inTransaction, poolFor, type PoolLease } from '../store-postgres/pool.js';
 import { chunks, ident, Params } from '../store-postgres/sql.js';
 import { withAdvisoryLock } from '../store-postgres/write-lock.js';
 import { CONVERSATION_MIGRATIONS, HNSW_INDEX, TERM_TABLES } from './ddl.js';
@@ -74,18 +74,11 @@ class PostgresConversationIndex implements ConversationIndexV2 {
     this.schema = options.schema ?? 'strata';
     ident(this.schema);
     this.watermarkKey = options.watermarkKey === undefined ? 'watermark' : `watermark:${options.watermarkKey.replaceAll('\u0000', '')}`;
-    if (options.pool) {
-      this.pool = options.pool;
-      this.lease = null;
-    } else {
-      if (!options.url)
-        throw new InvalidArgumentError({
-          argument: 'url',
-          message: 'The PostgreSQL conversation index needs a connection URL (postgres.urlEnv names the variable holding it).',
-        });
-      this.lease = acquirePool({ url: options.url, max: options.poolSize });
-      this.pool = this.lease.pool;
-    }
+    ({ pool: this.pool, lease: this.lease } = poolFor({
+      ...options,
+      what: 'The PostgreSQL conversation index',
+      urlSetting: 'postgres.urlEnv',
+    }));
   }
 
   private ready(): Promise<IndexState> {

@@ -1,9 +1,8 @@
 import type pg from 'pg';
-import { InvalidArgumentError } from '../../errors/index.js';
 import type { HistoryEntry, HistoryLogCapabilities, HistoryLogV1 } from '../../spec/history-log.js';
 import { wrap } from '../store-postgres/errors.js';
 import { migrate, type Migration } from '../store-postgres/migrate.js';
-import { acquirePool, inTransaction, type PoolLease } from '../store-postgres/pool.js';
+import { inTransaction, poolFor, type PoolLease } from '../store-postgres/pool.js';
 import { chunks, ident } from '../store-postgres/sql.js';
 
 /**
@@ -48,18 +47,11 @@ class PostgresHistoryLog implements HistoryLogV1 {
   constructor(options: PostgresHistoryLogOptions) {
     this.schema = options.schema ?? 'strata';
     ident(this.schema);
-    if (options.pool) {
-      this.pool = options.pool;
-      this.lease = null;
-    } else {
-      if (!options.url)
-        throw new InvalidArgumentError({
-          argument: 'url',
-          message: 'The PostgreSQL history log needs a connection URL (store.postgres.urlEnv names the variable holding it).',
-        });
-      this.lease = acquirePool({ url: options.url, max: options.poolSize });
-      this.pool = this.lease.pool;
-    }
+    ({ pool: this.pool, lease: this.lease } = poolFor({
+      ...options,
+      what: 'The PostgreSQL history log',
+      urlSetting: 'store.postgres.urlEnv',
+    }));
   }
 
   /** Migrations once per object; resolves the quoted table name. */

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { InvalidArgumentError } from '../../errors/index.js';
 
 /**
  * One connection pool per database URL per process, shared by every Strata component on that
@@ -128,4 +129,23 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient
   } finally {
     release();
   }
+}
+
+/**
+ * The pool a Postgres backend runs on: the one it was given (not closed by it), or a lease on the
+ * shared pool for `url` (released by the backend's close). `what` names the backend in the error.
+ */
+export function poolFor(options: { pool?: pg.Pool; url?: string; poolSize?: number; what: string; urlSetting: string }): {
+  pool: pg.Pool;
+  lease: PoolLease | null;
+} {
+  if (options.pool) return { pool: options.pool, lease: null };
+  if (!options.url) {
+    throw new InvalidArgumentError({
+      argument: 'url',
+      message: `${options.what} needs a connection URL (${options.urlSetting} names the variable holding it).`,
+    });
+  }
+  const lease = acquirePool({ url: options.url, max: options.poolSize });
+  return { pool: lease.pool, lease };
 }

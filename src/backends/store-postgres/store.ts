@@ -18,7 +18,7 @@ import { storageErrorOf, wrap } from './errors.js';
 import { collectStats, ensureVectorIndex, runOptimize } from './maintenance.js';
 import { assertEmbedderArgs, assertSameEmbedder, readMeta, SCHEMA_VERSION, validateBatch } from './meta.js';
 import { migrate } from './migrate.js';
-import { acquirePool, checkout, inTransaction, type PoolLease } from './pool.js';
+import { checkout, inTransaction, poolFor, type PoolLease } from './pool.js';
 import { withAdvisoryLock } from './write-lock.js';
 import { startRebuild } from './rebuild.js';
 import { openStore, type StoreState } from './state.js';
@@ -91,18 +91,7 @@ export class PostgresStore implements MemoryStoreV1 {
   constructor(private readonly options: PostgresStoreOptions) {
     this.schema = options.schema ?? 'strata';
     ident(this.schema);
-    if (options.pool) {
-      this.pool = options.pool;
-      this.lease = null;
-    } else {
-      if (!options.url)
-        throw new InvalidArgumentError({
-          argument: 'url',
-          message: 'The PostgreSQL store needs a connection URL (store.postgres.urlEnv names the variable holding it).',
-        });
-      this.lease = acquirePool({ url: options.url, max: options.poolSize });
-      this.pool = this.lease.pool;
-    }
+    ({ pool: this.pool, lease: this.lease } = poolFor({ ...options, what: 'The PostgreSQL store', urlSetting: 'store.postgres.urlEnv' }));
     this.efSearch = options.efSearch ?? 100;
     this.lockTimeoutMs = options.lockTimeoutMs ?? 30_000;
     this.annThreshold = options.annThreshold ?? 20_000;
