@@ -226,7 +226,12 @@ export const RULES: Rule[] = [
   {
     // ADO.NET / ODBC / JDBC connection strings: `Password=x;`, `Pwd=x;`.
     kind: 'password',
-    pattern: /(\b(?:Password|Pwd)[ \t]*=[ \t]*)(?!\[REDACTED:)("[^"\n]{1,256}"|'[^'\n]{1,256}'|[^;\s"']{1,256})/gi,
+    // Like ASSIGNMENT, the value is never the next assignment (`password = DB_PASSWD: "x"`): that one holds the secret.
+    pattern: new RegExp(
+      `(\\b(?:Password|Pwd)[ \\t]*=[ \\t]*)(?!\\[REDACTED:)(?!["']?${ASSIGNMENT_KEY}["']?${ASSIGNMENT_SEPARATOR})` +
+        `("[^"\\n]{1,256}"|'[^'\\n]{1,256}'|[^;\\s"']{1,256})`,
+      'gi',
+    ),
     replace: (m, r) => {
       const value = (m[2] ?? '').replace(/^["']|["']$/g, '');
       return isPlaceholder(value) || /^[/~]/.test(value) ? undefined : `${m[1]}${r}`;

@@ -166,6 +166,12 @@ describe('redactSecrets', () => {
     );
   });
 
+  it('redacts the inner assignment when a password key is assigned another key (property counterexample)', () => {
+    const result = redactSecrets('password = DB_PASSWD: "correct horse battery" ');
+    expect(result.text).not.toContain('correct horse battery');
+    expect(result.text).toContain('DB_PASSWD');
+  });
+
   it('never lets an embedded secret through (property)', () => {
     fc.assert(
       fc.property(mixed, ({ text, secret }) => {
