@@ -6,8 +6,8 @@
  * hook entry imports this on every call.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readFileTail } from '../util/read-tail.js';
 
 export interface HookLogEntry {
   /** ISO time. */
@@ -40,21 +40,8 @@ export function appendHookError(home: string, entry: Omit<HookLogEntry, 'ts'> & 
 
 /** Entries newer than `since` (ISO), oldest first. */
 export async function recentHookErrors(options: { home: string; since: string }): Promise<HookLogEntry[]> {
-  let text: string;
-  try {
-    const handle = await open(hookLogPath(options.home), 'r');
-    try {
-      const size = (await handle.stat()).size;
-      const start = Math.max(0, size - TAIL_BYTES);
-      const buffer = Buffer.alloc(size - start);
-      await handle.read(buffer, 0, buffer.length, start);
-      text = buffer.toString('utf8');
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return [];
-  }
+  const text = await readFileTail(hookLogPath(options.home), TAIL_BYTES);
+  if (text === undefined) return [];
   const out: HookLogEntry[] = [];
   for (const line of text.split('\n')) {
     try {

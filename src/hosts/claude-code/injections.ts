@@ -10,9 +10,10 @@
  * was lost) is seeded from the hook context recorded in its transcript.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { escapeMemoryText } from '../../core/recall/context-format.js';
+import { readFileTail } from '../../util/read-tail.js';
 
 /**
  * Replaces a small state file without fsync: it runs on every prompt, and losing it in a crash
@@ -56,21 +57,8 @@ function validId(sessionId: string): boolean {
 
 /** Hook context blocks recorded in a transcript: attachment lines (2.1.207+) and `isMeta` reminders (older). */
 export async function hookContextInTranscript(transcriptPath: string): Promise<string[]> {
-  let text: string;
-  try {
-    const handle = await open(transcriptPath, 'r');
-    try {
-      const size = (await handle.stat()).size;
-      const start = Math.max(0, size - SEED_BYTES);
-      const buffer = Buffer.alloc(size - start);
-      await handle.read(buffer, 0, buffer.length, start);
-      text = buffer.toString('utf8');
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return [];
-  }
+  const text = await readFileTail(transcriptPath, SEED_BYTES);
+  if (text === undefined) return [];
   const blocks: string[] = [];
   for (const line of text.split('\n')) {
     // Cheap filter first: only lines that can hold Strata's blocks are parsed.
