@@ -13,7 +13,7 @@ import { startScriptedLlmServer } from '../support/scripted-llm-server.js';
 import { entryReply } from '../journal/helpers.js';
 import { BASE_ENV, runScript, stopResident } from './claude-code-helpers.js';
 
-const FIXTURE = '/work/shared/fixtures/transcripts/claude-code';
+const FIXTURE = join(REPO_ROOT, '..', 'shared', 'fixtures', 'transcripts', 'claude-code');
 const PROJECT = '-home-USER-projects-spotter-worktrees-spotter-dov';
 const SESSION = '4d5611e5-241a-462a-8d15-5122611a9569';
 const ENTRY = join(REPO_ROOT, 'src', 'hosts', 'claude-code', 'hook-entry.ts');

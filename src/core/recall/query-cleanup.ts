@@ -2,7 +2,7 @@
  * Query cleanup: hosts hand us the raw user turn, which often carries our own injected recall
  * block, host reminders and chat-envelope metadata. Searching with that text would recall
  * memories about the envelope (or about the previous recall) instead of the question.
- * Shapes follow /work/shared/docs/host-formats.md section 1.8.
+ * Shapes follow ../shared/docs/host-formats.md section 1.8.
  */
 
 export const DEFAULT_QUERY_MAX_CHARS = 1000;
