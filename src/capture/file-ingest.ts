@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { ulid } from 'ulid';
 import type { ConversationMessage, L0Record, LineSkipReason, TranscriptFile, TranscriptReader } from '../spec/conversation.js';
 import type { L0LogV1 } from '../spec/l0-log.js';
+import { l0RecordOf } from './l0-record.js';
 import type { Cleaner } from './clean/index.js';
 import { cursorKey, type CursorStore, type FileCursor, type FileIdentity } from './cursor-store.js';
 import { headHash, isNotFound } from '../util/fs-util.js';
@@ -136,17 +137,7 @@ export async function ingestFile(ctx: FileIngestContext, file: TranscriptFile): 
       result.messages += 1;
       const cleaned = ctx.cleaner.clean(m);
       if (!cleaned.keep) continue;
-      buffer.push({
-        sessionKey: m.sessionKey,
-        sessionId: m.sessionId,
-        agentId: m.agentId,
-        host: m.host,
-        id: m.entryId,
-        role: m.role,
-        content: cleaned.text,
-        timestamp: m.timestamp > 0 ? m.timestamp : recordedAt.getTime(),
-        recordedAt: recordedAt.toISOString(),
-      });
+      buffer.push(l0RecordOf(m, cleaned.text, recordedAt));
     }
   };
 

@@ -3,6 +3,7 @@ import { InvalidArgumentError } from '../errors/index.js';
 import { assertAgentId } from '../core/scope.js';
 import type { ConversationHost, ConversationMessage, L0Record } from '../spec/conversation.js';
 import type { L0LogV1 } from '../spec/l0-log.js';
+import { l0RecordOf } from './l0-record.js';
 import { withFileLock } from '../util/file-lock.js';
 import { createCleaner, type CleanOptions, type CleanStats } from './clean/index.js';
 import { readJsonFile, writeFileDurable } from '../util/fs-util.js';
@@ -122,17 +123,7 @@ export async function capture(options: CaptureOptions): Promise<CaptureResult> {
       considered += 1;
       const cleaned = cleaner.clean(m);
       if (!cleaned.keep) continue;
-      records.push({
-        sessionKey: m.sessionKey,
-        sessionId: m.sessionId,
-        agentId: m.agentId,
-        host: m.host,
-        id: m.entryId,
-        role: m.role,
-        content: cleaned.text,
-        timestamp: m.timestamp > 0 ? m.timestamp : recordedAt.getTime(),
-        recordedAt: recordedAt.toISOString(),
-      });
+      records.push(l0RecordOf(m, cleaned.text, recordedAt));
     }
     const appended = await options.log.append({ records, dryRun: options.dryRun });
     if (!options.dryRun) {
