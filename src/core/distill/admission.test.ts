@@ -41,6 +41,17 @@ const cases: Array<[AdmissionReason, string]> = [
   ['context-dependent', 'That fixed it.'],
   ['context-dependent', '这个不对'],
   ['too-short', 'Tofu.'],
+  // Extractor mistakes that read like facts (src/core/distill/episode-signals.ts).
+  ['passing-state', 'The user is debugging why the login page shows a blank screen.'],
+  ['passing-state', 'The next step is to update the deploy script.'],
+  ['passing-state', '下一步是更新部署脚本。'],
+  ['status-noise', 'Lint, unit tests and type checks all pass.'],
+  ['status-noise', 'Work on the billing migration is complete.'],
+  ['status-noise', 'The user was happy with the new dashboard.'],
+  ['status-noise', 'A pull request was opened for the branch.'],
+  ['task-request', 'Explore the repository and list every module that calls the payment API.'],
+  ['common-knowledge', 'DNS translates domain names into IP addresses.'],
+  ['common-knowledge', 'TypeScript is a typed superset of JavaScript.'],
 ];
 
 describe('admission gate: rejections by reason', () => {
@@ -50,6 +61,11 @@ describe('admission gate: rejections by reason', () => {
 });
 
 const keepers = [
+  'The user is a backend developer who works mostly in Go.',
+  'Our staging database is PostgreSQL 16 on port 5433.',
+  'React Query treats initialData as fresh unless initialDataUpdatedAt is set.',
+  'Tests in this repo must all pass before a PR is merged.',
+  'The GitHub Actions workflows in Acme-Web were made non-blocking.',
   'I prefer dark mode in every editor.',
   'Never deploy on Fridays.',
   'From now on, you should call me Sam.',

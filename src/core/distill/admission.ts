@@ -15,6 +15,7 @@ import { hasLesson } from './durable-evidence.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
 import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
 import { isPassingState, isSessionEvent, isThirdPersonRequest } from './task-signals.js';
+import { isCommonKnowledge, isOngoingActivity, isResearchBrief, isRunOutcome } from './episode-signals.js';
 import { unsafeImperativeKind } from './unsafe-imperative.js';
 
 /**
@@ -44,6 +45,7 @@ export const ADMISSION_REASONS = [
   'session-event',
   'passing-state',
   'question',
+  'common-knowledge',
   'context-dependent',
   'too-short',
   'no-content',
@@ -160,10 +162,13 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (isPromptRestatement(text)) return reject('restated-instruction');
   if (isTaskRequest(text) || isThirdPersonRequest(text)) return reject('task-request');
   if (isSessionEvent(text)) return reject('session-event');
-  if (isPassingState(text)) return reject('passing-state');
+  if (isPassingState(text) || isOngoingActivity(text)) return reject('passing-state');
+  if (isRunOutcome(text)) return reject('status-noise', 'run-outcome');
+  if (isResearchBrief(text)) return reject('task-request', 'research-brief');
   if (toolNoiseKind(text, { lenient })) return reject('tool-noise');
   if (isQuestion(text)) return reject('question');
   if (isContextDependent(text)) return reject('context-dependent');
+  if (isCommonKnowledge(text)) return reject('common-knowledge');
   if (weightedLength(text) < MIN_WEIGHTED_LENGTH || (!hasCjk(text) && core(text).split(' ').length < 2)) return reject('too-short');
   const bySource = sourceRejection(text, source);
   if (bySource) return reject(bySource.reason, bySource.detail);

@@ -1,0 +1,203 @@
+import { hasCjk } from './signals.js';
+import { hasDurableMarker } from './task-signals.js';
+
+/**
+ * Mistakes an LLM extractor makes that read like facts: what someone is doing right now ("The user
+ * is debugging the login page", "The next step is to update the docs"), this run's outcome ("Lint
+ * and tests all pass", "Work on the ticket is complete"), a reaction to this session's result ("The
+ * user was happy with the new theme"), an artefact event in the passive ("A pull request was
+ * opened"), a research brief meant for a subagent ("Search the codebase for X and report back"),
+ * and textbook knowledge with nothing of the user in it ("DNS translates domain names into IP
+ * addresses"). Each yields to a durable marker (always, never, prefers, 以后 ...).
+ */
+
+const ACTIVITY =
+  /^(?:the )?(?:user|assistant|agent|team|developer|we|i)\s+(?:is|are|am|was|were)\s+(?:still\s+|currently\s+|now\s+|just\s+)?(?:debugging|trying|fixing|investigating|looking|testing|working on|refactoring|implementing|reviewing|adding|updating|building|writing|setting up|migrating|troubleshooting|exploring|considering|planning|waiting|figuring|checking|deciding|wondering|attempting|about to|in the middle of)\b/i;
+const NEXT_STEP =
+  /^(?:the )?(?:current|next|immediate|remaining|pending|open)\s+(?:task|step|goal|todo|priority|action|item|thing)s?\s+(?:is|are|was|were|will be)\b|^(?:the )?(?:assistant|agent|ai|model|claude(?: code)?|codex)\s+(?:should|will|needs to|has to|is going to)\s+(?:next|now|then|still)\b|^(?:next|then),?\s+the (?:assistant|agent|user)\b/i;
+const ACTIVITY_ZH = /^(?:用户|助手|助理|我们|团队)(?:目前|现在|还)?正在|^(?:下一步|接下来)(?:是|要|需要)|^当前(?:的)?(?:任务|目标|步骤)是/;
+
+/** What someone is doing, or will do next, in this session. */
+export function isOngoingActivity(text: string): boolean {
+  const t = text.trim();
+  if (hasDurableMarker(t)) return false;
+  return ACTIVITY.test(t) || NEXT_STEP.test(t) || ACTIVITY_ZH.test(t);
+}
+
+const CHECKS =
+  '(?:tests?|test suite|specs?|lint(?:ing|er)?|type ?checks?|check-types|checks|builds?|ci|pipeline|compil(?:ation|er)|credo|dialyzer|typecheck)';
+const OUTCOME = new RegExp(
+  `^(?:the |all |both )?${CHECKS}\\b[\\w\\s,/-]{0,50}?\\b(?:all\\s+|now\\s+|still\\s+)?(?:pass|passes|passed|passing|are green|is green|are red|is red|succeed(?:s|ed)?|fail(?:s|ed|ing)?|are clean|is clean|went through)\\b[^,;]{0,30}$|^(?:the )?build (?:succeeded|failed|is (?:green|red|broken|passing|failing))\\b|^(?:the )?(?:work|task|ticket|bead|issue|feature|migration|change|refactor|fix|pr|pull request)s?\\b[^.]{0,50}\\b(?:is|are|was|were|has been)\\s+(?:now\\s+)?(?:complete|completed|done|finished|ready|merged|closed|resolved)\\b[.!]?$|\\b(?:was|were|has been|have been)\\s+(?:\\w+ed|built|run|set up)\\s+successfully\\b|\\bsuccessfully\\s+(?:\\w+ed|built|ran|set up)\\b`,
+  'i',
+);
+const REACTION =
+  /^(?:the )?user\s+(?:was|seemed|felt|is|got)\s+(?:very\s+|really\s+|quite\s+)?(?:happy|pleased|satisfied|glad|content|frustrated|annoyed|upset|angry|impressed|confused|surprised|disappointed|relieved)\s+(?:with|about|by|at|that)\b/i;
+const REACTION_ZH = /(?:对|觉得)[^。]{0,12}(?:表示)?(?:很|非常|十分)?(?:满意|不满|失望|高兴|开心)|表示(?:满意|感谢|不满)/;
+const ARTEFACT_EVENT =
+  /^(?:a|an|the|this|that)\s+(?:new\s+)?(?:pull request|pr|commit|branch|tag|release|issue|ticket|bead|tool call|file|script|migration|plan|draft|patch)\b[^.]{0,50}?\b(?:was|were|has been|have been|got)\s+(?:opened|created|merged|pushed|closed|committed|deleted|added|run|reverted|filed|tagged|published|released|approved|rejected|cancell?ed|drafted|written|generated|applied)\b/i;
+
+/** This run's outcome, or how someone felt about it. */
+export function isRunOutcome(text: string): boolean {
+  const t = text.trim();
+  if (hasDurableMarker(t)) return false;
+  return OUTCOME.test(t) || REACTION.test(t) || REACTION_ZH.test(t) || ARTEFACT_EVENT.test(t);
+}
+
+const RESEARCH_BRIEF =
+  /^(?:please\s+)?(?:search|explore|find|investigate|analy[sz]e|look (?:for|into|through|at)|grep|scan|locate|identify|list|enumerate|map out|inspect|examine|audit|trace|survey|go through|dig into)\b/i;
+
+/** An instruction to research something, as a parent agent writes for a subagent. */
+export function isResearchBrief(text: string): boolean {
+  const t = text.trim();
+  return RESEARCH_BRIEF.test(t) && !hasDurableMarker(t);
+}
+
+/**
+ * Widely known technologies and concepts: a sentence about one of them with no user, project or
+ * concrete detail in it is what any manual says, not something to remember about this user.
+ */
+const COMMON_SUBJECT = new RegExp(
+  `^(?:the\\s+)?(?:${[
+    'git',
+    'github',
+    'gitlab',
+    'dns',
+    'ssh',
+    'tls',
+    'ssl',
+    'https?',
+    'tcp',
+    'udp',
+    'ip',
+    'vpn',
+    'dhcp',
+    'nat',
+    'json',
+    'yaml',
+    'xml',
+    'html',
+    'css',
+    'sql',
+    'graphql',
+    'rest',
+    'api',
+    'apis',
+    'javascript',
+    'typescript',
+    'python',
+    'java',
+    'kotlin',
+    'swift',
+    'go',
+    'golang',
+    'rust',
+    'ruby',
+    'php',
+    'c\\+\\+',
+    'c#',
+    'elixir',
+    'erlang',
+    'haskell',
+    'scala',
+    'bash',
+    'zsh',
+    'powershell',
+    'node(?:\\.js|js)?',
+    'deno',
+    'bun',
+    'npm',
+    'pnpm',
+    'yarn',
+    'pip',
+    'react',
+    'react query',
+    'tanstack query',
+    'vue',
+    'angular',
+    'svelte',
+    'next\\.?js',
+    'redux',
+    'zustand',
+    'tailwind(?: css)?',
+    'webpack',
+    'vite',
+    'babel',
+    'eslint',
+    'prettier',
+    'jest',
+    'vitest',
+    'docker',
+    'kubernetes',
+    'k8s',
+    'linux',
+    'windows',
+    'macos',
+    'unix',
+    'postgres(?:ql)?',
+    'mysql',
+    'sqlite',
+    'redis',
+    'mongodb',
+    'prisma',
+    'orms?',
+    'oauth',
+    'jwt',
+    'cors',
+    'http/2',
+    'websockets?',
+    'the beam',
+    'phoenix',
+    'liveview',
+    'rails',
+    'django',
+    'flask',
+    'fastapi',
+    'spring',
+    'aws',
+    'azure',
+    'gcp',
+    'terraform',
+    'ansible',
+    'nginx',
+    'apache',
+    'vim',
+    'neovim',
+    'emacs',
+    'vs code',
+    'vscode',
+    'gpg',
+    'pgp',
+    'unicode',
+    'utf-8',
+    'markdown',
+    'regex(?:es)?',
+    'regular expressions',
+    'llms?',
+    'large language models',
+    'machine learning',
+    'a (?:cache|database|compiler|router|proxy|firewall|hash|queue|mutex|thread|process|container|virtual machine|vm)',
+    'caches',
+    'databases',
+    'compilers',
+    'routers',
+    'containers',
+    'hash maps?',
+    'unit tests',
+    'version control',
+  ].join('|')})\\b`,
+  'i',
+);
+/** Something of this user or this project: a person, a possessive, a place in the code, a figure. */
+const ANCHOR =
+  /\b(?:user|users'|we|our|us|my|i|me|you|your|project|repo|repository|codebase|team|company|app|here|local|locally|this|these|that|those|config|setup|workspace)\b|[\d/\\`#@_()[\]{}:=<>]|\.\w|\b[a-z]+[A-Z]|\b[A-Z]\w*-[A-Z]/;
+
+/** Textbook knowledge about a well-known technology, with nothing of this user in it. */
+export function isCommonKnowledge(text: string): boolean {
+  const t = text.trim();
+  if (hasCjk(t) || hasDurableMarker(t)) return false;
+  if (t.split(/\s+/).length > 24) return false;
+  // Manuals speak in a timeless present; a past event or an advice is about someone's work.
+  if (/\b(?:should|must|need to|needs to|avoid|do not|don't|cannot|can't|won't|only|was|were|had|did|has been|have been)\b/i.test(t))
+    return false;
+  return COMMON_SUBJECT.test(t) && !ANCHOR.test(t.replace(/[.!]$/, ''));
+}
