@@ -169,6 +169,7 @@ function Change({ label, before, after }) {
   return html`<div class="change"><span class="muted">${label}</span> <del>${before ?? '—'}</del> → <ins>${after ?? '—'}</ins></div>`;
 }
 
+const fmt2 = (n) => (typeof n === 'number' ? n.toFixed(2) : '—');
 const tagText = (t) => (t?.length ? t.join(', ') : '—');
 
 /**
@@ -203,13 +204,13 @@ function History({ entries, current, onRestore }) {
                       after
                         ? html`<${Change}
                               label="importance"
-                              before=${fmtNum(e.previous.importance, 2)}
-                              after=${fmtNum(after.importance, 2)}
+                              before=${fmt2(e.previous.importance)}
+                              after=${fmt2(after.importance)}
                             />
                             <${Change}
                               label="confidence"
-                              before=${fmtNum(e.previous.confidence, 2)}
-                              after=${fmtNum(after.confidence, 2)}
+                              before=${fmt2(e.previous.confidence)}
+                              after=${fmt2(after.confidence)}
                             />
                             <${Change} label="tags" before=${tagText(e.previous.tags)} after=${tagText(after.tags)} />`
                         : null

@@ -202,7 +202,7 @@ export const importMemories = defineOperation({
         preview.push({ line: i + 1, text: head.text, scope: lineScope, category: typeof head.category === 'string' ? head.category : 'other' });
     }
     const report = await ctx.engine.import({
-      input: Readable.from(lines.map((l) => `${l}\n`)),
+      input: Readable.from([a.jsonl]),
       dryRun: a.dryRun,
       scope,
       abortSignal: ctx.abortSignal,
