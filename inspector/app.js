@@ -107,7 +107,10 @@ function App() {
       <div class="who">
         ${
           me?.owner
-            ? html`<span class="owner" data-testid="owner-badge" title="Started with --all-scopes, or on loopback without a token: every scope and every agent's conversations"
+            ? html`<span
+                class="owner"
+                data-testid="owner-badge"
+                title="Started with --all-scopes, or on loopback without a token: every scope and every agent's conversations"
                 >Owner · all scopes</span
               >`
             : me

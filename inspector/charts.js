@@ -35,13 +35,27 @@ export function TimeChart({ byDay, testid }) {
   const bar = Math.max(1, step - 1);
   const y = (v, m) => PAD.top + innerH - (v / m) * innerH;
   const line = totals.map((t, i) => `${i ? 'L' : 'M'}${(PAD.left + i * step + step / 2).toFixed(1)},${y(t, running).toFixed(1)}`).join(' ');
-  return html`<svg class="chart" viewBox=${`0 0 ${W} ${H}`} role="img" aria-label=${`Memories created per day, ${days[0].day} to ${days[days.length - 1].day}`} data-testid=${testid}>
+  return html`<svg
+    class="chart"
+    viewBox=${`0 0 ${W} ${H}`}
+    role="img"
+    aria-label=${`Memories created per day, ${days[0].day} to ${days[days.length - 1].day}`}
+    data-testid=${testid}
+  >
     <line class="axis" x1=${PAD.left} y1=${PAD.top + innerH} x2=${W - PAD.right} y2=${PAD.top + innerH} />
     <text class="tick" x=${PAD.left - 4} y=${PAD.top + 8} text-anchor="end">${max}</text>
     <text class="tick" x=${PAD.left - 4} y=${PAD.top + innerH} text-anchor="end">0</text>
     ${days.map(
       (d, i) =>
-        html`<rect class="bar" data-day=${d.day} data-count=${d.count} x=${PAD.left + i * step} y=${y(d.count, max)} width=${bar} height=${(d.count / max) * innerH}>
+        html`<rect
+          class="bar"
+          data-day=${d.day}
+          data-count=${d.count}
+          x=${PAD.left + i * step}
+          y=${y(d.count, max)}
+          width=${bar}
+          height=${(d.count / max) * innerH}
+        >
           <title>${d.day}: ${d.count} created</title>
         </rect>`,
     )}
@@ -62,7 +76,9 @@ export function BarList({ counts, label = (k) => k, href, testid }) {
       const name = link ? html`<a href=${link}>${label(k)}</a>` : label(k);
       return html`<li data-key=${k} data-count=${v}>
         <span class="name" title=${k}>${name}</span>
-        <svg class="hbar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true"><rect x="0" y="0" height="10" width=${Math.max(1, (v / max) * 100)} /></svg>
+        <svg class="hbar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true">
+          <rect x="0" y="0" height="10" width=${Math.max(1, (v / max) * 100)} />
+        </svg>
         <span class="num">${v}</span>
       </li>`;
     })}

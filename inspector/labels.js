@@ -37,7 +37,15 @@ export const SOURCE_LABELS = {
   capture: 'Captured from a conversation',
 };
 
-export const ACTION_LABELS = { create: 'Created', update: 'Edited', forget: 'Forgotten', supersede: 'Replaced', merge: 'Merged', revert: 'Reverted', 'keep-both': 'Kept beside a similar one' };
+export const ACTION_LABELS = {
+  create: 'Created',
+  update: 'Edited',
+  forget: 'Forgotten',
+  supersede: 'Replaced',
+  merge: 'Merged',
+  revert: 'Reverted',
+  'keep-both': 'Kept beside a similar one',
+};
 
 export const ROLE_LABELS = { user: 'User', assistant: 'Assistant', tool: 'Tool', system: 'System', summary: 'Summary' };
 

@@ -42,7 +42,9 @@ function Filters({ me, f, scopes, agents, onChange }) {
         <option value="oldest">oldest first</option>
       </select></label
     >
-    <label class="check"><input type="checkbox" name="history" checked=${f.history} onChange=${set('history')} /> include replaced ones</label>
+    <label class="check"
+      ><input type="checkbox" name="history" checked=${f.history} onChange=${set('history')} /> include replaced ones</label
+    >
   </div>`;
 }
 
@@ -54,7 +56,9 @@ function MemoryRow({ m, score, history, selected, onSelect }) {
       ? html` <span class="state old" title=${m.supersededBy ? `replaced by ${m.supersededBy}` : ''}>until ${fmtDate(m.validTo)}</span>`
       : html` <span class="state current">current</span>`;
   return html`<tr class=${`${m.validTo ? 'old' : ''}${selected ? ' selected' : ''}`} data-id=${m.id}>
-    <td class="pick"><input type="checkbox" aria-label="Select" checked=${selected} onChange=${(e) => onSelect(m.id, e.target.checked)} /></td>
+    <td class="pick">
+      <input type="checkbox" aria-label="Select" checked=${selected} onChange=${(e) => onSelect(m.id, e.target.checked)} />
+    </td>
     <td class="text"><a href=${`#/memory/${encodeURIComponent(m.id)}`}>${m.text}</a>${state}</td>
     <td><span class=${`cat cat-${m.category}`} title=${m.category}>${label(CATEGORY_LABELS, m.category)}</span></td>
     <td class="mono" title=${scopeLabel(m.scope)}>${m.scope}</td>
@@ -71,7 +75,12 @@ function MemoryTable({ rows, scored, history, selected, onSelect }) {
     <thead>
       <tr>
         <th class="pick">
-          <input type="checkbox" aria-label="Select all on this page" checked=${all} onChange=${(e) => rows.forEach((r) => onSelect(r.m.id, e.target.checked))} />
+          <input
+            type="checkbox"
+            aria-label="Select all on this page"
+            checked=${all}
+            onChange=${(e) => rows.forEach((r) => onSelect(r.m.id, e.target.checked))}
+          />
         </th>
         <th>Memory</th>
         <th>Category</th>
@@ -145,7 +154,11 @@ export function MemoriesView({ me, params }) {
   // Every scope there is (owner) or of this caller, and the agents memories came from: the filter choices.
   const facets = useLoad(() => api('/overview'), []);
   const scopes = facets.data ? [...new Set([...Object.keys(facets.data.byScope), ...(me.owner ? [] : me.scopes)])].sort() : me.scopes;
-  const agents = facets.data ? Object.keys(facets.data.byAgent).filter((a) => a !== '(none)').sort() : [];
+  const agents = facets.data
+    ? Object.keys(facets.data.byAgent)
+        .filter((a) => a !== '(none)')
+        .sort()
+    : [];
   const listing = useLoad(
     () =>
       f.q

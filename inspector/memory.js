@@ -73,9 +73,11 @@ function EditForm({ m, scopes, onDone }) {
     if (Object.keys(patch).length === 0) return onDone('Nothing changed.');
     try {
       await api(`/memories/${encodeURIComponent(m.id)}`, { method: 'PATCH', body: patch });
-      onDone(`Saved (${Object.keys(patch)
-        .map((k) => label(FIELD_LABELS, k).toLowerCase())
-        .join(', ')}).`);
+      onDone(
+        `Saved (${Object.keys(patch)
+          .map((k) => label(FIELD_LABELS, k).toLowerCase())
+          .join(', ')}).`,
+      );
     } catch (err) {
       setError(err);
     }
@@ -139,13 +141,13 @@ function Provenance({ p }) {
       <dt>Agent</dt>
       <dd data-field="source.agentId">${s.agentId ?? '—'}</dd>
       <dt>Session</dt>
-      <dd class="mono"
-        ><span data-field="source.sessionKey">${s.sessionKey ?? '—'}</span>${
+      <dd class="mono">
+        <span data-field="source.sessionKey">${s.sessionKey ?? '—'}</span>${
           s.sessionKey && s.agentId && !p.withheld
             ? html` <a class="session-link" href=${sessionHash(s.agentId, s.sessionKey, s.messageIds[0])}>open the conversation</a>`
             : null
-        }</dd
-      >
+        }
+      </dd>
       <dt>Messages</dt>
       <dd class="mono">${s.messageIds.length ? s.messageIds.join(', ') : 'none cited'}</dd>
     </dl>
@@ -154,8 +156,9 @@ function Provenance({ p }) {
       (msg) =>
         html`<div class="message" data-role=${msg.role}>
           <div class="meta">
-            <b>${label(ROLE_LABELS, msg.role)}</b> · ${fmtDate(new Date(msg.timestamp).toISOString())} · <span class="mono">${msg.id}</span> ·
-            ${msg.host} · <a class="turn-link" href=${sessionHash(msg.agentId, msg.sessionKey, msg.id)}>in the session</a>
+            <b>${label(ROLE_LABELS, msg.role)}</b> · ${fmtDate(new Date(msg.timestamp).toISOString())} ·
+            <span class="mono">${msg.id}</span> · ${msg.host} ·
+            <a class="turn-link" href=${sessionHash(msg.agentId, msg.sessionKey, msg.id)}>in the session</a>
           </div>
           <div class="body">${msg.content}</div>
         </div>`,
@@ -190,7 +193,8 @@ function History({ entries, current, onRestore }) {
         ({ e, after }) =>
           html`<li data-action=${e.action}>
             <div class="meta">
-              <b>${label(ACTION_LABELS, e.action)}</b> by ${e.actor} · ${fmtDate(e.at)}${e.reason ? html` · <span class="muted">${e.reason}</span>` : null}
+              <b>${label(ACTION_LABELS, e.action)}</b> by ${e.actor} ·
+              ${fmtDate(e.at)}${e.reason ? html` · <span class="muted">${e.reason}</span>` : null}
               ${e.previous && current ? html` <button type="button" class="link" title="Write this version back as a new change" onClick=${() => onRestore(e.previous)}>Restore the version before this change</button>` : null}
             </div>
             ${e.previous === null && e.next ? html`<div class="change"><ins>${e.next.text}</ins></div>` : null}
@@ -202,16 +206,8 @@ function History({ entries, current, onRestore }) {
                     <${Change} label="scope" before=${e.previous.scope} after=${e.next.scope} />
                     ${
                       after
-                        ? html`<${Change}
-                              label="importance"
-                              before=${fmt2(e.previous.importance)}
-                              after=${fmt2(after.importance)}
-                            />
-                            <${Change}
-                              label="confidence"
-                              before=${fmt2(e.previous.confidence)}
-                              after=${fmt2(after.confidence)}
-                            />
+                        ? html`<${Change} label="importance" before=${fmt2(e.previous.importance)} after=${fmt2(after.importance)} />
+                            <${Change} label="confidence" before=${fmt2(e.previous.confidence)} after=${fmt2(after.confidence)} />
                             <${Change} label="tags" before=${tagText(e.previous.tags)} after=${tagText(after.tags)} />`
                         : null
                     }`

@@ -77,7 +77,11 @@ export function OverviewView({ me, params }) {
           : html`<div class="totals">
                 <${Tile} label="current memories" value=${o.memories} testid="memories" />
                 <${Tile} label="scopes" value=${Object.keys(o.byScope).length} testid="scopes" />
-                <${Tile} label="agents they came from" value=${Object.keys(o.byAgent).filter((a) => a !== '(none)').length} testid="agents" />
+                <${Tile}
+                  label="agents they came from"
+                  value=${Object.keys(o.byAgent).filter((a) => a !== '(none)').length}
+                  testid="agents"
+                />
                 <${Tile} label="days with new memories" value=${o.byDay.length} testid="days" />
               </div>
               ${o.truncated ? html`<p class="warn">Counted the first ${o.memories} memories only.</p>` : null}
@@ -88,11 +92,21 @@ export function OverviewView({ me, params }) {
               <div class="split">
                 <div class="card">
                   <h3>By category</h3>
-                  <${BarList} counts=${o.byCategory} label=${(k) => label(CATEGORY_LABELS, k)} href=${(k) => list({ category: k })} testid="chart-category" />
+                  <${BarList}
+                    counts=${o.byCategory}
+                    label=${(k) => label(CATEGORY_LABELS, k)}
+                    href=${(k) => list({ category: k })}
+                    testid="chart-category"
+                  />
                 </div>
                 <div class="card">
                   <h3>By scope</h3>
-                  <${BarList} counts=${o.byScope} label=${scopeLabel} href=${(k) => hashFor('memories', { scope: k })} testid="chart-scope" />
+                  <${BarList}
+                    counts=${o.byScope}
+                    label=${scopeLabel}
+                    href=${(k) => hashFor('memories', { scope: k })}
+                    testid="chart-scope"
+                  />
                 </div>
                 <div class="card">
                   <h3>By agent <span class="muted">(the agent each memory was learned from)</span></h3>

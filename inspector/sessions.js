@@ -11,10 +11,10 @@ const PAGE = 50;
 export const sessionHash = (agentId, sessionKey, turn) => hashFor('session', { agent: agentId, key: sessionKey, turn });
 
 function SearchHits({ query, sessionKey }) {
-  const hits = useLoad(() => api('/conversations/search', { method: 'POST', body: { query, limit: 20, ...(sessionKey ? { sessionKey } : {}) } }), [
-    query,
-    sessionKey,
-  ]);
+  const hits = useLoad(
+    () => api('/conversations/search', { method: 'POST', body: { query, limit: 20, ...(sessionKey ? { sessionKey } : {}) } }),
+    [query, sessionKey],
+  );
   return html`<div class="card" data-testid="conversation-hits">
     <h3>What was said about <q>${query}</q></h3>
     <${Loaded}
@@ -28,7 +28,8 @@ function SearchHits({ query, sessionKey }) {
                 (h) =>
                   html`<li>
                     <div class="meta">
-                      <b>${label(ROLE_LABELS, h.record.role)}</b> · ${h.record.agentId} · ${fmtTime(h.record.timestamp)} · score ${fmtScore(h.score)} ·
+                      <b>${label(ROLE_LABELS, h.record.role)}</b> · ${h.record.agentId} · ${fmtTime(h.record.timestamp)} · score
+                      ${fmtScore(h.score)} ·
                       <a href=${sessionHash(h.record.agentId, h.record.sessionKey, h.record.id)}>open in its session</a>
                     </div>
                     <div class="body">${h.record.content}</div>
@@ -106,9 +107,21 @@ export function SessionsView({ params }) {
                 </tbody>
               </table>
               <div class="pager">
-                <button type="button" disabled=${offset === 0} onClick=${() => navigate('sessions', { agent, q, offset: Math.max(0, offset - PAGE) })}>← Previous</button>
+                <button
+                  type="button"
+                  disabled=${offset === 0}
+                  onClick=${() => navigate('sessions', { agent, q, offset: Math.max(0, offset - PAGE) })}
+                >
+                  ← Previous
+                </button>
                 <span class="muted">${offset + 1}–${offset + r.sessions.length} of ${r.total}</span>
-                <button type="button" disabled=${offset + r.sessions.length >= r.total} onClick=${() => navigate('sessions', { agent, q, offset: offset + PAGE })}>Next →</button>
+                <button
+                  type="button"
+                  disabled=${offset + r.sessions.length >= r.total}
+                  onClick=${() => navigate('sessions', { agent, q, offset: offset + PAGE })}
+                >
+                  Next →
+                </button>
               </div>`}
     />
   </section>`;
@@ -116,9 +129,7 @@ export function SessionsView({ params }) {
 
 function Turn({ t, cited, focused }) {
   return html`<div class=${`message${focused ? ' focused' : ''}`} data-role=${t.role} id=${`turn-${t.id}`} data-turn=${t.id}>
-    <div class="meta">
-      <b>${label(ROLE_LABELS, t.role)}</b> · ${fmtTime(t.timestamp)} · <span class="mono">${t.id}</span>
-    </div>
+    <div class="meta"><b>${label(ROLE_LABELS, t.role)}</b> · ${fmtTime(t.timestamp)} · <span class="mono">${t.id}</span></div>
     <div class="body">${t.content}</div>
     ${
       cited?.length
@@ -126,7 +137,10 @@ function Turn({ t, cited, focused }) {
             Learned from this turn:
             ${cited.map(
               (m) =>
-                html`<a class="memory-link" href=${`#/memory/${encodeURIComponent(m.id)}`} title=${`${label(CATEGORY_LABELS, m.category)} · ${m.scope}`}
+                html`<a
+                  class="memory-link"
+                  href=${`#/memory/${encodeURIComponent(m.id)}`}
+                  title=${`${label(CATEGORY_LABELS, m.category)} · ${m.scope}`}
                   >${m.text}</a
                 >`,
             )}
@@ -159,18 +173,25 @@ export function SessionView({ params }) {
     <${Loaded}
       load=${load}
       what="the session"
-      render=${(s) => html`<div class="card" data-testid="turns">
-        <p class="muted">${s.total} messages${s.total > s.turns.length ? `, showing ${s.offset + 1}–${s.offset + s.turns.length}` : ''}.</p>
-        ${s.turns.map((t) => html`<${Turn} key=${t.id} t=${t} cited=${s.citedBy[t.id]} focused=${t.id === turn} />`)}
-        ${
-          s.total > s.turns.length
-            ? html`<div class="pager">
-                <button type="button" disabled=${s.offset === 0} onClick=${() => setOffset(Math.max(0, s.offset - s.limit))}>← Earlier</button>
-                <button type="button" disabled=${s.offset + s.turns.length >= s.total} onClick=${() => setOffset(s.offset + s.limit)}>Later →</button>
-              </div>`
-            : null
-        }
-      </div>`}
+      render=${(s) =>
+        html`<div class="card" data-testid="turns">
+          <p class="muted">
+            ${s.total} messages${s.total > s.turns.length ? `, showing ${s.offset + 1}–${s.offset + s.turns.length}` : ''}.
+          </p>
+          ${s.turns.map((t) => html`<${Turn} key=${t.id} t=${t} cited=${s.citedBy[t.id]} focused=${t.id === turn} />`)}
+          ${
+            s.total > s.turns.length
+              ? html`<div class="pager">
+                  <button type="button" disabled=${s.offset === 0} onClick=${() => setOffset(Math.max(0, s.offset - s.limit))}>
+                    ← Earlier
+                  </button>
+                  <button type="button" disabled=${s.offset + s.turns.length >= s.total} onClick=${() => setOffset(s.offset + s.limit)}>
+                    Later →
+                  </button>
+                </div>`
+              : null
+          }
+        </div>`}
     />
     ${load.loading && load.data ? html`<${Loading} />` : null}
   </section>`;

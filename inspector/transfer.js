@@ -1,4 +1,4 @@
-/* global document, URL, Blob, fetch, location */
+/* global document, URL, Blob, fetch, location, setTimeout */
 // Export (download JSONL of the scopes this server may read) and import (upload JSONL, check it with
 // a dry run and a preview, then import).
 import { useState } from 'preact/hooks';
@@ -55,7 +55,10 @@ function ExportCard({ me, scopes }) {
           ${scopes.map((s) => html`<option value=${s}>${scopeLabel(s)}</option>`)}
         </select></label
       >
-      <label class="check"><input type="checkbox" name="export-history" checked=${history} onChange=${(e) => setHistory(e.target.checked)} /> include replaced versions</label>
+      <label class="check"
+        ><input type="checkbox" name="export-history" checked=${history} onChange=${(e) => setHistory(e.target.checked)} /> include replaced
+        versions</label
+      >
       <button type="button" class="primary" disabled=${state.busy} onClick=${run}>${state.busy ? 'Exporting…' : 'Download JSONL'}</button>
     </div>
     ${state.done ? html`<div class="flash" role="status">${state.done}</div>` : null}
@@ -67,8 +70,8 @@ function Report({ r }) {
   return html`<div data-testid="import-report">
     <p>
       ${r.dryRun ? 'Dry run: nothing was written. ' : ''}${r.lines} line${r.lines === 1 ? '' : 's'} read ·
-      <b data-testid="import-count">${r.imported}</b> ${r.dryRun ? 'would be imported' : 'imported'} · ${r.skippedExisting} already present (same id) ·
-      ${r.skippedDuplicate} duplicate text · ${r.invalid.length} invalid
+      <b data-testid="import-count">${r.imported}</b> ${r.dryRun ? 'would be imported' : 'imported'} · ${r.skippedExisting} already present
+      (same id) · ${r.skippedDuplicate} duplicate text · ${r.invalid.length} invalid
     </p>
     ${
       r.invalid.length
@@ -111,7 +114,11 @@ function ImportCard({ me, scopes, onImported }) {
   const [state, setState] = useState({});
   const choose = (e) => {
     const f = e.target.files?.[0] ?? null;
-    setState(f && f.size > MAX_UPLOAD_BYTES ? { error: { code: 'TOO_LARGE', message: `${f.name} is over 1 MB: import it with strata import ${f.name}.` } } : {});
+    setState(
+      f && f.size > MAX_UPLOAD_BYTES
+        ? { error: { code: 'TOO_LARGE', message: `${f.name} is over 1 MB: import it with strata import ${f.name}.` } }
+        : {},
+    );
     setFile(f && f.size <= MAX_UPLOAD_BYTES ? f : null);
   };
   const send = async (dryRun) => {
@@ -129,8 +136,8 @@ function ImportCard({ me, scopes, onImported }) {
   return html`<div class="card" data-testid="import">
     <h3>Import</h3>
     <p class="muted">
-      A JSONL file as Export writes it (or lines of <code>{"text": …, "scope": …}</code>). Check it first: the dry run validates every
-      line and shows what would be stored; ids and texts already present are skipped. Files over 1 MB: <code>strata import</code>.
+      A JSONL file as Export writes it (or lines of <code>{"text": …, "scope": …}</code>). Check it first: the dry run validates every line
+      and shows what would be stored; ids and texts already present are skipped. Files over 1 MB: <code>strata import</code>.
     </p>
     <div class="row">
       <input type="file" name="import-file" accept=".jsonl,.json,.ndjson,application/x-ndjson,text/plain" onChange=${choose} />
@@ -142,7 +149,12 @@ function ImportCard({ me, scopes, onImported }) {
         </select></label
       >
       <button type="button" disabled=${!file || state.busy} onClick=${() => send(true)}>Check (dry run)</button>
-      <button type="button" class="primary" disabled=${!file || state.busy || !(r && state.checked && r.imported > 0)} onClick=${() => send(false)}>
+      <button
+        type="button"
+        class="primary"
+        disabled=${!file || state.busy || !(r && state.checked && r.imported > 0)}
+        onClick=${() => send(false)}
+      >
         ${r && state.checked ? `Import ${r.imported}` : 'Import'}
       </button>
     </div>

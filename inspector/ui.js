@@ -78,7 +78,9 @@ export function Tags({ tags }) {
 
 /** A loading line with role=status, so a slow first answer never shows a blank area. */
 export function Loading({ what = '' }) {
-  return html`<p class="muted loading" role="status" data-testid="loading"><span class="spinner" aria-hidden="true"></span>Loading${what ? ` ${what}` : ''}…</p>`;
+  return html`<p class="muted loading" role="status" data-testid="loading">
+    <span class="spinner" aria-hidden="true"></span>Loading${what ? ` ${what}` : ''}…
+  </p>`;
 }
 
 /** The three states of a `useLoad` result: loading (first time), error, or `render(data)`. */

@@ -21,7 +21,11 @@ describe('inspector operations for a non-owner caller', () => {
     const res = await handler(new Request(`http://127.0.0.1/api/v1${path}`, init));
     return { status: res.status, body: (await res.json()) as Json };
   };
-  const post = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (body: unknown): RequestInit => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
   beforeAll(async () => {
     seed = await seedOwnerHome();
@@ -83,7 +87,11 @@ describe('inspector operations for a non-owner caller', () => {
     expect(foreign.status).toBe(403);
     expect(foreign.body.error.code).toBe('FORBIDDEN_SCOPE');
     expect(foreign.body.error.message).toContain('line 1');
-    const jsonl = [JSON.stringify({ text: 'Coder imported one', scope: 'agent:coder' }), 'not json', JSON.stringify({ text: 'Coder imported two' })].join('\n');
+    const jsonl = [
+      JSON.stringify({ text: 'Coder imported one', scope: 'agent:coder' }),
+      'not json',
+      JSON.stringify({ text: 'Coder imported two' }),
+    ].join('\n');
     const dry = await coder('/import', post({ jsonl, dryRun: true, scope: 'agent:coder' }));
     expect(dry.status).toBe(200);
     expect(dry.body).toMatchObject({ dryRun: true, lines: 3, imported: 2, invalid: [{ line: 2 }] });
@@ -118,7 +126,9 @@ describe('inspector operations for a non-owner caller', () => {
     }).catch((e: unknown) => e as Error);
     if (withLlm instanceof Error) throw withLlm;
     try {
-      const stats = await client(createHttpHandler({ strata: withLlm, caller: resolveCaller({ config: withLlm.config, agentId: 'coder' }) }))('/stats');
+      const stats = await client(
+        createHttpHandler({ strata: withLlm, caller: resolveCaller({ config: withLlm.config, agentId: 'coder' }) }),
+      )('/stats');
       expect(stats.body.llm).toEqual({ provider: 'openai', model: 'qwen2.5:7b', configured: true });
       expect(JSON.stringify(stats.body)).not.toContain('127.0.0.1:9');
     } finally {

@@ -39,10 +39,21 @@ describe.skipIf(skip)('web inspector, owner view, against strata serve', () => {
   beforeAll(async () => {
     await mkdir(SHOTS, { recursive: true });
     seed = await seedOwnerHome();
-    server = await spawnServer(['--home', seed.home, '--all-scopes', 'serve', '--port', '0'], { STRATA_HTTP_TOKEN: '', STRATA_AGENT_ID: '' });
+    server = await spawnServer(['--home', seed.home, '--all-scopes', 'serve', '--port', '0'], {
+      STRATA_HTTP_TOKEN: '',
+      STRATA_AGENT_ID: '',
+    });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
     page.on('pageerror', (e) => pageErrors.push(e.message));
@@ -95,13 +106,20 @@ describe.skipIf(skip)('web inspector, owner view, against strata serve', () => {
     await open('#/overview');
     const time = page.getByTestId('chart-time');
     await time.waitFor();
-    const bars = await time.locator('rect.bar').evaluateAll((els) => els.map((e) => [e.getAttribute('data-day'), Number(e.getAttribute('data-count'))]));
+    const bars = await time
+      .locator('rect.bar')
+      .evaluateAll((els) => els.map((e) => [e.getAttribute('data-day'), Number(e.getAttribute('data-count'))]));
     // One bar per day from the first to the last, zeros included.
     expect(bars[0]).toEqual(['2026-11-01', 2]);
     expect(bars.filter(([, n]) => (n as number) > 0)).toEqual(Object.entries(seed.byDay).sort());
     expect(bars.find(([d]) => d === '2026-11-02')).toEqual(['2026-11-02', 0]);
     const counts = async (id: string) =>
-      Object.fromEntries(await page.getByTestId(id).locator('li').evaluateAll((els) => els.map((e) => [e.getAttribute('data-key'), Number(e.getAttribute('data-count'))])));
+      Object.fromEntries(
+        await page
+          .getByTestId(id)
+          .locator('li')
+          .evaluateAll((els) => els.map((e) => [e.getAttribute('data-key'), Number(e.getAttribute('data-count'))])),
+      );
     expect(await counts('chart-scope')).toEqual(seed.byScope);
     expect(await counts('chart-agent')).toEqual(seed.byAgent);
     expect(await counts('chart-category')).toEqual((await api('/overview')).body.byCategory);
@@ -156,7 +174,7 @@ describe.skipIf(skip)('web inspector, owner view, against strata serve', () => {
     await open('#/memories?q=Payload');
     await expect.poll(() => page.locator('table.list tbody td.text').first().textContent()).toContain('Payload memory');
     expect(await page.locator('main img, main script').count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await page.evaluate('window.__xss')).toBeUndefined();
   });
 
   it('edits scope, confidence and text through update, with labels and the change in the history', async () => {
@@ -180,9 +198,9 @@ describe.skipIf(skip)('web inspector, owner view, against strata serve', () => {
       confidence: 0.6,
     });
     const newest = page.getByTestId('history').locator('li').first();
-    await expect.poll(() => newest.locator('.change').allTextContents()).toEqual(
-      expect.arrayContaining(['scope agent:coder → project:strata', 'confidence 1.00 → 0.60']),
-    );
+    await expect
+      .poll(() => newest.locator('.change').allTextContents())
+      .toEqual(expect.arrayContaining(['scope agent:coder → project:strata', 'confidence 1.00 → 0.60']));
     expect(await newest.locator('.meta b').textContent()).toBe('Edited');
   });
 
@@ -209,7 +227,9 @@ describe.skipIf(skip)('web inspector, owner view, against strata serve', () => {
     const before = (await api('/memories')).body.total as number;
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSONL' }).click()]);
     const lines = (await readFile((await download.path())!, 'utf8')).trim().split('\n');
-    expect(lines.map((l) => JSON.parse(l).id).sort()).toEqual(expect.arrayContaining((await api('/memories?limit=100')).body.memories.map((m: Json) => m.id)));
+    expect(lines.map((l) => JSON.parse(l).id).sort()).toEqual(
+      expect.arrayContaining((await api('/memories?limit=100')).body.memories.map((m: Json) => m.id)),
+    );
     expect(download.suggestedFilename()).toMatch(/^strata-export-all-\d{4}-\d{2}-\d{2}\.jsonl$/);
 
     const file = [
@@ -217,7 +237,9 @@ describe.skipIf(skip)('web inspector, owner view, against strata serve', () => {
       JSON.stringify({ text: 'Imported: <b>bold</b> stays text', scope: 'project:strata' }),
       '{ not json',
     ].join('\n');
-    await page.locator('input[name=import-file]').setInputFiles({ name: 'mine.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(file) });
+    await page
+      .locator('input[name=import-file]')
+      .setInputFiles({ name: 'mine.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(file) });
     await page.getByRole('button', { name: 'Check (dry run)' }).click();
     const report = page.getByTestId('import-report');
     await expect.poll(() => page.getByTestId('import-count').textContent()).toBe('2');

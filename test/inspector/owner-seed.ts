@@ -57,10 +57,46 @@ export async function seedOwnerHome(): Promise<OwnerSeed> {
     const base = { host: 'jsonl' as const, recordedAt: '2026-11-12T10:00:00.000Z' };
     const at = (m: number) => Date.parse('2026-11-12T09:00:00Z') + m * 60_000;
     const records: L0Record[] = [
-      { ...base, agentId: 'coder', sessionId: 's-1', sessionKey: 'agent:coder:main', id: 'c1', role: 'user', content: 'Please always squash merge into main.', timestamp: at(0) },
-      { ...base, agentId: 'coder', sessionId: 's-1', sessionKey: 'agent:coder:main', id: 'c2', role: 'assistant', content: 'Understood: squash merges only, into main.', timestamp: at(1) },
-      { ...base, agentId: 'coder', sessionId: 's-1', sessionKey: 'agent:coder:main', id: 'c3', role: 'user', content: XSS_TURN, timestamp: at(2) },
-      { ...base, agentId: 'reviewer', sessionId: 's-2', sessionKey: 'agent:reviewer:main', id: 'r1', role: 'user', content: 'Review the flaky websocket test first.', timestamp: at(5) },
+      {
+        ...base,
+        agentId: 'coder',
+        sessionId: 's-1',
+        sessionKey: 'agent:coder:main',
+        id: 'c1',
+        role: 'user',
+        content: 'Please always squash merge into main.',
+        timestamp: at(0),
+      },
+      {
+        ...base,
+        agentId: 'coder',
+        sessionId: 's-1',
+        sessionKey: 'agent:coder:main',
+        id: 'c2',
+        role: 'assistant',
+        content: 'Understood: squash merges only, into main.',
+        timestamp: at(1),
+      },
+      {
+        ...base,
+        agentId: 'coder',
+        sessionId: 's-1',
+        sessionKey: 'agent:coder:main',
+        id: 'c3',
+        role: 'user',
+        content: XSS_TURN,
+        timestamp: at(2),
+      },
+      {
+        ...base,
+        agentId: 'reviewer',
+        sessionId: 's-2',
+        sessionKey: 'agent:reviewer:main',
+        id: 'r1',
+        role: 'user',
+        content: 'Review the flaky websocket test first.',
+        timestamp: at(5),
+      },
     ];
     await strata.appendConversation({ records });
     const distilled = (

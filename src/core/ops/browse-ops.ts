@@ -23,10 +23,7 @@ const NO_AGENT_NOTE =
   'This caller has no agent, so no conversation is visible to it: start the host with --agent <id> (or --all-scopes for every agent).';
 
 /** The memories of a filter, page by page, at most SCAN_MAX of them. */
-export async function* scanMemories(
-  ctx: OpContext,
-  filter: Omit<ListMemoriesOptions, 'limit' | 'offset'>,
-): AsyncGenerator<MemoryRecord> {
+export async function* scanMemories(ctx: OpContext, filter: Omit<ListMemoriesOptions, 'limit' | 'offset'>): AsyncGenerator<MemoryRecord> {
   for (let offset = 0; offset < SCAN_MAX; offset += SCAN_PAGE) {
     const page = await ctx.engine.list({ order: 'oldest', ...filter, limit: SCAN_PAGE, offset });
     yield* page;
@@ -99,7 +96,8 @@ export const session = defineOperation({
     }),
   async run(ctx, a): Promise<SessionResult> {
     // Another agent's conversation is answered like a session that does not exist.
-    if (!canReadAgent(ctx.caller, a.agentId)) throw new NotFoundError({ what: 'session of an agent this caller may read', id: a.sessionKey });
+    if (!canReadAgent(ctx.caller, a.agentId))
+      throw new NotFoundError({ what: 'session of an agent this caller may read', id: a.sessionKey });
     const all = await ctx.engine.sessionMessages({ agentId: a.agentId, sessionKey: a.sessionKey, abortSignal: ctx.abortSignal });
     if (all.length === 0) throw new NotFoundError({ what: 'conversation session', id: `${a.agentId}/${a.sessionKey}` });
     const limit = a.limit ?? 200;
@@ -199,7 +197,12 @@ export const importMemories = defineOperation({
       // A line may never write into a scope the caller does not hold.
       if (!ctx.caller.owner && !ctx.caller.scopes.includes(lineScope)) throw scopeNotAllowed(`${lineScope} (line ${i + 1})`, ctx.caller);
       if (preview.length < PREVIEW_LINES && typeof head?.text === 'string')
-        preview.push({ line: i + 1, text: head.text, scope: lineScope, category: typeof head.category === 'string' ? head.category : 'other' });
+        preview.push({
+          line: i + 1,
+          text: head.text,
+          scope: lineScope,
+          category: typeof head.category === 'string' ? head.category : 'other',
+        });
     }
     const report = await ctx.engine.import({
       input: Readable.from([a.jsonl]),

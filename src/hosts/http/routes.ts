@@ -48,7 +48,11 @@ export function registerRoutes(api: Hono, ops: CallerOperations): void {
   api.post('/memories/forget', async (c) => {
     const body = await jsonBody(c);
     if (!isRecord(body) || !Array.isArray(body.ids) || Object.keys(body).some((k) => k !== 'ids'))
-      throw new HttpError({ status: 400, code: 'INVALID_ARGUMENT', message: 'Send {"ids": ["<memory id>", ...]} to forget memories by id.' });
+      throw new HttpError({
+        status: 400,
+        code: 'INVALID_ARGUMENT',
+        message: 'Send {"ids": ["<memory id>", ...]} to forget memories by id.',
+      });
     const out = await run(c, 'forget', { ids: body.ids });
     return c.json({ deleted: out.deleted, ids: out.ids });
   });
