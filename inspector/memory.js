@@ -156,9 +156,9 @@ function Provenance({ p }) {
       (msg) =>
         html`<div class="message" data-role=${msg.role}>
           <div class="meta">
-            <b>${label(ROLE_LABELS, msg.role)}</b> · ${fmtDate(new Date(msg.timestamp).toISOString())} ·
-            <span class="mono">${msg.id}</span> · ${msg.host} ·
-            <a class="turn-link" href=${sessionHash(msg.agentId, msg.sessionKey, msg.id)}>in the session</a>
+            <b>${label(ROLE_LABELS, msg.role)}</b>${` · ${fmtDate(new Date(msg.timestamp).toISOString())} · `}<span class="mono"
+              >${msg.id}</span
+            >${` · ${msg.host} · `}<a class="turn-link" href=${sessionHash(msg.agentId, msg.sessionKey, msg.id)}>in the session</a>
           </div>
           <div class="body">${msg.content}</div>
         </div>`,

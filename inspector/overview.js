@@ -35,11 +35,11 @@ export function LlmState({ llm }) {
       </div>
     </div>
     <p>
-      To configure one, set <code>llm</code> in <code>config.json</code> of this Strata home, e.g.
+      To configure one, set <code>llm</code> in <code>config.json</code> of this Strata home, e.g.${' '}
       <code>{"llm": {"provider": "openai", "baseURL": "http://127.0.0.1:11434/v1", "model": "qwen2.5:7b"}}</code> (Ollama; any
-      OpenAI-compatible server), or <code>"provider": "anthropic"</code> with <code>"apiKeyEnv": "ANTHROPIC_API_KEY"</code>, or
-      <code>"provider": "claude-code"</code> (your own <code>claude</code> CLI). The environment variables
-      <code>STRATA_LLM_PROVIDER</code> and <code>STRATA_LLM_MODEL</code> work too. Restart <code>strata serve</code> after the change;
+      OpenAI-compatible server), or <code>"provider": "anthropic"</code> with <code>"apiKeyEnv": "ANTHROPIC_API_KEY"</code>, or${' '}
+      <code>"provider": "claude-code"</code> (your own <code>claude</code> CLI). The environment variables${' '}
+      <code>STRATA_LLM_PROVIDER</code> and <code>STRATA_LLM_MODEL</code> work too. Restart <code>strata serve</code> after the change;${' '}
       <code>strata doctor</code> checks it.
     </p>
   </div>`;

@@ -28,8 +28,8 @@ function SearchHits({ query, sessionKey }) {
                 (h) =>
                   html`<li>
                     <div class="meta">
-                      <b>${label(ROLE_LABELS, h.record.role)}</b> · ${h.record.agentId} · ${fmtTime(h.record.timestamp)} · score
-                      ${fmtScore(h.score)} ·
+                      <b>${label(ROLE_LABELS, h.record.role)}</b>
+                      ${` · ${h.record.agentId} · ${fmtTime(h.record.timestamp)} · score ${fmtScore(h.score)} · `}
                       <a href=${sessionHash(h.record.agentId, h.record.sessionKey, h.record.id)}>open in its session</a>
                     </div>
                     <div class="body">${h.record.content}</div>

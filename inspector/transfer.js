@@ -69,9 +69,9 @@ function ExportCard({ me, scopes }) {
 function Report({ r }) {
   return html`<div data-testid="import-report">
     <p>
-      ${r.dryRun ? 'Dry run: nothing was written. ' : ''}${r.lines} line${r.lines === 1 ? '' : 's'} read ·
-      <b data-testid="import-count">${r.imported}</b> ${r.dryRun ? 'would be imported' : 'imported'} · ${r.skippedExisting} already present
-      (same id) · ${r.skippedDuplicate} duplicate text · ${r.invalid.length} invalid
+      ${`${r.dryRun ? 'Dry run: nothing was written. ' : ''}${r.lines} line${r.lines === 1 ? '' : 's'} read · `}
+      <b data-testid="import-count">${r.imported}</b>
+      ${` ${r.dryRun ? 'would be imported' : 'imported'} · ${r.skippedExisting} already present (same id) · ${r.skippedDuplicate} duplicate text · ${r.invalid.length} invalid`}
     </p>
     ${
       r.invalid.length
