@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { resolveCaller } from '../../src/core/caller.js';
 import { startHttpServer } from '../../src/hosts/http/server.js';
@@ -39,6 +39,8 @@ describe.skipIf(skip)('web inspector in Chromium', () => {
   };
 
   beforeAll(async () => {
+    // The machine is shared: a page answer may take seconds under load (the 1 s default is a timing assertion).
+    vi.setConfig({ expect: { poll: { timeout: 15_000, interval: 50 } } });
     await mkdir(SHOTS, { recursive: true });
     seeded = await seedHome();
     const caller = resolveCaller({ config: seeded.strata.config, agentId: 'coder' });
@@ -68,6 +70,7 @@ describe.skipIf(skip)('web inspector in Chromium', () => {
   }, 60_000);
 
   afterAll(async () => {
+    vi.resetConfig();
     await browser?.close();
     await server?.close();
     await guarded?.close();
