@@ -49,6 +49,13 @@ function Fields({ m }) {
   </dl>`;
 }
 
+/** A number from 0 to 1 (importance, confidence). */
+function UnitInput({ label: text, name, value, onInput }) {
+  return html`<label
+    >${text} <input name=${name} type="number" min="0" max="1" step="0.05" value=${value} onInput=${(e) => onInput(e.target.value)}
+  /></label>`;
+}
+
 function EditForm({ m, scopes, onDone }) {
   const [text, setText] = useState(m.text);
   const [category, setCategory] = useState(m.category);
@@ -97,28 +104,8 @@ function EditForm({ m, scopes, onDone }) {
           ${[...new Set([m.scope, ...scopes])].map((s) => html`<option value=${s}>${scopeLabel(s)} (${s})</option>`)}
         </select></label
       >
-      <label
-        >Importance
-        <input
-          name="importance"
-          type="number"
-          min="0"
-          max="1"
-          step="0.05"
-          value=${importance}
-          onInput=${(e) => setImportance(e.target.value)}
-      /></label>
-      <label
-        >Confidence
-        <input
-          name="confidence"
-          type="number"
-          min="0"
-          max="1"
-          step="0.05"
-          value=${confidence}
-          onInput=${(e) => setConfidence(e.target.value)}
-      /></label>
+      <${UnitInput} label="Importance" name="importance" value=${importance} onInput=${setImportance} />
+      <${UnitInput} label="Confidence" name="confidence" value=${confidence} onInput=${setConfidence} />
       <label class="grow"
         >Tags <input name="tags" value=${tags} onInput=${(e) => setTags(e.target.value)} placeholder="comma, separated"
       /></label>

@@ -4,28 +4,25 @@
  * each checked against what the API says. Screenshots go to $STRATA_INSPECTOR_SHOTS (default a
  * temp dir), never into the repository.
  */
-import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { openBrowser, skipBrowser } from './browser.js';
 import { spawnServer, type SpawnedServer } from '../hosts/spawn-server.js';
 import { seedOwnerHome, XSS_MEMORY, XSS_TURN, type OwnerSeed } from './owner-seed.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = process.env.STRATA_INSPECTOR_SHOTS ?? join(tmpdir(), 'strata-inspector-shots');
-const skip = !existsSync(CHROMIUM) && !process.env.CI;
-if (skip) console.warn(`inspector owner tests skipped: ${CHROMIUM} is missing (apt-get install chromium); CI always runs them.`);
 
-describe.skipIf(skip)('web inspector, owner view, against strata serve', () => {
+describe.skipIf(skipBrowser)('web inspector, owner view, against strata serve', () => {
   let seed: OwnerSeed;
   let server: SpawnedServer;
   let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   const api = async (path: string, init?: RequestInit): Promise<{ status: number; body: Json }> => {
     const res = await fetch(`${server.url}/api/v1${path}`, init);
     return { status: res.status, body: (await res.json()) as Json };
@@ -45,22 +42,7 @@ describe.skipIf(skip)('web inspector, owner view, against strata serve', () => {
       STRATA_HTTP_TOKEN: '',
       STRATA_AGENT_ID: '',
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    page.on('console', (m) => m.type() === 'error' && !/status of 404/.test(m.text()) && pageErrors.push(m.text()));
-    await page.route('**/*', (route) => (route.request().url().startsWith(server.url) ? route.continue() : route.abort()));
+    ({ browser, page, pageErrors } = await openBrowser({ origins: () => [server.url] }));
   }, 90_000);
 
   afterAll(async () => {
@@ -267,7 +249,9 @@ describe.skipIf(skip)('web inspector, owner view, against strata serve', () => {
     await page.locator('input[name=query]').fill('pnpm');
     await page.getByRole('button', { name: 'Recall' }).click();
     // agent:coder is not the owner's own scope; recall still covers it.
-    await expect.poll(() => page.getByTestId('stages').locator('tbody tr').first().textContent()).toContain('Coder uses pnpm in the web repo');
+    await expect
+      .poll(() => page.getByTestId('stages').locator('tbody tr').first().textContent())
+      .toContain('Coder uses pnpm in the web repo');
   });
 
   it('shows an API error as an error, not a blank page', async () => {
