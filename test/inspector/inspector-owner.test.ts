@@ -114,6 +114,12 @@ describe.skipIf(skipBrowser)('web inspector, owner view, against strata serve', 
     expect(await llm.getAttribute('data-configured')).toBe('false');
     expect(await llm.textContent()).toMatch(/No LLM configured[\s\S]*Works without one[\s\S]*Needs an LLM[\s\S]*STRATA_LLM_PROVIDER/);
     await shot('overview');
+    // Usage leads with what to configure, not with a row of zero tiles.
+    await open('#/usage');
+    await expect.poll(() => page.getByTestId('llm-state').getAttribute('data-configured')).toBe('false');
+    expect(await page.locator('.stat[data-stat=calls]').count()).toBe(0);
+    await shot('usage-no-llm');
+    await open('#/overview');
     // A chart row links to the filtered list.
     await page.getByTestId('chart-scope').getByRole('link', { name: 'Project strata' }).click();
     await expect.poll(() => page.getByTestId('page-info').textContent()).toBe('1–2 of 2');
