@@ -34,6 +34,7 @@ function fieldValue(m, key) {
     return v ? html`<a href=${`#/memory/${encodeURIComponent(v)}`} class="mono">${v}</a>` : '—';
   if (/At$|^valid/.test(key)) return fmtDate(v);
   if (key === 'category') return label(CATEGORY_LABELS, v);
+  if (key === 'importance' || key === 'confidence') return fmt2(v);
   if (key === 'scope') return html`<span title=${scopeLabel(v)}>${v}</span>`;
   if (typeof v === 'number') return fmtNum(v, 2);
   return v === null || v === undefined || v === '' ? '—' : String(v);
@@ -180,8 +181,8 @@ function History({ entries, current, onRestore }) {
         ({ e, after }) =>
           html`<li data-action=${e.action}>
             <div class="meta">
-              <b>${label(ACTION_LABELS, e.action)}</b> by ${e.actor} ·
-              ${fmtDate(e.at)}${e.reason ? html` · <span class="muted">${e.reason}</span>` : null}
+              <b>${label(ACTION_LABELS, e.action)}</b
+              >${` by ${e.actor} · ${fmtDate(e.at)}`}${e.reason ? html` · <span class="muted">${e.reason}</span>` : null}
               ${e.previous && current ? html` <button type="button" class="link" title="Write this version back as a new change" onClick=${() => onRestore(e.previous)}>Restore the version before this change</button>` : null}
             </div>
             ${e.previous === null && e.next ? html`<div class="change"><ins>${e.next.text}</ins></div>` : null}
