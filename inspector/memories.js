@@ -1,7 +1,7 @@
 // Browse (filter by scope, agent, category, tag; page) and search (recall) memories; select rows
 // and forget them in bulk. Filters live in the URL hash so a view can be linked and survives
 // opening a memory and coming back.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, CATEGORIES } from './api.js';
 import { CATEGORY_LABELS, label, scopeLabel } from './labels.js';
 import { Empty, ErrorBox, fmtDate, fmtNum, fmtScore, hashFor, html, Loading, navigate, Tags, useLoad } from './ui.js';
@@ -151,6 +151,8 @@ export function MemoriesView({ me, params }) {
   const [selected, setSelected] = useState(new Set());
   const [flash, setFlash] = useState(null);
   const go = (next) => navigate('memories', next);
+  // A selection never outlives the rows it was made on: forgetting must not reach rows out of sight.
+  useEffect(() => setSelected(new Set()), [params.toString()]);
   // Every scope there is (owner) or of this caller, and the agents memories came from: the filter choices.
   const facets = useLoad(() => api('/overview'), []);
   const scopes = facets.data ? [...new Set([...Object.keys(facets.data.byScope), ...(me.owner ? [] : me.scopes)])].sort() : me.scopes;

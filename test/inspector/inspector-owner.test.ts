@@ -211,6 +211,13 @@ describe.skipIf(skipBrowser)('web inspector, owner view, against strata serve', 
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Forgot 2 memories');
     await expect.poll(() => page.getByTestId('empty').count()).toBe(1);
     expect((await api('/memories?scope=agent:reviewer')).body.total).toBe(0);
+
+    // A selection is dropped when the rows change, so nothing out of sight is forgotten.
+    await open('#/memories?scope=agent%3Acoder');
+    await page.locator('table.list tbody tr td.pick input').first().check();
+    expect(await page.getByTestId('bulk-bar').textContent()).toContain('1 selected');
+    await page.locator('select[name=scope]').selectOption('agent:ops');
+    await expect.poll(() => page.getByTestId('bulk-bar').count()).toBe(0);
   });
 
   it('downloads an export and imports a file after a dry-run preview', async () => {
