@@ -36,3 +36,20 @@ export async function openBrowser(options: { origins: () => string[] }): Promise
   );
   return { browser, page, pageErrors };
 }
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The helpers every inspector browser test uses: the API as JSON, a screenshot, a page by its hash. */
+export function pageHelpers(options: { url: () => string; page: () => Page; shots: string }) {
+  return {
+    api: async (path: string, init?: RequestInit): Promise<{ status: number; body: Json }> => {
+      const res = await fetch(`${options.url()}/api/v1${path}`, init);
+      return { status: res.status, body: (await res.json()) as Json };
+    },
+    shot: (name: string) => options.page().screenshot({ path: `${options.shots}/${name}.png`, fullPage: true }),
+    open: async (hash: string) => {
+      await options.page().goto(`${options.url()}/${hash}`);
+      await options.page().locator('main').waitFor();
+    },
+  };
+}

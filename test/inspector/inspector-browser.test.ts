@@ -6,7 +6,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { openBrowser, skipBrowser } from './browser.js';
+import { openBrowser, pageHelpers, skipBrowser } from './browser.js';
 import { resolveCaller } from '../../src/core/caller.js';
 import { startHttpServer } from '../../src/hosts/http/server.js';
 import type { ListeningServer } from '../../src/hosts/shared/listen.js';
@@ -24,15 +24,7 @@ describe.skipIf(skipBrowser)('web inspector in Chromium', () => {
   let browser: Browser;
   let page: Page;
   let pageErrors: string[] = [];
-  const api = async (path: string, init?: RequestInit): Promise<{ status: number; body: Json }> => {
-    const res = await fetch(`${server.url}/api/v1${path}`, init);
-    return { status: res.status, body: (await res.json()) as Json };
-  };
-  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-  const open = async (hash: string) => {
-    await page.goto(`${server.url}/${hash}`);
-    await page.locator('main').waitFor();
-  };
+  const { api, shot, open } = pageHelpers({ url: () => server.url, page: () => page, shots: SHOTS });
 
   beforeAll(async () => {
     // The machine is shared: a page answer may take seconds under load (the 1 s default is a timing assertion).

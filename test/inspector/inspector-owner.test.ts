@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { openBrowser, skipBrowser } from './browser.js';
+import { openBrowser, pageHelpers, skipBrowser } from './browser.js';
 import { spawnServer, type SpawnedServer } from '../hosts/spawn-server.js';
 import { seedOwnerHome, XSS_MEMORY, XSS_TURN, type OwnerSeed } from './owner-seed.js';
 
@@ -23,15 +23,7 @@ describe.skipIf(skipBrowser)('web inspector, owner view, against strata serve', 
   let browser: Browser;
   let page: Page;
   let pageErrors: string[] = [];
-  const api = async (path: string, init?: RequestInit): Promise<{ status: number; body: Json }> => {
-    const res = await fetch(`${server.url}/api/v1${path}`, init);
-    return { status: res.status, body: (await res.json()) as Json };
-  };
-  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-  const open = async (hash: string) => {
-    await page.goto(`${server.url}/${hash}`);
-    await page.locator('main').waitFor();
-  };
+  const { api, shot, open } = pageHelpers({ url: () => server.url, page: () => page, shots: SHOTS });
 
   beforeAll(async () => {
     // The machine is shared: a page answer may take seconds under load (the 1 s default is a timing assertion).
