@@ -9,12 +9,19 @@ import { MemoryView } from './memory.js';
 import { PlaygroundView } from './playground.js';
 import { LayersView } from './layers.js';
 import { UsageView } from './usage.js';
+import { OverviewView } from './overview.js';
+import { SessionsView, SessionView } from './sessions.js';
+import { TransferView } from './transfer.js';
+import { Loading } from './ui.js';
 
 const TABS = [
+  ['overview', 'Overview'],
   ['memories', 'Memories'],
-  ['playground', 'Recall playground'],
+  ['sessions', 'Conversations'],
+  ['playground', 'Recall'],
   ['layers', 'Scenes & persona'],
-  ['usage', 'Stats & usage'],
+  ['transfer', 'Import / export'],
+  ['usage', 'Usage'],
 ];
 
 function TokenForm({ required, onSaved }) {
@@ -86,22 +93,43 @@ function App() {
     else if (tab === 'playground') view = html`<${PlaygroundView} ...${props} />`;
     else if (tab === 'layers') view = html`<${LayersView} ...${props} />`;
     else if (tab === 'usage') view = html`<${UsageView} ...${props} />`;
+    else if (tab === 'overview') view = html`<${OverviewView} ...${props} />`;
+    else if (tab === 'sessions') view = html`<${SessionsView} ...${props} />`;
+    else if (tab === 'session') view = html`<${SessionView} ...${props} />`;
+    else if (tab === 'transfer') view = html`<${TransferView} ...${props} />`;
     else view = html`<${MemoriesView} ...${props} />`;
   }
-  const active = tab === 'memory' ? 'memories' : tab;
+  const active = tab === 'memory' ? 'memories' : tab === 'session' ? 'sessions' : tab;
 
   return html` <header>
       <h1><a href="#/memories">Strata</a> <span class="muted">inspector</span></h1>
       <nav>${TABS.map(([key, label]) => html`<a href=${`#/${key}`} class=${active === key ? 'active' : ''}>${label}</a>`)}</nav>
       <div class="who">
-        ${me ? html`<span title="The server acts as this caller">agent <b>${me.agent ?? '(none)'}</b> · ${me.scopes.join(', ')}</span>` : null}
+        ${
+          me?.owner
+            ? html`<span
+                class="owner"
+                data-testid="owner-badge"
+                title="Started with --all-scopes, or on loopback without a token: every scope and every agent's conversations"
+                >Owner · all scopes</span
+              >`
+            : me
+              ? html`<span class="caller" title=${`The server acts as this caller: ${me.scopes.join(', ')}`}
+                  >agent <b>${me.agent ?? '(none)'}</b> · ${me.scopes.length} scope${me.scopes.length === 1 ? '' : 's'}</span
+                >`
+              : null
+        }
         <button type="button" class="link" onClick=${() => setShowToken(!showToken)}>${token.get() ? 'Token ✓' : 'Token'}</button>
       </div>
     </header>
     ${needToken || showToken ? html`<${TokenForm} required=${needToken} onSaved=${onTokenSaved} />` : null}
     <main>
       ${whoami.error && !needToken ? html`<div class="error" role="alert">${whoami.error.message}</div>` : null}
-      ${needToken && !me ? html`<p class="muted">Enter the server's token (STRATA_HTTP_TOKEN) above. It is kept in this tab's sessionStorage only.</p>` : view}
+      ${
+        needToken && !me
+          ? html`<p class="muted">Enter the server's token (STRATA_HTTP_TOKEN) above. It is kept in this tab's sessionStorage only.</p>`
+          : (view ?? (whoami.error ? null : html`<${Loading} what="the inspector" />`))
+      }
     </main>`;
 }
 

@@ -1,7 +1,7 @@
 // Scenes (L2) and persona (L3) of an agent whose scope this server's caller holds; read-only.
 import { useState } from 'preact/hooks';
 import { api } from './api.js';
-import { ErrorBox, fmtDate, html, useLoad } from './ui.js';
+import { ErrorBox, fmtDate, html, Loading, useLoad } from './ui.js';
 
 const orNull = (p) => p.catch((e) => (e.status === 404 ? null : Promise.reject(e)));
 
@@ -23,7 +23,25 @@ function Scene({ agent, name }) {
 }
 
 export function LayersView({ me, params }) {
-  const agents = agentsOf(me);
+  // An owner may read every agent's layers: the agents are those with a scope or a conversation.
+  const known = useLoad(
+    () =>
+      me.owner
+        ? Promise.all([api('/stats'), api('/sessions', { query: { limit: 500 } })]).then(([s, c]) => [
+            ...Object.keys(s.byScope)
+              .filter((k) => k.startsWith('agent:'))
+              .map((k) => k.slice('agent:'.length)),
+            ...c.sessions.map((x) => x.agentId),
+          ])
+        : Promise.resolve([]),
+    [],
+  );
+  if (me.owner && known.data === undefined)
+    return known.error ? html`<${ErrorBox} error=${known.error} />` : html`<${Loading} what="agents" />`;
+  return html`<${Layers} me=${me} params=${params} agents=${[...new Set([...agentsOf(me), ...(known.data ?? [])])].sort()} />`;
+}
+
+function Layers({ params, agents }) {
   const [agent, setAgent] = useState(params.get('agent') ?? agents[0] ?? '');
   const [scene, setScene] = useState(null);
   const data = useLoad(
@@ -55,6 +73,7 @@ export function LayersView({ me, params }) {
       >
     </div>
     <${ErrorBox} error=${data.error} />
+    ${!d && !data.error ? html`<${Loading} what="scenes and persona" />` : null}
     ${
       d
         ? html`<div class="split">

@@ -1,7 +1,9 @@
 // One memory: every field, provenance (source messages), history; edit, forget and revert.
 import { useState } from 'preact/hooks';
 import { api, CATEGORIES } from './api.js';
-import { ErrorBox, fmtDate, fmtNum, html, Tags, useLoad } from './ui.js';
+import { ACTION_LABELS, CATEGORY_LABELS, FIELD_LABELS, label, ROLE_LABELS, scopeLabel, SOURCE_LABELS } from './labels.js';
+import { sessionHash } from './sessions.js';
+import { ErrorBox, fmtDate, fmtNum, html, Loading, Tags, useLoad } from './ui.js';
 
 const FIELDS = [
   'id',
@@ -31,6 +33,9 @@ function fieldValue(m, key) {
   if (key === 'supersedes' || key === 'supersededBy')
     return v ? html`<a href=${`#/memory/${encodeURIComponent(v)}`} class="mono">${v}</a>` : '—';
   if (/At$|^valid/.test(key)) return fmtDate(v);
+  if (key === 'category') return label(CATEGORY_LABELS, v);
+  if (key === 'importance' || key === 'confidence') return fmt2(v);
+  if (key === 'scope') return html`<span title=${scopeLabel(v)}>${v}</span>`;
   if (typeof v === 'number') return fmtNum(v, 2);
   return v === null || v === undefined || v === '' ? '—' : String(v);
 }
@@ -39,16 +44,25 @@ function Fields({ m }) {
   return html`<dl class="fields">
     ${FIELDS.map(
       (k) =>
-        html`<dt>${k}</dt>
+        html`<dt>${label(FIELD_LABELS, k)}</dt>
           <dd data-field=${k}>${fieldValue(m, k)}</dd>`,
     )}
   </dl>`;
 }
 
-function EditForm({ m, onDone }) {
+/** A number from 0 to 1 (importance, confidence). */
+function UnitInput({ label: text, name, value, onInput }) {
+  return html`<label
+    >${text} <input name=${name} type="number" min="0" max="1" step="0.05" value=${value} onInput=${(e) => onInput(e.target.value)}
+  /></label>`;
+}
+
+function EditForm({ m, scopes, onDone }) {
   const [text, setText] = useState(m.text);
   const [category, setCategory] = useState(m.category);
+  const [scope, setScope] = useState(m.scope);
   const [importance, setImportance] = useState(String(m.importance));
+  const [confidence, setConfidence] = useState(String(m.confidence));
   const [tags, setTags] = useState(m.tags.join(', '));
   const [error, setError] = useState(null);
   const save = async (e) => {
@@ -60,12 +74,18 @@ function EditForm({ m, onDone }) {
       .filter(Boolean);
     if (text !== m.text) patch.text = text;
     if (category !== m.category) patch.category = category;
+    if (scope !== m.scope) patch.scope = scope;
     if (Number(importance) !== m.importance) patch.importance = Number(importance);
+    if (Number(confidence) !== m.confidence) patch.confidence = Number(confidence);
     if (tagList.join('\n') !== m.tags.join('\n')) patch.tags = tagList;
     if (Object.keys(patch).length === 0) return onDone('Nothing changed.');
     try {
       await api(`/memories/${encodeURIComponent(m.id)}`, { method: 'PATCH', body: patch });
-      onDone(`Saved (${Object.keys(patch).join(', ')}).`);
+      onDone(
+        `Saved (${Object.keys(patch)
+          .map((k) => label(FIELD_LABELS, k).toLowerCase())
+          .join(', ')}).`,
+      );
     } catch (err) {
       setError(err);
     }
@@ -76,20 +96,17 @@ function EditForm({ m, onDone }) {
       <label
         >Category
         <select name="category" value=${category} onChange=${(e) => setCategory(e.target.value)}>
-          ${CATEGORIES.map((c) => html`<option value=${c}>${c}</option>`)}
+          ${CATEGORIES.map((c) => html`<option value=${c}>${label(CATEGORY_LABELS, c)}</option>`)}
         </select></label
       >
       <label
-        >Importance
-        <input
-          name="importance"
-          type="number"
-          min="0"
-          max="1"
-          step="0.05"
-          value=${importance}
-          onInput=${(e) => setImportance(e.target.value)}
-      /></label>
+        >Scope
+        <select name="scope" value=${scope} onChange=${(e) => setScope(e.target.value)}>
+          ${[...new Set([m.scope, ...scopes])].map((s) => html`<option value=${s}>${scopeLabel(s)} (${s})</option>`)}
+        </select></label
+      >
+      <${UnitInput} label="Importance" name="importance" value=${importance} onInput=${setImportance} />
+      <${UnitInput} label="Confidence" name="confidence" value=${confidence} onInput=${setConfidence} />
       <label class="grow"
         >Tags <input name="tags" value=${tags} onInput=${(e) => setTags(e.target.value)} placeholder="comma, separated"
       /></label>
@@ -107,13 +124,19 @@ function Provenance({ p }) {
   return html`<section class="card" data-testid="provenance">
     <h3>Provenance</h3>
     <dl class="fields">
-      <dt>source</dt>
-      <dd data-field="source.kind">${s.kind}</dd>
-      <dt>agent</dt>
+      <dt>Source</dt>
+      <dd><span data-field="source.kind">${s.kind}</span> <span class="muted">(${label(SOURCE_LABELS, s.kind)})</span></dd>
+      <dt>Agent</dt>
       <dd data-field="source.agentId">${s.agentId ?? '—'}</dd>
-      <dt>session</dt>
-      <dd data-field="source.sessionKey" class="mono">${s.sessionKey ?? '—'}</dd>
-      <dt>messages</dt>
+      <dt>Session</dt>
+      <dd class="mono">
+        <span data-field="source.sessionKey">${s.sessionKey ?? '—'}</span>${
+          s.sessionKey && s.agentId && !p.withheld
+            ? html` <a class="session-link" href=${sessionHash(s.agentId, s.sessionKey, s.messageIds[0])}>open the conversation</a>`
+            : null
+        }
+      </dd>
+      <dt>Messages</dt>
       <dd class="mono">${s.messageIds.length ? s.messageIds.join(', ') : 'none cited'}</dd>
     </dl>
     ${p.withheld ? html`<p class="warn">${p.withheld}</p>` : null}
@@ -121,7 +144,9 @@ function Provenance({ p }) {
       (msg) =>
         html`<div class="message" data-role=${msg.role}>
           <div class="meta">
-            <b>${msg.role}</b> · ${fmtDate(new Date(msg.timestamp).toISOString())} · <span class="mono">${msg.id}</span> · ${msg.host}
+            <b>${label(ROLE_LABELS, msg.role)}</b>${` · ${fmtDate(new Date(msg.timestamp).toISOString())} · `}<span class="mono"
+              >${msg.id}</span
+            >${` · ${msg.host} · `}<a class="turn-link" href=${sessionHash(msg.agentId, msg.sessionKey, msg.id)}>in the session</a>
           </div>
           <div class="body">${msg.content}</div>
         </div>`,
@@ -135,6 +160,7 @@ function Change({ label, before, after }) {
   return html`<div class="change"><span class="muted">${label}</span> <del>${before ?? '—'}</del> → <ins>${after ?? '—'}</ins></div>`;
 }
 
+const fmt2 = (n) => (typeof n === 'number' ? n.toFixed(2) : '—');
 const tagText = (t) => (t?.length ? t.join(', ') : '—');
 
 /**
@@ -155,7 +181,8 @@ function History({ entries, current, onRestore }) {
         ({ e, after }) =>
           html`<li data-action=${e.action}>
             <div class="meta">
-              <b>${e.action}</b> by ${e.actor} · ${fmtDate(e.at)}${e.reason ? html` · <span class="muted">${e.reason}</span>` : null}
+              <b>${label(ACTION_LABELS, e.action)}</b
+              >${` by ${e.actor} · ${fmtDate(e.at)}`}${e.reason ? html` · <span class="muted">${e.reason}</span>` : null}
               ${e.previous && current ? html` <button type="button" class="link" title="Write this version back as a new change" onClick=${() => onRestore(e.previous)}>Restore the version before this change</button>` : null}
             </div>
             ${e.previous === null && e.next ? html`<div class="change"><ins>${e.next.text}</ins></div>` : null}
@@ -167,11 +194,8 @@ function History({ entries, current, onRestore }) {
                     <${Change} label="scope" before=${e.previous.scope} after=${e.next.scope} />
                     ${
                       after
-                        ? html`<${Change}
-                              label="importance"
-                              before=${fmtNum(e.previous.importance, 2)}
-                              after=${fmtNum(after.importance, 2)}
-                            />
+                        ? html`<${Change} label="importance" before=${fmt2(e.previous.importance)} after=${fmt2(after.importance)} />
+                            <${Change} label="confidence" before=${fmt2(e.previous.confidence)} after=${fmt2(after.confidence)} />
                             <${Change} label="tags" before=${tagText(e.previous.tags)} after=${tagText(after.tags)} />`
                         : null
                     }`
@@ -183,7 +207,10 @@ function History({ entries, current, onRestore }) {
   </section>`;
 }
 
-export function MemoryView({ id }) {
+export function MemoryView({ id, me }) {
+  // Where a memory may move: every scope there is (owner) or this caller's.
+  const facets = useLoad(() => api('/stats'), []);
+  const scopes = me.owner && facets.data ? Object.keys(facets.data.byScope).sort() : me.scopes;
   const [mode, setMode] = useState('view');
   const [flash, setFlash] = useState(null);
   const [error, setError] = useState(null);
@@ -221,7 +248,7 @@ export function MemoryView({ id }) {
     });
 
   if (load.error) return html`<${ErrorBox} error=${load.error} />`;
-  if (!load.data) return html`<p class="muted">Loading…</p>`;
+  if (!load.data) return html`<${Loading} what="the memory" />`;
   const { memory: m, history, provenance } = load.data;
   const last = history[history.length - 1];
   const canRevert = Boolean(last);
@@ -234,7 +261,7 @@ export function MemoryView({ id }) {
         ? html`<div class="card">
             <div class="memory-text" data-testid="memory-text">${m.text}</div>
             <div class="actions">
-              <span class=${`cat cat-${m.category}`}>${m.category}</span>
+              <span class=${`cat cat-${m.category}`}>${label(CATEGORY_LABELS, m.category)}</span>
               ${
                 m.validTo
                   ? html`<span class="warn" data-testid="memory-state"
@@ -266,6 +293,7 @@ export function MemoryView({ id }) {
               mode === 'edit'
                 ? html`<${EditForm}
                     m=${m}
+                    scopes=${scopes}
                     onDone=${(msg) => {
                       setMode('view');
                       if (msg) {

@@ -1,7 +1,7 @@
 // Recall playground: one recall with explain, showing each candidate's score at every stage.
 import { useState } from 'preact/hooks';
 import { api, CATEGORIES } from './api.js';
-import { ErrorBox, fmtNum, fmtScore, html } from './ui.js';
+import { ErrorBox, fmtNum, fmtScore, html, Loading } from './ui.js';
 
 function Stage({ v, rank }) {
   if (!v) return html`<td class="num muted">—</td>`;
@@ -118,8 +118,8 @@ export function PlaygroundView({ me, params }) {
         /><button type="submit" class="primary" disabled=${state.busy}>Recall</button>
       </div>
       <div class="row">
-        <span>Agent <b>${me.agent ?? '(none)'}</b> · scopes</span>
-        ${me.scopes.map((s) => html`<label class="check"><input type="checkbox" name="scope" value=${s} checked=${scopes.includes(s)} onChange=${() => toggle(s)} /> ${s}</label>`)}
+        ${me.owner ? html`<span>Owner: every scope of this home</span>` : html`<span>Agent <b>${me.agent ?? '(none)'}</b> · scopes</span>`}
+        ${(me.owner ? [] : me.scopes).map((s) => html`<label class="check"><input type="checkbox" name="scope" value=${s} checked=${scopes.includes(s)} onChange=${() => toggle(s)} /> ${s}</label>`)}
       </div>
       <div class="row">
         <label
@@ -147,6 +147,7 @@ export function PlaygroundView({ me, params }) {
       </div>
     </form>
     <${ErrorBox} error=${state.error} />
+    ${state.busy ? html`<${Loading} what="recall" />` : null}
     ${state.result ? html`<${Summary} result=${state.result} /><${Candidates} explain=${state.result.explain} />` : null}
   </section>`;
 }

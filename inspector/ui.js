@@ -75,3 +75,27 @@ export function fmtUsd(n) {
 export function Tags({ tags }) {
   return html`${(tags ?? []).map((t) => html`<span class="tag">${t}</span>`)}`;
 }
+
+/** A loading line with role=status, so a slow first answer never shows a blank area. */
+export function Loading({ what = '' }) {
+  return html`<p class="muted loading" role="status" data-testid="loading">
+    <span class="spinner" aria-hidden="true"></span>Loading${what ? ` ${what}` : ''}…
+  </p>`;
+}
+
+/** The three states of a `useLoad` result: loading (first time), error, or `render(data)`. */
+export function Loaded({ load, what, render }) {
+  if (load.error) return html`<${ErrorBox} error=${load.error} />`;
+  if (load.data === undefined) return html`<${Loading} what=${what} />`;
+  return render(load.data);
+}
+
+export function Empty({ children }) {
+  return html`<div class="muted empty" data-testid="empty">${children}</div>`;
+}
+
+/** Epoch ms or ISO -> `YYYY-MM-DD HH:MM:SS` (UTC, like every time Strata stores). */
+export function fmtTime(t) {
+  if (t === undefined || t === null) return '—';
+  return fmtDate(typeof t === 'number' ? new Date(t).toISOString() : t);
+}

@@ -1,7 +1,8 @@
 // Memory counts and LLM usage/cost (the usage log summed as `strata stats` does), per month and model.
 import { useState } from 'preact/hooks';
 import { api } from './api.js';
-import { ErrorBox, fmtUsd, html, useLoad } from './ui.js';
+import { ErrorBox, fmtUsd, html, Loading, useLoad } from './ui.js';
+import { LlmState } from './overview.js';
 
 function Totals({ t }) {
   return html`<div class="totals">
@@ -101,8 +102,10 @@ export function UsageView() {
       >${since ? html`<button type="button" class="link" onClick=${() => setSince('')}>all time</button>` : null}
     </div>
     <${ErrorBox} error=${usage.error ?? stats.error} />
+    ${!u && !usage.error ? html`<${Loading} what="LLM usage" />` : null}
+    ${stats.data?.llm ? html`<${LlmState} llm=${stats.data.llm} />` : null}
     ${
-      u
+      u && !(u.calls === 0 && stats.data?.llm && !stats.data.llm.configured)
         ? html`<${Totals} t=${u} />
             <div class="split">
               <${Breakdown} title="By month" rows=${u.byMonth} testid="by-month" />

@@ -194,6 +194,11 @@ export class Strata extends MemoryEngine {
     return this.l0.sessions(options);
   }
 
+  /** Every message of one session, in log order (the inspector's session view). */
+  async sessionMessages(options: { agentId: string; sessionKey: string; abortSignal?: AbortSignal }): Promise<L0Record[]> {
+    return (await this.l0.readSession(options)).map((e) => e.record);
+  }
+
   /** Messages of the L0 log by entry id (a memory's provenance), within one agent / session when given. */
   async conversationMessages(options: {
     ids: string[];

@@ -9,3 +9,4 @@ export type { StatsResult } from './info-ops.js';
 export type { ForgetResult } from './memory-ops.js';
 export type { Provenance } from './history-ops.js';
 export type { ConversationSearchResult } from './session-ops.js';
+export type { ImportOpResult, OverviewResult, SessionResult, SessionsResult } from './browse-ops.js';

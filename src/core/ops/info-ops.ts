@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { summarizeUsage } from '../llm/usage-log.js';
 import { isoDate } from './inputs.js';
 import { defineOperation } from './operation.js';
+import type { OpsConfig } from './limits.js';
 
 export const whoami = defineOperation({
   name: 'whoami',
@@ -27,6 +28,8 @@ export interface StatsResult {
   byScope: Record<string, number>;
   byCategory: Record<string, number>;
   embedder: { id: string; dimensions: number };
+  /** The LLM distillation, scenes, summaries and the journal use; `provider: 'none'` when there is none. */
+  llm: { provider: string; model?: string; configured: boolean };
   /** Whole-table storage figures are shown to an owner only: they count every scope. */
   store: {
     provider: string;
@@ -35,6 +38,12 @@ export interface StatsResult {
     indexes?: Array<{ name: string; type: string; columns: string[] }>;
     diskBytes?: number;
   };
+}
+
+function llmOf(config: OpsConfig): StatsResult['llm'] {
+  const provider = config.llm?.provider ?? 'none';
+  // Only names: keys and URLs stay out of every result.
+  return { provider, ...(config.llm?.model ? { model: config.llm.model } : {}), configured: provider !== 'none' };
 }
 
 export const stats = defineOperation({
@@ -55,6 +64,7 @@ export const stats = defineOperation({
       byScope: s.byScope,
       byCategory: s.byCategory,
       embedder: s.embedder,
+      llm: llmOf(ctx.engine.config),
     };
     if (!ctx.caller.owner) return { ...base, store: { provider: s.store.provider } };
     const all = await ctx.engine.stats();

@@ -9,6 +9,8 @@ import { DEFAULT_MAX_CHARS } from '../write/normalize.js';
 export interface OpsConfig {
   write: { maxChars: number };
   recall: { defaultLimit: number; maxLimit: number; queryMaxChars: number };
+  /** The configured LLM (absent or `none`: the engine runs without one). */
+  llm?: { provider: string; model?: string };
 }
 
 export interface OpLimits {

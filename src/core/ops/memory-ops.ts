@@ -20,6 +20,7 @@ import {
   type InputContext,
 } from './inputs.js';
 import { defineOperation, type OpContext } from './operation.js';
+import { scanMemories } from './browse-ops.js';
 import { compactHit, compactRecord, describeDuplicate, formatScore, plural } from './present.js';
 
 const recallFields = (ctx: InputContext) => ({
@@ -234,7 +235,7 @@ export const forget = defineOperation({
 export const list = defineOperation({
   name: 'list',
   access: 'read',
-  description: 'List memories, newest first, optionally filtered by scope, category and tag.',
+  description: 'List memories, newest first, optionally filtered by scope, category, tag and the agent they were learned from.',
   tool: { name: 'memory_list', title: 'Memory list' },
   input: (ctx) =>
     z.strictObject({
@@ -245,12 +246,19 @@ export const list = defineOperation({
       limit: z.number().int().min(1).max(ctx.limits.listMax).optional().describe(`Page size (default ${ctx.limits.listDefault})`),
       offset: z.number().int().min(0).max(1_000_000_000).optional(),
       order: z.enum(['newest', 'oldest']).optional(),
+      agent: z.string().min(1).max(128).optional().describe('Only memories learned from this agent (their source)'),
     }),
   async run(ctx, a) {
     const scopes = await ctx.readScopes(a.scope);
     const limit = a.limit ?? ctx.limits.listDefault;
     const offset = a.offset ?? 0;
     const filter = { scopes, categories: a.categories, tags: a.tags, includeHistory: a.includeHistory };
+    if (a.agent !== undefined) {
+      // The store cannot filter on the source's agent: the matches are counted over a scan.
+      const matches: MemoryRecord[] = [];
+      for await (const m of scanMemories(ctx, { ...filter, order: a.order ?? 'newest' })) if (m.source.agentId === a.agent) matches.push(m);
+      return { memories: matches.slice(offset, offset + limit), limit, offset, total: matches.length };
+    }
     const [memories, total] = await Promise.all([ctx.engine.list({ ...filter, limit, offset, order: a.order }), ctx.engine.count(filter)]);
     return { memories, limit, offset, total };
   },

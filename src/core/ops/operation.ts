@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { ConversationSearchHit, L0Record } from '../../spec/conversation.js';
+import type { L0SessionInfo } from '../../spec/l0-log.js';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import type { HistoryEntry, RevertResult } from '../history/index.js';
 import type { Caller } from '../caller.js';
@@ -17,7 +18,7 @@ export type AccessKind = 'read' | 'write' | 'owner';
 /** The engine as the operations see it; `Strata` is one. */
 export interface OpsEngine extends Pick<
   MemoryEngine,
-  'recall' | 'remember' | 'update' | 'forget' | 'get' | 'list' | 'count' | 'stats' | 'export'
+  'recall' | 'remember' | 'update' | 'forget' | 'get' | 'list' | 'count' | 'stats' | 'export' | 'import'
 > {
   readonly home: string;
   readonly config: OpsConfig;
@@ -32,6 +33,10 @@ export interface OpsEngine extends Pick<
     sessionKey?: string;
     abortSignal?: AbortSignal;
   }): Promise<ConversationSearchHit[]>;
+  /** Sessions of the L0 log, most recently active first. */
+  sessions(options: { agentId?: string; abortSignal?: AbortSignal }): Promise<L0SessionInfo[]>;
+  /** Every message of one session, in log order. */
+  sessionMessages(options: { agentId: string; sessionKey: string; abortSignal?: AbortSignal }): Promise<L0Record[]>;
 }
 
 export interface OpsDeps {

@@ -3,6 +3,7 @@
  * commands are registered from.
  */
 import type { z } from 'zod';
+import { importMemories, overview, session, sessions } from './browse-ops.js';
 import { history, provenance, revert } from './history-ops.js';
 import { stats, usage, whoami } from './info-ops.js';
 import { persona, scene, scenes } from './layer-ops.js';
@@ -29,6 +30,10 @@ export const OPERATIONS = {
   persona,
   scenes,
   scene,
+  sessions,
+  session,
+  overview,
+  import: importMemories,
 } as const;
 
 export type Operations = typeof OPERATIONS;

@@ -44,6 +44,18 @@ export function registerRoutes(api: Hono, ops: CallerOperations): void {
     const out = await run(c, 'forget', { ids: [id(c)] });
     return c.json({ deleted: out.deleted, id: id(c) });
   });
+  // Bulk forget: `{ids: [...]}` (at most the ids limit per call); 404 when none of them is the caller's.
+  api.post('/memories/forget', async (c) => {
+    const body = await jsonBody(c);
+    if (!isRecord(body) || !Array.isArray(body.ids) || Object.keys(body).some((k) => k !== 'ids'))
+      throw new HttpError({
+        status: 400,
+        code: 'INVALID_ARGUMENT',
+        message: 'Send {"ids": ["<memory id>", ...]} to forget memories by id.',
+      });
+    const out = await run(c, 'forget', { ids: body.ids });
+    return c.json({ deleted: out.deleted, ids: out.ids });
+  });
   api.get('/memories/:id/history', async (c) => c.json(await run(c, 'history', { id: id(c) })));
   api.post('/memories/:id/revert', async (c) => c.json(await run(c, 'revert', { id: id(c) })));
   api.get('/memories/:id/provenance', async (c) => c.json(await run(c, 'provenance', { id: id(c) })));
@@ -82,6 +94,14 @@ export function registerRoutes(api: Hono, ops: CallerOperations): void {
       },
     });
   });
+
+  // Counts for the inspector's charts: per day created, category, scope, source agent and kind.
+  api.get('/overview', async (c) => c.json(await run(c, 'overview', queryInput(c, { arrays: ['scope'] }))));
+  // `{jsonl, dryRun?, scope?}`: the export format back in; a dry run reports and previews, writing nothing.
+  api.post('/import', async (c) => c.json(await run(c, 'import', await jsonBody(c))));
+  api.get('/sessions', async (c) => c.json(await run(c, 'sessions', queryInput(c, { ints: ['limit', 'offset'] }))));
+  // A session's turns: `?agentId=&sessionKey=&limit=&offset=` (session keys hold colons and slashes, so not in the path).
+  api.get('/session', async (c) => c.json(await run(c, 'session', queryInput(c, { ints: ['limit', 'offset'] }))));
 
   // Scenes and persona: `?agent=` picks another agent whose scope the caller holds.
   api.get('/persona', async (c) => c.json(await run(c, 'persona', queryInput(c))));
