@@ -24,7 +24,9 @@ export type StrataErrorCode =
   | 'ABORTED'
   | 'TIMEOUT'
   | 'IMPORT_INVALID'
-  | 'UNSUPPORTED';
+  | 'UNSUPPORTED'
+  /** No, an unknown or a revoked bearer token (HTTP 401); `details.reason` says which. */
+  | 'UNAUTHORIZED';
 
 export interface StrataErrorOptions {
   code: StrataErrorCode;

@@ -22,9 +22,10 @@ function withId(body: unknown, id: string): unknown {
   return { ...body, id };
 }
 
-export function registerRoutes(api: Hono, ops: CallerOperations): void {
+/** `opsOf` gives the request's caller-scoped view (the token's agent, else the server's caller). */
+export function registerRoutes(api: Hono, opsOf: (c: Context) => CallerOperations): void {
   const run = <N extends OpName>(c: Context, name: N, input: unknown): Promise<OpResult<N>> =>
-    ops.run(name, input, { abortSignal: c.req.raw.signal });
+    opsOf(c).run(name, input, { abortSignal: c.req.raw.signal });
   const id = (c: Context) => c.req.param('id') ?? '';
 
   api.get('/health', (c) => c.json({ ok: true }));
