@@ -26,7 +26,9 @@ export type StrataErrorCode =
   | 'IMPORT_INVALID'
   | 'UNSUPPORTED'
   /** No, an unknown or a revoked bearer token (HTTP 401); `details.reason` says which. */
-  | 'UNAUTHORIZED';
+  | 'UNAUTHORIZED'
+  /** A remote Strata service could not be reached or answered 5xx (retryable). */
+  | 'UNAVAILABLE';
 
 export interface StrataErrorOptions {
   code: StrataErrorCode;

@@ -70,7 +70,7 @@ export function mintToken(options: CreateTokenOptions, now = new Date()): { toke
       argument: '--agent',
       message: 'A token acts as one agent: pass --agent <id> (or --owner for an admin token).',
     });
-  const grants = assertScopeSet((options.grants ?? []).map(assertScope));
+  const grants = options.grants && options.grants.length > 0 ? assertScopeSet(options.grants.map(assertScope)) : [];
   for (const g of grants) {
     if (g.startsWith('agent:') && g !== `agent:${agentId}` && !owner)
       throw new InvalidArgumentError({

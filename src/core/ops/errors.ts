@@ -53,6 +53,7 @@ const HTTP_STATUS: Readonly<Record<string, number>> = {
   PROVIDER_DIMENSION_MISMATCH: 502,
   RETRY_EXHAUSTED: 502,
   STORE_LOCKED: 503,
+  UNAVAILABLE: 503,
   TIMEOUT: 504,
 };
 

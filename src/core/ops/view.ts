@@ -31,7 +31,15 @@ export function operationJsonSchema(name: OpName, ctx: InputContext): Record<str
   return rest;
 }
 
-export class CallerOperations {
+/** What a host needs of the operations: the local view below, or a remote service's (src/remote/client.ts). */
+export interface OperationsRunner {
+  readonly caller: Caller;
+  /** Input limits (page sizes, batch sizes) of the engine behind it. */
+  readonly limits: OpLimits;
+  run<N extends OpName>(name: N, input?: unknown, options?: RunOptions): Promise<OpResult<N>>;
+}
+
+export class CallerOperations implements OperationsRunner {
   readonly caller: Caller;
   readonly limits: OpLimits;
   readonly actor: string;
