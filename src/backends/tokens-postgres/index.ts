@@ -30,8 +30,9 @@ interface Row {
   grants: string[];
   owner: boolean;
   label: string | null;
-  created_at: Date;
-  revoked_at: Date | null;
+  // The shared pool may hand timestamps back as text or as Date.
+  created_at: Date | string;
+  revoked_at: Date | string | null;
 }
 
 function toRecord(r: Row): TokenRecord {
@@ -43,8 +44,8 @@ function toRecord(r: Row): TokenRecord {
     grants: r.grants,
     owner: r.owner,
     label: r.label,
-    createdAt: r.created_at.toISOString(),
-    revokedAt: r.revoked_at ? r.revoked_at.toISOString() : null,
+    createdAt: new Date(r.created_at).toISOString(),
+    revokedAt: r.revoked_at ? new Date(r.revoked_at).toISOString() : null,
   };
 }
 

@@ -5,7 +5,7 @@
  * state-changing request must be JSON or carry `X-Strata-Request`, so a cross-site form or a
  * "simple" fetch can never change a memory.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { Strata } from '../../strata.js';
@@ -48,7 +48,8 @@ export interface HttpHandlerOptions {
 export function createHttpHandler(options: HttpHandlerOptions): (req: Request) => Promise<Response> {
   const caller = options.caller ?? resolveCaller({ config: options.strata.config });
   const authenticate = createAuthenticator({ strata: options.strata, caller, token: options.token, tokens: options.tokens });
-  const views = new WeakMap<Request, CallerOperations>();
+  // Keyed by the request's context: middleware (bodyLimit) may replace c.req.raw on the way.
+  const views = new WeakMap<Context, CallerOperations>();
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const app = new Hono();
   app.onError((error, c) => {
@@ -100,7 +101,7 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: Request) =
   });
   app.use('/api/*', async (c, next) => {
     if (c.req.method === 'OPTIONS' && options.cors) return next();
-    views.set(c.req.raw, await authenticate(c.req.header('authorization') ?? null));
+    views.set(c, await authenticate(c.req.header('authorization') ?? null));
     await next();
   });
   app.use(
@@ -115,7 +116,7 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: Request) =
     }),
   );
   registerRoutes(app.basePath('/api/v1'), (c) => {
-    const ops = views.get(c.req.raw);
+    const ops = views.get(c);
     // The auth middleware runs before every /api route; a route without a view is a wiring bug.
     if (!ops) throw new HttpError({ status: 500, code: 'INTERNAL', message: 'No caller for this request.' });
     return ops;
