@@ -10,6 +10,9 @@ import {
   DEFAULT_OPS_CONFIG,
   limitsOf,
   OPERATIONS,
+  operationJsonSchema,
+  resultForModel,
+  resultText,
   type OpLimits,
   type OperationsRunner,
   type OpName,
@@ -74,6 +77,18 @@ export class RemoteOperations implements OperationsRunner {
 
   async run<N extends OpName>(name: N, input: unknown = {}, options: RunOptions = {}): Promise<OpResult<N>> {
     return (await call(this.options, this.url, name, input, options, OPERATIONS[name].access === 'read')) as OpResult<N>;
+  }
+
+  jsonSchema(name: OpName): Record<string, unknown> {
+    return operationJsonSchema(name, { limits: this.limits, caller: this.caller });
+  }
+
+  forModel<N extends OpName>(name: N, result: OpResult<N>): unknown {
+    return resultForModel(name, result);
+  }
+
+  text<N extends OpName>(name: N, result: OpResult<N>): string {
+    return resultText(name, result);
   }
 
   /** Posts to another route of the API (capture), with the same errors; `retry` only for idempotent calls. */
