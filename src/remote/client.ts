@@ -37,6 +37,8 @@ export interface RemoteOptions {
 export type { OperationsRunner };
 
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
+/** Writes the service makes idempotent (a resent capture batch adds nothing), so they may be retried too. */
+const IDEMPOTENT_WRITES: ReadonlySet<OpName> = new Set(['capture']);
 
 export function normalizeServiceUrl(url: string): string {
   let parsed: URL;
@@ -76,7 +78,14 @@ export class RemoteOperations implements OperationsRunner {
   }
 
   async run<N extends OpName>(name: N, input: unknown = {}, options: RunOptions = {}): Promise<OpResult<N>> {
-    return (await call(this.options, this.url, name, input, options, OPERATIONS[name].access === 'read')) as OpResult<N>;
+    return (await call(
+      this.options,
+      this.url,
+      name,
+      input,
+      options,
+      OPERATIONS[name].access === 'read' || IDEMPOTENT_WRITES.has(name),
+    )) as OpResult<N>;
   }
 
   jsonSchema(name: OpName): Record<string, unknown> {

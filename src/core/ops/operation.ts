@@ -32,6 +32,8 @@ export interface OpsEngine extends Pick<
     sessionKey?: string;
     abortSignal?: AbortSignal;
   }): Promise<ConversationSearchHit[]>;
+  /** Appends cleaned records to the L0 log (dropping those it holds) and indexes them. */
+  appendConversation(options: { records: L0Record[]; abortSignal?: AbortSignal }): Promise<{ written: number; duplicates: number }>;
 }
 
 export interface OpsDeps {

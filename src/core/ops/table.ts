@@ -8,6 +8,7 @@ import { stats, usage, whoami } from './info-ops.js';
 import { persona, scene, scenes } from './layer-ops.js';
 import { exportMemories, explain, forget, get, list, recall, remember, update } from './memory-ops.js';
 import { context, conversations } from './session-ops.js';
+import { capture } from './capture-ops.js';
 
 export const OPERATIONS = {
   recall,
@@ -29,6 +30,7 @@ export const OPERATIONS = {
   persona,
   scenes,
   scene,
+  capture,
 } as const;
 
 export type Operations = typeof OPERATIONS;
