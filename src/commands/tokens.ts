@@ -8,7 +8,7 @@ import { loadConfig } from '../config/load.js';
 import { StrataError } from '../errors/index.js';
 import { openTokenRegistry } from '../remote/token-registry.js';
 import { callerOfToken, mintToken, tokenInfo, type TokenRegistry } from '../remote/tokens.js';
-import { collect, globals } from './context.js';
+import { globals } from './context.js';
 import { printJson, printTable } from './output.js';
 
 async function withRegistry<T>(

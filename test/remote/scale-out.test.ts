@@ -24,7 +24,9 @@ function fact(agent: string, i: number): string {
   return `${agent} fact ${i}: the ${WORDS[i % WORDS.length]} ${WORDS[(i * 5 + 3) % WORDS.length]} service number ${i * 7919} runs in rack ${agent}-${i}`;
 }
 
-async function api(url: string, token: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function api(url: string, token: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
   const res = await fetch(`${url}/api/v1${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
