@@ -8,31 +8,24 @@ import { cp, readdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempHome } from '../support/run-cli.js';
-import { startServe, type ServeProcess } from './serve-process.js';
+import { remoteService, type RemoteService } from './serve-process.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../../../shared/fixtures/transcripts');
-let serverHome: string;
+let service: RemoteService;
 let clientHome: string;
-let server: ServeProcess;
-let token: string;
 
 beforeAll(async () => {
-  serverHome = await tempHome();
+  service = await remoteService(['coder']);
   clientHome = await tempHome();
-  const out = await runCli(['--home', serverHome, '--json', 'tokens', 'create', '--agent', 'coder']);
-  expect(out.code, out.stderr).toBe(0);
-  token = (JSON.parse(out.stdout) as { token: string }).token;
-  server = await startServe(['--home', serverHome]);
 }, 60_000);
 
 afterAll(async () => {
-  await server?.stop();
-  await rm(serverHome, { recursive: true, force: true });
+  await service?.close();
   await rm(clientHome, { recursive: true, force: true });
 });
 
 async function serviceLogLines(): Promise<number> {
-  const dir = join(serverHome, 'conversations');
+  const dir = join(service.home, 'conversations');
   const files = (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.jsonl'));
   let n = 0;
   for (const f of files) n += (await readFile(join(dir, f), 'utf8')).split('\n').filter(Boolean).length;
@@ -43,7 +36,7 @@ describe('strata ingest with STRATA_URL', () => {
   it('reads transcripts here, stores them on the service once, searchable for the token’s agent only', async () => {
     const src = join(clientHome, 'src');
     await cp(join(FIXTURES, 'claude-code'), join(src, 'claude-code'), { recursive: true });
-    const remote = { STRATA_URL: server.url, STRATA_TOKEN: token };
+    const remote = { STRATA_URL: service.server.url, STRATA_TOKEN: service.tokens.coder! };
     const ingest = () =>
       runCli(['--home', clientHome, 'ingest', '--source', 'claude-code', '--path', join(src, 'claude-code'), '--json'], { env: remote });
 
@@ -74,9 +67,9 @@ describe('strata ingest with STRATA_URL', () => {
   }, 180_000);
 
   it('refuses records of another agent', async () => {
-    const res = await fetch(`${server.url}/api/v1/ops/capture`, {
+    const res = await fetch(`${service.server.url}/api/v1/ops/capture`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${service.tokens.coder}`, 'content-type': 'application/json' },
       body: JSON.stringify({
         records: [
           { sessionKey: 's', sessionId: 's', agentId: 'other', host: 'claude-code', id: 'x1', role: 'user', content: 'hi', timestamp: 1 },

@@ -8,29 +8,20 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli, tempHome } from '../support/run-cli.js';
 import { BASE_ENV, runScript } from '../hosts/claude-code-helpers.js';
-import { startServe, type ServeProcess } from './serve-process.js';
+import { remoteService, type RemoteService } from './serve-process.js';
 
 const ENTRY = join(REPO_ROOT, 'src', 'hosts', 'claude-code', 'hook-entry.ts');
 const FIXTURES = resolve(import.meta.dirname, '../../../shared/fixtures/transcripts');
-let serverHome: string;
+let service: RemoteService;
 let laptopHome: string;
-let server: ServeProcess;
-const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
-  serverHome = await tempHome();
+  service = await remoteService(['coder', 'other']);
   laptopHome = await tempHome();
-  for (const agent of ['coder', 'other']) {
-    const out = await runCli(['--home', serverHome, '--json', 'tokens', 'create', '--agent', agent]);
-    expect(out.code, out.stderr).toBe(0);
-    tokens[agent] = (JSON.parse(out.stdout) as { token: string }).token;
-  }
-  server = await startServe(['--home', serverHome]);
 }, 60_000);
 
 afterAll(async () => {
-  await server?.stop();
-  await rm(serverHome, { recursive: true, force: true });
+  await service?.close();
   await rm(laptopHome, { recursive: true, force: true });
 });
 
@@ -39,13 +30,13 @@ const hook = (event: string, payload: unknown, agent = 'coder') =>
     script: ENTRY,
     args: ['--home', laptopHome, 'hook', event],
     input: JSON.stringify({ hook_event_name: event, ...(payload as object) }),
-    env: { ...BASE_ENV, STRATA_URL: server.url, STRATA_TOKEN: tokens[agent]!, STRATA_RESIDENT: '0' },
+    env: { ...BASE_ENV, STRATA_URL: service.server.url, STRATA_TOKEN: service.tokens[agent]!, STRATA_RESIDENT: '0' },
   });
 
 describe('Claude Code hooks against a remote strata serve', () => {
   it('inject the service’s memories of the token’s agent and ship the transcript there', async () => {
     const add = await runCli(['--home', laptopHome, 'add', 'The coder agent pins Node 22 in every Dockerfile'], {
-      env: { STRATA_URL: server.url, STRATA_TOKEN: tokens.coder! },
+      env: { STRATA_URL: service.server.url, STRATA_TOKEN: service.tokens.coder! },
     });
     expect(add.code, add.stderr).toBe(0);
 
@@ -72,7 +63,7 @@ describe('Claude Code hooks against a remote strata serve', () => {
     expect(stop.code, stop.stderr).toBe(0);
     expect(stop.stderr).toBe('');
     // Stored on the service (its log), not on the laptop; the laptop keeps only its cursor.
-    expect(await readdir(serverHome)).toContain('conversations');
+    expect(await readdir(service.home)).toContain('conversations');
     expect(await readdir(laptopHome)).not.toContain('conversations');
     expect(await readdir(laptopHome)).not.toContain('store');
   }, 180_000);

@@ -6,29 +6,20 @@
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { readdir, rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli, tempHome } from '../support/run-cli.js';
+import { REPO_ROOT, tempHome } from '../support/run-cli.js';
 import { call, CLI, countIn, newClient } from '../hosts/mcp-helpers.js';
-import { startServe, type ServeProcess } from './serve-process.js';
+import { remoteService, type RemoteService } from './serve-process.js';
 
-let serverHome: string;
+let service: RemoteService;
 let mcpHome: string;
-let server: ServeProcess;
-const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
-  serverHome = await tempHome();
+  service = await remoteService(['coder', 'reviewer']);
   mcpHome = await tempHome();
-  for (const agent of ['coder', 'reviewer']) {
-    const out = await runCli(['--home', serverHome, '--json', 'tokens', 'create', '--agent', agent]);
-    expect(out.code, out.stderr).toBe(0);
-    tokens[agent] = (JSON.parse(out.stdout) as { token: string }).token;
-  }
-  server = await startServe(['--home', serverHome]);
 }, 60_000);
 
 afterAll(async () => {
-  await server?.stop();
-  await rm(serverHome, { recursive: true, force: true });
+  await service?.close();
   await rm(mcpHome, { recursive: true, force: true });
 });
 
@@ -38,7 +29,12 @@ async function mcpAs(agent: string) {
     command: process.execPath,
     args: ['--import', 'tsx', CLI, '--home', mcpHome, 'mcp'],
     cwd: REPO_ROOT,
-    env: { ...(process.env as Record<string, string>), LANCEDB_LOG: 'error', STRATA_URL: server.url, STRATA_TOKEN: tokens[agent]! },
+    env: {
+      ...(process.env as Record<string, string>),
+      LANCEDB_LOG: 'error',
+      STRATA_URL: service.server.url,
+      STRATA_TOKEN: service.tokens[agent]!,
+    },
     stderr: 'pipe',
   });
   await client.connect(transport);
@@ -62,7 +58,7 @@ describe('strata mcp against a remote strata serve', () => {
       await coder.close();
     }
     // The memory lives on the service, in the coder's scope; the MCP machine's home holds nothing.
-    expect(await countIn(serverHome, ['agent:coder'])).toBe(1);
+    expect(await countIn(service.home, ['agent:coder'])).toBe(1);
     expect((await readdir(mcpHome)).sort()).toEqual(['config.json']);
 
     const reviewer = await mcpAs('reviewer');
