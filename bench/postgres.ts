@@ -6,7 +6,11 @@
  *
  * PostgreSQL: `STRATA_POSTGRES_URL` if set (a schema is created and dropped), else a private
  * server from the test binaries (PostgreSQL 18, pgvector 0.8) with durable settings (fsync on)
- * and shared_buffers / maintenance_work_mem of 1 GB. Sizes: `STRATA_BENCH_SIZES=10000,100000`.
+ * and shared_buffers / maintenance_work_mem of 1 GB.
+ *
+ * Flags (after `npm run bench -- postgres`): `--sizes=10000,100000` (memory rows; also
+ * `STRATA_BENCH_SIZES`), `--only=memory,http,conversations` (default all), `--clients=50`,
+ * `--requests=20` (per client), `--http-seed=2000`, `--writes=200`, `--turns=2000,10000`.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -146,7 +150,18 @@ async function measure(
   await store.close();
 }
 
-export async function runPostgresBench(sizes = (process.env.STRATA_BENCH_SIZES ?? '10000,100000').split(',').map(Number)): Promise<void> {
+function flag(name: string): string | undefined {
+  const prefix = `--${name}=`;
+  return process.argv.find((a) => a.startsWith(prefix))?.slice(prefix.length);
+}
+const numbers = (text: string) =>
+  text
+    .split(',')
+    .map(Number)
+    .filter((n) => Number.isFinite(n) && n > 0);
+
+export async function runPostgresBench(sizes = numbers(flag('sizes') ?? process.env.STRATA_BENCH_SIZES ?? '10000,100000')): Promise<void> {
+  const parts = new Set((flag('only') ?? 'memory,http,conversations').split(','));
   let server: PostgresServerInfo | null = null;
   let url = process.env.STRATA_POSTGRES_URL;
   if (!url) {
@@ -156,7 +171,21 @@ export async function runPostgresBench(sizes = (process.env.STRATA_BENCH_SIZES ?
     url = postgresUrl(server);
   }
   try {
-    for (const size of sizes) {
+    if (parts.has('http') || parts.has('conversations')) {
+      const { runServiceBench } = await import('./postgres-service.js');
+      await runServiceBench(
+        {
+          url,
+          seed: Number(flag('http-seed') ?? 2000),
+          clients: Number(flag('clients') ?? 50),
+          requestsPerClient: Number(flag('requests') ?? 20),
+          writes: Number(flag('writes') ?? 200),
+          turns: numbers(flag('turns') ?? '2000,10000'),
+        },
+        parts,
+      );
+    }
+    for (const size of parts.has('memory') ? sizes : []) {
       // Tables per size, so a long 100k run still leaves the 10k figures behind.
       const rows: Array<Array<string | number>> = [];
       const writes: Array<Array<string | number>> = [];

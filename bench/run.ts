@@ -39,7 +39,9 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   openclaw: async () => (await import('./openclaw.js')).runOpenClawBench(),
 };
 
-const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);
+// `--name=value` flags belong to the benchmarks (e.g. `postgres --sizes=10000`), not to the list of names.
+const names = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const wanted = names.length ? names : Object.keys(BENCHES);
 for (const name of wanted) {
   const bench = BENCHES[name];
   if (!bench) {

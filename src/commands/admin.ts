@@ -126,7 +126,7 @@ export function registerAdminCommands(program: Command): void {
         if (g.json) return printJson({ ...stats, llmUsage: usage });
         const store = stats.owner ? `, ${stats.store.rows ?? 0} rows in all, ${stats.store.fragments ?? 0} fragments` : '';
         process.stdout.write(
-          `home      ${strata.home}\nas        ${describeCaller(ops.caller)}\nstore     ${stats.store.provider}: ${stats.memories} current memories in these scopes${store}\n`,
+          `${strata ? `home      ${strata.home}` : `service   ${(ops as { url?: string }).url ?? ''}`}\nas        ${describeCaller(ops.caller)}\nstore     ${stats.store.provider}: ${stats.memories} current memories in these scopes${store}\n`,
         );
         process.stdout.write(`embedder  ${stats.embedder.id} (${stats.embedder.dimensions}-d)\n\n`);
         printTable(

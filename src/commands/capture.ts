@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { resetCursors, showCursors, type IngestSourceSpec, type IngestSummary } from '../capture/index.js';
 import type { PipelineIngestOptions } from '../capture/pipeline.js';
 import { describeAutoOrganize } from '../core/layers/auto-organize.js';
-import { agentFlag, globals, withOps, withStrata } from './context.js';
+import { agentFlag, globals, remoteOps, withOps, withStrata } from './context.js';
+import { resolveHome } from '../config/load.js';
 import { formatScore } from '../core/ops/index.js';
 import { printJson, printTable } from './output.js';
 import { createProgress } from './progress.js';
@@ -81,6 +82,17 @@ export function registerCaptureCommands(program: Command): void {
     .option('--reindex', 'also re-check the whole L0 log against the conversation index and index what is missing (repair)')
     .action(async (flags: IngestFlags & { reindex?: boolean }, cmd: Command) => {
       const g = globals(cmd);
+      // Remote mode: read and clean here (cursors stay in this machine's home), ship the messages to the service.
+      const remote = await remoteOps(cmd);
+      if (remote) {
+        const { remoteIngest } = await import('../remote/capture.js');
+        const { index: _index, ...options } = ingestOptions(flags, agentFlag(g));
+        const summary = await remoteIngest({ ...options, home: resolveHome({ home: g.home }), ops: remote });
+        if (g.json) return printJson(summary);
+        printSummary(summary);
+        if (summary.errors.length > 0) process.exitCode = 1;
+        return;
+      }
       await withStrata(cmd, async (strata) => {
         const progress = createProgress('ingest');
         const summary = await strata

@@ -5,8 +5,10 @@
  */
 import type { Command } from 'commander';
 import { assertAgentId, resolveCaller, describeCaller, type Caller } from '../core/caller.js';
-import type { CallerOperations } from '../core/ops/index.js';
-import { StrataError } from '../errors/index.js';
+import { loadConfig } from '../config/load.js';
+import { InvalidArgumentError, StrataError } from '../errors/index.js';
+import { RemoteOperations, type OperationsRunner } from '../remote/client.js';
+import { remoteSettings, URL_ENV } from '../remote/settings.js';
 import { Strata, type StrataOpenOptions } from '../strata.js';
 
 /** Options every command accepts (declared once on the root program). */
@@ -17,6 +19,8 @@ export interface GlobalOptions {
   scope?: string[];
   agent?: string;
   allScopes?: boolean;
+  /** A `strata serve` service to use instead of the local store (else $STRATA_URL, else config `remote.url`). */
+  url?: string;
 }
 
 export function collect(value: string, previous: string[] = []): string[] {
@@ -38,6 +42,7 @@ export function addGlobalOptions(cmd: Command, defaults: { home?: string; agent?
       defaults.agent,
     )
     .option('--all-scopes', "owner mode: read every scope and every agent's conversations (default: the agent's scopes, or global only)")
+    .option('--url <url>', 'use the Strata service at this URL instead of the local store (default $STRATA_URL; token from $STRATA_TOKEN)')
     .option('--json', 'stable machine-readable output')
     .option('--verbose', 'print stack traces on errors');
 }
@@ -87,8 +92,44 @@ function withCallerHint(error: unknown, caller: Caller): unknown {
   });
 }
 
-/** Opens the engine, runs `fn` with the command's view of it (history actor `cli`), closes it. */
-export async function withOps<T>(cmd: Command, fn: (ops: CallerOperations, strata: Strata) => Promise<T>): Promise<T> {
+/**
+ * The remote service this command should use (`--url` > `STRATA_URL` > config `remote.url`), or
+ * null. There the token decides who the caller is: `--agent` naming another agent, `--scope` and
+ * `--all-scopes` are refused rather than silently ignored.
+ */
+export async function remoteOps(cmd: Command): Promise<RemoteOperations | null> {
+  const g = globals(cmd);
+  const env = process.env;
+  const loaded = g.url || env[URL_ENV] ? undefined : await loadConfig({ home: g.home });
+  const settings = remoteSettings({ url: g.url, env, config: loaded?.config });
+  if (!settings) return null;
+  if (g.allScopes || (g.scope ?? []).length > 0)
+    throw new InvalidArgumentError({
+      argument: g.allScopes ? '--all-scopes' : '--scope',
+      message: `Against a Strata service (${settings.url}) the token decides the scopes: make a narrower token (strata tokens create --scopes ...) or an owner token instead of ${g.allScopes ? '--all-scopes' : '--scope'}.`,
+    });
+  const ops = await RemoteOperations.connect(settings);
+  if (g.agent !== undefined && g.agent !== ops.caller.agentId)
+    throw new InvalidArgumentError({
+      argument: '--agent',
+      message: `This token acts as ${describeCaller(ops.caller)}; --agent ${g.agent} cannot change that against a service (use that agent's token).`,
+    });
+  return ops;
+}
+
+/**
+ * Runs `fn` with the command's view of the engine (history actor `cli`): the service's when remote
+ * (then `strata` is null), else a local engine opened for the call and closed after.
+ */
+export async function withOps<T>(cmd: Command, fn: (ops: OperationsRunner, strata: Strata | null) => Promise<T>): Promise<T> {
+  const remote = await remoteOps(cmd);
+  if (remote) {
+    try {
+      return await fn(remote, null);
+    } catch (error) {
+      throw withCallerHint(error, remote.caller);
+    }
+  }
   return withStrata(cmd, async (strata) => {
     const ops = strata.as(callerOf(strata, globals(cmd)), { actor: 'cli' });
     try {

@@ -7,6 +7,7 @@ import { registerHistoryCommands } from './history.js';
 import { registerMemoryCommands } from './memories.js';
 import { registerRecallCommand } from './recall.js';
 import { registerTransferCommands } from './transfer.js';
+import { registerTokenCommands } from './tokens.js';
 
 export { addGlobalOptions, callerOf, collect, globals, openStrata, withOps, withStrata, type GlobalOptions } from './context.js';
 
@@ -19,4 +20,5 @@ export function registerEngineCommands(program: Command): void {
   registerCaptureCommands(program);
   registerDistillCommands(program);
   registerHistoryCommands(program);
+  registerTokenCommands(program);
 }

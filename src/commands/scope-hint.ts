@@ -32,8 +32,9 @@ export async function scopeHint(strata: Strata, caller: Caller): Promise<string>
 }
 
 /** Prints the hint when the command ran on the default scopes; never fails the command. */
-export async function printScopeHint(cmd: Command, strata: Strata, caller: Caller): Promise<void> {
-  if (!usedDefaultScopes(cmd)) return;
+export async function printScopeHint(cmd: Command, strata: Strata | null, caller: Caller): Promise<void> {
+  // Remote: the service counts other scopes only for an owner; the token's scopes are the whole story.
+  if (!strata || !usedDefaultScopes(cmd)) return;
   const hint = await scopeHint(strata, caller).catch(() => undefined);
   if (hint) process.stderr.write(hint + '\n');
 }

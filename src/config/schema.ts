@@ -150,6 +150,19 @@ const journalSchema = z.strictObject({
   maxInputTokens: positiveInt.min(500).default(12_000),
 });
 
+// Remote mode: hosts use a `strata serve` service instead of a local store (STRATA_URL / --url win).
+const remoteSchema = z.strictObject({
+  /** The service's base URL, e.g. https://memory.internal (the API is under /api/v1). */
+  url: z.string().url().optional(),
+  /** The NAME of the environment variable holding this machine's bearer token (never the token). */
+  tokenEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'expected an environment variable name' })
+    .default('STRATA_TOKEN'),
+  /** Per-call time limit. */
+  timeoutMs: positiveInt.default(30_000),
+});
+
 export const strataConfigSchema = z.strictObject({
   /** Lets editors validate the file; ignored by Strata. */
   $schema: z.string().optional(),
@@ -173,6 +186,7 @@ export const strataConfigSchema = z.strictObject({
   layers: layersSchema.prefault({}),
   summaries: summariesSchema.prefault({}),
   journal: journalSchema.prefault({}),
+  remote: remoteSchema.prefault({}),
 });
 
 /** The file's shape as written (everything optional). */

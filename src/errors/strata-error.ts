@@ -24,7 +24,11 @@ export type StrataErrorCode =
   | 'ABORTED'
   | 'TIMEOUT'
   | 'IMPORT_INVALID'
-  | 'UNSUPPORTED';
+  | 'UNSUPPORTED'
+  /** No, an unknown or a revoked bearer token (HTTP 401); `details.reason` says which. */
+  | 'UNAUTHORIZED'
+  /** A remote Strata service could not be reached or answered 5xx (retryable). */
+  | 'UNAVAILABLE';
 
 export interface StrataErrorOptions {
   code: StrataErrorCode;

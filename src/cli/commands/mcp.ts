@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from '../../errors/index.js';
-import { callerOf, globals, openStrata } from '../../commands/context.js';
+import { callerOf, globals, openStrata, remoteOps } from '../../commands/context.js';
 import { describeCaller } from '../../core/caller.js';
 import { TOKEN_ENV } from '../../hosts/shared/constants.js';
 
@@ -31,17 +31,19 @@ export function registerMcpCommand(program: Command): void {
       // Loaded on demand: other commands should not pay for the MCP SDK and the HTTP server.
       const { runMcpStdio, startMcpHttp } = await import('../../hosts/mcp/transports.js');
       const { waitForShutdown } = await import('../../hosts/shared/listen.js');
-      const strata = await openStrata(cmd);
+      // Remote mode (--url / STRATA_URL / config remote.url): the tools call the service as its token's agent.
+      const remote = await remoteOps(cmd);
+      const strata = remote ? null : await openStrata(cmd);
       try {
-        const caller = callerOf(strata, g);
-        const base = { ops: strata.as(caller, { actor: 'mcp' }) };
+        const caller = remote ? remote.caller : callerOf(strata!, g);
+        const base = { ops: remote ?? strata!.as(caller, { actor: 'mcp' }) };
         if (!bind) return await runMcpStdio(base);
         const server = await startMcpHttp({ ...base, ...bind, token: process.env[TOKEN_ENV] || undefined });
         process.stderr.write(`strata MCP (streamable HTTP) on ${server.url}/mcp as ${describeCaller(caller)}\n`);
         await waitForShutdown();
         await server.close();
       } finally {
-        await strata.close();
+        await strata?.close();
       }
     });
 }

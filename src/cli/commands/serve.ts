@@ -25,7 +25,12 @@ export function registerServeCommand(program: Command): void {
       // Loaded on demand: other commands should not pay for hono and the HTTP server.
       const { startHttpServer } = await import('../../hosts/http/server.js');
       const { waitForShutdown } = await import('../../hosts/shared/listen.js');
+      const { openTokenRegistry } = await import('../../remote/token-registry.js');
       const strata = await openStrata(cmd);
+      const tokens = await openTokenRegistry({ config: strata.config, home: strata.home }).catch(async (error: unknown) => {
+        await strata.close();
+        throw error;
+      });
       try {
         const caller = callerOf(strata, g);
         const server = await startHttpServer({
@@ -34,16 +39,19 @@ export function registerServeCommand(program: Command): void {
           host: opts.host,
           port: opts.port,
           token: process.env[TOKEN_ENV] || undefined,
+          tokens,
           cors: opts.corsOrigin ? { origins: opts.corsOrigin } : undefined,
         });
+        const required = Boolean(process.env[TOKEN_ENV]) || (await tokens.hasActive());
         process.stderr.write(
-          `strata API on ${server.url}/api/v1 as ${describeCaller(caller)}${process.env[TOKEN_ENV] ? ' (bearer token required)' : ''}\n`,
+          `strata API on ${server.url}/api/v1 as ${describeCaller(caller)}${required ? ` (bearer token required; per-agent tokens in ${tokens.location})` : ''}\n`,
         );
         process.stderr.write(`web inspector: ${server.url}/\n`);
         await printScopeHint(cmd, strata, caller);
         await waitForShutdown();
         await server.close();
       } finally {
+        await tokens.close();
         await strata.close();
       }
     });

@@ -37,6 +37,8 @@ export interface OpsEngine extends Pick<
   sessions(options: { agentId?: string; abortSignal?: AbortSignal }): Promise<L0SessionInfo[]>;
   /** Every message of one session, in log order. */
   sessionMessages(options: { agentId: string; sessionKey: string; abortSignal?: AbortSignal }): Promise<L0Record[]>;
+  /** Appends cleaned records to the L0 log (dropping those it holds) and indexes them. */
+  appendConversation(options: { records: L0Record[]; abortSignal?: AbortSignal }): Promise<{ written: number; duplicates: number }>;
 }
 
 export interface OpsDeps {

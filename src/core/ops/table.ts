@@ -9,6 +9,7 @@ import { stats, usage, whoami } from './info-ops.js';
 import { persona, scene, scenes } from './layer-ops.js';
 import { exportMemories, explain, forget, get, list, recall, remember, update } from './memory-ops.js';
 import { context, conversations } from './session-ops.js';
+import { capture } from './capture-ops.js';
 
 export const OPERATIONS = {
   recall,
@@ -34,6 +35,7 @@ export const OPERATIONS = {
   session,
   overview,
   import: importMemories,
+  capture,
 } as const;
 
 export type Operations = typeof OPERATIONS;

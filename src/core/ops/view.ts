@@ -31,7 +31,35 @@ export function operationJsonSchema(name: OpName, ctx: InputContext): Record<str
   return rest;
 }
 
-export class CallerOperations {
+/** What a host needs of the operations: the local view below, or a remote service's (src/remote/client.ts). */
+export interface OperationsRunner {
+  readonly caller: Caller;
+  /** Input limits (page sizes, batch sizes) of the engine behind it. */
+  readonly limits: OpLimits;
+  run<N extends OpName>(name: N, input?: unknown, options?: RunOptions): Promise<OpResult<N>>;
+  /** The input as a JSON schema (draft 7), for hosts that describe tools to a model. */
+  jsonSchema(name: OpName): Record<string, unknown>;
+  /** The result in the compact shape model-facing hosts return. */
+  forModel<N extends OpName>(name: N, result: OpResult<N>): unknown;
+  /** The result as text for a model. */
+  text<N extends OpName>(name: N, result: OpResult<N>): string;
+}
+
+/** The compact shape of a result for a model (the operation's own, else the result as is). */
+export function resultForModel<N extends OpName>(name: N, result: OpResult<N>): unknown {
+  const op = operation(name);
+  return op.forModel ? op.forModel(result) : result;
+}
+
+/** A result as text for a model: the operation's wording, else compact JSON. */
+export function resultText<N extends OpName>(name: N, result: OpResult<N>): string {
+  const op = operation(name);
+  if (op.text) return op.text(result);
+  const view = resultForModel(name, result);
+  return typeof view === 'string' ? view : JSON.stringify(view, null, 1);
+}
+
+export class CallerOperations implements OperationsRunner {
   readonly caller: Caller;
   readonly limits: OpLimits;
   readonly actor: string;
@@ -82,16 +110,12 @@ export class CallerOperations {
 
   /** The result in the compact shape model-facing hosts return. */
   forModel<N extends OpName>(name: N, result: OpResult<N>): unknown {
-    const op = operation(name);
-    return op.forModel ? op.forModel(result) : result;
+    return resultForModel(name, result);
   }
 
   /** The result as text for a model: the operation's wording, else compact JSON. */
   text<N extends OpName>(name: N, result: OpResult<N>): string {
-    const op = operation(name);
-    if (op.text) return op.text(result);
-    const view = this.forModel(name, result);
-    return typeof view === 'string' ? view : JSON.stringify(view, null, 1);
+    return resultText(name, result);
   }
 
   private context(options: RunOptions): OpContext {

@@ -15,7 +15,7 @@ import { describeHookError, recentHookErrors } from '../../resident/hook-log.js'
 import { alreadyInjected, writeStateFile, type InjectionStore } from './injections.js';
 
 /** Budget for the UserPromptSubmit recall block (the host caps additionalContext at 10,000 chars). */
-const PROMPT_RECALL_TOKENS = 800;
+export const PROMPT_RECALL_TOKENS = 800;
 
 export interface ContextOpDeps {
   strata: Strata;

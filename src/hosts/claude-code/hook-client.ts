@@ -127,7 +127,12 @@ export async function runHook(args: HookArgs, io: HookIo): Promise<void> {
     delete residentEnv.STRATA_AGENT_ID;
     const deadline = Date.now() + DEADLINES[event];
     let answer: { stdout?: string } | undefined;
-    if (args.resident && env.STRATA_RESIDENT !== '0') {
+    // Remote mode: the service answers (as the token's agent) and capture ships what this machine reads.
+    if (env.STRATA_URL?.trim()) {
+      const [{ runHookRemote }, { remoteSettings }] = await Promise.all([import('./remote.js'), import('../../remote/settings.js')]);
+      answer = await runHookRemote({ home, input, env: childEnv, remote: remoteSettings({ env })! });
+    }
+    if (!answer && args.resident && env.STRATA_RESIDENT !== '0') {
       const stamp = residentStamp();
       try {
         const call = await callResident({

@@ -5,12 +5,15 @@
  * state-changing request must be JSON or carry `X-Strata-Request`, so a cross-site form or a
  * "simple" fetch can never change a memory.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { Strata } from '../../strata.js';
+import type { CallerOperations } from '../../core/ops/index.js';
 import { resolveCaller, type Caller } from '../../core/caller.js';
-import { bearerMatches, originAllowed } from '../shared/listen.js';
+import type { TokenRegistry } from '../../remote/tokens.js';
+import { originAllowed } from '../shared/listen.js';
+import { createAuthenticator } from './auth.js';
 import { errorBody, HttpError, toHttpError } from './errors.js';
 import { registerInspectorAssets } from './inspector-assets.js';
 import { registerRoutes } from './routes.js';
@@ -25,8 +28,13 @@ export interface HttpHandlerOptions {
   strata: Strata;
   /** Who the server acts as; default: the configured agent (`STRATA_AGENT_ID`, `scopes.defaultAgent`), else `global` only. */
   caller?: Caller;
-  /** When set, every request must send `Authorization: Bearer <token>`. */
+  /** When set, every request must send `Authorization: Bearer <token>` (this one acts as `caller`). */
   token?: string;
+  /**
+   * Per-agent tokens (`strata tokens create`): a request carrying one acts as that token's agent.
+   * Once any unrevoked token exists, a request without a token is refused.
+   */
+  tokens?: TokenRegistry;
   /** Off unless given: the origins allowed to call the API from a browser. */
   cors?: { origins: string[] };
   /** Default 1 MB; larger bodies get 413. */
@@ -39,11 +47,14 @@ export interface HttpHandlerOptions {
 
 export function createHttpHandler(options: HttpHandlerOptions): (req: Request) => Promise<Response> {
   const caller = options.caller ?? resolveCaller({ config: options.strata.config });
-  const ops = options.strata.as(caller, { actor: 'api' });
+  const authenticate = createAuthenticator({ strata: options.strata, caller, token: options.token, tokens: options.tokens });
+  // Keyed by the request's context: middleware (bodyLimit) may replace c.req.raw on the way.
+  const views = new WeakMap<Context, CallerOperations>();
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const app = new Hono();
   app.onError((error, c) => {
     const { status, body } = toHttpError(error);
+    if (status === 401) c.header('www-authenticate', 'Bearer');
     return c.json(body, status);
   });
   app.notFound((c) =>
@@ -88,17 +99,11 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: Request) =
     }
     await next();
   });
-  if (options.token) {
-    const token = options.token;
-    app.use('/api/*', async (c, next) => {
-      if (c.req.method === 'OPTIONS' && options.cors) return next();
-      if (!bearerMatches(c.req.header('authorization') ?? null, token)) {
-        c.header('www-authenticate', 'Bearer');
-        return c.json(errorBody('UNAUTHORIZED', 'Missing or wrong bearer token: send Authorization: Bearer <token>.'), 401);
-      }
-      await next();
-    });
-  }
+  app.use('/api/*', async (c, next) => {
+    if (c.req.method === 'OPTIONS' && options.cors) return next();
+    views.set(c, await authenticate(c.req.header('authorization') ?? null));
+    await next();
+  });
   app.use(
     '/api/*',
     bodyLimit({
@@ -110,7 +115,12 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: Request) =
       },
     }),
   );
-  registerRoutes(app.basePath('/api/v1'), ops);
+  registerRoutes(app.basePath('/api/v1'), (c) => {
+    const ops = views.get(c);
+    // The auth middleware runs before every /api route; a route without a view is a wiring bug.
+    if (!ops) throw new HttpError({ status: 500, code: 'INTERNAL', message: 'No caller for this request.' });
+    return ops;
+  });
   if (options.inspector !== false) registerInspectorAssets(app);
   return async (req) => app.fetch(req);
 }

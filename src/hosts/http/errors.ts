@@ -15,8 +15,8 @@ export class HttpError extends Error {
   }
 }
 
-export function errorBody(code: string, message: string): { error: { code: string; message: string } } {
-  return { error: { code, message } };
+export function errorBody(code: string, message: string, reason?: string): { error: { code: string; message: string; reason?: string } } {
+  return { error: reason ? { code, message, reason } : { code, message } };
 }
 
 /** Maps any thrown value to a status and body; unexpected errors are logged and not echoed. */
@@ -26,5 +26,7 @@ export function toHttpError(error: unknown): { status: ContentfulStatusCode; bod
   if (code === 'INTERNAL' && !StrataError.isInstance(error)) {
     process.stderr.write(`strata serve: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   }
-  return { status: httpStatusOf(code) as ContentfulStatusCode, body: errorBody(code, message) };
+  // UNAUTHORIZED says why (MISSING_TOKEN, INVALID_TOKEN, TOKEN_REVOKED), so a client can tell a revoked token from a typo.
+  const reason = StrataError.isInstance(error) && typeof error.details?.reason === 'string' ? error.details.reason : undefined;
+  return { status: httpStatusOf(code) as ContentfulStatusCode, body: errorBody(code, message, reason) };
 }

@@ -3,7 +3,7 @@
  * into JSON. Validation, scopes and limits are the operation's (src/core/ops), as on every host.
  */
 import type { Context, Hono } from 'hono';
-import type { CallerOperations, OpName, OpResult } from '../../core/ops/index.js';
+import { isOpName, type CallerOperations, type OpName, type OpResult } from '../../core/ops/index.js';
 import { HttpError } from './errors.js';
 import { isRecord, jsonBody, queryInput } from './validate.js';
 
@@ -22,12 +22,25 @@ function withId(body: unknown, id: string): unknown {
   return { ...body, id };
 }
 
-export function registerRoutes(api: Hono, ops: CallerOperations): void {
+/** `opsOf` gives the request's caller-scoped view (the token's agent, else the server's caller). */
+export function registerRoutes(api: Hono, opsOf: (c: Context) => CallerOperations): void {
   const run = <N extends OpName>(c: Context, name: N, input: unknown): Promise<OpResult<N>> =>
-    ops.run(name, input, { abortSignal: c.req.raw.signal });
+    opsOf(c).run(name, input, { abortSignal: c.req.raw.signal });
   const id = (c: Context) => c.req.param('id') ?? '';
 
   api.get('/health', (c) => c.json({ ok: true }));
+  // Any operation by name, `{ result }` back: what remote hosts (STRATA_URL) call, so every host
+  // feature that runs an operation works against a service with no route of its own.
+  api.post('/ops/:name', async (c) => {
+    const name = c.req.param('name');
+    if (!isOpName(name) || name === 'export')
+      throw new HttpError({
+        status: 404,
+        code: 'NOT_FOUND',
+        message: name === 'export' ? 'export streams: use GET /api/v1/export.' : `No operation ${JSON.stringify(name)}.`,
+      });
+    return c.json({ result: await run(c, name, await jsonBody(c)) });
+  });
   api.get('/whoami', async (c) => c.json(await run(c, 'whoami', queryInput(c))));
   api.get('/stats', async (c) => c.json(await run(c, 'stats', queryInput(c))));
   // LLM usage and cost (distillation etc.): a property of the install, not of a scope.

@@ -10,7 +10,9 @@ export interface StartHttpServerOptions extends Omit<HttpHandlerOptions, 'allowe
 }
 
 export async function startHttpServer(options: StartHttpServerOptions): Promise<ListeningServer> {
-  assertBindAllowed({ host: options.host, token: options.token });
+  // A per-agent token counts as a token: once one exists, every request must carry one.
+  const hasTokens = Boolean(options.token) || (options.tokens ? await options.tokens.hasActive() : false);
+  assertBindAllowed({ host: options.host, token: hasTokens ? 'configured' : undefined });
   // Host allow-list needs the bound port, known only after listening.
   const ready: { handler?: (req: Request) => Promise<Response> } = {};
   const server = await listen({

@@ -36,7 +36,7 @@ export function assertBindAllowed(options: { host: string; token?: string }): vo
   if (!isLoopbackHost(options.host) && !options.token) {
     throw new InvalidArgumentError({
       argument: '--host',
-      message: `Refusing to listen on ${options.host} without a bearer token: set ${TOKEN_ENV} (clients send "Authorization: Bearer <token>"), or bind to 127.0.0.1.`,
+      message: `Refusing to listen on ${options.host} without a bearer token: create per-agent tokens (strata tokens create --agent <id>) or set ${TOKEN_ENV} (clients send "Authorization: Bearer <token>"), or bind to 127.0.0.1.`,
     });
   }
 }

@@ -20,7 +20,7 @@ class StrataClient:
     """A Strata server's HTTP API (``strata serve``).
 
     ``url`` defaults to ``$STRATA_URL`` else ``http://127.0.0.1:7777``; ``token`` to
-    ``$STRATA_HTTP_TOKEN``. ``timeout`` is in seconds (or an ``httpx.Timeout``). Reads are retried
+    ``$STRATA_TOKEN`` (a per-agent token from ``strata tokens create``), else ``$STRATA_HTTP_TOKEN``. ``timeout`` is in seconds (or an ``httpx.Timeout``). Reads are retried
     per ``retry``; writes are sent once. The server acts as one caller (its ``--agent``): every
     request sees that caller's scopes, and may only narrow them.
     """
@@ -35,7 +35,7 @@ class StrataClient:
         http_client: Optional[httpx.Client] = None,
     ) -> None:
         self.url = base_url(url or os.environ.get("STRATA_URL") or DEFAULT_URL)
-        token = token if token is not None else os.environ.get("STRATA_HTTP_TOKEN") or None
+        token = token if token is not None else os.environ.get("STRATA_TOKEN") or os.environ.get("STRATA_HTTP_TOKEN") or None
         self.retry = retry
         self._owns_client = http_client is None
         self._http = http_client or httpx.Client(base_url=self.url, timeout=timeout_of(timeout))

@@ -79,7 +79,7 @@ class InvalidScope(InvalidArgument):
 
 
 class Unauthorized(StrataError):
-    """Missing or wrong bearer token (``STRATA_HTTP_TOKEN`` on the server)."""
+    """Missing, unknown or revoked bearer token (a per-agent token from ``strata tokens create``, or ``STRATA_HTTP_TOKEN``)."""
 
     codes = frozenset({"UNAUTHORIZED"})
 
