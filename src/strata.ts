@@ -227,6 +227,7 @@ export class Strata extends MemoryEngine {
     return runDistill({
       ctx: this.ctx,
       home: this.home,
+      progress: this.parts.distillProgress,
       history: this.ctx.history,
       llm: this.llm(),
       budget: d.budget,
@@ -256,6 +257,7 @@ export class Strata extends MemoryEngine {
     return new DistillScheduler({
       home: this.home,
       log: this.l0,
+      progress: this.parts.distillProgress,
       run: () => this.distillAndOrganize({ onOrganize, organizeSignal }),
       everyMessages: s.everyMessages,
       idleMs: s.idleMs,
@@ -413,6 +415,7 @@ export class Strata extends MemoryEngine {
     await (await this.parts.openedConversationIndex())?.close();
     await this.l0.close();
     await this.ctx.history?.storage.close();
+    await this.parts.distillProgress.close();
     await super.close();
   }
 }

@@ -11,6 +11,7 @@ export const EMBEDDER_PROVIDERS = ['local', 'openai', 'transformers', 'none'] as
 export const STORE_PROVIDERS = ['lancedb', 'postgres'] as const;
 export const L0_PROVIDERS = ['jsonl'] as const;
 export const CONVERSATION_INDEX_PROVIDERS = ['lancedb', 'postgres'] as const;
+export const STATE_PROVIDERS = ['files', 'postgres'] as const;
 export const LLM_PROVIDERS = ['none', 'openai', 'anthropic', 'claude-code'] as const;
 export const HTTP_RERANK_PROVIDERS = ['jina', 'cohere', 'voyage', 'tei', 'siliconflow', 'generic'] as const;
 export const RERANK_PROVIDERS = ['none', ...HTTP_RERANK_PROVIDERS] as const;
@@ -156,19 +157,38 @@ export const conversationsSchema = providerUnion({
 });
 
 /**
- * A conversations section that names no provider follows the store: with `store.provider:
- * "postgres"` the index goes to the same database (a shared service keeps nothing searchable on
- * one machine's disk); otherwise LanceDB under the home. Applied to the raw config before parsing.
+ * The engine's shared state besides memories and history: distill progress (and, as they move,
+ * summaries, journal, usage, scenes and persona). `files`: under the home; `postgres`: tables in
+ * the store's database (its section, unless one is given here), shared by every machine.
+ */
+export const stateSchema = providerUnion({
+  kind: 'state',
+  defaultProvider: 'files',
+  names: STATE_PROVIDERS,
+  members: [
+    z.strictObject({ provider: z.literal('files') }),
+    z.strictObject({ provider: z.literal('postgres'), postgres: postgresSectionSchema.optional() }),
+  ],
+});
+
+/**
+ * Sections that name no provider follow the store: with `store.provider: "postgres"` the
+ * conversation index and the shared state go to the same database (a shared service keeps
+ * nothing searchable or shared on one machine's disk); otherwise they stay under the home.
+ * Applied to the raw config before parsing.
  */
 export function withConversationsDefault(raw: unknown): unknown {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
-  const config = raw as Record<string, unknown>;
+  let config = raw as Record<string, unknown>;
   const store = config.store as { provider?: unknown } | undefined;
-  const conversations = config.conversations ?? {};
-  if (store?.provider !== 'postgres' || typeof conversations !== 'object' || conversations === null || Array.isArray(conversations))
-    return raw;
-  if ((conversations as { provider?: unknown }).provider !== undefined) return raw;
-  return { ...config, conversations: { ...conversations, provider: 'postgres' } };
+  if (store?.provider !== 'postgres') return raw;
+  for (const key of ['conversations', 'state'] as const) {
+    const section = config[key] ?? {};
+    if (typeof section !== 'object' || section === null || Array.isArray(section)) continue;
+    if ((section as { provider?: unknown }).provider !== undefined) continue;
+    config = { ...config, [key]: { ...section, provider: 'postgres' } };
+  }
+  return config;
 }
 
 const rerankFields = {

@@ -7,3 +7,4 @@ export * from './conversation.js';
 export type * from './l0-log.js';
 export * from './conversation-index.js';
 export * from './history-log.js';
+export type * from './distill-progress.js';

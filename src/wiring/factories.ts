@@ -8,6 +8,7 @@ import type { StrataConfig } from '../config/schema.js';
 import { createLlmClient, type LlmClient } from '../core/llm/index.js';
 import { ConfigError } from '../errors/index.js';
 import type { ConversationIndexV2 } from '../spec/conversation-index.js';
+import type { DistillProgressV1 } from '../spec/distill-progress.js';
 import type { HistoryLogV1 } from '../spec/history-log.js';
 import type { EmbedderV1 } from '../spec/embedder.js';
 import type { L0LogV1 } from '../spec/l0-log.js';
@@ -201,5 +202,49 @@ export async function createHistoryLogFromConfig(options: { config: StrataConfig
     }
     default:
       return unreachable('store', s);
+  }
+}
+
+/**
+ * Which L0 log this engine reads: its key binds state kept about the log (distill progress, the
+ * conversation index's watermark) to it. A JSONL log lives on one machine in one home.
+ */
+export function l0LogKey(options: { config: StrataConfig; home: string }): string {
+  return `${hostname()}:${options.home}`;
+}
+
+/** The Postgres section shared state uses: its own, else the store's when the store is on Postgres. */
+function stateSection(config: StrataConfig, env: Env | undefined): { url: string; schema: string; poolSize: number } {
+  const st = config.state;
+  const section =
+    st.provider === 'postgres' ? (st.postgres ?? (config.store.provider === 'postgres' ? config.store.postgres : undefined)) : undefined;
+  const field = st.provider === 'postgres' && st.postgres ? 'state.postgres.urlEnv' : 'store.postgres.urlEnv';
+  const urlEnv = section?.urlEnv ?? 'STRATA_POSTGRES_URL';
+  const url = (env ?? process.env)[urlEnv];
+  if (!url)
+    throw new ConfigError({
+      field,
+      message: `state.provider is "postgres" but ${urlEnv} is not set: export ${urlEnv}=postgresql://user:password@host:5432/database (the URL stays out of config.json).`,
+    });
+  return { url, schema: section?.schema ?? 'strata', poolSize: section?.poolSize ?? 10 };
+}
+
+/** Distill progress (cursor, budget window, run lock) of the L0 log `logKey`: files under the home, or Postgres (config `state`). */
+export async function createDistillProgressFromConfig(options: {
+  config: StrataConfig;
+  home: string;
+  env?: Env;
+  logKey: string;
+}): Promise<DistillProgressV1> {
+  const st = options.config.state;
+  switch (st.provider) {
+    case 'files':
+      return new (await import('../core/distill/file-progress.js')).FileDistillProgress({ home: options.home });
+    case 'postgres': {
+      const { createPostgresDistillProgress } = await import('../backends/distill-postgres/index.js');
+      return createPostgresDistillProgress({ ...stateSection(options.config, options.env), logKey: options.logKey });
+    }
+    default:
+      return unreachable('state', st);
   }
 }

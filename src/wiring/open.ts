@@ -12,6 +12,7 @@ import { HistoryLog } from '../core/history/index.js';
 import { redactingL0Log } from '../core/write/redacting-l0-log.js';
 import { createLlmClient, type LlmClient } from '../core/llm/index.js';
 import type { ConversationIndexV2 } from '../spec/conversation-index.js';
+import type { DistillProgressV1 } from '../spec/distill-progress.js';
 import type { EmbedderV1 } from '../spec/embedder.js';
 import type { L0LogV1 } from '../spec/l0-log.js';
 import type { LlmV1 } from '../spec/llm.js';
@@ -19,12 +20,14 @@ import type { MemoryStoreV1 } from '../spec/memory-store.js';
 import type { RerankerV1 } from '../spec/reranker.js';
 import {
   createConversationIndexFromConfig,
+  createDistillProgressFromConfig,
   createEmbedderFromConfig,
   createHistoryLogFromConfig,
   createL0LogFromConfig,
   createLlmFromConfig,
   createRerankerFromConfig,
   createStoreFromConfig,
+  l0LogKey,
 } from './factories.js';
 
 export interface StrataOpenOptions {
@@ -38,6 +41,8 @@ export interface StrataOpenOptions {
   store?: MemoryStoreV1;
   conversationIndex?: ConversationIndexV2;
   l0?: L0LogV1;
+  /** Distill progress of that L0 log (default from config `state`). */
+  distillProgress?: DistillProgressV1;
   embedder?: EmbedderV1;
   /** An LLM adapter (wrapped in the engine's client: retries, concurrency, usage) or a ready client; null = none. */
   llm?: LlmV1 | LlmClient | null;
@@ -53,6 +58,7 @@ export interface OpenedParts {
   loaded: LoadedConfig;
   ctx: EngineContext;
   llm: LlmClient | undefined;
+  distillProgress: DistillProgressV1;
   conversationIndex: () => Promise<ConversationIndexV2>;
   /** The conversation index if it was opened (or injected), without opening it. */
   openedConversationIndex: () => Promise<ConversationIndexV2 | undefined>;
@@ -67,12 +73,13 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
   const env = options.env ?? process.env;
   const loaded = await loadConfig({ home: options.home, overrides: options.overrides, env });
   const { config, home } = loaded;
-  const [embedder, store, l0, reranker, historyStorage] = await Promise.all([
+  const [embedder, store, l0, reranker, historyStorage, distillProgress] = await Promise.all([
     options.embedder ?? createEmbedderFromConfig({ config, env, home }),
     options.store ?? createStoreFromConfig({ config, home, env }),
     options.l0 ?? createL0LogFromConfig({ config, home }),
     options.reranker === null ? undefined : (options.reranker ?? createRerankerFromConfig({ config, env })),
     createHistoryLogFromConfig({ config, home, env }),
+    options.distillProgress ?? createDistillProgressFromConfig({ config, home, env, logKey: l0LogKey({ config, home }) }),
   ]);
   let llm: LlmClient | undefined;
   if (options.llm === undefined) llm = await createLlmFromConfig({ config, home, env });
@@ -115,6 +122,7 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
     } catch (error) {
       await store.close().catch(() => undefined);
       await historyStorage.close().catch(() => undefined);
+      await distillProgress.close().catch(() => undefined);
       throw error;
     }
   }
@@ -127,5 +135,5 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
     return index;
   };
   const openedConversationIndex = () => (index ? index.catch(() => undefined) : Promise.resolve(undefined));
-  return { loaded, ctx, llm, conversationIndex, openedConversationIndex, buildTurnDocument: options.buildTurnDocument };
+  return { loaded, ctx, llm, distillProgress, conversationIndex, openedConversationIndex, buildTurnDocument: options.buildTurnDocument };
 }

@@ -1,0 +1,157 @@
+import type pg from 'pg';
+import { StorageError } from '../../errors/index.js';
+import type {
+  DistillBudgetWindow,
+  DistillCursorState,
+  DistillLockOptions,
+  DistillProgressCapabilities,
+  DistillProgressV1,
+} from '../../spec/distill-progress.js';
+import { wrap } from '../store-postgres/errors.js';
+import { migrate, type Migration } from '../store-postgres/migrate.js';
+import { checkout, poolFor, type PoolLease } from '../store-postgres/pool.js';
+import { ident } from '../store-postgres/sql.js';
+
+/**
+ * Distill progress in PostgreSQL (migration component `distill`): one row per L0 log key with the
+ * cursor and the budget window as jsonb. The run lock is a session advisory lock held on one
+ * connection for the whole run: it ends with its holder (a killed process's connection closes),
+ * so nothing goes stale, and the holder writes the cursor over that same connection, so a holder
+ * that lost its connection (and so its lock) cannot write over a newer run's progress.
+ */
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'distill progress',
+    async up(client, schema) {
+      await client.query(`CREATE TABLE ${ident(schema)}.distill_progress (
+        log_key text PRIMARY KEY, cursor jsonb, budget jsonb, updated_at timestamptz NOT NULL DEFAULT now())`);
+    },
+  },
+];
+
+export interface PostgresDistillProgressOptions {
+  url?: string;
+  /** Or a pool the caller owns (not closed by close()). */
+  pool?: pg.Pool;
+  schema?: string;
+  poolSize?: number;
+  /** The L0 log this progress belongs to (its positions are that log's). */
+  logKey: string;
+}
+
+const POLL_MS = 50;
+
+class PostgresDistillProgress implements DistillProgressV1 {
+  readonly specificationVersion = 'v1' as const;
+  readonly provider = 'postgres';
+  readonly capabilities: DistillProgressCapabilities = { shared: true, lockEndsWithHolder: true };
+  readonly schema: string;
+  private readonly logKey: string;
+  private readonly pool: pg.Pool;
+  private readonly lease: PoolLease | null;
+  private opened: Promise<string> | null = null;
+  /** The connection holding the lock while `exclusive` runs: writes go through it. */
+  private holder: pg.PoolClient | undefined;
+
+  constructor(options: PostgresDistillProgressOptions) {
+    this.schema = options.schema ?? 'strata';
+    this.logKey = options.logKey;
+    ident(this.schema);
+    ({ pool: this.pool, lease: this.lease } = poolFor({
+      ...options,
+      what: 'The PostgreSQL distill progress',
+      urlSetting: 'store.postgres.urlEnv',
+    }));
+  }
+
+  private ready(): Promise<string> {
+    if (!this.opened) {
+      this.opened = wrap('open', async () => {
+        await migrate({ pool: this.pool, schema: this.schema, component: 'distill', migrations: MIGRATIONS });
+        return `${ident(this.schema)}.distill_progress`;
+      });
+      this.opened.catch(() => (this.opened = null));
+    }
+    return this.opened;
+  }
+
+  async exclusive<T>(options: DistillLockOptions, fn: () => Promise<T>): Promise<T> {
+    await this.ready();
+    const timeoutMs = options.timeoutMs ?? 0;
+    const lockName = `strata:${this.schema}:distill:${this.logKey}`;
+    const held = await wrap('distill lock', () => checkout(this.pool));
+    let locked = false;
+    try {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        options.abortSignal?.throwIfAborted();
+        const { rows } = await wrap('distill lock', () =>
+          held.client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok', [lockName]),
+        );
+        if (rows[0]?.ok) break;
+        if (Date.now() >= deadline) {
+          throw new StorageError({
+            code: 'STORE_LOCKED',
+            isRetryable: true,
+            message: `Another Strata process is distilling the L0 log "${this.logKey}" (PostgreSQL schema "${this.schema}"); it ends when that run does. Retry later.`,
+          });
+        }
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
+      locked = true;
+      this.holder = held.client;
+      return await fn();
+    } finally {
+      this.holder = undefined;
+      if (locked) await held.client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lockName]).catch(() => undefined);
+      held.release();
+    }
+  }
+
+  async readCursor(): Promise<DistillCursorState | undefined> {
+    return (await this.readRow()).cursor ?? undefined;
+  }
+
+  async writeCursor(options: { state: DistillCursorState }): Promise<void> {
+    await this.write('cursor', options.state);
+  }
+
+  async readBudget(): Promise<DistillBudgetWindow | undefined> {
+    return (await this.readRow()).budget ?? undefined;
+  }
+
+  async writeBudget(options: { window: DistillBudgetWindow }): Promise<void> {
+    await this.write('budget', options.window);
+  }
+
+  private async readRow(): Promise<{ cursor: DistillCursorState | null; budget: DistillBudgetWindow | null }> {
+    const t = await this.ready();
+    const { rows } = await wrap('distill progress read', () =>
+      (this.holder ?? this.pool).query<{ cursor: DistillCursorState | null; budget: DistillBudgetWindow | null }>(
+        `SELECT cursor, budget FROM ${t} WHERE log_key = $1`,
+        [this.logKey],
+      ),
+    );
+    return rows[0] ?? { cursor: null, budget: null };
+  }
+
+  private async write(column: 'cursor' | 'budget', value: object): Promise<void> {
+    const t = await this.ready();
+    await wrap('distill progress write', () =>
+      (this.holder ?? this.pool).query(
+        `INSERT INTO ${t} (log_key, ${column}) VALUES ($1, $2::jsonb)
+         ON CONFLICT (log_key) DO UPDATE SET ${column} = EXCLUDED.${column}, updated_at = now()`,
+        [this.logKey, JSON.stringify(value)],
+      ),
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.lease?.release();
+  }
+}
+
+export function createPostgresDistillProgress(options: PostgresDistillProgressOptions): DistillProgressV1 & { readonly schema: string } {
+  return new PostgresDistillProgress(options);
+}
