@@ -76,7 +76,7 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
   const [embedder, store, l0, reranker, historyStorage, distillProgress] = await Promise.all([
     options.embedder ?? createEmbedderFromConfig({ config, env, home }),
     options.store ?? createStoreFromConfig({ config, home, env }),
-    options.l0 ?? createL0LogFromConfig({ config, home }),
+    options.l0 ?? createL0LogFromConfig({ config, home, env }),
     options.reranker === null ? undefined : (options.reranker ?? createRerankerFromConfig({ config, env })),
     createHistoryLogFromConfig({ config, home, env }),
     options.distillProgress ?? createDistillProgressFromConfig({ config, home, env, logKey: l0LogKey({ config, home }) }),
