@@ -37,6 +37,7 @@ import { ConfigError } from './errors/index.js';
 import type { ConversationSearchHit, L0Record } from './spec/conversation.js';
 import type { ConversationIndexV2 } from './spec/conversation-index.js';
 import type { L0LogV1, L0SessionInfo } from './spec/l0-log.js';
+import type { SummaryStoreV1 } from './spec/summary-store.js';
 import { openParts, type OpenedParts, type StrataOpenOptions } from './wiring/open.js';
 import { buildWorker, type CreateWorkerOptions } from './wiring/worker.js';
 
@@ -52,6 +53,8 @@ export class Strata extends MemoryEngine {
   readonly config: StrataConfig;
   /** The L0 conversation log. */
   readonly l0: L0LogV1;
+  /** Where hierarchical summaries are kept (the context bootstrap reads them there). */
+  readonly summaryStore: SummaryStoreV1;
   private readonly parts: OpenedParts;
   private readonly layers: LayerService;
   private readonly capturePipeline: CapturePipeline;
@@ -65,6 +68,7 @@ export class Strata extends MemoryEngine {
     this.home = parts.loaded.home;
     this.config = parts.loaded.config;
     this.l0 = parts.ctx.l0;
+    this.summaryStore = parts.summaryStore;
     this.layers = new LayerService({
       home: this.home,
       layers: this.config.layers,
@@ -283,7 +287,7 @@ export class Strata extends MemoryEngine {
   ): SummaryWorker | undefined {
     const llm = this.llm();
     if (!llm) return undefined;
-    return createSummaryWorker({ home: this.home, l0: this.l0, llm, config: this.config.summaries, ...options });
+    return createSummaryWorker({ home: this.home, store: this.summaryStore, l0: this.l0, llm, config: this.config.summaries, ...options });
   }
 
   /**
@@ -302,7 +306,7 @@ export class Strata extends MemoryEngine {
     options: { agentId?: string; sessionKey?: string; dryRun?: boolean; lockTimeoutMs?: number; abortSignal?: AbortSignal } = {},
   ): Promise<SummaryRunReport> {
     const llm = options.dryRun ? undefined : this.requireLlm('strata summarize');
-    return runSummaries({ home: this.home, l0: this.l0, llm, config: this.config.summaries, ...options });
+    return runSummaries({ home: this.home, store: this.summaryStore, l0: this.l0, llm, config: this.config.summaries, ...options });
   }
 
   /** A journal entry for what a session said since its last flush (from a host transcript, else the L0 log). */
@@ -416,6 +420,7 @@ export class Strata extends MemoryEngine {
     await this.l0.close();
     await this.ctx.history?.storage.close();
     await this.parts.distillProgress.close();
+    await this.parts.summaryStore.close();
     await super.close();
   }
 }

@@ -8,3 +8,4 @@ export type * from './l0-log.js';
 export * from './conversation-index.js';
 export * from './history-log.js';
 export type * from './distill-progress.js';
+export type * from './summary-store.js';

@@ -10,6 +10,7 @@ import { ConfigError } from '../errors/index.js';
 import type { ConversationIndexV2 } from '../spec/conversation-index.js';
 import type { DistillProgressV1 } from '../spec/distill-progress.js';
 import type { HistoryLogV1 } from '../spec/history-log.js';
+import type { SummaryStoreV1 } from '../spec/summary-store.js';
 import type { EmbedderV1 } from '../spec/embedder.js';
 import type { L0LogV1 } from '../spec/l0-log.js';
 import type { MemoryStoreV1 } from '../spec/memory-store.js';
@@ -260,6 +261,21 @@ export async function createDistillProgressFromConfig(options: {
     case 'postgres': {
       const { createPostgresDistillProgress } = await import('../backends/distill-postgres/index.js');
       return createPostgresDistillProgress({ ...postgresOf(options.config, st.postgres, 'state', options.env), logKey: options.logKey });
+    }
+    default:
+      return unreachable('state', st);
+  }
+}
+
+/** Hierarchical summaries: files under the home, or Postgres (config `state`). */
+export async function createSummaryStoreFromConfig(options: { config: StrataConfig; home: string; env?: Env }): Promise<SummaryStoreV1> {
+  const st = options.config.state;
+  switch (st.provider) {
+    case 'files':
+      return new (await import('../core/summaries/file-store.js')).FileSummaryStore({ home: options.home });
+    case 'postgres': {
+      const { createPostgresSummaryStore } = await import('../backends/summaries-postgres/index.js');
+      return createPostgresSummaryStore(postgresOf(options.config, st.postgres, 'state', options.env));
     }
     default:
       return unreachable('state', st);

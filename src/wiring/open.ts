@@ -18,6 +18,7 @@ import type { L0LogV1 } from '../spec/l0-log.js';
 import type { LlmV1 } from '../spec/llm.js';
 import type { MemoryStoreV1 } from '../spec/memory-store.js';
 import type { RerankerV1 } from '../spec/reranker.js';
+import type { SummaryStoreV1 } from '../spec/summary-store.js';
 import {
   createConversationIndexFromConfig,
   createDistillProgressFromConfig,
@@ -27,6 +28,7 @@ import {
   createLlmFromConfig,
   createRerankerFromConfig,
   createStoreFromConfig,
+  createSummaryStoreFromConfig,
   l0LogKey,
 } from './factories.js';
 
@@ -43,6 +45,8 @@ export interface StrataOpenOptions {
   l0?: L0LogV1;
   /** Distill progress of that L0 log (default from config `state`). */
   distillProgress?: DistillProgressV1;
+  /** Where hierarchical summaries are kept (default from config `state`). */
+  summaryStore?: SummaryStoreV1;
   embedder?: EmbedderV1;
   /** An LLM adapter (wrapped in the engine's client: retries, concurrency, usage) or a ready client; null = none. */
   llm?: LlmV1 | LlmClient | null;
@@ -59,6 +63,7 @@ export interface OpenedParts {
   ctx: EngineContext;
   llm: LlmClient | undefined;
   distillProgress: DistillProgressV1;
+  summaryStore: SummaryStoreV1;
   conversationIndex: () => Promise<ConversationIndexV2>;
   /** The conversation index if it was opened (or injected), without opening it. */
   openedConversationIndex: () => Promise<ConversationIndexV2 | undefined>;
@@ -73,13 +78,14 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
   const env = options.env ?? process.env;
   const loaded = await loadConfig({ home: options.home, overrides: options.overrides, env });
   const { config, home } = loaded;
-  const [embedder, store, l0, reranker, historyStorage, distillProgress] = await Promise.all([
+  const [embedder, store, l0, reranker, historyStorage, distillProgress, summaryStore] = await Promise.all([
     options.embedder ?? createEmbedderFromConfig({ config, env, home }),
     options.store ?? createStoreFromConfig({ config, home, env }),
     options.l0 ?? createL0LogFromConfig({ config, home, env }),
     options.reranker === null ? undefined : (options.reranker ?? createRerankerFromConfig({ config, env })),
     createHistoryLogFromConfig({ config, home, env }),
     options.distillProgress ?? createDistillProgressFromConfig({ config, home, env, logKey: l0LogKey({ config, home }) }),
+    options.summaryStore ?? createSummaryStoreFromConfig({ config, home, env }),
   ]);
   let llm: LlmClient | undefined;
   if (options.llm === undefined) llm = await createLlmFromConfig({ config, home, env });
@@ -123,6 +129,7 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
       await store.close().catch(() => undefined);
       await historyStorage.close().catch(() => undefined);
       await distillProgress.close().catch(() => undefined);
+      await summaryStore.close().catch(() => undefined);
       throw error;
     }
   }
@@ -135,5 +142,14 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
     return index;
   };
   const openedConversationIndex = () => (index ? index.catch(() => undefined) : Promise.resolve(undefined));
-  return { loaded, ctx, llm, distillProgress, conversationIndex, openedConversationIndex, buildTurnDocument: options.buildTurnDocument };
+  return {
+    loaded,
+    ctx,
+    llm,
+    distillProgress,
+    summaryStore,
+    conversationIndex,
+    openedConversationIndex,
+    buildTurnDocument: options.buildTurnDocument,
+  };
 }

@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import { StorageError } from '../../errors/index.js';
 import type {
   DistillBudgetWindow,
   DistillCursorState,
@@ -9,7 +8,8 @@ import type {
 } from '../../spec/distill-progress.js';
 import { wrap } from '../store-postgres/errors.js';
 import { migrate, type Migration } from '../store-postgres/migrate.js';
-import { checkout, poolFor, type PoolLease } from '../store-postgres/pool.js';
+import { withAdvisoryLock } from '../store-postgres/advisory-lock.js';
+import { poolFor, type PoolLease } from '../store-postgres/pool.js';
 import { ident } from '../store-postgres/sql.js';
 
 /**
@@ -39,8 +39,6 @@ export interface PostgresDistillProgressOptions {
   /** The L0 log this progress belongs to (its positions are that log's). */
   logKey: string;
 }
-
-const POLL_MS = 50;
 
 class PostgresDistillProgress implements DistillProgressV1 {
   readonly specificationVersion = 'v1' as const;
@@ -78,35 +76,23 @@ class PostgresDistillProgress implements DistillProgressV1 {
 
   async exclusive<T>(options: DistillLockOptions, fn: () => Promise<T>): Promise<T> {
     await this.ready();
-    const timeoutMs = options.timeoutMs ?? 0;
-    const lockName = `strata:${this.schema}:distill:${this.logKey}`;
-    const held = await wrap('distill lock', () => checkout(this.pool));
-    let locked = false;
-    try {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        options.abortSignal?.throwIfAborted();
-        const { rows } = await wrap('distill lock', () =>
-          held.client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok', [lockName]),
-        );
-        if (rows[0]?.ok) break;
-        if (Date.now() >= deadline) {
-          throw new StorageError({
-            code: 'STORE_LOCKED',
-            isRetryable: true,
-            message: `Another Strata process is distilling the L0 log "${this.logKey}" (PostgreSQL schema "${this.schema}"); it ends when that run does. Retry later.`,
-          });
+    return withAdvisoryLock(
+      {
+        pool: this.pool,
+        name: `strata:${this.schema}:distill:${this.logKey}`,
+        timeoutMs: options.timeoutMs ?? 0,
+        abortSignal: options.abortSignal,
+        busy: `Another Strata process is distilling the L0 log "${this.logKey}" (PostgreSQL schema "${this.schema}"); it ends when that run does. Retry later.`,
+      },
+      async (client) => {
+        this.holder = client;
+        try {
+          return await fn();
+        } finally {
+          this.holder = undefined;
         }
-        await new Promise((r) => setTimeout(r, POLL_MS));
-      }
-      locked = true;
-      this.holder = held.client;
-      return await fn();
-    } finally {
-      this.holder = undefined;
-      if (locked) await held.client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lockName]).catch(() => undefined);
-      held.release();
-    }
+      },
+    );
   }
 
   async readCursor(): Promise<DistillCursorState | undefined> {
