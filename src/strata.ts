@@ -38,6 +38,7 @@ import type { ConversationSearchHit, L0Record } from './spec/conversation.js';
 import type { ConversationIndexV2 } from './spec/conversation-index.js';
 import type { L0LogV1, L0SessionInfo } from './spec/l0-log.js';
 import type { SummaryStoreV1 } from './spec/summary-store.js';
+import type { UsageLogV1 } from './spec/usage-log.js';
 import { openParts, type OpenedParts, type StrataOpenOptions } from './wiring/open.js';
 import { buildWorker, type CreateWorkerOptions } from './wiring/worker.js';
 
@@ -55,6 +56,8 @@ export class Strata extends MemoryEngine {
   readonly l0: L0LogV1;
   /** Where hierarchical summaries are kept (the context bootstrap reads them there). */
   readonly summaryStore: SummaryStoreV1;
+  /** Where LLM calls are logged (`strata usage` reads it). */
+  readonly usageLog: UsageLogV1;
   private readonly parts: OpenedParts;
   private readonly layers: LayerService;
   private readonly capturePipeline: CapturePipeline;
@@ -69,6 +72,7 @@ export class Strata extends MemoryEngine {
     this.config = parts.loaded.config;
     this.l0 = parts.ctx.l0;
     this.summaryStore = parts.summaryStore;
+    this.usageLog = parts.usageLog;
     this.layers = new LayerService({
       home: this.home,
       layers: this.config.layers,
@@ -421,6 +425,7 @@ export class Strata extends MemoryEngine {
     await this.ctx.history?.storage.close();
     await this.parts.distillProgress.close();
     await this.parts.summaryStore.close();
+    await this.parts.usageLog.close();
     await super.close();
   }
 }

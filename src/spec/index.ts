@@ -9,3 +9,4 @@ export * from './conversation-index.js';
 export * from './history-log.js';
 export type * from './distill-progress.js';
 export type * from './summary-store.js';
+export type * from './usage-log.js';

@@ -11,6 +11,7 @@ import type { ConversationIndexV2 } from '../spec/conversation-index.js';
 import type { DistillProgressV1 } from '../spec/distill-progress.js';
 import type { HistoryLogV1 } from '../spec/history-log.js';
 import type { SummaryStoreV1 } from '../spec/summary-store.js';
+import type { UsageLogV1 } from '../spec/usage-log.js';
 import type { EmbedderV1 } from '../spec/embedder.js';
 import type { L0LogV1 } from '../spec/l0-log.js';
 import type { MemoryStoreV1 } from '../spec/memory-store.js';
@@ -108,13 +109,19 @@ export async function createRerankerFromConfig(options: { config: StrataConfig; 
  * client that retries, limits concurrency and logs usage. Undefined when none is configured:
  * distillation then falls back to rule-based capture.
  */
-export async function createLlmFromConfig(options: { config: StrataConfig; home: string; env?: Env }): Promise<LlmClient | undefined> {
+export async function createLlmFromConfig(options: {
+  config: StrataConfig;
+  home: string;
+  env?: Env;
+  /** Where calls are logged; default the files under the home. */
+  usageLog?: UsageLogV1;
+}): Promise<LlmClient | undefined> {
   const cfg = options.config.llm;
   if (cfg.provider === 'none') return undefined;
   const client = (llm: LlmV1) =>
     createLlmClient({
       llm,
-      usageLog: { home: options.home },
+      usageLog: options.usageLog ?? { home: options.home },
       maxConcurrency: cfg.maxConcurrency,
       maxRetries: cfg.maxRetries,
       prices: cfg.prices,
@@ -276,6 +283,21 @@ export async function createSummaryStoreFromConfig(options: { config: StrataConf
     case 'postgres': {
       const { createPostgresSummaryStore } = await import('../backends/summaries-postgres/index.js');
       return createPostgresSummaryStore(postgresOf(options.config, st.postgres, 'state', options.env));
+    }
+    default:
+      return unreachable('state', st);
+  }
+}
+
+/** The LLM usage log: monthly files under the home, or Postgres (config `state`). */
+export async function createUsageLogFromConfig(options: { config: StrataConfig; home: string; env?: Env }): Promise<UsageLogV1> {
+  const st = options.config.state;
+  switch (st.provider) {
+    case 'files':
+      return new (await import('../core/llm/usage-log.js')).FileUsageLog({ home: options.home });
+    case 'postgres': {
+      const { createPostgresUsageLog } = await import('../backends/usage-postgres/index.js');
+      return createPostgresUsageLog(postgresOf(options.config, st.postgres, 'state', options.env));
     }
     default:
       return unreachable('state', st);

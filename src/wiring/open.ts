@@ -19,6 +19,7 @@ import type { LlmV1 } from '../spec/llm.js';
 import type { MemoryStoreV1 } from '../spec/memory-store.js';
 import type { RerankerV1 } from '../spec/reranker.js';
 import type { SummaryStoreV1 } from '../spec/summary-store.js';
+import type { UsageLogV1 } from '../spec/usage-log.js';
 import {
   createConversationIndexFromConfig,
   createDistillProgressFromConfig,
@@ -29,6 +30,7 @@ import {
   createRerankerFromConfig,
   createStoreFromConfig,
   createSummaryStoreFromConfig,
+  createUsageLogFromConfig,
   l0LogKey,
 } from './factories.js';
 
@@ -47,6 +49,8 @@ export interface StrataOpenOptions {
   distillProgress?: DistillProgressV1;
   /** Where hierarchical summaries are kept (default from config `state`). */
   summaryStore?: SummaryStoreV1;
+  /** Where LLM calls are logged (default from config `state`). */
+  usageLog?: UsageLogV1;
   embedder?: EmbedderV1;
   /** An LLM adapter (wrapped in the engine's client: retries, concurrency, usage) or a ready client; null = none. */
   llm?: LlmV1 | LlmClient | null;
@@ -64,6 +68,7 @@ export interface OpenedParts {
   llm: LlmClient | undefined;
   distillProgress: DistillProgressV1;
   summaryStore: SummaryStoreV1;
+  usageLog: UsageLogV1;
   conversationIndex: () => Promise<ConversationIndexV2>;
   /** The conversation index if it was opened (or injected), without opening it. */
   openedConversationIndex: () => Promise<ConversationIndexV2 | undefined>;
@@ -78,7 +83,7 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
   const env = options.env ?? process.env;
   const loaded = await loadConfig({ home: options.home, overrides: options.overrides, env });
   const { config, home } = loaded;
-  const [embedder, store, l0, reranker, historyStorage, distillProgress, summaryStore] = await Promise.all([
+  const [embedder, store, l0, reranker, historyStorage, distillProgress, summaryStore, usageLog] = await Promise.all([
     options.embedder ?? createEmbedderFromConfig({ config, env, home }),
     options.store ?? createStoreFromConfig({ config, home, env }),
     options.l0 ?? createL0LogFromConfig({ config, home, env }),
@@ -86,16 +91,17 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
     createHistoryLogFromConfig({ config, home, env }),
     options.distillProgress ?? createDistillProgressFromConfig({ config, home, env, logKey: l0LogKey({ config, home }) }),
     options.summaryStore ?? createSummaryStoreFromConfig({ config, home, env }),
+    options.usageLog ?? createUsageLogFromConfig({ config, home, env }),
   ]);
   let llm: LlmClient | undefined;
-  if (options.llm === undefined) llm = await createLlmFromConfig({ config, home, env });
+  if (options.llm === undefined) llm = await createLlmFromConfig({ config, home, env, usageLog });
   else if (options.llm !== null) {
     const c = config.llm;
     llm = isClient(options.llm)
       ? options.llm
       : createLlmClient({
           llm: options.llm,
-          usageLog: { home },
+          usageLog,
           maxConcurrency: c.maxConcurrency,
           maxRetries: c.maxRetries,
           prices: c.prices,
@@ -130,6 +136,7 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
       await historyStorage.close().catch(() => undefined);
       await distillProgress.close().catch(() => undefined);
       await summaryStore.close().catch(() => undefined);
+      await usageLog.close().catch(() => undefined);
       throw error;
     }
   }
@@ -148,6 +155,7 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
     llm,
     distillProgress,
     summaryStore,
+    usageLog,
     conversationIndex,
     openedConversationIndex,
     buildTurnDocument: options.buildTurnDocument,

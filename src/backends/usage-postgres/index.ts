@@ -1,0 +1,103 @@
+import type pg from 'pg';
+import type { LlmUsageEntry, UsageLogCapabilities, UsageLogV1 } from '../../spec/usage-log.js';
+import { wrap } from '../store-postgres/errors.js';
+import { migrate, type Migration } from '../store-postgres/migrate.js';
+import { poolFor, type PoolLease } from '../store-postgres/pool.js';
+import { chunks, ident } from '../store-postgres/sql.js';
+
+/**
+ * The LLM usage log in PostgreSQL (migration component `usage`): one row per entry, the entry as
+ * JSON text, `at` (ISO, sorts bytewise) indexed for `since`. Every machine's calls land here, so
+ * `strata usage` on any of them reports the whole deployment.
+ */
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'llm usage',
+    async up(client, schema) {
+      const s = ident(schema);
+      await client.query(`CREATE TABLE ${s}.llm_usage (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, at text COLLATE "C" NOT NULL, entry text NOT NULL)`);
+      await client.query(`CREATE INDEX llm_usage_at ON ${s}.llm_usage (at, seq)`);
+    },
+  },
+];
+
+export interface PostgresUsageLogOptions {
+  url?: string;
+  /** Or a pool the caller owns (not closed by close()). */
+  pool?: pg.Pool;
+  schema?: string;
+  poolSize?: number;
+}
+
+const PAGE = 1_000;
+
+class PostgresUsageLog implements UsageLogV1 {
+  readonly specificationVersion = 'v1' as const;
+  readonly provider = 'postgres';
+  readonly capabilities: UsageLogCapabilities = { shared: true };
+  readonly schema: string;
+  private readonly pool: pg.Pool;
+  private readonly lease: PoolLease | null;
+  private opened: Promise<string> | null = null;
+
+  constructor(options: PostgresUsageLogOptions) {
+    this.schema = options.schema ?? 'strata';
+    ident(this.schema);
+    ({ pool: this.pool, lease: this.lease } = poolFor({
+      ...options,
+      what: 'The PostgreSQL usage log',
+      urlSetting: 'store.postgres.urlEnv',
+    }));
+  }
+
+  private ready(): Promise<string> {
+    if (!this.opened) {
+      this.opened = wrap('open', async () => {
+        await migrate({ pool: this.pool, schema: this.schema, component: 'usage', migrations: MIGRATIONS });
+        return `${ident(this.schema)}.llm_usage`;
+      });
+      this.opened.catch(() => (this.opened = null));
+    }
+    return this.opened;
+  }
+
+  async append(options: { entries: LlmUsageEntry[] }): Promise<void> {
+    if (options.entries.length === 0) return;
+    const t = await this.ready();
+    for (const part of chunks(options.entries, PAGE)) {
+      await wrap('usage append', () =>
+        this.pool.query(`INSERT INTO ${t} (at, entry) SELECT x->>'at', x::text FROM jsonb_array_elements($1::jsonb) AS x`, [
+          // NUL cannot be stored in text columns; usage entries are labels and numbers.
+          JSON.stringify(part).replaceAll('\\u0000', ''),
+        ]),
+      );
+    }
+  }
+
+  async *entries(options: { since?: string } = {}): AsyncGenerator<LlmUsageEntry> {
+    const t = await this.ready();
+    let after = { at: options.since ?? '', seq: 0 };
+    for (;;) {
+      const { rows } = await wrap('usage read', () =>
+        this.pool.query<{ seq: number; at: string; entry: string }>(
+          `SELECT seq, at, entry FROM ${t} WHERE (at, seq) > ($1, $2) ORDER BY at, seq LIMIT ${PAGE}`,
+          [after.at, after.seq],
+        ),
+      );
+      for (const r of rows) yield JSON.parse(r.entry) as LlmUsageEntry;
+      if (rows.length < PAGE) return;
+      const last = rows[rows.length - 1]!;
+      after = { at: last.at, seq: last.seq };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.lease?.release();
+  }
+}
+
+export function createPostgresUsageLog(options: PostgresUsageLogOptions): UsageLogV1 & { readonly schema: string } {
+  return new PostgresUsageLog(options);
+}
