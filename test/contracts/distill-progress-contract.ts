@@ -68,8 +68,13 @@ export function runDistillProgressContract(options: DistillProgressContractOptio
       const other = await ctx.open();
       try {
         let release!: () => void;
-        const first = progress.exclusive({}, () => new Promise<string>((r) => (release = () => r('first'))));
-        await sleep(50);
+        let entered!: () => void;
+        const inside = new Promise<void>((r) => (entered = r));
+        const first = progress.exclusive({}, () => {
+          entered();
+          return new Promise<string>((r) => (release = () => r('first')));
+        });
+        await inside;
         const error = await other.exclusive({ timeoutMs: 0 }, async () => 'second').catch((e: unknown) => e);
         expect(StrataError.isInstance(error) && error.code).toBe('STORE_LOCKED');
         expect(StrataError.isInstance(error) && error.isRetryable).toBe(true);

@@ -13,7 +13,6 @@ export interface SummaryStoreContractOptions {
 }
 
 const KEY = 'agent:main:telegram:+4912/..\\x';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function indexWith(agentId: string, sessionKey: string, ids: string[]): SummaryIndex {
   return {
@@ -89,8 +88,13 @@ export function runSummaryStoreContract(options: SummaryStoreContractOptions): v
       const other = await ctx.open();
       try {
         let release!: () => void;
-        const first = store.exclusive({ agentId: 'main', sessionKey: KEY }, () => new Promise<string>((r) => (release = () => r('first'))));
-        await sleep(50);
+        let entered!: () => void;
+        const inside = new Promise<void>((r) => (entered = r));
+        const first = store.exclusive({ agentId: 'main', sessionKey: KEY }, () => {
+          entered();
+          return new Promise<string>((r) => (release = () => r('first')));
+        });
+        await inside;
         const error = await other.exclusive({ agentId: 'main', sessionKey: KEY, timeoutMs: 0 }, async () => 'x').catch((e: unknown) => e);
         expect(StrataError.isInstance(error) && error.code).toBe('STORE_LOCKED');
         expect(await other.exclusive({ agentId: 'main', sessionKey: 'another', timeoutMs: 0 }, async () => 'free')).toBe('free');

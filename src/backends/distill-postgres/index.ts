@@ -6,10 +6,10 @@ import type {
   DistillProgressCapabilities,
   DistillProgressV1,
 } from '../../spec/distill-progress.js';
+import { PostgresComponent, type PostgresComponentOptions } from '../store-postgres/component.js';
 import { wrap } from '../store-postgres/errors.js';
-import { migrate, type Migration } from '../store-postgres/migrate.js';
+import type { Migration } from '../store-postgres/migrate.js';
 import { withAdvisoryLock } from '../store-postgres/advisory-lock.js';
-import { poolFor, type PoolLease } from '../store-postgres/pool.js';
 import { ident } from '../store-postgres/sql.js';
 
 /**
@@ -30,48 +30,27 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-export interface PostgresDistillProgressOptions {
-  url?: string;
-  /** Or a pool the caller owns (not closed by close()). */
-  pool?: pg.Pool;
-  schema?: string;
-  poolSize?: number;
+export interface PostgresDistillProgressOptions extends PostgresComponentOptions {
   /** The L0 log this progress belongs to (its positions are that log's). */
   logKey: string;
 }
 
-class PostgresDistillProgress implements DistillProgressV1 {
+class PostgresDistillProgress extends PostgresComponent implements DistillProgressV1 {
   readonly specificationVersion = 'v1' as const;
   readonly provider = 'postgres';
   readonly capabilities: DistillProgressCapabilities = { shared: true, lockEndsWithHolder: true };
-  readonly schema: string;
   private readonly logKey: string;
-  private readonly pool: pg.Pool;
-  private readonly lease: PoolLease | null;
-  private opened: Promise<string> | null = null;
   /** The connection holding the lock while `exclusive` runs: writes go through it. */
   private holder: pg.PoolClient | undefined;
 
   constructor(options: PostgresDistillProgressOptions) {
-    this.schema = options.schema ?? 'strata';
-    this.logKey = options.logKey;
-    ident(this.schema);
-    ({ pool: this.pool, lease: this.lease } = poolFor({
-      ...options,
+    super(options, {
+      component: 'distill',
+      migrations: MIGRATIONS,
       what: 'The PostgreSQL distill progress',
       urlSetting: 'store.postgres.urlEnv',
-    }));
-  }
-
-  private ready(): Promise<string> {
-    if (!this.opened) {
-      this.opened = wrap('open', async () => {
-        await migrate({ pool: this.pool, schema: this.schema, component: 'distill', migrations: MIGRATIONS });
-        return `${ident(this.schema)}.distill_progress`;
-      });
-      this.opened.catch(() => (this.opened = null));
-    }
-    return this.opened;
+    });
+    this.logKey = options.logKey;
   }
 
   async exclusive<T>(options: DistillLockOptions, fn: () => Promise<T>): Promise<T> {
@@ -112,7 +91,7 @@ class PostgresDistillProgress implements DistillProgressV1 {
   }
 
   private async readRow(): Promise<{ cursor: DistillCursorState | null; budget: DistillBudgetWindow | null }> {
-    const t = await this.ready();
+    const t = `${await this.ready()}.distill_progress`;
     const { rows } = await wrap('distill progress read', () =>
       (this.holder ?? this.pool).query<{ cursor: DistillCursorState | null; budget: DistillBudgetWindow | null }>(
         `SELECT cursor, budget FROM ${t} WHERE log_key = $1`,
@@ -123,7 +102,7 @@ class PostgresDistillProgress implements DistillProgressV1 {
   }
 
   private async write(column: 'cursor' | 'budget', value: object): Promise<void> {
-    const t = await this.ready();
+    const t = `${await this.ready()}.distill_progress`;
     await wrap('distill progress write', () =>
       (this.holder ?? this.pool).query(
         `INSERT INTO ${t} (log_key, ${column}) VALUES ($1, $2::jsonb)
@@ -131,10 +110,6 @@ class PostgresDistillProgress implements DistillProgressV1 {
         [this.logKey, JSON.stringify(value)],
       ),
     );
-  }
-
-  async close(): Promise<void> {
-    await this.lease?.release();
   }
 }
 

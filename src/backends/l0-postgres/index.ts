@@ -13,9 +13,10 @@ import type {
   L0SessionFilter,
   L0SessionInfo,
 } from '../../spec/l0-log.js';
+import { PostgresComponent, type PostgresComponentOptions } from '../store-postgres/component.js';
 import { wrap } from '../store-postgres/errors.js';
-import { migrate, type Migration } from '../store-postgres/migrate.js';
-import { inTransaction, poolFor, type PoolLease } from '../store-postgres/pool.js';
+import type { Migration } from '../store-postgres/migrate.js';
+import { inTransaction } from '../store-postgres/pool.js';
 import { chunks, ident } from '../store-postgres/sql.js';
 
 /**
@@ -48,12 +49,7 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-export interface PostgresL0LogOptions {
-  url?: string;
-  /** Or a pool the caller owns (not closed by close()). */
-  pool?: pg.Pool;
-  schema?: string;
-  poolSize?: number;
+export interface PostgresL0LogOptions extends PostgresComponentOptions {
   /** Which log in the table (several deployments or tenants can share one schema). Default `main`. */
   logKey?: string;
 }
@@ -93,32 +89,15 @@ interface Row {
   record: string;
 }
 
-class PostgresL0Log implements L0LogV1 {
+class PostgresL0Log extends PostgresComponent implements L0LogV1 {
   readonly specificationVersion = 'v1' as const;
   readonly provider = 'postgres';
   readonly capabilities = CAPABILITIES;
-  readonly schema: string;
   readonly logKey: string;
-  private readonly pool: pg.Pool;
-  private readonly lease: PoolLease | null;
-  private opened: Promise<string> | null = null;
 
   constructor(options: PostgresL0LogOptions) {
-    this.schema = options.schema ?? 'strata';
+    super(options, { component: 'l0', migrations: MIGRATIONS, what: 'The PostgreSQL L0 log', urlSetting: 'l0.postgres.urlEnv' });
     this.logKey = options.logKey ?? 'main';
-    ident(this.schema);
-    ({ pool: this.pool, lease: this.lease } = poolFor({ ...options, what: 'The PostgreSQL L0 log', urlSetting: 'l0.postgres.urlEnv' }));
-  }
-
-  private ready(): Promise<string> {
-    if (!this.opened) {
-      this.opened = wrap('open', async () => {
-        await migrate({ pool: this.pool, schema: this.schema, component: 'l0', migrations: MIGRATIONS });
-        return `${ident(this.schema)}.l0_entries`;
-      });
-      this.opened.catch(() => (this.opened = null));
-    }
-    return this.opened;
   }
 
   /** Fingerprints (of `prints`) the log already holds. */
@@ -152,7 +131,7 @@ class PostgresL0Log implements L0LogV1 {
   async append(options: { records: L0Record[]; dryRun?: boolean; abortSignal?: AbortSignal }): Promise<L0AppendResult> {
     if (options.records.length === 0) return { written: 0, duplicates: 0, entries: [], records: [] };
     options.abortSignal?.throwIfAborted();
-    const t = await this.ready();
+    const t = `${await this.ready()}.l0_entries`;
     const prints = options.records.flatMap((r) => Object.values(fingerprintsOf(r)));
     if (options.dryRun) {
       const fresh = this.fresh(options.records, await wrap('l0 read', () => this.known(this.pool, t, prints)));
@@ -202,7 +181,7 @@ class PostgresL0Log implements L0LogV1 {
     if (!Number.isInteger(limit) || limit < 1)
       throw new InvalidArgumentError({ argument: 'limit', message: `limit must be a positive whole number, got ${limit}.` });
     const after = seqAfter(options.after);
-    const t = await this.ready();
+    const t = `${await this.ready()}.l0_entries`;
     options.abortSignal?.throwIfAborted();
     const { rows } = await wrap('l0 read', () =>
       this.pool.query<Row>(`SELECT seq, record FROM ${t} WHERE log_key = $1 AND seq > $2 ORDER BY seq LIMIT $3`, [
@@ -217,14 +196,14 @@ class PostgresL0Log implements L0LogV1 {
   }
 
   async readSession(options: L0SessionFilter & { abortSignal?: AbortSignal }): Promise<L0Entry[]> {
-    const t = await this.ready();
+    const t = `${await this.ready()}.l0_entries`;
     const { where, values } = filterSql(this.logKey, options);
     const { rows } = await wrap('l0 read', () => this.pool.query<Row>(`SELECT seq, record FROM ${t} WHERE ${where} ORDER BY seq`, values));
     return rows.map(entryOf);
   }
 
   async sessions(options: { agentId?: string; host?: ConversationHost; abortSignal?: AbortSignal } = {}): Promise<L0SessionInfo[]> {
-    const t = await this.ready();
+    const t = `${await this.ready()}.l0_entries`;
     const { where, values } = filterSql(this.logKey, options);
     const { rows } = await wrap('l0 read', () =>
       this.pool.query<L0SessionInfo>(
@@ -238,7 +217,7 @@ class PostgresL0Log implements L0LogV1 {
   }
 
   async has(options: { record: L0Record }): Promise<boolean> {
-    const t = await this.ready();
+    const t = `${await this.ready()}.l0_entries`;
     const f = fingerprintsOf(options.record);
     return (await wrap('l0 read', () => this.known(this.pool, t, [f.entry, f.content]))).size > 0;
   }
@@ -247,10 +226,6 @@ class PostgresL0Log implements L0LogV1 {
   async repair(): Promise<L0RepairResult> {
     await this.ready();
     return { truncated: 0, reindexed: 0 };
-  }
-
-  async close(): Promise<void> {
-    await this.lease?.release();
   }
 }
 

@@ -2,9 +2,10 @@ import type pg from 'pg';
 import { StorageError } from '../../errors/index.js';
 import type { SummaryIndex, SummarySession, SummaryStoreCapabilities, SummaryStoreV1 } from '../../spec/summary-store.js';
 import { withAdvisoryLock } from '../store-postgres/advisory-lock.js';
+import { PostgresComponent, type PostgresComponentOptions } from '../store-postgres/component.js';
 import { wrap } from '../store-postgres/errors.js';
-import { migrate, type Migration } from '../store-postgres/migrate.js';
-import { inTransaction, poolFor, type PoolLease } from '../store-postgres/pool.js';
+import type { Migration } from '../store-postgres/migrate.js';
+import { inTransaction } from '../store-postgres/pool.js';
 import { ident } from '../store-postgres/sql.js';
 
 /**
@@ -30,47 +31,25 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-export interface PostgresSummaryStoreOptions {
-  url?: string;
-  /** Or a pool the caller owns (not closed by close()). */
-  pool?: pg.Pool;
-  schema?: string;
-  poolSize?: number;
-}
+export type PostgresSummaryStoreOptions = PostgresComponentOptions;
 
 /** PostgreSQL text cannot hold NUL; keys are compared without it (the index keeps the exact key as JSON). */
 const key = (v: string) => v.replaceAll('\u0000', '');
 
-class PostgresSummaryStore implements SummaryStoreV1 {
+class PostgresSummaryStore extends PostgresComponent implements SummaryStoreV1 {
   readonly specificationVersion = 'v1' as const;
   readonly provider = 'postgres';
   readonly capabilities: SummaryStoreCapabilities = { shared: true, lockEndsWithHolder: true };
-  readonly schema: string;
-  private readonly pool: pg.Pool;
-  private readonly lease: PoolLease | null;
-  private opened: Promise<string> | null = null;
   /** Connections holding a session lock, by session: that session's writes go through them. */
   private readonly holders = new Map<string, pg.PoolClient>();
 
   constructor(options: PostgresSummaryStoreOptions) {
-    this.schema = options.schema ?? 'strata';
-    ident(this.schema);
-    ({ pool: this.pool, lease: this.lease } = poolFor({
-      ...options,
+    super(options, {
+      component: 'summaries',
+      migrations: MIGRATIONS,
       what: 'The PostgreSQL summary store',
       urlSetting: 'store.postgres.urlEnv',
-    }));
-  }
-
-  private ready(): Promise<string> {
-    if (!this.opened) {
-      this.opened = wrap('open', async () => {
-        await migrate({ pool: this.pool, schema: this.schema, component: 'summaries', migrations: MIGRATIONS });
-        return ident(this.schema);
-      });
-      this.opened.catch(() => (this.opened = null));
-    }
-    return this.opened;
+    });
   }
 
   private sessionId(s: SummarySession): string {
@@ -166,10 +145,6 @@ class PostgresSummaryStore implements SummaryStoreV1 {
         throw error;
       }
     });
-  }
-
-  async close(): Promise<void> {
-    await this.lease?.release();
   }
 }
 

@@ -1,8 +1,7 @@
-import type pg from 'pg';
 import type { LlmUsageEntry, UsageLogCapabilities, UsageLogV1 } from '../../spec/usage-log.js';
+import { PostgresComponent, type PostgresComponentOptions } from '../store-postgres/component.js';
 import { wrap } from '../store-postgres/errors.js';
-import { migrate, type Migration } from '../store-postgres/migrate.js';
-import { poolFor, type PoolLease } from '../store-postgres/pool.js';
+import type { Migration } from '../store-postgres/migrate.js';
 import { chunks, ident } from '../store-postgres/sql.js';
 
 /**
@@ -23,49 +22,22 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-export interface PostgresUsageLogOptions {
-  url?: string;
-  /** Or a pool the caller owns (not closed by close()). */
-  pool?: pg.Pool;
-  schema?: string;
-  poolSize?: number;
-}
+export type PostgresUsageLogOptions = PostgresComponentOptions;
 
 const PAGE = 1_000;
 
-class PostgresUsageLog implements UsageLogV1 {
+class PostgresUsageLog extends PostgresComponent implements UsageLogV1 {
   readonly specificationVersion = 'v1' as const;
   readonly provider = 'postgres';
   readonly capabilities: UsageLogCapabilities = { shared: true };
-  readonly schema: string;
-  private readonly pool: pg.Pool;
-  private readonly lease: PoolLease | null;
-  private opened: Promise<string> | null = null;
 
   constructor(options: PostgresUsageLogOptions) {
-    this.schema = options.schema ?? 'strata';
-    ident(this.schema);
-    ({ pool: this.pool, lease: this.lease } = poolFor({
-      ...options,
-      what: 'The PostgreSQL usage log',
-      urlSetting: 'store.postgres.urlEnv',
-    }));
-  }
-
-  private ready(): Promise<string> {
-    if (!this.opened) {
-      this.opened = wrap('open', async () => {
-        await migrate({ pool: this.pool, schema: this.schema, component: 'usage', migrations: MIGRATIONS });
-        return `${ident(this.schema)}.llm_usage`;
-      });
-      this.opened.catch(() => (this.opened = null));
-    }
-    return this.opened;
+    super(options, { component: 'usage', migrations: MIGRATIONS, what: 'The PostgreSQL usage log', urlSetting: 'store.postgres.urlEnv' });
   }
 
   async append(options: { entries: LlmUsageEntry[] }): Promise<void> {
     if (options.entries.length === 0) return;
-    const t = await this.ready();
+    const t = `${await this.ready()}.llm_usage`;
     for (const part of chunks(options.entries, PAGE)) {
       await wrap('usage append', () =>
         this.pool.query(`INSERT INTO ${t} (at, entry) SELECT x->>'at', x::text FROM jsonb_array_elements($1::jsonb) AS x`, [
@@ -77,7 +49,7 @@ class PostgresUsageLog implements UsageLogV1 {
   }
 
   async *entries(options: { since?: string } = {}): AsyncGenerator<LlmUsageEntry> {
-    const t = await this.ready();
+    const t = `${await this.ready()}.llm_usage`;
     let after = { at: options.since ?? '', seq: 0 };
     for (;;) {
       const { rows } = await wrap('usage read', () =>
@@ -91,10 +63,6 @@ class PostgresUsageLog implements UsageLogV1 {
       const last = rows[rows.length - 1]!;
       after = { at: last.at, seq: last.seq };
     }
-  }
-
-  async close(): Promise<void> {
-    await this.lease?.release();
   }
 }
 
