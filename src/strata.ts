@@ -37,6 +37,8 @@ import { ConfigError } from './errors/index.js';
 import type { ConversationSearchHit, L0Record } from './spec/conversation.js';
 import type { ConversationIndexV2 } from './spec/conversation-index.js';
 import type { L0LogV1, L0SessionInfo } from './spec/l0-log.js';
+import type { SummaryStoreV1 } from './spec/summary-store.js';
+import type { UsageLogV1 } from './spec/usage-log.js';
 import { openParts, type OpenedParts, type StrataOpenOptions } from './wiring/open.js';
 import { buildWorker, type CreateWorkerOptions } from './wiring/worker.js';
 
@@ -52,6 +54,10 @@ export class Strata extends MemoryEngine {
   readonly config: StrataConfig;
   /** The L0 conversation log. */
   readonly l0: L0LogV1;
+  /** Where hierarchical summaries are kept (the context bootstrap reads them there). */
+  readonly summaryStore: SummaryStoreV1;
+  /** Where LLM calls are logged (`strata usage` reads it). */
+  readonly usageLog: UsageLogV1;
   private readonly parts: OpenedParts;
   private readonly layers: LayerService;
   private readonly capturePipeline: CapturePipeline;
@@ -65,6 +71,8 @@ export class Strata extends MemoryEngine {
     this.home = parts.loaded.home;
     this.config = parts.loaded.config;
     this.l0 = parts.ctx.l0;
+    this.summaryStore = parts.summaryStore;
+    this.usageLog = parts.usageLog;
     this.layers = new LayerService({
       home: this.home,
       layers: this.config.layers,
@@ -232,6 +240,7 @@ export class Strata extends MemoryEngine {
     return runDistill({
       ctx: this.ctx,
       home: this.home,
+      progress: this.parts.distillProgress,
       history: this.ctx.history,
       llm: this.llm(),
       budget: d.budget,
@@ -261,6 +270,7 @@ export class Strata extends MemoryEngine {
     return new DistillScheduler({
       home: this.home,
       log: this.l0,
+      progress: this.parts.distillProgress,
       run: () => this.distillAndOrganize({ onOrganize, organizeSignal }),
       everyMessages: s.everyMessages,
       idleMs: s.idleMs,
@@ -286,7 +296,7 @@ export class Strata extends MemoryEngine {
   ): SummaryWorker | undefined {
     const llm = this.llm();
     if (!llm) return undefined;
-    return createSummaryWorker({ home: this.home, l0: this.l0, llm, config: this.config.summaries, ...options });
+    return createSummaryWorker({ home: this.home, store: this.summaryStore, l0: this.l0, llm, config: this.config.summaries, ...options });
   }
 
   /**
@@ -305,7 +315,7 @@ export class Strata extends MemoryEngine {
     options: { agentId?: string; sessionKey?: string; dryRun?: boolean; lockTimeoutMs?: number; abortSignal?: AbortSignal } = {},
   ): Promise<SummaryRunReport> {
     const llm = options.dryRun ? undefined : this.requireLlm('strata summarize');
-    return runSummaries({ home: this.home, l0: this.l0, llm, config: this.config.summaries, ...options });
+    return runSummaries({ home: this.home, store: this.summaryStore, l0: this.l0, llm, config: this.config.summaries, ...options });
   }
 
   /** A journal entry for what a session said since its last flush (from a host transcript, else the L0 log). */
@@ -418,6 +428,9 @@ export class Strata extends MemoryEngine {
     await (await this.parts.openedConversationIndex())?.close();
     await this.l0.close();
     await this.ctx.history?.storage.close();
+    await this.parts.distillProgress.close();
+    await this.parts.summaryStore.close();
+    await this.parts.usageLog.close();
     await super.close();
   }
 }

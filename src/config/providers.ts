@@ -9,8 +9,9 @@ import { postgresSectionSchema } from '../backends/store-postgres/config.js';
 
 export const EMBEDDER_PROVIDERS = ['local', 'openai', 'transformers', 'none'] as const;
 export const STORE_PROVIDERS = ['lancedb', 'postgres'] as const;
-export const L0_PROVIDERS = ['jsonl'] as const;
+export const L0_PROVIDERS = ['jsonl', 'postgres'] as const;
 export const CONVERSATION_INDEX_PROVIDERS = ['lancedb', 'postgres'] as const;
+export const STATE_PROVIDERS = ['files', 'postgres'] as const;
 export const LLM_PROVIDERS = ['none', 'openai', 'anthropic', 'claude-code'] as const;
 export const HTTP_RERANK_PROVIDERS = ['jina', 'cohere', 'voyage', 'tei', 'siliconflow', 'generic'] as const;
 export const RERANK_PROVIDERS = ['none', ...HTTP_RERANK_PROVIDERS] as const;
@@ -128,12 +129,26 @@ export const storeSchema = providerUnion({
   ],
 });
 
-/** The L0 conversation log. `jsonl`: daily files under `<home>/conversations`. */
+/**
+ * The L0 conversation log. `jsonl`: daily files under `<home>/conversations` (this machine's);
+ * `postgres`: one table in the store's database (its section unless one is given here), shared
+ * by every machine; `key` names the log there (deployments sharing a schema keep theirs apart).
+ */
 export const l0Schema = providerUnion({
   kind: 'L0 log',
   defaultProvider: 'jsonl',
   names: L0_PROVIDERS,
-  members: [z.strictObject({ provider: z.literal('jsonl') })],
+  members: [
+    z.strictObject({ provider: z.literal('jsonl') }),
+    z.strictObject({
+      provider: z.literal('postgres'),
+      postgres: postgresSectionSchema.optional(),
+      key: z
+        .string()
+        .regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'expected a short name such as main')
+        .default('main'),
+    }),
+  ],
 });
 
 /** The searchable conversation index (derived from the L0 log, rebuilt from it when needed). */
@@ -156,19 +171,38 @@ export const conversationsSchema = providerUnion({
 });
 
 /**
- * A conversations section that names no provider follows the store: with `store.provider:
- * "postgres"` the index goes to the same database (a shared service keeps nothing searchable on
- * one machine's disk); otherwise LanceDB under the home. Applied to the raw config before parsing.
+ * The engine's shared state besides memories and history: distill progress (and, as they move,
+ * summaries, journal, usage, scenes and persona). `files`: under the home; `postgres`: tables in
+ * the store's database (its section, unless one is given here), shared by every machine.
+ */
+export const stateSchema = providerUnion({
+  kind: 'state',
+  defaultProvider: 'files',
+  names: STATE_PROVIDERS,
+  members: [
+    z.strictObject({ provider: z.literal('files') }),
+    z.strictObject({ provider: z.literal('postgres'), postgres: postgresSectionSchema.optional() }),
+  ],
+});
+
+/**
+ * Sections that name no provider follow the store: with `store.provider: "postgres"` the L0 log,
+ * the conversation index and the shared state go to the same database (a shared service keeps
+ * nothing searchable or shared on one machine's disk); otherwise they stay under the home.
+ * Applied to the raw config before parsing.
  */
 export function withConversationsDefault(raw: unknown): unknown {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
-  const config = raw as Record<string, unknown>;
+  let config = raw as Record<string, unknown>;
   const store = config.store as { provider?: unknown } | undefined;
-  const conversations = config.conversations ?? {};
-  if (store?.provider !== 'postgres' || typeof conversations !== 'object' || conversations === null || Array.isArray(conversations))
-    return raw;
-  if ((conversations as { provider?: unknown }).provider !== undefined) return raw;
-  return { ...config, conversations: { ...conversations, provider: 'postgres' } };
+  if (store?.provider !== 'postgres') return raw;
+  for (const key of ['l0', 'conversations', 'state'] as const) {
+    const section = config[key] ?? {};
+    if (typeof section !== 'object' || section === null || Array.isArray(section)) continue;
+    if ((section as { provider?: unknown }).provider !== undefined) continue;
+    config = { ...config, [key]: { ...section, provider: 'postgres' } };
+  }
+  return config;
 }
 
 const rerankFields = {

@@ -9,7 +9,16 @@ import { isValidScope } from '../core/scope.js';
 import { recallConfigSchema, resolveRecallConfig } from '../core/recall/config.js';
 import { StrataError } from '../errors/index.js';
 import { AUTO_ORGANIZE_DEFAULTS, ORGANIZE_DEFAULTS } from '../core/layers/defaults.js';
-import { conversationsSchema, embedderSchema, l0Schema, llmSchema, positiveInt, rerankSchema, storeSchema } from './providers.js';
+import {
+  conversationsSchema,
+  embedderSchema,
+  l0Schema,
+  llmSchema,
+  positiveInt,
+  rerankSchema,
+  stateSchema,
+  storeSchema,
+} from './providers.js';
 import { isValidTimeZone, systemTimeZone } from '../util/time-zone.js';
 
 export {
@@ -20,6 +29,7 @@ export {
   LLM_PROVIDERS,
   RERANK_PROVIDERS,
   STORE_PROVIDERS,
+  STATE_PROVIDERS,
   TASK_HINTS,
 } from './providers.js';
 
@@ -176,6 +186,7 @@ export const strataConfigSchema = z.strictObject({
   store: storeSchema.prefault({}),
   l0: l0Schema.prefault({}),
   conversations: conversationsSchema.prefault({}),
+  state: stateSchema.prefault({}),
   recall: recallSchema,
   rerank: rerankSchema.prefault({}),
   write: writeSchema.prefault({}),

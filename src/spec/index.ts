@@ -7,3 +7,6 @@ export * from './conversation.js';
 export type * from './l0-log.js';
 export * from './conversation-index.js';
 export * from './history-log.js';
+export type * from './distill-progress.js';
+export type * from './summary-store.js';
+export type * from './usage-log.js';

@@ -8,12 +8,16 @@ import type { StrataConfig } from '../config/schema.js';
 import { createLlmClient, type LlmClient } from '../core/llm/index.js';
 import { ConfigError } from '../errors/index.js';
 import type { ConversationIndexV2 } from '../spec/conversation-index.js';
+import type { DistillProgressV1 } from '../spec/distill-progress.js';
 import type { HistoryLogV1 } from '../spec/history-log.js';
+import type { SummaryStoreV1 } from '../spec/summary-store.js';
+import type { UsageLogV1 } from '../spec/usage-log.js';
 import type { EmbedderV1 } from '../spec/embedder.js';
 import type { L0LogV1 } from '../spec/l0-log.js';
 import type { MemoryStoreV1 } from '../spec/memory-store.js';
 import type { RerankerV1 } from '../spec/reranker.js';
 import type { LlmV1 } from '../spec/llm.js';
+import { DEFAULT_POSTGRES_URL_ENV } from '../backends/store-postgres/config.js';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -105,13 +109,19 @@ export async function createRerankerFromConfig(options: { config: StrataConfig; 
  * client that retries, limits concurrency and logs usage. Undefined when none is configured:
  * distillation then falls back to rule-based capture.
  */
-export async function createLlmFromConfig(options: { config: StrataConfig; home: string; env?: Env }): Promise<LlmClient | undefined> {
+export async function createLlmFromConfig(options: {
+  config: StrataConfig;
+  home: string;
+  env?: Env;
+  /** Where calls are logged; default the files under the home. */
+  usageLog?: UsageLogV1;
+}): Promise<LlmClient | undefined> {
   const cfg = options.config.llm;
   if (cfg.provider === 'none') return undefined;
   const client = (llm: LlmV1) =>
     createLlmClient({
       llm,
-      usageLog: { home: options.home },
+      usageLog: options.usageLog ?? { home: options.home },
       maxConcurrency: cfg.maxConcurrency,
       maxRetries: cfg.maxRetries,
       prices: cfg.prices,
@@ -141,13 +151,18 @@ export async function createLlmFromConfig(options: { config: StrataConfig; home:
   return client(llm);
 }
 
-export async function createL0LogFromConfig(options: { config: StrataConfig; home: string }): Promise<L0LogV1> {
+/** `postgres` without a section of its own uses `store.postgres` when the store is on Postgres (one database config). */
+export async function createL0LogFromConfig(options: { config: StrataConfig; home: string; env?: Env }): Promise<L0LogV1> {
   const l = options.config.l0;
   switch (l.provider) {
     case 'jsonl':
       return (await import('../backends/l0-jsonl/index.js')).createJsonlL0Log({ home: options.home, timeZone: options.config.timezone });
+    case 'postgres': {
+      const { createPostgresL0Log } = await import('../backends/l0-postgres/index.js');
+      return createPostgresL0Log({ ...postgresOf(options.config, l.postgres, 'l0', options.env), logKey: l.key });
+    }
     default:
-      return unreachable('l0', l.provider);
+      return unreachable('l0', l);
   }
 }
 
@@ -167,12 +182,12 @@ export async function createConversationIndexFromConfig(options: {
       const { createPostgresConversationIndexFromConfig } = await import('../backends/conversation-postgres/index.js');
       const store = options.config.store;
       const section = c.postgres ?? (store.provider === 'postgres' ? store.postgres : undefined);
-      // The L0 log stays on each machine: its positions (and so the watermark) are per host and home.
+      // The watermark is a position in one L0 log: per host and home for a JSONL log, the shared log's key on Postgres.
       return createPostgresConversationIndexFromConfig({
         section,
         env: options.env,
         field: c.postgres ? 'conversations.postgres.urlEnv' : 'store.postgres.urlEnv',
-        watermarkKey: `${hostname()}:${options.home}`,
+        watermarkKey: l0LogKey({ config: options.config, home: options.home }),
       });
     }
     default:
@@ -201,5 +216,90 @@ export async function createHistoryLogFromConfig(options: { config: StrataConfig
     }
     default:
       return unreachable('store', s);
+  }
+}
+
+/**
+ * Which L0 log this engine reads: its key binds state kept about the log (distill progress, the
+ * conversation index's watermark) to it. A JSONL log lives on one machine in one home.
+ */
+export function l0LogKey(options: { config: StrataConfig; home: string }): string {
+  const l = options.config.l0;
+  if (l.provider === 'postgres') return `postgres:${postgresSectionOf(options.config, l.postgres).schema}:${l.key}`;
+  return `${hostname()}:${options.home}`;
+}
+
+type PostgresSection = NonNullable<Extract<StrataConfig['state'], { provider: 'postgres' }>['postgres']>;
+
+/** A component's own Postgres section, else the store's when the store is on Postgres, else the defaults. */
+function postgresSectionOf(config: StrataConfig, own: PostgresSection | undefined): { urlEnv: string; schema: string; poolSize: number } {
+  const section = own ?? (config.store.provider === 'postgres' ? config.store.postgres : undefined);
+  return { urlEnv: section?.urlEnv ?? DEFAULT_POSTGRES_URL_ENV, schema: section?.schema ?? 'strata', poolSize: section?.poolSize ?? 10 };
+}
+
+/** Connection settings of a component on Postgres (`kind`: its config section), with the URL read from the environment. */
+function postgresOf(
+  config: StrataConfig,
+  own: PostgresSection | undefined,
+  kind: 'l0' | 'state',
+  env: Env | undefined,
+): { url: string; schema: string; poolSize: number } {
+  const { urlEnv, schema, poolSize } = postgresSectionOf(config, own);
+  const url = (env ?? process.env)[urlEnv];
+  if (!url)
+    throw new ConfigError({
+      field: own ? `${kind}.postgres.urlEnv` : 'store.postgres.urlEnv',
+      message: `${kind}.provider is "postgres" but ${urlEnv} is not set: export ${urlEnv}=postgresql://user:password@host:5432/database (the URL stays out of config.json).`,
+    });
+  return { url, schema, poolSize };
+}
+
+/** Distill progress (cursor, budget window, run lock) of the L0 log `logKey`: files under the home, or Postgres (config `state`). */
+export async function createDistillProgressFromConfig(options: {
+  config: StrataConfig;
+  home: string;
+  env?: Env;
+  logKey: string;
+}): Promise<DistillProgressV1> {
+  const st = options.config.state;
+  switch (st.provider) {
+    case 'files':
+      return new (await import('../core/distill/file-progress.js')).FileDistillProgress({ home: options.home });
+    case 'postgres': {
+      const { createPostgresDistillProgress } = await import('../backends/distill-postgres/index.js');
+      return createPostgresDistillProgress({ ...postgresOf(options.config, st.postgres, 'state', options.env), logKey: options.logKey });
+    }
+    default:
+      return unreachable('state', st);
+  }
+}
+
+/** Hierarchical summaries: files under the home, or Postgres (config `state`). */
+export async function createSummaryStoreFromConfig(options: { config: StrataConfig; home: string; env?: Env }): Promise<SummaryStoreV1> {
+  const st = options.config.state;
+  switch (st.provider) {
+    case 'files':
+      return new (await import('../core/summaries/file-store.js')).FileSummaryStore({ home: options.home });
+    case 'postgres': {
+      const { createPostgresSummaryStore } = await import('../backends/summaries-postgres/index.js');
+      return createPostgresSummaryStore(postgresOf(options.config, st.postgres, 'state', options.env));
+    }
+    default:
+      return unreachable('state', st);
+  }
+}
+
+/** The LLM usage log: monthly files under the home, or Postgres (config `state`). */
+export async function createUsageLogFromConfig(options: { config: StrataConfig; home: string; env?: Env }): Promise<UsageLogV1> {
+  const st = options.config.state;
+  switch (st.provider) {
+    case 'files':
+      return new (await import('../core/llm/usage-log.js')).FileUsageLog({ home: options.home });
+    case 'postgres': {
+      const { createPostgresUsageLog } = await import('../backends/usage-postgres/index.js');
+      return createPostgresUsageLog(postgresOf(options.config, st.postgres, 'state', options.env));
+    }
+    default:
+      return unreachable('state', st);
   }
 }

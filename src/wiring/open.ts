@@ -12,19 +12,26 @@ import { HistoryLog } from '../core/history/index.js';
 import { redactingL0Log } from '../core/write/redacting-l0-log.js';
 import { createLlmClient, type LlmClient } from '../core/llm/index.js';
 import type { ConversationIndexV2 } from '../spec/conversation-index.js';
+import type { DistillProgressV1 } from '../spec/distill-progress.js';
 import type { EmbedderV1 } from '../spec/embedder.js';
 import type { L0LogV1 } from '../spec/l0-log.js';
 import type { LlmV1 } from '../spec/llm.js';
 import type { MemoryStoreV1 } from '../spec/memory-store.js';
 import type { RerankerV1 } from '../spec/reranker.js';
+import type { SummaryStoreV1 } from '../spec/summary-store.js';
+import type { UsageLogV1 } from '../spec/usage-log.js';
 import {
   createConversationIndexFromConfig,
+  createDistillProgressFromConfig,
   createEmbedderFromConfig,
   createHistoryLogFromConfig,
   createL0LogFromConfig,
   createLlmFromConfig,
   createRerankerFromConfig,
   createStoreFromConfig,
+  createSummaryStoreFromConfig,
+  createUsageLogFromConfig,
+  l0LogKey,
 } from './factories.js';
 
 export interface StrataOpenOptions {
@@ -38,6 +45,12 @@ export interface StrataOpenOptions {
   store?: MemoryStoreV1;
   conversationIndex?: ConversationIndexV2;
   l0?: L0LogV1;
+  /** Distill progress of that L0 log (default from config `state`). */
+  distillProgress?: DistillProgressV1;
+  /** Where hierarchical summaries are kept (default from config `state`). */
+  summaryStore?: SummaryStoreV1;
+  /** Where LLM calls are logged (default from config `state`). */
+  usageLog?: UsageLogV1;
   embedder?: EmbedderV1;
   /** An LLM adapter (wrapped in the engine's client: retries, concurrency, usage) or a ready client; null = none. */
   llm?: LlmV1 | LlmClient | null;
@@ -53,6 +66,9 @@ export interface OpenedParts {
   loaded: LoadedConfig;
   ctx: EngineContext;
   llm: LlmClient | undefined;
+  distillProgress: DistillProgressV1;
+  summaryStore: SummaryStoreV1;
+  usageLog: UsageLogV1;
   conversationIndex: () => Promise<ConversationIndexV2>;
   /** The conversation index if it was opened (or injected), without opening it. */
   openedConversationIndex: () => Promise<ConversationIndexV2 | undefined>;
@@ -67,22 +83,25 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
   const env = options.env ?? process.env;
   const loaded = await loadConfig({ home: options.home, overrides: options.overrides, env });
   const { config, home } = loaded;
-  const [embedder, store, l0, reranker, historyStorage] = await Promise.all([
+  const [embedder, store, l0, reranker, historyStorage, distillProgress, summaryStore, usageLog] = await Promise.all([
     options.embedder ?? createEmbedderFromConfig({ config, env, home }),
     options.store ?? createStoreFromConfig({ config, home, env }),
-    options.l0 ?? createL0LogFromConfig({ config, home }),
+    options.l0 ?? createL0LogFromConfig({ config, home, env }),
     options.reranker === null ? undefined : (options.reranker ?? createRerankerFromConfig({ config, env })),
     createHistoryLogFromConfig({ config, home, env }),
+    options.distillProgress ?? createDistillProgressFromConfig({ config, home, env, logKey: l0LogKey({ config, home }) }),
+    options.summaryStore ?? createSummaryStoreFromConfig({ config, home, env }),
+    options.usageLog ?? createUsageLogFromConfig({ config, home, env }),
   ]);
   let llm: LlmClient | undefined;
-  if (options.llm === undefined) llm = await createLlmFromConfig({ config, home, env });
+  if (options.llm === undefined) llm = await createLlmFromConfig({ config, home, env, usageLog });
   else if (options.llm !== null) {
     const c = config.llm;
     llm = isClient(options.llm)
       ? options.llm
       : createLlmClient({
           llm: options.llm,
-          usageLog: { home },
+          usageLog,
           maxConcurrency: c.maxConcurrency,
           maxRetries: c.maxRetries,
           prices: c.prices,
@@ -115,6 +134,9 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
     } catch (error) {
       await store.close().catch(() => undefined);
       await historyStorage.close().catch(() => undefined);
+      await distillProgress.close().catch(() => undefined);
+      await summaryStore.close().catch(() => undefined);
+      await usageLog.close().catch(() => undefined);
       throw error;
     }
   }
@@ -127,5 +149,15 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
     return index;
   };
   const openedConversationIndex = () => (index ? index.catch(() => undefined) : Promise.resolve(undefined));
-  return { loaded, ctx, llm, conversationIndex, openedConversationIndex, buildTurnDocument: options.buildTurnDocument };
+  return {
+    loaded,
+    ctx,
+    llm,
+    distillProgress,
+    summaryStore,
+    usageLog,
+    conversationIndex,
+    openedConversationIndex,
+    buildTurnDocument: options.buildTurnDocument,
+  };
 }

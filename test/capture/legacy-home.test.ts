@@ -10,6 +10,7 @@ import * as arrow from 'apache-arrow';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FileDistillProgress } from '../../src/core/distill/file-progress.js';
 import { DistillCursor } from '../../src/core/distill/l0-source.js';
 import type { L0Record } from '../../src/spec/conversation.js';
 import { Strata } from '../../src/strata.js';
@@ -151,11 +152,11 @@ describe('a home written before the L0 log interface', () => {
       join(home, 'distill', 'state.json'),
       JSON.stringify({ version: 1, files: { [`${DAY1}.jsonl`]: firstLine, [`${DAY2}.jsonl`]: day2Size }, done: ['openclaw|main|s1|m2'] }),
     );
-    const cursor = new DistillCursor({ home, log: l0Of(home) });
+    const cursor = new DistillCursor({ progress: new FileDistillProgress({ home }), log: l0Of(home) });
     await cursor.load();
     expect((await cursor.readPending()).map((m) => m.record.id)).toEqual(['m1']);
     await cursor.commit({ keys: ['openclaw|main|s1|m1'] });
-    const next = new DistillCursor({ home, log: l0Of(home) });
+    const next = new DistillCursor({ progress: new FileDistillProgress({ home }), log: l0Of(home) });
     await next.load();
     expect(await next.readPending()).toEqual([]);
     expect(JSON.parse(await readFile(join(home, 'distill', 'state.json'), 'utf8'))).toMatchObject({ version: 2, done: [] });

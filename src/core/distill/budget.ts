@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { writeFileAtomic } from '../../util/atomic-write.js';
+import type { DistillProgressV1 } from '../../spec/distill-progress.js';
 
 /**
  * The distill budget: LLM calls and tokens per run and per hour. The hourly window is persisted
- * (`<home>/distill/budget.json`) so separate runs and processes share it. Spending is checked
+ * (in the distill progress store: `<home>/distill/budget.json`, or the database) so separate runs,
+ * processes and machines share it. Spending is checked
  * before a chunk starts; when the budget is spent the chunk waits for a later run (nothing is
  * dropped), and `resumeAt` says when the hourly window frees up.
  */
@@ -31,25 +30,19 @@ interface Window {
 const HOUR_MS = 3_600_000;
 
 export class BudgetTracker {
-  private readonly path: string;
+  private readonly progress: DistillProgressV1;
   private readonly limits: Required<DistillBudget>;
   private window: Window = { windowStart: new Date(0).toISOString(), calls: 0, tokens: 0 };
   private run = { calls: 0, tokens: 0 };
 
-  constructor(options: { home: string; budget?: DistillBudget }) {
-    this.path = join(options.home, 'distill', 'budget.json');
+  constructor(options: { progress: DistillProgressV1; budget?: DistillBudget }) {
+    this.progress = options.progress;
     this.limits = { ...DEFAULT_BUDGET, ...stripUndefined(options.budget ?? {}) };
   }
 
   async load(now: Date): Promise<void> {
-    try {
-      const parsed = JSON.parse(await readFile(this.path, 'utf8')) as Partial<Window>;
-      if (typeof parsed.windowStart === 'string' && typeof parsed.calls === 'number' && typeof parsed.tokens === 'number') {
-        this.window = { windowStart: parsed.windowStart, calls: parsed.calls, tokens: parsed.tokens };
-      }
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && !(error instanceof SyntaxError)) throw error;
-    }
+    const stored = await this.progress.readBudget();
+    if (stored) this.window = { ...stored };
     this.roll(now);
   }
 
@@ -76,7 +69,7 @@ export class BudgetTracker {
     this.run.tokens += options.tokens;
     this.window.calls += options.calls;
     this.window.tokens += options.tokens;
-    await writeFileAtomic({ path: this.path, data: JSON.stringify(this.window) });
+    await this.progress.writeBudget({ window: { ...this.window } });
   }
 
   get spentThisRun(): { calls: number; tokens: number } {

@@ -1,12 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { L0Record } from '../../spec/conversation.js';
+import type { DistillCursorState, DistillProgressV1, LegacyDistillCursorState } from '../../spec/distill-progress.js';
 import type { L0Entry, L0LogV1, L0Position } from '../../spec/l0-log.js';
-import { writeFileAtomic } from '../../util/atomic-write.js';
 
 /**
- * Reads the L0 log for distillation with its own cursor, `<home>/distill/state.json`: the log
- * position up to which every message is distilled, plus the keys of messages past it already
+ * Reads the L0 log for distillation with its own cursor, kept in the distill progress store
+ * (`<home>/distill/state.json`, or the database beside a shared L0 log): the log position up to which every message is distilled, plus the keys of messages past it already
  * distilled. A message becomes "done" only after the memories made from it are stored, and the
  * position moves over a prefix of done entries only, so a crash or a failing LLM means
  * re-reading, never skipping.
@@ -18,20 +16,6 @@ export interface L0Message {
   record: L0Record;
 }
 
-interface DistillStateV2 {
-  version: 2;
-  /** Everything at or before this position is distilled; absent = nothing yet. */
-  after?: L0Position;
-  done: string[];
-}
-
-/** The state before L0LogV1: a byte offset per day file of the JSONL log. */
-interface DistillStateV1 {
-  version?: 1;
-  files?: Record<string, number>;
-  done?: string[];
-}
-
 const PAGE = 1_000;
 
 export function messageKey(r: Pick<L0Record, 'host' | 'agentId' | 'sessionId' | 'id'>): string {
@@ -39,7 +23,7 @@ export function messageKey(r: Pick<L0Record, 'host' | 'agentId' | 'sessionId' | 
 }
 
 export class DistillCursor {
-  readonly statePath: string;
+  private readonly progress: DistillProgressV1;
   private readonly log: L0LogV1;
   private after: L0Position | undefined;
   private done = new Set<string>();
@@ -48,18 +32,13 @@ export class DistillCursor {
   /** Where the last read stopped (past unreadable lines too). */
   private readEnd: L0Position | undefined;
 
-  constructor(options: { home: string; log: L0LogV1 }) {
-    this.statePath = join(options.home, 'distill', 'state.json');
+  constructor(options: { progress: DistillProgressV1; log: L0LogV1 }) {
+    this.progress = options.progress;
     this.log = options.log;
   }
 
   async load(): Promise<void> {
-    let raw: DistillStateV2 | DistillStateV1 | undefined;
-    try {
-      raw = JSON.parse(await readFile(this.statePath, 'utf8')) as DistillStateV2 | DistillStateV1;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+    const raw = await this.progress.readCursor();
     this.read = [];
     this.readEnd = undefined;
     if (raw?.version === 2) {
@@ -126,8 +105,8 @@ export class DistillCursor {
   }
 
   private async save(): Promise<void> {
-    const state: DistillStateV2 = { version: 2, ...(this.after !== undefined ? { after: this.after } : {}), done: [...this.done] };
-    await writeFileAtomic({ path: this.statePath, data: JSON.stringify(state) });
+    const state: DistillCursorState = { version: 2, ...(this.after !== undefined ? { after: this.after } : {}), done: [...this.done] };
+    await this.progress.writeCursor({ state });
   }
 
   /**
@@ -135,7 +114,7 @@ export class DistillCursor {
    * offset (or its key is listed). Positions sort in log order, so an entry belongs to the last
    * file whose start position is before it.
    */
-  private async migrate(v1: DistillStateV1): Promise<void> {
+  private async migrate(v1: LegacyDistillCursorState): Promise<void> {
     const files = Object.entries(v1.files ?? {});
     const done = new Set(v1.done ?? []);
     this.after = undefined;

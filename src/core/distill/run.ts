@@ -1,8 +1,7 @@
-import { join } from 'node:path';
 import { StrataError } from '../../errors/index.js';
 import type { L0Record } from '../../spec/conversation.js';
+import type { DistillProgressV1 } from '../../spec/distill-progress.js';
 import type { LlmUsage, LlmV1 } from '../../spec/llm.js';
-import { withFileLock } from '../../util/file-lock.js';
 import type { EngineContext } from '../engine/context.js';
 import { HistoryLog } from '../history/history-log.js';
 import type { LlmClient } from '../llm/llm-client.js';
@@ -11,6 +10,7 @@ import { costOf } from '../llm/usage-log.js';
 import { createAdmissionGate, type AdmissionReason } from './admission.js';
 import { applyDecisions, type AppliedDecision } from './apply.js';
 import { BudgetTracker, type DistillBudget } from './budget.js';
+import { FileDistillProgress } from './file-progress.js';
 import { estimateExtractionTokens, extractByRules, extractWithLlm, type Candidate } from './extract.js';
 import { DistillCursor, type L0Message } from './l0-source.js';
 import { chunkMessages, packChunks } from './prompt.js';
@@ -21,7 +21,8 @@ import { assertAgentId, isValidAgentId } from '../scope.js';
 /**
  * One distillation run over the L0 log: group undistilled messages by (agent, session), chunk by
  * tokens, extract candidates (LLM or rules), admit, reconcile, store, log history, and only then
- * mark the chunk's messages done. Runs hold `<home>/distill/.lock`, so two processes never
+ * mark the chunk's messages done. Runs hold the distill progress store's lock (a lock file under
+ * the home, or a database lock beside a shared L0 log), so two processes or machines never
  * distill the same messages. A failing LLM or store stops the affected chunk before anything is
  * written for it; its messages stay pending for the next run.
  */
@@ -52,6 +53,8 @@ export interface DistillOptions {
   /** Scope of rule-captured memories. Default 'agent'. */
   ruleScope?: 'agent' | 'global';
   history?: HistoryLog;
+  /** Where the cursor, budget window and lock live. Default: files under `home` (`distill/`). */
+  progress?: DistillProgressV1;
   /** How long to wait for another run's lock (default 0: fail fast with STORE_LOCKED). */
   lockTimeoutMs?: number;
   /** A distill lock not refreshed for this long (its holder was killed) is taken over. Default 10 s. */
@@ -145,20 +148,20 @@ function errorInfo(error: unknown): { code: string; message: string } {
 }
 
 export async function runDistill(options: DistillOptions): Promise<DistillReport> {
-  return withFileLock(
-    { path: join(options.home, 'distill', '.lock'), timeoutMs: options.lockTimeoutMs ?? 0, staleMs: options.lockStaleMs },
-    () => distillLocked(options),
+  const progress = options.progress ?? new FileDistillProgress({ home: options.home });
+  return progress.exclusive({ timeoutMs: options.lockTimeoutMs ?? 0, staleMs: options.lockStaleMs, abortSignal: options.abortSignal }, () =>
+    distillLocked(options, progress),
   );
 }
 
-async function distillLocked(options: DistillOptions): Promise<DistillReport> {
+async function distillLocked(options: DistillOptions, progress: DistillProgressV1): Promise<DistillReport> {
   const { ctx, llm } = options;
   const now = options.now ?? (() => ctx.now());
   const dryRun = options.dryRun === true;
   const report = emptyReport(llm ? 'llm' : 'rules', dryRun);
   const history = options.history ?? new HistoryLog({ home: options.home });
-  const cursor = new DistillCursor({ home: options.home, log: ctx.l0 });
-  const budget = new BudgetTracker({ home: options.home, budget: options.budget });
+  const cursor = new DistillCursor({ progress, log: ctx.l0 });
+  const budget = new BudgetTracker({ progress, budget: options.budget });
   const gate = createAdmissionGate({ minConfidence: options.minConfidence });
   const caps = { maxMemoriesPerRun: 50, maxMemoriesPerAgent: 20, maxMessagesPerRun: 2000, maxPerTurn: 3, ...options.caps };
   await cursor.load();

@@ -1,5 +1,7 @@
 import { StrataError } from '../../errors/index.js';
+import type { DistillProgressV1 } from '../../spec/distill-progress.js';
 import type { L0LogV1 } from '../../spec/l0-log.js';
+import { FileDistillProgress } from './file-progress.js';
 import { DistillCursor } from './l0-source.js';
 import type { DistillReport } from './run.js';
 
@@ -14,6 +16,8 @@ export interface DistillSchedulerOptions {
   home: string;
   /** The L0 log the runs read (for the cheap "is there work" probe). */
   log: L0LogV1;
+  /** Where the runs keep their cursor (the same store `run` uses). Default: files under `home`. */
+  progress?: DistillProgressV1;
   /** One distill run (typically `() => runDistill({...})`). */
   run: () => Promise<DistillReport>;
   /** Run once this many new messages were seen via `notify` or are waiting in the log. Default 20. */
@@ -38,7 +42,7 @@ export class DistillScheduler {
   private readonly cursor: DistillCursor;
 
   constructor(private readonly options: DistillSchedulerOptions) {
-    this.cursor = new DistillCursor({ home: options.home, log: options.log });
+    this.cursor = new DistillCursor({ progress: options.progress ?? new FileDistillProgress({ home: options.home }), log: options.log });
   }
 
   start(): void {

@@ -21,6 +21,7 @@ import type { MemoryLister } from './organiser.js';
 import { layerPaths } from './paths.js';
 import { stripSceneNavigation } from './persona.js';
 import { readSceneIndex } from './scene-index.js';
+import type { SummaryStoreV1 } from '../../spec/summary-store.js';
 import { readSessionSummaries } from '../summaries/read.js';
 import { conversationFallback, formatConversationExcerpts } from '../recall/conversation/fallback.js';
 import type { ConversationTurnResult } from '../recall/conversation/search.js';
@@ -29,6 +30,8 @@ import { isAutoInjectable } from '../write/injection.js';
 /** `Strata` fits as is; a bare `MemoryEngine` needs the home next to it. */
 export interface ContextSource extends MemoryLister {
   home: string;
+  /** Where the session summaries are (default: files under `home`). */
+  summaryStore?: SummaryStoreV1;
   recall(options: RecallOptions): Promise<RecallResult>;
 }
 
@@ -155,6 +158,7 @@ export async function buildContext(options: BuildContextOptions): Promise<Contex
     // Each summary is wrapped in one line of tags: budget the texts a little below the cap.
     const read = await readSessionSummaries({
       home: options.strata.home,
+      store: options.strata.summaryStore,
       agentId: options.agentId,
       sessionKey: options.sessionKey,
       budgetTokens: Math.max(0, cap - 12),

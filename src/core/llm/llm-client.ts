@@ -1,6 +1,8 @@
 import { InvalidArgumentError, ProviderCallError, StrataError } from '../../errors/index.js';
 import { retryWithBackoff } from '../../provider-utils/retry.js';
 import type { LlmGenerateOptions, LlmGenerateResult, LlmPricing, LlmV1 } from '../../spec/llm.js';
+import type { UsageLogV1 } from '../../spec/usage-log.js';
+import { redactDeep } from '../write/redact-record.js';
 import { Semaphore } from './semaphore.js';
 import { appendUsage, costOf, type LlmUsageEntry } from './usage-log.js';
 
@@ -21,7 +23,8 @@ export interface LlmClientOptions {
   initialDelayMs?: number;
   maxDelayMs?: number;
   /** Strata home; when set, each call appends a line to `<home>/usage/llm-YYYY-MM.jsonl`. */
-  usageLog?: { home: string };
+  /** Where each call is logged: a usage log, or the files under a home. */
+  usageLog?: { home: string } | UsageLogV1;
   /** USD per million tokens keyed by `provider:model` or `model`; overrides the adapter's own pricing. */
   prices?: Record<string, LlmPricing>;
   /** Called with every usage entry (after it is logged). */
@@ -73,7 +76,9 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
   async function record(entry: LlmUsageEntry): Promise<void> {
     if (options.usageLog) {
       // Accounting must never fail the call it accounts for.
-      await appendUsage({ home: options.usageLog.home, entry }).catch((error: unknown) => {
+      const log = options.usageLog;
+      const appended = 'append' in log ? log.append({ entries: [redactDeep(entry)] }) : appendUsage({ home: log.home, entry });
+      await appended.catch((error: unknown) => {
         process.emitWarning(`strata: could not append LLM usage: ${(error as Error).message}`);
       });
     }

@@ -86,5 +86,5 @@ export const usage = defineOperation({
   description: 'LLM usage and cost of this Strata home (distillation, organiser, summaries), optionally since a date.',
   input: () => z.strictObject({ since: isoDate.optional() }),
   // A property of the install, not of a scope: no memory text or scope name is in it.
-  run: (ctx, a) => summarizeUsage({ home: ctx.engine.home, since: a.since ? new Date(a.since) : undefined }),
+  run: (ctx, a) => summarizeUsage({ home: ctx.engine.home, log: ctx.engine.usageLog, since: a.since ? new Date(a.since) : undefined }),
 });

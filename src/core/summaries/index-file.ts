@@ -8,36 +8,10 @@
 import { readFile } from 'node:fs/promises';
 import { StorageError } from '../../errors/index.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
+import type { SummaryEntry, SummaryIndex } from '../../spec/summary-store.js';
 import { redactDeep } from '../write/redact-record.js';
 
-export interface SummaryEntry {
-  /** `L<level>-<4-digit sequence>`, unique in the session. */
-  id: string;
-  level: number;
-  /** File name (inside the session folder) holding the summary text. */
-  file: string;
-  /** Level 1: message keys covered, in order. Higher levels: the merged summary ids, in order. */
-  sourceIds: string[];
-  /** Epoch ms of the oldest and newest message covered. */
-  from: number;
-  to: number;
-  /** Estimated tokens of what was summarised, and of the summary itself. */
-  sourceTokens: number;
-  tokens: number;
-  /** Number of L0 messages covered (transitively). */
-  messageCount: number;
-  /** The summary this one was merged into, or null while it is still unmerged. */
-  mergedInto: string | null;
-  createdAt: string;
-}
-
-export interface SummaryIndex {
-  version: 1;
-  agentId: string;
-  sessionKey: string;
-  summaries: SummaryEntry[];
-  updatedAt: string | null;
-}
+export type { SummaryEntry, SummaryIndex } from '../../spec/summary-store.js';
 
 export function emptyIndex(options: { agentId: string; sessionKey: string }): SummaryIndex {
   return { version: 1, agentId: options.agentId, sessionKey: options.sessionKey, summaries: [], updatedAt: null };

@@ -3,11 +3,10 @@
  * (every unmerged summary: oldest history in the highest levels), newest kept first when a token
  * budget cannot hold them all.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { SummaryStoreV1 } from '../../spec/summary-store.js';
 import { estimateTokens } from '../recall/tokens.js';
+import { FileSummaryStore } from './file-store.js';
 import { coverage, type SummaryIndex } from './index-file.js';
-import { summaryPaths } from './paths.js';
 
 export interface SessionSummary {
   id: string;
@@ -32,6 +31,8 @@ export interface ReadSessionSummariesResult {
 
 export interface ReadSessionSummariesOptions {
   home: string;
+  /** Where summaries are kept. Default: files under `home`. */
+  store?: SummaryStoreV1;
   agentId: string;
   /** One session; default every summarised session of the agent. */
   sessionKey?: string;
@@ -39,41 +40,20 @@ export interface ReadSessionSummariesOptions {
   budgetTokens?: number;
 }
 
-async function readIndexFile(path: string): Promise<SummaryIndex | undefined> {
-  try {
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as SummaryIndex;
-    return parsed.version === 1 && Array.isArray(parsed.summaries) ? parsed : undefined;
-  } catch {
-    return undefined; // missing or unreadable: the bootstrap goes on without summaries
-  }
-}
-
-async function sessionIndexes(options: ReadSessionSummariesOptions): Promise<Array<{ dir: string; index: SummaryIndex }>> {
-  if (options.sessionKey !== undefined) {
-    const paths = summaryPaths({ home: options.home, agentId: options.agentId, sessionKey: options.sessionKey });
-    const index = await readIndexFile(paths.indexFile);
-    return index && index.sessionKey === options.sessionKey ? [{ dir: paths.sessionDir, index }] : [];
-  }
-  const agentDir = summaryPaths({ home: options.home, agentId: options.agentId, sessionKey: '' }).agentDir;
-  const names = await readdir(agentDir).catch(() => [] as string[]);
-  const out: Array<{ dir: string; index: SummaryIndex }> = [];
-  for (const name of names.sort()) {
-    if (name.startsWith('.')) continue;
-    const index = await readIndexFile(join(agentDir, name, 'index.json'));
-    if (index && index.agentId === options.agentId) out.push({ dir: join(agentDir, name), index });
-  }
-  return out;
+async function sessionIndexes(store: SummaryStoreV1, options: ReadSessionSummariesOptions): Promise<SummaryIndex[]> {
+  if (options.sessionKey === undefined) return store.indexes({ agentId: options.agentId });
+  // Missing or unreadable: the bootstrap goes on without summaries.
+  const index = await store.readIndex({ agentId: options.agentId, sessionKey: options.sessionKey }).catch(() => undefined);
+  return index ? [index] : [];
 }
 
 export async function readSessionSummaries(options: ReadSessionSummariesOptions): Promise<ReadSessionSummariesResult> {
+  const store = options.store ?? new FileSummaryStore({ home: options.home });
   const all: SessionSummary[][] = [];
-  for (const { dir, index } of await sessionIndexes(options)) {
+  for (const index of await sessionIndexes(store, options)) {
     const list: SessionSummary[] = [];
     for (const entry of coverage(index)) {
-      const text = await readFile(join(dir, entry.file), 'utf8').then(
-        (t) => t.trim(),
-        () => undefined,
-      );
+      const text = await store.readText({ agentId: index.agentId, sessionKey: index.sessionKey, id: entry.id }).catch(() => undefined);
       if (!text) continue;
       list.push({
         id: entry.id,

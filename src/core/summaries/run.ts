@@ -5,26 +5,26 @@
  * atomic), so a failure or crash between steps loses at most the step in flight, and the next run
  * resumes from the index without redoing anything it records.
  */
-import { readFile } from 'node:fs/promises';
-import { ConfigError, StrataError } from '../../errors/index.js';
+import { ConfigError, StorageError, StrataError } from '../../errors/index.js';
 import { isAbortError } from '../../provider-utils/retry.js';
 import type { L0LogV1 } from '../../spec/l0-log.js';
 import type { LlmV1 } from '../../spec/llm.js';
-import { writeFileAtomic } from '../../util/atomic-write.js';
-import { withFileLock } from '../../util/file-lock.js';
+import type { SummarySession, SummaryStoreV1 } from '../../spec/summary-store.js';
 import type { LlmClientGenerateOptions } from '../llm/index.js';
 import { LlmOutputError } from '../llm/index.js';
 import { estimateTokens } from '../recall/tokens.js';
-import { coverage, loadIndex, nextId, saveIndex, summarisedKeys, unmerged, type SummaryEntry, type SummaryIndex } from './index-file.js';
+import { FileSummaryStore } from './file-store.js';
+import { coverage, emptyIndex, nextId, summarisedKeys, unmerged, type SummaryEntry, type SummaryIndex } from './index-file.js';
 import { readSessionLogs, type SessionLog } from './l0-sessions.js';
 import { resolveSummaryOptions, type SummaryOptions } from './options.js';
-import { summaryFile, summaryPaths, type SummaryPaths } from './paths.js';
 import { nextChunk } from './plan.js';
 import { chunkPrompt, cleanSummary, mergePrompt, type ContextSummary } from './prompts.js';
-import { redactText } from '../write/redact-record.js';
+import { redactDeep, redactText } from '../write/redact-record.js';
 
 export interface RunSummariesOptions {
   home: string;
+  /** Where summaries are kept. Default: files under `home` (`summaries/`). */
+  store?: SummaryStoreV1;
   /** The L0 log the sessions are read from. */
   l0: L0LogV1;
   /** Needed unless `dryRun`; the engine's `LlmClient` adds retries and usage accounting. */
@@ -107,7 +107,7 @@ export async function runSummaries(options: RunSummariesOptions): Promise<Summar
     options.abortSignal?.throwIfAborted();
     const session = await runSession({
       log,
-      home: options.home,
+      store: options.store ?? new FileSummaryStore({ home: options.home }),
       llm,
       config,
       dryRun,
@@ -130,7 +130,7 @@ export async function runSummaries(options: RunSummariesOptions): Promise<Summar
 
 interface SessionRun {
   log: SessionLog;
-  home: string;
+  store: SummaryStoreV1;
   llm: LlmV1 | undefined;
   config: SummaryOptions;
   dryRun: boolean;
@@ -149,11 +149,11 @@ async function runSession(run: SessionRun): Promise<SessionSummaryReport> {
     stoppedBecause: 'nothing-old-enough',
     waiting: { messages: 0, tokens: 0 },
   };
-  const paths = summaryPaths({ home: run.home, agentId, sessionKey });
+  const paths: SummarySession = { agentId, sessionKey };
   try {
     // A dry run only reads, so it takes no lock (and creates no folder).
     if (run.dryRun) await steps(run, paths, report);
-    else await withFileLock({ path: paths.lockFile, timeoutMs: run.lockTimeoutMs }, () => steps(run, paths, report));
+    else await run.store.exclusive({ ...paths, timeoutMs: run.lockTimeoutMs }, () => steps(run, paths, report));
   } catch (error) {
     if (isAbortError(error) || run.abortSignal?.aborted) throw error;
     const code = StrataError.isInstance(error) ? error.code : 'UNKNOWN';
@@ -163,10 +163,10 @@ async function runSession(run: SessionRun): Promise<SessionSummaryReport> {
   return report;
 }
 
-async function steps(run: SessionRun, paths: SummaryPaths, report: SessionSummaryReport): Promise<void> {
+async function steps(run: SessionRun, paths: SummarySession, report: SessionSummaryReport): Promise<void> {
   const { config } = run;
   // Read inside the lock: a run that waited for another sees that run's work.
-  const index = await loadIndex({ path: paths.indexFile, agentId: run.log.agentId, sessionKey: run.log.sessionKey });
+  const index = (await run.store.readIndex(paths)) ?? emptyIndex(paths);
   const texts = new Map<string, string>();
   const done = summarisedKeys(index);
   for (;;) {
@@ -175,9 +175,9 @@ async function steps(run: SessionRun, paths: SummaryPaths, report: SessionSummar
     if (level !== undefined) {
       const group = unmerged(index, level).slice(0, config.mergeFanIn);
       const groupIds = new Set(group.map((g) => g.id));
-      const context = await contextFor({ index, texts, paths, exclude: groupIds, olderThan: group[0]!.from, config });
+      const context = await contextFor({ index, texts, store: run.store, paths, exclude: groupIds, olderThan: group[0]!.from, config });
       const parts = await Promise.all(
-        group.map(async (g) => ({ level: g.level, from: g.from, to: g.to, text: await textOf(texts, paths, g) })),
+        group.map(async (g) => ({ level: g.level, from: g.from, to: g.to, text: await textOf(texts, run.store, paths, g) })),
       );
       const prompt = mergePrompt({ summaries: parts, context, summaryTokens: config.summaryTokens });
       const text = await summarise(run, report, prompt, `summaries.merge-l${level + 1}`);
@@ -210,7 +210,7 @@ async function steps(run: SessionRun, paths: SummaryPaths, report: SessionSummar
       return;
     }
     const timestamps = decision.messages.map((m) => m.record.timestamp);
-    const context = await contextFor({ index, texts, paths, exclude: new Set(), olderThan: Infinity, config });
+    const context = await contextFor({ index, texts, store: run.store, paths, exclude: new Set(), olderThan: Infinity, config });
     const prompt = chunkPrompt({
       messages: decision.messages,
       context,
@@ -243,10 +243,14 @@ function mergeableLevel(index: SummaryIndex, config: SummaryOptions): number | u
   return undefined;
 }
 
-async function textOf(texts: Map<string, string>, paths: SummaryPaths, entry: SummaryEntry): Promise<string> {
+async function textOf(texts: Map<string, string>, store: SummaryStoreV1, paths: SummarySession, entry: SummaryEntry): Promise<string> {
   const cached = texts.get(entry.id);
   if (cached !== undefined) return cached;
-  const text = (await readFile(summaryFile(paths, entry.id), 'utf8')).trim();
+  const text = await store.readText({ ...paths, id: entry.id });
+  if (text === undefined)
+    throw new StorageError({
+      message: `The text of summary ${entry.id} (session ${paths.sessionKey}) is missing from the summary store; the session's summaries must be rebuilt.`,
+    });
   texts.set(entry.id, text);
   return text;
 }
@@ -255,7 +259,8 @@ async function textOf(texts: Map<string, string>, paths: SummaryPaths, entry: Su
 async function contextFor(options: {
   index: SummaryIndex;
   texts: Map<string, string>;
-  paths: SummaryPaths;
+  store: SummaryStoreV1;
+  paths: SummarySession;
   exclude: Set<string>;
   olderThan: number;
   config: SummaryOptions;
@@ -268,7 +273,7 @@ async function contextFor(options: {
     const s = candidates[i]!;
     if (used + s.tokens > budget && picked.length > 0) break;
     used += s.tokens;
-    picked.unshift({ level: s.level, from: s.from, to: s.to, text: await textOf(options.texts, options.paths, s) });
+    picked.unshift({ level: s.level, from: s.from, to: s.to, text: await textOf(options.texts, options.store, options.paths, s) });
   }
   return picked;
 }
@@ -301,11 +306,11 @@ async function summarise(
   return text;
 }
 
-/** Summary file first, then the index entry (and merge links) in one atomic index write. */
+/** The summary text and the index entry (with merge links) in one store commit. */
 async function commit(options: {
   run: SessionRun;
   index: SummaryIndex;
-  paths: SummaryPaths;
+  paths: SummarySession;
   texts: Map<string, string>;
   text: string;
   level: number;
@@ -331,13 +336,12 @@ async function commit(options: {
     mergedInto: null,
     createdAt: new Date().toISOString(),
   };
-  if (!options.run.dryRun) await writeFileAtomic({ path: summaryFile(paths, id), data: redactText(options.text) + '\n' });
   const next: SummaryIndex = {
     ...index,
     summaries: [...index.summaries.map((s) => (options.mergedFrom.some((m) => m.id === s.id) ? { ...s, mergedInto: id } : s)), entry],
     updatedAt: entry.createdAt,
   };
-  if (!options.run.dryRun) await saveIndex({ path: paths.indexFile, index: next });
+  if (!options.run.dryRun) await options.run.store.commit({ ...paths, id, text: redactText(options.text), index: redactDeep(next) });
   // Only after the index is durable does the in-memory state move on.
   index.summaries = next.summaries;
   index.updatedAt = next.updatedAt;
