@@ -120,13 +120,13 @@ export function registerAdminCommands(program: Command): void {
     )
     .action(async (_opts: unknown, cmd: Command) => {
       const g = globals(cmd);
-      await withOps(cmd, async (ops, strata) => {
+      await withOps(cmd, async (ops, session) => {
         const stats = await ops.run('stats', {});
         const usage = await ops.run('usage', {});
         if (g.json) return printJson({ ...stats, llmUsage: usage });
         const store = stats.owner ? `, ${stats.store.rows ?? 0} rows in all, ${stats.store.fragments ?? 0} fragments` : '';
         process.stdout.write(
-          `home      ${strata.home}\nas        ${describeCaller(ops.caller)}\nstore     ${stats.store.provider}: ${stats.memories} current memories in these scopes${store}\n`,
+          `home      ${session.home}\nas        ${describeCaller(ops.caller)}\nstore     ${stats.store.provider}: ${stats.memories} current memories in these scopes${store}\n`,
         );
         process.stdout.write(`embedder  ${stats.embedder.id} (${stats.embedder.dimensions}-d)\n\n`);
         printTable(

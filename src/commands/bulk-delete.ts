@@ -2,7 +2,7 @@
  * `strata delete` / `forget` by filter: shows what it would delete, asks (or `--yes`); `--dry-run`
  * only lists. The selection itself is core's (`src/core/bulk-delete.ts`), shared with the library.
  */
-import type { CallerOperations } from '../core/ops/index.js';
+import type { OperationsView } from '../core/ops/index.js';
 import { deleteIds, selectForDelete, type BulkFilter } from '../core/bulk-delete.js';
 import type { MemoryRecord } from '../spec/memory-record.js';
 import { InvalidArgumentError } from '../errors/index.js';
@@ -26,7 +26,7 @@ export interface BulkDeleteResult {
 }
 
 export async function bulkDelete(
-  ops: CallerOperations,
+  ops: OperationsView,
   options: { filter: BulkFilter; dryRun?: boolean; yes?: boolean; describe: (records: MemoryRecord[]) => void },
 ): Promise<BulkDeleteResult> {
   const records = await selectForDelete(ops, options.filter);

@@ -5,7 +5,9 @@
  */
 import type { Command } from 'commander';
 import { assertAgentId, resolveCaller, describeCaller, type Caller } from '../core/caller.js';
-import type { CallerOperations } from '../core/ops/index.js';
+import type { OperationsView } from '../core/ops/index.js';
+import { loadConfig } from '../config/load.js';
+import { residentOperations, type ResidentOperations } from '../resident/operations.js';
 import { StrataError } from '../errors/index.js';
 import { Strata, type StrataOpenOptions } from '../strata.js';
 
@@ -87,14 +89,48 @@ function withCallerHint(error: unknown, caller: Caller): unknown {
   });
 }
 
-/** Opens the engine, runs `fn` with the command's view of it (history actor `cli`), closes it. */
-export async function withOps<T>(cmd: Command, fn: (ops: CallerOperations, strata: Strata) => Promise<T>): Promise<T> {
-  return withStrata(cmd, async (strata) => {
-    const ops = strata.as(callerOf(strata, globals(cmd)), { actor: 'cli' });
-    try {
-      return await fn(ops, strata);
-    } catch (error) {
-      throw withCallerHint(error, ops.caller);
-    }
+/** What a command may ask besides the operations. */
+export interface OpsSession {
+  home: string;
+  /** Memories per scope (counts only), for the "more in other scopes" hint. */
+  countsByScope(): Promise<Record<string, number>>;
+}
+
+/**
+ * Runs `fn` with the command's view of the engine (history actor `cli`). Commands that run
+ * operations of the table (memories, recall/search, conversations, history, stats, persona and
+ * scenes) go through the home's resident Strata process when one is running, so they share its
+ * warm engine with the hooks and the MCP server; the CLI never starts one. Without a resident, in
+ * owner mode (`--all-scopes`), or with `STRATA_RESIDENT=0`, the engine opens in this process.
+ * Commands that drive the engine directly (capture, distill, import, export, reembed, optimize,
+ * doctor, worker, journal, summarize) use withStrata and always run here: long jobs that need the
+ * engine to themselves, not requests to queue behind a prompt's recall.
+ */
+export async function withOps<T>(cmd: Command, fn: (ops: OperationsView, session: OpsSession) => Promise<T>): Promise<T> {
+  const g = globals(cmd);
+  const loaded = await loadConfig({ home: g.home });
+  let opened: Promise<Strata> | undefined;
+  const engine = (): Promise<Strata> => (opened ??= openStrata(cmd));
+  const ops: ResidentOperations = residentOperations({
+    home: loaded.home,
+    config: loaded.config,
+    agentId: g.agent,
+    operatorScopes: g.scope,
+    allScopes: g.allScopes,
+    actor: 'cli',
+    enabled: process.env.STRATA_RESIDENT !== '0',
+    inProcess: async () => (await engine()).as(ops.caller, { actor: 'cli' }),
+    onFallback: g.verbose ? (reason) => process.stderr.write(`strata: running in this process (${reason})\n`) : undefined,
   });
+  const session: OpsSession = {
+    home: loaded.home,
+    countsByScope: () => ops.countsByScope(async () => (await (await engine()).stats()).byScope),
+  };
+  try {
+    return await fn(ops, session);
+  } catch (error) {
+    throw withCallerHint(error, ops.caller);
+  } finally {
+    if (opened) await (await opened.catch(() => undefined))?.close();
+  }
 }

@@ -2,13 +2,13 @@
  * Memory ids by prefix, like git's short hashes: a unique prefix of at least 8 characters names a
  * memory in the caller's scopes; an ambiguous one is an error listing the matches.
  */
-import type { CallerOperations } from '../core/ops/index.js';
+import type { OperationsView } from '../core/ops/index.js';
 import { InvalidArgumentError } from '../errors/index.js';
 
 const FULL_ID_LENGTH = 26;
 export const MIN_PREFIX = 8;
 
-export async function resolveId(ops: CallerOperations, raw: string): Promise<string> {
+export async function resolveId(ops: OperationsView, raw: string): Promise<string> {
   if (raw.length >= FULL_ID_LENGTH) return raw;
   if (raw.length < MIN_PREFIX) {
     throw new InvalidArgumentError({
@@ -33,6 +33,6 @@ export async function resolveId(ops: CallerOperations, raw: string): Promise<str
   return raw; // no match: the operation reports it as not found (or finds its history)
 }
 
-export function resolveIds(ops: CallerOperations, raws: string[]): Promise<string[]> {
+export function resolveIds(ops: OperationsView, raws: string[]): Promise<string[]> {
   return Promise.all(raws.map((r) => resolveId(ops, r)));
 }

@@ -4,7 +4,7 @@
  * library's `Strata#deleteAll`. History (superseded) versions of matching memories go too.
  */
 import type { MemoryRecord } from '../spec/memory-record.js';
-import type { CallerOperations } from './ops/index.js';
+import type { OperationsView } from './ops/index.js';
 
 export interface BulkFilter {
   /** Scopes to delete from (each must be the caller's); default: every scope the caller reads. */
@@ -14,7 +14,7 @@ export interface BulkFilter {
   before?: string;
 }
 
-export async function selectForDelete(ops: CallerOperations, filter: BulkFilter): Promise<MemoryRecord[]> {
+export async function selectForDelete(ops: OperationsView, filter: BulkFilter): Promise<MemoryRecord[]> {
   const selected: MemoryRecord[] = [];
   const pageSize = ops.limits.listMax;
   const scope = filter.scopes && filter.scopes.length > 0 ? filter.scopes : undefined;
@@ -33,7 +33,7 @@ export async function selectForDelete(ops: CallerOperations, filter: BulkFilter)
 }
 
 /** Deletes the given ids in batches the operation accepts; returns how many were deleted. */
-export async function deleteIds(ops: CallerOperations, ids: string[]): Promise<number> {
+export async function deleteIds(ops: OperationsView, ids: string[]): Promise<number> {
   let deleted = 0;
   for (let i = 0; i < ids.length; i += ops.limits.idsMax) {
     deleted += (await ops.run('forget', { ids: ids.slice(i, i + ops.limits.idsMax) })).deleted;

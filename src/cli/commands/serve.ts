@@ -40,7 +40,7 @@ export function registerServeCommand(program: Command): void {
           `strata API on ${server.url}/api/v1 as ${describeCaller(caller)}${process.env[TOKEN_ENV] ? ' (bearer token required)' : ''}\n`,
         );
         process.stderr.write(`web inspector: ${server.url}/\n`);
-        await printScopeHint(cmd, strata, caller);
+        await printScopeHint(cmd, { countsByScope: async () => (await strata.stats()).byScope }, caller);
         await waitForShutdown();
         await server.close();
       } finally {

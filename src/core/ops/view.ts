@@ -8,7 +8,7 @@ import { assertScopeSet, isValidScope } from '../scope.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import { requestedScopes, type Caller } from '../caller.js';
 import { invalidInput } from './errors.js';
-import { limitsOf, type OpLimits } from './limits.js';
+import { limitsOf, type OpLimits, type OpsConfig } from './limits.js';
 import type { InputContext } from './inputs.js';
 import type { OpContext, Operation, OpsDeps } from './operation.js';
 import { OPERATIONS, type OpName, type OpResult } from './table.js';
@@ -31,19 +31,37 @@ export function operationJsonSchema(name: OpName, ctx: InputContext): Record<str
   return rest;
 }
 
-export class CallerOperations {
+/**
+ * What every host holds: a caller-scoped view of the operations. `CallerOperations` runs them on an
+ * engine in this process; the resident client (src/resident/operations.ts) runs them in the
+ * home's resident process. Both validate input, check access and shape results the same way.
+ */
+export interface OperationsView {
   readonly caller: Caller;
   readonly limits: OpLimits;
   readonly actor: string;
-  private readonly deps: OpsDeps;
+  schema(name: OpName): z.ZodType;
+  jsonSchema(name: OpName): Record<string, unknown>;
+  parse(name: OpName, input: unknown): unknown;
+  run<N extends OpName>(name: N, input?: unknown, options?: RunOptions): Promise<OpResult<N>>;
+  forModel<N extends OpName>(name: N, result: OpResult<N>): unknown;
+  text<N extends OpName>(name: N, result: OpResult<N>): string;
+}
+
+/** Validation, access checks and result shapes of the operations for one caller: no engine needed. */
+export abstract class OperationShapes implements OperationsView {
+  readonly caller: Caller;
+  readonly limits: OpLimits;
+  readonly actor: string;
   private readonly schemas = new Map<OpName, z.ZodType>();
 
-  constructor(deps: OpsDeps) {
-    this.deps = deps;
-    this.caller = deps.caller;
-    this.actor = deps.actor;
-    this.limits = limitsOf(deps.engine.config);
+  constructor(options: { config: OpsConfig; caller: Caller; actor: string }) {
+    this.caller = options.caller;
+    this.actor = options.actor;
+    this.limits = limitsOf(options.config);
   }
+
+  abstract run<N extends OpName>(name: N, input?: unknown, options?: RunOptions): Promise<OpResult<N>>;
 
   /** The operation's zod input schema for this engine and caller (limits from config). */
   schema(name: OpName): z.ZodType {
@@ -67,17 +85,15 @@ export class CallerOperations {
     return result.data;
   }
 
-  async run<N extends OpName>(name: N, input: unknown = {}, options: RunOptions = {}): Promise<OpResult<N>> {
-    const op = operation(name);
-    const args = this.parse(name, input);
-    if (op.access === 'owner' && !this.caller.owner) {
+  /** Refuses an owner-only operation to a caller without owner mode. */
+  protected assertAccess(name: OpName): void {
+    if (operation(name).access === 'owner' && !this.caller.owner) {
       throw new InvalidArgumentError({
         argument: 'caller',
         code: 'FORBIDDEN_SCOPE',
         message: `${name} needs owner mode (--all-scopes); this caller reads ${this.caller.scopes.join(', ')} only.`,
       });
     }
-    return (await op.run(this.context(options), args)) as OpResult<N>;
   }
 
   /** The result in the compact shape model-facing hosts return. */
@@ -92,6 +108,21 @@ export class CallerOperations {
     if (op.text) return op.text(result);
     const view = this.forModel(name, result);
     return typeof view === 'string' ? view : JSON.stringify(view, null, 1);
+  }
+}
+
+export class CallerOperations extends OperationShapes {
+  private readonly deps: OpsDeps;
+
+  constructor(deps: OpsDeps) {
+    super({ config: deps.engine.config, caller: deps.caller, actor: deps.actor });
+    this.deps = deps;
+  }
+
+  override async run<N extends OpName>(name: N, input: unknown = {}, options: RunOptions = {}): Promise<OpResult<N>> {
+    const args = this.parse(name, input);
+    this.assertAccess(name);
+    return (await operation(name).run(this.context(options), args)) as OpResult<N>;
   }
 
   private context(options: RunOptions): OpContext {

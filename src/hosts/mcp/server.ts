@@ -14,7 +14,7 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { OPERATIONS, errorText, toolOperations, type CallerOperations, type OpName } from '../../core/ops/index.js';
+import { OPERATIONS, errorText, toolOperations, type OperationsView, type OpName } from '../../core/ops/index.js';
 import { NotFoundError } from '../../errors/index.js';
 
 export const MCP_SERVER_NAME = 'strata';
@@ -22,10 +22,10 @@ export const MCP_SERVER_VERSION = '0.1.0';
 
 export interface CreateMcpServerOptions {
   /** The engine as this server's caller sees it (`strata.as(caller, { actor: 'mcp' })`). */
-  ops: CallerOperations;
+  ops: OperationsView;
 }
 
-function toolList(ops: CallerOperations): { tools: Tool[]; byTool: Map<string, OpName> } {
+function toolList(ops: OperationsView): { tools: Tool[]; byTool: Map<string, OpName> } {
   const byTool = new Map<string, OpName>();
   const tools = toolOperations().map(({ name, tool }): Tool => {
     byTool.set(tool.name, name);
@@ -41,7 +41,7 @@ function toolList(ops: CallerOperations): { tools: Tool[]; byTool: Map<string, O
   return { tools, byTool };
 }
 
-function registerTools(server: McpServer, ops: CallerOperations): void {
+function registerTools(server: McpServer, ops: OperationsView): void {
   const { tools, byTool } = toolList(ops);
   server.server.registerCapabilities({ tools: {} });
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
@@ -66,7 +66,7 @@ function uriOf(file: LayerUri): string {
 }
 
 /** The persona and scene files of the caller's own agent; none until the organiser writes them. */
-async function layerFiles(ops: CallerOperations): Promise<LayerUri[]> {
+async function layerFiles(ops: OperationsView): Promise<LayerUri[]> {
   const agent = ops.caller.agentId;
   if (!agent) return [];
   const files: LayerUri[] = [];
