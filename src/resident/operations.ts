@@ -20,13 +20,7 @@
 import { resolveCaller, type Caller } from '../core/caller.js';
 import { OperationShapes, type OperationsView, type OpName, type OpResult, type OpsConfig, type RunOptions } from '../core/ops/index.js';
 import { InvalidArgumentError, StrataError, type StrataErrorCode } from '../errors/index.js';
-import {
-  callResident,
-  ResidentCallError,
-  ResidentTimeoutError,
-  ResidentUnavailableError,
-  type ResidentStartSpec,
-} from './client.js';
+import { callResident, ResidentCallError, ResidentTimeoutError, ResidentUnavailableError, type ResidentStartSpec } from './client.js';
 import { configFingerprint } from './fingerprint.js';
 import type { ResidentCaller } from './protocol.js';
 import { residentStamp } from './stamp.js';
@@ -36,7 +30,12 @@ const STREAMING = new Set<OpName>(['export']);
 /** Answers that mean "this resident cannot serve this caller": use the engine in this process from now on. */
 const NOT_FOR_US = new Set(['RESIDENT_MISMATCH', 'RESIDENT_FORBIDDEN', 'UNKNOWN_OPERATION']);
 /** Codes rebuilt as InvalidArgumentError (usage errors: exit code 2, HTTP 4xx). */
-const ARGUMENT_CODES: ReadonlySet<string> = new Set<StrataErrorCode>(['INVALID_ARGUMENT', 'INVALID_SCOPE', 'FORBIDDEN_SCOPE', 'INVALID_AGENT_ID']);
+const ARGUMENT_CODES: ReadonlySet<string> = new Set<StrataErrorCode>([
+  'INVALID_ARGUMENT',
+  'INVALID_SCOPE',
+  'FORBIDDEN_SCOPE',
+  'INVALID_AGENT_ID',
+]);
 const STRATA_CODES: ReadonlySet<string> = new Set<StrataErrorCode>([
   'INVALID_ARGUMENT',
   'INVALID_SCOPE',
@@ -138,7 +137,13 @@ export class ResidentOperations extends OperationShapes {
           stamp: this.stamp,
           op: 'ops.run',
           caller: this.wire,
-          input: { name, input, actor: this.actor, expect: { scopes: this.caller.scopes, writeScope: this.caller.writeScope }, config: this.fingerprint },
+          input: {
+            name,
+            input,
+            actor: this.actor,
+            expect: { scopes: this.caller.scopes, writeScope: this.caller.writeScope },
+            config: this.fingerprint,
+          },
           deadline: Date.now() + (this.options.deadlineMs ?? DEFAULT_DEADLINE_MS),
           start: this.options.start,
         });

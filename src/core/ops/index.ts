@@ -1,6 +1,13 @@
 /** The operations layer: every operation defined once, run through a caller-scoped view. */
 export { OPERATIONS, OP_NAMES, isOpName, toolOperations, type OpInput, type OpName, type OpResult, type Operations } from './table.js';
-export { CallerOperations, OperationShapes, createCallerOperations, operationJsonSchema, type OperationsView, type RunOptions } from './view.js';
+export {
+  CallerOperations,
+  OperationShapes,
+  createCallerOperations,
+  operationJsonSchema,
+  type OperationsView,
+  type RunOptions,
+} from './view.js';
 export { defineOperation, type AccessKind, type Operation, type OpContext, type OpsDeps, type OpsEngine } from './operation.js';
 export { limitsOf, DEFAULT_OPS_CONFIG, type OpLimits, type OpsConfig } from './limits.js';
 export { describeError, errorText, httpStatusOf, invalidInput, isUsageError, type ErrorInfo } from './errors.js';
