@@ -19,15 +19,20 @@ function parseHostPort(value: string): { host: string; port: number } {
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
 }
 
+/** Claude Code marks the processes it starts (hooks, MCP servers) with these. */
+const CLAUDE_CODE_MARKERS = ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT'];
+
 /**
- * The MCP server's operations: through the home's resident Strata process (started now when none
- * runs, like the first Claude Code hook does), so the server connects without opening LanceDB or
- * loading the model, and shares one warm engine with the hooks and the CLI. In this process with
- * `--no-resident`, `STRATA_RESIDENT=0`, or in owner mode (`--all-scopes`, which the socket never grants).
+ * The MCP server's operations: through the home's resident Strata process when one runs, so the
+ * server connects without opening LanceDB or loading the model and shares one warm engine with
+ * the hooks and the CLI. It starts one (as the first Claude Code hook does) with
+ * `--start-resident`, or when Claude Code started this server (its hooks use the same resident).
+ * Otherwise, and with `--no-resident`, `STRATA_RESIDENT=0` or in owner mode (`--all-scopes`, which
+ * the socket never grants), operations run on an engine in this process, opened on first need.
  */
 async function mcpOperations(
   cmd: Command,
-  options: { resident: boolean },
+  options: { resident: boolean; startResident?: boolean },
 ): Promise<{ ops: OperationsView; caller: Caller; close(): Promise<void> }> {
   const g = globals(cmd);
   if (!options.resident || process.env.STRATA_RESIDENT === '0' || g.allScopes) {
@@ -48,7 +53,8 @@ async function mcpOperations(
   // own, and the guard keeps anything it runs from firing Claude Code hooks again.
   const env: NodeJS.ProcessEnv = { ...process.env, [HOOK_GUARD_ENV]: '1' };
   delete env.STRATA_AGENT_ID;
-  const start = { ...residentCommand({ home, stamp }), env };
+  const starts = options.startResident === true || CLAUDE_CODE_MARKERS.some((m) => Boolean(process.env[m]));
+  const start = starts ? { ...residentCommand({ home, stamp }), env } : undefined;
   let opened: Promise<Strata> | undefined;
   const ops = residentOperations({
     home,
@@ -62,7 +68,7 @@ async function mcpOperations(
     onFallback: (reason) => process.stderr.write(`strata mcp: running operations in this process (${reason})\n`),
   });
   // Warm it now: the model's first tool call should not wait for LanceDB and the embedding model.
-  void callResident({ home, stamp, op: 'ping', deadline: Date.now() + 30_000, start }).catch(() => undefined);
+  if (start) void callResident({ home, stamp, op: 'ping', deadline: Date.now() + 30_000, start }).catch(() => undefined);
   return {
     ops,
     caller: ops.caller,
@@ -80,14 +86,15 @@ export function registerMcpCommand(program: Command): void {
     )
     .option('--http <host:port>', `serve streamable HTTP at http://<host:port>/mcp instead of stdio (non-loopback needs $${TOKEN_ENV})`)
     .option('--no-resident', 'open the engine in this process instead of using the resident Strata process of the home')
-    .action(async (opts: { http?: string; resident: boolean }, cmd: Command) => {
+    .option('--start-resident', 'start the resident Strata process of the home when none runs (automatic under Claude Code)')
+    .action(async (opts: { http?: string; resident: boolean; startResident?: boolean }, cmd: Command) => {
       const bind = opts.http ? parseHostPort(opts.http) : undefined;
       // stdout is the JSON-RPC channel in stdio mode: route any stray console.log to stderr.
       if (!bind) console.log = console.error;
       // Loaded on demand: other commands should not pay for the MCP SDK and the HTTP server.
       const { runMcpStdio, startMcpHttp } = await import('../../hosts/mcp/transports.js');
       const { waitForShutdown } = await import('../../hosts/shared/listen.js');
-      const { ops, caller, close } = await mcpOperations(cmd, { resident: opts.resident });
+      const { ops, caller, close } = await mcpOperations(cmd, opts);
       try {
         if (!bind) return await runMcpStdio({ ops });
         const server = await startMcpHttp({ ops, ...bind, token: process.env[TOKEN_ENV] || undefined });
