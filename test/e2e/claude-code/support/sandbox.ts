@@ -9,7 +9,7 @@
  * - anything else: answer `OK`.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureNode, ensurePackage, pathWith, type InstalledNode } from '../../support/toolchain.js';
@@ -172,6 +172,16 @@ export async function createSandbox(options: { version: string; nodeVersion: str
     },
   };
   return sandbox;
+}
+
+/** The tail of every log under the Strata home (resident, hooks, workers): what a failing test prints. */
+export async function strataLogs(strataHome: string, maxChars = 6_000): Promise<string> {
+  const dir = join(strataHome, 'logs');
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const parts = await Promise.all(
+    names.map(async (name) => `--- ${name}\n${(await readFile(join(dir, name), 'utf8').catch(() => '')).slice(-maxChars)}`),
+  );
+  return parts.join('\n');
 }
 
 /** Stops the resident Strata process of a home (started by this test's hooks) and waits for it. */
