@@ -118,7 +118,8 @@ async function waitIdle(home: string): Promise<void> {
   }
 }
 
-async function seed(home: string): Promise<number> {
+/** ~400 real-sentence memories (the admission sets' keepers) in `agent:claude-code`. */
+export async function seed(home: string): Promise<number> {
   const texts: string[] = [];
   for (const file of [
     'admission-set.jsonl',
