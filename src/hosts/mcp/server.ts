@@ -21,7 +21,7 @@ export const MCP_SERVER_NAME = 'strata';
 export const MCP_SERVER_VERSION = '0.1.0';
 
 export interface CreateMcpServerOptions {
-  /** The engine as this server's caller sees it (`strata.as(caller, { actor: 'mcp' })`). */
+  /** The operations as this server's caller sees them: `strata.as(caller, { actor: 'mcp' })`, or the same through the resident. */
   ops: OperationsView;
 }
 
