@@ -4,7 +4,6 @@ import { describeCaller } from '../core/caller.js';
 import { printJson, printTable } from './output.js';
 import { loadConfig, resolveHome, writeDefaultConfig } from '../config/load.js';
 import { describeWorkerSettings } from '../config/diagnostics.js';
-import { Strata } from '../strata.js';
 import { createEmbedderFromConfig, createRerankerFromConfig, createStoreFromConfig } from '../wiring/factories.js';
 import { StrataError } from '../errors/index.js';
 import { residentHealth } from '../resident/health.js';
@@ -81,6 +80,7 @@ async function runChecks(home: string | undefined, options: { repair?: boolean }
 
 /** L0 messages missing from the conversation index (every entry is checked); `repair` indexes them. */
 async function conversationCheck(home: string, repair: boolean): Promise<string> {
+  const { Strata } = await import('../strata.js');
   const strata = await Strata.open({ home, allowEmbedderMismatch: true });
   try {
     const fixed = repair ? await strata.l0.repair() : undefined;

@@ -9,7 +9,7 @@ import type { OperationsView } from '../core/ops/index.js';
 import { loadConfig } from '../config/load.js';
 import { residentOperations, type ResidentOperations } from '../resident/operations.js';
 import { StrataError } from '../errors/index.js';
-import { Strata, type StrataOpenOptions } from '../strata.js';
+import type { Strata, StrataOpenOptions } from '../strata.js';
 
 /** Options every command accepts (declared once on the root program). */
 export interface GlobalOptions {
@@ -49,6 +49,8 @@ export function globals(cmd: Command): GlobalOptions {
 }
 
 export async function openStrata(cmd: Command, extra: Omit<StrataOpenOptions, 'home'> = {}): Promise<Strata> {
+  // Loaded here, not at startup: a command answered by the resident never loads the engine (LanceDB, the model runtime).
+  const { Strata } = await import('../strata.js');
   return Strata.open({ home: globals(cmd).home, ...extra });
 }
 
