@@ -16,6 +16,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ensureNode } from '../test/e2e/support/toolchain.js';
 import { NODE_24 } from '../test/e2e/versions.js';
 import { seed } from './hooks.js';
+import { buildDist } from './lib/build.js';
 import { summarize } from './lib/stats.js';
 import { printTable } from './lib/table.js';
 
@@ -78,11 +79,7 @@ async function mcpSession(home: string, mcpArgs: string[], calls: number): Promi
 
 export async function runResidentOpsBench(options: { runs?: number } = {}): Promise<void> {
   const runs = options.runs ?? Number(process.env.STRATA_BENCH_RUNS ?? 10);
-  process.stdout.write('building dist/ (the CLI runs the built package)...\n');
-  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')], {
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) throw new Error('tsc failed');
+  buildDist('the CLI runs the built package');
   node = process.env.STRATA_BENCH_NODE || (await ensureNode(NODE_24)).node;
   const { callResident } = await import('../src/resident/client.js');
   const { residentStamp } = await import('../src/resident/stamp.js');
