@@ -151,7 +151,7 @@ describe('the CLI through the resident', () => {
       // Bad input fails before any round trip; the rest ran in the resident.
       expect(resident).toBe(args.includes('--limit') ? 0 : 1);
     }
-  });
+  }, 240_000);
 });
 
 describe('strata mcp through the resident', () => {
