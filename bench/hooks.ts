@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureNode } from '../test/e2e/support/toolchain.js';
 import { NODE_24 } from '../test/e2e/versions.js';
+import { buildDist } from './lib/build.js';
 import { summarize } from './lib/stats.js';
 import { printTable } from './lib/table.js';
 
@@ -118,7 +119,8 @@ async function waitIdle(home: string): Promise<void> {
   }
 }
 
-async function seed(home: string): Promise<number> {
+/** ~400 real-sentence memories (the admission sets' keepers) in `agent:claude-code`. */
+export async function seed(home: string): Promise<number> {
   const texts: string[] = [];
   for (const file of [
     'admission-set.jsonl',
@@ -146,11 +148,7 @@ async function seed(home: string): Promise<number> {
 export async function runHooksBench(options: { cold?: number; warm?: number } = {}): Promise<void> {
   const coldRuns = options.cold ?? Number(process.env.STRATA_BENCH_COLD ?? 8);
   const warmRuns = options.warm ?? Number(process.env.STRATA_BENCH_WARM ?? 40);
-  process.stdout.write('building dist/ (the hooks run the built package)...\n');
-  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')], {
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) throw new Error('tsc failed');
+  buildDist('the hooks run the built package');
 
   hookNode = process.env.STRATA_BENCH_NODE || (await ensureNode(NODE_24)).node;
   const nodeVersion = spawnSync(hookNode, ['--version'], { encoding: 'utf8' }).stdout.trim();

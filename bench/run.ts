@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- <name> ...]`: runs the benchmarks and prints their tables.
- * Names: write, recall, locomo, embedders, ann, admission, capture, conversations, distill, rules, http, hooks,
+ * Names: write, recall, locomo, embedders, ann, admission, capture, conversations, distill, rules, http, hooks, resident-ops,
  * postgres, redaction, lines, openclaw (default: all available).
  */
 import { runLocomo } from './locomo.js';
@@ -32,6 +32,8 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   http: async () => (await import('./http-load.js')).runHttpLoadBench(),
   // Claude Code hooks as installed: child processes against the built package and a resident process.
   hooks: async () => (await import('./hooks.js')).runHooksBench(),
+  // strata recall and strata mcp through the resident vs in-process (built package, child processes).
+  'resident-ops': async () => (await import('./resident-ops.js')).runResidentOpsBench(),
   postgres: async () => (await import('./postgres.js')).runPostgresBench(),
   redaction: async () => (await import('./redaction.js')).runRedactionBench(),
   lines: async () => (await import('./line-reader.js')).runLineReaderBench(),

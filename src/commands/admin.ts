@@ -4,7 +4,6 @@ import { describeCaller } from '../core/caller.js';
 import { printJson, printTable } from './output.js';
 import { loadConfig, resolveHome, writeDefaultConfig } from '../config/load.js';
 import { describeWorkerSettings } from '../config/diagnostics.js';
-import { Strata } from '../strata.js';
 import { createEmbedderFromConfig, createRerankerFromConfig, createStoreFromConfig } from '../wiring/factories.js';
 import { StrataError } from '../errors/index.js';
 import { residentHealth } from '../resident/health.js';
@@ -81,6 +80,7 @@ async function runChecks(home: string | undefined, options: { repair?: boolean }
 
 /** L0 messages missing from the conversation index (every entry is checked); `repair` indexes them. */
 async function conversationCheck(home: string, repair: boolean): Promise<string> {
+  const { Strata } = await import('../strata.js');
   const strata = await Strata.open({ home, allowEmbedderMismatch: true });
   try {
     const fixed = repair ? await strata.l0.repair() : undefined;
@@ -120,13 +120,13 @@ export function registerAdminCommands(program: Command): void {
     )
     .action(async (_opts: unknown, cmd: Command) => {
       const g = globals(cmd);
-      await withOps(cmd, async (ops, strata) => {
+      await withOps(cmd, async (ops, session) => {
         const stats = await ops.run('stats', {});
         const usage = await ops.run('usage', {});
         if (g.json) return printJson({ ...stats, llmUsage: usage });
         const store = stats.owner ? `, ${stats.store.rows ?? 0} rows in all, ${stats.store.fragments ?? 0} fragments` : '';
         process.stdout.write(
-          `${strata ? `home      ${strata.home}` : `service   ${(ops as { url?: string }).url ?? ''}`}\nas        ${describeCaller(ops.caller)}\nstore     ${stats.store.provider}: ${stats.memories} current memories in these scopes${store}\n`,
+          `${session.service ? `service   ${session.service}` : `home      ${session.home}`}\nas        ${describeCaller(ops.caller)}\nstore     ${stats.store.provider}: ${stats.memories} current memories in these scopes${store}\n`,
         );
         process.stdout.write(`embedder  ${stats.embedder.id} (${stats.embedder.dimensions}-d)\n\n`);
         printTable(

@@ -5,11 +5,13 @@
  */
 import type { Command } from 'commander';
 import { assertAgentId, resolveCaller, describeCaller, type Caller } from '../core/caller.js';
+import type { OperationsRunner } from '../core/ops/index.js';
 import { loadConfig } from '../config/load.js';
 import { InvalidArgumentError, StrataError } from '../errors/index.js';
-import { RemoteOperations, type OperationsRunner } from '../remote/client.js';
+import { RemoteOperations } from '../remote/client.js';
 import { remoteSettings, URL_ENV } from '../remote/settings.js';
-import { Strata, type StrataOpenOptions } from '../strata.js';
+import { residentOperations, type ResidentOperations } from '../resident/operations.js';
+import type { Strata, StrataOpenOptions } from '../strata.js';
 
 /** Options every command accepts (declared once on the root program). */
 export interface GlobalOptions {
@@ -52,6 +54,8 @@ export function globals(cmd: Command): GlobalOptions {
 }
 
 export async function openStrata(cmd: Command, extra: Omit<StrataOpenOptions, 'home'> = {}): Promise<Strata> {
+  // Loaded here, not at startup: a command answered by the resident never loads the engine (LanceDB, the model runtime).
+  const { Strata } = await import('../strata.js');
   return Strata.open({ home: globals(cmd).home, ...extra });
 }
 
@@ -117,25 +121,61 @@ export async function remoteOps(cmd: Command): Promise<RemoteOperations | null> 
   return ops;
 }
 
+/** What a command may ask besides the operations. */
+export interface OpsSession {
+  /** The local home; empty when remote. */
+  home: string;
+  /** The Strata service's URL in remote mode. */
+  service?: string;
+  /** Memories per scope (counts only), for the "more in other scopes" hint. */
+  countsByScope(): Promise<Record<string, number>>;
+}
+
 /**
  * Runs `fn` with the command's view of the engine (history actor `cli`): the service's when remote
- * (then `strata` is null), else a local engine opened for the call and closed after.
+ * (`--url`, `STRATA_URL`, config `remote.url`). Locally, commands that run
+ * operations of the table (memories, recall/search, conversations, history, stats, persona and
+ * scenes) go through the home's resident Strata process when one is running, so they share its
+ * warm engine with the hooks and the MCP server; the CLI never starts one. Without a resident, in
+ * owner mode (`--all-scopes`), or with `STRATA_RESIDENT=0`, the engine opens in this process.
+ * Commands that drive the engine directly (capture, distill, import, export, reembed, optimize,
+ * doctor, worker, journal, summarize) use withStrata and always run here: long jobs that need the
+ * engine to themselves, not requests to queue behind a prompt's recall.
  */
-export async function withOps<T>(cmd: Command, fn: (ops: OperationsRunner, strata: Strata | null) => Promise<T>): Promise<T> {
+export async function withOps<T>(cmd: Command, fn: (ops: OperationsRunner, session: OpsSession) => Promise<T>): Promise<T> {
+  // Remote mode: the service's operations as the token's agent; the token fixes the scopes, so no hint.
   const remote = await remoteOps(cmd);
   if (remote) {
     try {
-      return await fn(remote, null);
+      return await fn(remote, { home: '', service: remote.url, countsByScope: async () => ({}) });
     } catch (error) {
       throw withCallerHint(error, remote.caller);
     }
   }
-  return withStrata(cmd, async (strata) => {
-    const ops = strata.as(callerOf(strata, globals(cmd)), { actor: 'cli' });
-    try {
-      return await fn(ops, strata);
-    } catch (error) {
-      throw withCallerHint(error, ops.caller);
-    }
+  const g = globals(cmd);
+  const loaded = await loadConfig({ home: g.home });
+  let opened: Promise<Strata> | undefined;
+  const engine = (): Promise<Strata> => (opened ??= openStrata(cmd));
+  const ops: ResidentOperations = residentOperations({
+    home: loaded.home,
+    config: loaded.config,
+    agentId: g.agent,
+    operatorScopes: g.scope,
+    allScopes: g.allScopes,
+    actor: 'cli',
+    enabled: process.env.STRATA_RESIDENT !== '0',
+    inProcess: async () => (await engine()).as(ops.caller, { actor: 'cli' }),
+    onFallback: g.verbose ? (reason) => process.stderr.write(`strata: running in this process (${reason})\n`) : undefined,
   });
+  const session: OpsSession = {
+    home: loaded.home,
+    countsByScope: () => ops.countsByScope(async () => (await (await engine()).stats()).byScope),
+  };
+  try {
+    return await fn(ops, session);
+  } catch (error) {
+    throw withCallerHint(error, ops.caller);
+  } finally {
+    if (opened) await (await opened.catch(() => undefined))?.close();
+  }
 }

@@ -209,8 +209,8 @@ export function registerMemoryCommands(program: Command): void {
         cmd: Command,
       ) => {
         const g = globals(cmd);
-        await withOps(cmd, async (ops, strata) => {
-          await printScopeHint(cmd, strata, ops.caller);
+        await withOps(cmd, async (ops, session) => {
+          await printScopeHint(cmd, session, ops.caller);
           const page = await ops.run('list', {
             categories: opts.category,
             tags: opts.tag,

@@ -40,8 +40,8 @@ export function registerRecallCommand(program: Command): void {
         cmd: Command,
       ) => {
         const g = globals(cmd);
-        await withOps(cmd, async (ops, strata) => {
-          await printScopeHint(cmd, strata, ops.caller);
+        await withOps(cmd, async (ops, session) => {
+          await printScopeHint(cmd, session, ops.caller);
           // --no-rerank skips the reranker; without it the configured default applies.
           const input = {
             query,

@@ -5,17 +5,16 @@
  */
 import type { Command } from 'commander';
 import { describeCaller, type Caller } from '../core/caller.js';
-import type { Strata } from '../strata.js';
-import { globals } from './context.js';
+import { globals, type OpsSession } from './context.js';
 
 export function usedDefaultScopes(cmd: Command): boolean {
   const g = globals(cmd);
   return g.agent === undefined && (g.scope ?? []).length === 0 && !g.allScopes;
 }
 
-export async function scopeHint(strata: Strata, caller: Caller): Promise<string> {
+export async function scopeHint(session: Pick<OpsSession, 'countsByScope'>, caller: Caller): Promise<string> {
   const readable = new Set(caller.scopes);
-  const byScope = (await strata.stats()).byScope;
+  const byScope = await session.countsByScope();
   const hidden = Object.entries(byScope)
     .filter(([scope, n]) => !readable.has(scope) && n > 0)
     .sort((a, b) => b[1] - a[1]);
@@ -32,9 +31,8 @@ export async function scopeHint(strata: Strata, caller: Caller): Promise<string>
 }
 
 /** Prints the hint when the command ran on the default scopes; never fails the command. */
-export async function printScopeHint(cmd: Command, strata: Strata | null, caller: Caller): Promise<void> {
-  // Remote: the service counts other scopes only for an owner; the token's scopes are the whole story.
-  if (!strata || !usedDefaultScopes(cmd)) return;
-  const hint = await scopeHint(strata, caller).catch(() => undefined);
+export async function printScopeHint(cmd: Command, session: Pick<OpsSession, 'countsByScope'>, caller: Caller): Promise<void> {
+  if (!usedDefaultScopes(cmd)) return;
+  const hint = await scopeHint(session, caller).catch(() => undefined);
   if (hint) process.stderr.write(hint + '\n');
 }

@@ -41,6 +41,7 @@ export class ResidentCallError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -149,7 +150,7 @@ function exchange(options: {
 function unwrap(response: ResidentResponse): unknown {
   if (response.ok) return response.result;
   if (response.error.code === 'RESIDENT_RESTARTING') throw new NotListeningError(response.error.message);
-  throw new ResidentCallError(response.error.code, response.error.message);
+  throw new ResidentCallError(response.error.code, response.error.message, response.error.details);
 }
 
 /** Starts the resident detached (it outlives this process), its output appended to its log. */
@@ -179,8 +180,9 @@ export async function callResident(options: CallResidentOptions): Promise<Reside
     } catch (error) {
       if (!(error instanceof NotListeningError) && !staleToken(error, info)) throw error;
     }
-  } else if (info) {
+  } else if (info && options.start) {
     // Other code (an npm update, a rebuild) is running: ask it to leave; ours takes over the home.
+    // A caller that only uses a running resident (the CLI) leaves it alone and runs in-process.
     await exchange({ info, op: 'shutdown', deadline: Math.min(deadline, Date.now() + 2_000) }).catch(() => undefined);
   }
   if (!options.start) throw new ResidentUnavailableError('no resident Strata process is running for this home');

@@ -27,11 +27,13 @@ export async function residentHealth(options: { home: string; now?: Date }): Pro
   if (info) {
     try {
       const { result } = await callResident({ home: options.home, stamp: info.stamp, op: 'status', deadline: Date.now() + 2_000 });
-      const s = result as { pid: number; uptimeMs: number; rssBytes: number; requests: number };
+      const s = result as { pid: number; uptimeMs: number; rssBytes: number; requests: number; served?: Record<string, number> };
+      // ops.run: operations of the MCP server and the CLI; the rest are the hooks' own.
+      const ops = s.served?.['ops.run'];
       resident = {
         name: 'resident',
         ok: true,
-        detail: `pid ${s.pid}, up ${Math.round(s.uptimeMs / 1000)} s, ${s.requests} request(s), ${Math.round(s.rssBytes / 1e6)} MB RSS`,
+        detail: `pid ${s.pid}, up ${Math.round(s.uptimeMs / 1000)} s, ${s.requests} request(s)${ops ? ` (${ops} from MCP and CLI)` : ''}, ${Math.round(s.rssBytes / 1e6)} MB RSS`,
       };
     } catch (error) {
       resident = { name: 'resident', ok: true, detail: `not answering (${(error as Error).message}); the next hook starts a new one` };

@@ -10,8 +10,14 @@ import { join, resolve } from 'node:path';
 export const RESIDENT_PROTOCOL = 1;
 
 export interface ResidentCaller {
-  /** The agent the caller acts as; the resident resolves its scopes from config. */
-  agentId?: string;
+  /**
+   * The agent the caller acts as; the resident resolves its scopes from config. Undefined leaves
+   * it to the resident's resolver (a hook's default agent); null is "no agent" (`global` only),
+   * never the resident's default agent.
+   */
+  agentId?: string | null;
+  /** Operator-given scopes (`--scope`), added like the one resolver adds them; never owner mode. */
+  scopes?: string[];
 }
 
 export interface ResidentRequest {
@@ -27,6 +33,8 @@ export interface ResidentRequest {
 export interface ResidentErrorBody {
   code: string;
   message: string;
+  /** A typed error's details (e.g. the bad argument), so the caller rebuilds the same error. */
+  details?: Record<string, unknown>;
 }
 
 export type ResidentResponse = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: ResidentErrorBody };

@@ -23,6 +23,7 @@ import {
   residentPaths,
   type ResidentCaller,
   type ResidentEndpoint,
+  type ResidentErrorBody,
   type ResidentInfo,
   type ResidentRequest,
   type ResidentResponse,
@@ -69,9 +70,14 @@ function sameToken(given: unknown, expected: string): boolean {
   return timingSafeEqual(Buffer.from(given), Buffer.from(expected));
 }
 
-function errorBody(error: unknown): { code: string; message: string } {
-  const e = error as { code?: unknown; message?: unknown };
-  return { code: typeof e?.code === 'string' ? e.code : 'INTERNAL', message: typeof e?.message === 'string' ? e.message : String(error) };
+function errorBody(error: unknown): ResidentErrorBody {
+  const e = error as { code?: unknown; message?: unknown; details?: unknown };
+  const body: ResidentErrorBody = {
+    code: typeof e?.code === 'string' ? e.code : 'INTERNAL',
+    message: typeof e?.message === 'string' ? e.message : String(error),
+  };
+  if (e?.details && typeof e.details === 'object') body.details = e.details as Record<string, unknown>;
+  return body;
 }
 
 async function listen(server: Server, home: string): Promise<ResidentEndpoint> {
@@ -162,6 +168,8 @@ export async function runResident<E extends { close(): Promise<void> }>(options:
   let lastActivity = Date.now();
   let stopping: Promise<void> | undefined;
   let requests = 0;
+  // Requests per operation (`status` reports them): how a test or `strata doctor` sees what was served here.
+  const served: Record<string, number> = {};
   let enginePromise: Promise<E> | undefined;
   let configAtOpen: ConfigStamp | null | undefined;
   let ops: Record<string, ResidentOp<E>> | undefined;
@@ -216,6 +224,7 @@ export async function runResident<E extends { close(): Promise<void> }>(options:
     }
     lastActivity = Date.now();
     requests += 1;
+    if (typeof request.op === 'string') served[request.op] = (served[request.op] ?? 0) + 1;
     if (request.op === 'ping') return reply({ id, ok: true, result: { pid: process.pid, stamp: options.stamp } });
     if (request.op === 'status') {
       return reply({
@@ -225,6 +234,7 @@ export async function runResident<E extends { close(): Promise<void> }>(options:
           pid: process.pid,
           stamp: options.stamp,
           requests,
+          served,
           inFlight,
           background: busy(),
           rssBytes: process.memoryUsage().rss,

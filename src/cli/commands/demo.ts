@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Strata } from '../../strata.js';
 import type { RememberInput } from '../../core/engine/types.js';
 import { agentScopes } from '../../core/scope.js';
 import { printTable } from '../../commands/output.js';
@@ -72,6 +71,7 @@ export function registerDemoCommand(program: Command): void {
     .option('--keep', 'keep the temporary home')
     .action(async (opts: { keep?: boolean }) => {
       const home = await mkdtemp(join(tmpdir(), 'strata-demo-'));
+      const { Strata } = await import('../../strata.js');
       const strata = await Strata.open({ home });
       try {
         process.stdout.write(`Strata demo: home ${home}\nstore ${strata.config.store.provider}, embedder ${strata.embedderId}\n\n`);

@@ -47,7 +47,7 @@ export function registerServeCommand(program: Command): void {
           `strata API on ${server.url}/api/v1 as ${describeCaller(caller)}${required ? ` (bearer token required; per-agent tokens in ${tokens.location})` : ''}\n`,
         );
         process.stderr.write(`web inspector: ${server.url}/\n`);
-        await printScopeHint(cmd, strata, caller);
+        await printScopeHint(cmd, { countsByScope: async () => (await strata.stats()).byScope }, caller);
         await waitForShutdown();
         await server.close();
       } finally {

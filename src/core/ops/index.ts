@@ -2,11 +2,13 @@
 export { OPERATIONS, OP_NAMES, isOpName, toolOperations, type OpInput, type OpName, type OpResult, type Operations } from './table.js';
 export {
   CallerOperations,
+  OperationShapes,
   createCallerOperations,
   operationJsonSchema,
   resultForModel,
   resultText,
   type OperationsRunner,
+  type OperationsView,
   type RunOptions,
 } from './view.js';
 export { defineOperation, type AccessKind, type Operation, type OpContext, type OpsDeps, type OpsEngine } from './operation.js';

@@ -8,7 +8,7 @@ import { assertScopeSet, isValidScope } from '../scope.js';
 import { InvalidArgumentError } from '../../errors/index.js';
 import { requestedScopes, type Caller } from '../caller.js';
 import { invalidInput } from './errors.js';
-import { limitsOf, type OpLimits } from './limits.js';
+import { limitsOf, type OpLimits, type OpsConfig } from './limits.js';
 import type { InputContext } from './inputs.js';
 import type { OpContext, Operation, OpsDeps } from './operation.js';
 import { OPERATIONS, type OpName, type OpResult } from './table.js';
@@ -59,19 +59,32 @@ export function resultText<N extends OpName>(name: N, result: OpResult<N>): stri
   return typeof view === 'string' ? view : JSON.stringify(view, null, 1);
 }
 
-export class CallerOperations implements OperationsRunner {
+
+/**
+ * What every host holds: a caller-scoped view of the operations. `CallerOperations` runs them on an
+ * engine in this process; the resident client (src/resident/operations.ts) runs them in the
+ * home's resident process. Both validate input, check access and shape results the same way.
+ */
+export interface OperationsView extends OperationsRunner {
+  readonly actor: string;
+  schema(name: OpName): z.ZodType;
+  parse(name: OpName, input: unknown): unknown;
+}
+
+/** Validation, access checks and result shapes of the operations for one caller: no engine needed. */
+export abstract class OperationShapes implements OperationsView {
   readonly caller: Caller;
   readonly limits: OpLimits;
   readonly actor: string;
-  private readonly deps: OpsDeps;
   private readonly schemas = new Map<OpName, z.ZodType>();
 
-  constructor(deps: OpsDeps) {
-    this.deps = deps;
-    this.caller = deps.caller;
-    this.actor = deps.actor;
-    this.limits = limitsOf(deps.engine.config);
+  constructor(options: { config: OpsConfig; caller: Caller; actor: string }) {
+    this.caller = options.caller;
+    this.actor = options.actor;
+    this.limits = limitsOf(options.config);
   }
+
+  abstract run<N extends OpName>(name: N, input?: unknown, options?: RunOptions): Promise<OpResult<N>>;
 
   /** The operation's zod input schema for this engine and caller (limits from config). */
   schema(name: OpName): z.ZodType {
@@ -95,17 +108,15 @@ export class CallerOperations implements OperationsRunner {
     return result.data;
   }
 
-  async run<N extends OpName>(name: N, input: unknown = {}, options: RunOptions = {}): Promise<OpResult<N>> {
-    const op = operation(name);
-    const args = this.parse(name, input);
-    if (op.access === 'owner' && !this.caller.owner) {
+  /** Refuses an owner-only operation to a caller without owner mode. */
+  protected assertAccess(name: OpName): void {
+    if (operation(name).access === 'owner' && !this.caller.owner) {
       throw new InvalidArgumentError({
         argument: 'caller',
         code: 'FORBIDDEN_SCOPE',
         message: `${name} needs owner mode (--all-scopes); this caller reads ${this.caller.scopes.join(', ')} only.`,
       });
     }
-    return (await op.run(this.context(options), args)) as OpResult<N>;
   }
 
   /** The result in the compact shape model-facing hosts return. */
@@ -116,6 +127,21 @@ export class CallerOperations implements OperationsRunner {
   /** The result as text for a model: the operation's wording, else compact JSON. */
   text<N extends OpName>(name: N, result: OpResult<N>): string {
     return resultText(name, result);
+  }
+}
+
+export class CallerOperations extends OperationShapes {
+  private readonly deps: OpsDeps;
+
+  constructor(deps: OpsDeps) {
+    super({ config: deps.engine.config, caller: deps.caller, actor: deps.actor });
+    this.deps = deps;
+  }
+
+  override async run<N extends OpName>(name: N, input: unknown = {}, options: RunOptions = {}): Promise<OpResult<N>> {
+    const args = this.parse(name, input);
+    this.assertAccess(name);
+    return (await operation(name).run(this.context(options), args)) as OpResult<N>;
   }
 
   private context(options: RunOptions): OpContext {

@@ -88,7 +88,7 @@ export function claudeCodeResidentOps(): Record<string, ResidentOp<Strata>> {
   const deps = async (ctx: ResidentOpContext<Strata>): Promise<ContextOpDeps> => {
     const strata = await ctx.engine();
     injections ??= new InjectionStore({ home: strata.home });
-    return { strata, ...hookCaller(strata, ctx.caller.agentId), injections };
+    return { strata, ...hookCaller(strata, ctx.caller.agentId ?? undefined), injections };
   };
 
   const capture = async (ctx: ResidentOpContext<Strata>, input: HookOpInput): Promise<HookAnswer> => {

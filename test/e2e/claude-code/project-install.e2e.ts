@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_VERSIONS } from '../versions.js';
-import { createSandbox, occurrences, type ClaudeSandbox } from './support/sandbox.js';
+import { createSandbox, isStrataCall, occurrences, type ClaudeSandbox } from './support/sandbox.js';
 import { installStrataGlobally, installStrataInProject, type StrataInstall } from './support/strata-package.js';
 
 const run = promisify(execFile);
@@ -110,7 +110,8 @@ describe.each(CLAUDE_CODE_VERSIONS)('Claude Code $version, Strata installed per 
     const mark = sb.server.requests.length;
     const turn = await sb.claude(['-p', 'Where does Quokka deploy? [tool:mcp__strata__memory_recall {"query":"Quokka deploy cluster"}]']);
     expect(turn.code, turn.stderr).toBe(0);
-    const requests = sb.server.requests.slice(mark);
+    // The agent's requests only (with `claude` on PATH, Strata's own claude -p calls share the server).
+    const requests = sb.server.requests.slice(mark).filter((r) => !isStrataCall(r));
     expect(requests.map((r) => occurrences(r, 'aurora-eu-west-3') >= 1)).toEqual(requests.map(() => true));
     expect(occurrences(requests[0]!, 'aurora-eu-west-3')).toBe(1);
     const answered = requests.filter((r) => r.lastToolUses.includes('mcp__strata__memory_recall'));

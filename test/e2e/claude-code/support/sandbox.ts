@@ -9,7 +9,7 @@
  * - anything else: answer `OK`.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureNode, ensurePackage, pathWith, type InstalledNode } from '../../support/toolchain.js';
@@ -49,6 +49,49 @@ export const CLAUDE_ON_PATH = process.env.STRATA_E2E_CLAUDE_ON_PATH === '1';
 /** The system prompt of Strata's extraction call (src/core/distill). */
 export const DISTILL_PROMPT = /You distill a conversation/;
 
+/** The system prompt of Strata's reconcile call (a candidate next to similar stored memories). */
+export const RECONCILE_PROMPT = /You keep an AI agent's long-term memory consistent/;
+/** The system prompt of the session journal (PreCompact / SessionEnd worker pass). */
+export const JOURNAL_PROMPT = /You keep a concise daily journal/;
+
+/** Every call Strata itself makes through the user's `claude -p` (distill, reconcile, journal): not the agent's. */
+export function isStrataCall(request: MessagesRequest): boolean {
+  return [DISTILL_PROMPT, RECONCILE_PROMPT, JOURNAL_PROMPT].some((p) => p.test(request.system));
+}
+
+/** A careful reconciler: skips a candidate whose text is already stored, creates the rest. */
+function reconciled(request: MessagesRequest): Turn {
+  const json = /\{[\s\S]*\}/.exec(request.userTexts.join('\n'))?.[0] ?? '{}';
+  const payload = JSON.parse(json) as {
+    candidates?: Array<{ index: number; text: string; existing: Array<{ id: string; text: string }> }>;
+  };
+  const norm = (t: string) =>
+    t
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
+  const decisions = (payload.candidates ?? []).map((c) => {
+    const same = c.existing.find((e) => norm(e.text) === norm(c.text));
+    return same
+      ? { index: c.index, action: 'skip', targetId: same.id, text: null, reason: 'already stored' }
+      : { index: c.index, action: 'create', targetId: null, text: null, reason: 'new information' };
+  });
+  return { kind: 'text', text: JSON.stringify({ decisions }) };
+}
+
+/** A journal entry for any session: one line of context, nothing else worth keeping. */
+function journalEntry(): Turn {
+  const entry = {
+    worthKeeping: true,
+    context: 'A short session in the project.',
+    keyExchanges: [],
+    decisions: [],
+    lessons: [],
+    actionItems: [],
+  };
+  return { kind: 'text', text: JSON.stringify(entry) };
+}
+
 /** What a good extractor makes of the user's "remember that ..." messages, citing each message. */
 function distilled(request: MessagesRequest): Turn {
   const text = request.userTexts.join('\n');
@@ -82,6 +125,8 @@ function distilled(request: MessagesRequest): Turn {
  */
 export function scriptedModel(request: MessagesRequest): Turn {
   if (DISTILL_PROMPT.test(request.system)) return distilled(request);
+  if (RECONCILE_PROMPT.test(request.system)) return reconciled(request);
+  if (JOURNAL_PROMPT.test(request.system)) return journalEntry();
   const marker = TOOL_MARKER.exec(request.userTexts.join('\n'));
   if (!marker) return { kind: 'text', text: 'OK' };
   const [, name, json] = marker as unknown as [string, string, string];
@@ -172,6 +217,16 @@ export async function createSandbox(options: { version: string; nodeVersion: str
     },
   };
   return sandbox;
+}
+
+/** The tail of every log under the Strata home (resident, hooks, workers): what a failing test prints. */
+export async function strataLogs(strataHome: string, maxChars = 6_000): Promise<string> {
+  const dir = join(strataHome, 'logs');
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const parts = await Promise.all(
+    names.map(async (name) => `--- ${name}\n${(await readFile(join(dir, name), 'utf8').catch(() => '')).slice(-maxChars)}`),
+  );
+  return parts.join('\n');
 }
 
 /** Stops the resident Strata process of a home (started by this test's hooks) and waits for it. */
