@@ -59,7 +59,6 @@ export function resultText<N extends OpName>(name: N, result: OpResult<N>): stri
   return typeof view === 'string' ? view : JSON.stringify(view, null, 1);
 }
 
-
 /**
  * What every host holds: a caller-scoped view of the operations. `CallerOperations` runs them on an
  * engine in this process; the resident client (src/resident/operations.ts) runs them in the
