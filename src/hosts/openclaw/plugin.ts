@@ -167,6 +167,13 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
   });
 
   if (config.autoCapture) {
+    // The turn's last reply is captured before OpenClaw delivers it: it awaits before_agent_finalize,
+    // while agent_end is started unawaited and `agent --local` (2026.9.2) exits before it finishes.
+    // agent_end still captures what this hook does not see (tool-only endings); the L0 log drops
+    // what a second snapshot of the same session repeats.
+    api.on('before_agent_finalize', async (event, ctx) => {
+      if (Array.isArray(event.messages) && event.messages.length > 0) await captureSnapshot(event.messages, ctx, event.sessionKey);
+    });
     api.on('agent_end', async (event, ctx) => {
       // A failed or aborted run may hold half a turn; the next successful snapshot includes it.
       if (!event.success || !Array.isArray(event.messages)) return;

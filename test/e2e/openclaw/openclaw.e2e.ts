@@ -15,8 +15,6 @@ import { agentPolicy, isAgentTurn, isDistillation, lastUserText, report, toolRes
 
 const SEEDED = 'The user prefers the zebra-quartz colour theme in every editor.';
 const STRATA_SECTION = '## Memory (Strata long-term memory)';
-/** Whether `agent --local` waits for agent_end hooks before exiting (2026.9.2 does not). */
-const AGENT_END_AWAITED_LOCALLY: Record<string, boolean> = { '2026.9.2': false };
 
 async function conversationsHit(world: World, marker: string): Promise<boolean> {
   const search = await world.strata(['conversations', 'search', marker, '--agent', 'main', '--json']);
@@ -129,9 +127,8 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
     expect(system).toContain(STRATA_SECTION);
     expect(system).not.toMatch(/run memory_search|## Memory Recall/);
 
-    // 2026.9.2 fires agent_end without waiting and `agent --local` exits before the capture is written;
-    // that turn is captured with the session's next snapshot (checked in the gateway test).
-    if (AGENT_END_AWAITED_LOCALLY[version] !== false) expect(await conversationsHit(world, 'ticket-lynx-4471')).toBe(true);
+    // Captured before the process exits on both versions (2026.9.2 exits without waiting for agent_end).
+    expect(await conversationsHit(world, 'ticket-lynx-4471')).toBe(true);
   });
 
   describe('through the gateway', () => {
