@@ -20,7 +20,11 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
 
-const systemOf = (p: HostLlmCompleteParams) => p.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+const systemOf = (p: HostLlmCompleteParams) =>
+  p.messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n');
 
 /** OpenClaw's `runtime.llm.complete` answering as a model would: text only, whatever the request. */
 function hostModel(options: { escape?: boolean } = {}) {
@@ -34,13 +38,25 @@ function hostModel(options: { escape?: boolean } = {}) {
       const memories = [
         { text: 'The user drinks oat-milk flat whites every morning', category: 'preference' },
         { text: 'The user is training for the Berlin marathon in September', category: 'fact' },
-      ].map((m) => ({ ...m, importance: 0.7, confidence: 0.9, scope: 'agent', temporal: 'dynamic', validFrom: null, sourceMessageIds: ids, keywords: [] }));
+      ].map((m) => ({
+        ...m,
+        importance: 0.7,
+        confidence: 0.9,
+        scope: 'agent',
+        temporal: 'dynamic',
+        validFrom: null,
+        sourceMessageIds: ids,
+        keywords: [],
+      }));
       return { text: JSON.stringify({ memories }), provider: 'scripted', model: 'm1', stopReason: 'stop' };
     }
     if (system.includes(TEXT_TOOL_PROTOCOL_HEADING)) {
       if (lastUser.startsWith('Result of ')) return { text: 'Filed both memories under a morning-routine scene.', stopReason: 'stop' };
       const calls = [
-        { name: 'write_scene', arguments: { file: 'morning-routine.md', summary: 'Coffee and training', content: 'Oat-milk flat white; marathon training.' } },
+        {
+          name: 'write_scene',
+          arguments: { file: 'morning-routine.md', summary: 'Coffee and training', content: 'Oat-milk flat white; marathon training.' },
+        },
         ...(options.escape ? [{ name: 'write_scene', arguments: { file: '../../config.json', summary: 'x', content: 'pwned' } }] : []),
       ];
       return { text: `I will file them now.\n\`\`\`json\n${JSON.stringify({ tool_calls: calls })}\n\`\`\``, stopReason: 'stop' };

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseTextToolCalls, textToolMessages, withTextToolProtocol, TEXT_TOOL_PROTOCOL_HEADING } from '../../src/core/layers/text-tools.js';
+import {
+  parseTextToolCalls,
+  textToolMessages,
+  withTextToolProtocol,
+  TEXT_TOOL_PROTOCOL_HEADING,
+} from '../../src/core/layers/text-tools.js';
 import { SCENE_TOOLS } from '../../src/core/layers/sandbox.js';
 import type { LlmGenerateOptions, LlmV1 } from '../../src/spec/llm.js';
 
@@ -13,7 +18,10 @@ describe('tool calls over a text-only model', () => {
     const fenced = parseTextToolCalls(`Reading it first.\n\`\`\`json\n${JSON.stringify(call)}\n\`\`\`\nThen I write.`, '2');
     expect(fenced.calls.map((c) => c.name)).toEqual(['read_scene']);
     expect(fenced.prose).toBe('Reading it first.\n\nThen I write.');
-    const inline = parseTextToolCalls(`Sure {"tool_calls":[{"name":"list_scenes","arguments":"{}"},{"name":"write_scene","arguments":{"file":"b}.md"}}]} ok`, '3');
+    const inline = parseTextToolCalls(
+      `Sure {"tool_calls":[{"name":"list_scenes","arguments":"{}"},{"name":"write_scene","arguments":{"file":"b}.md"}}]} ok`,
+      '3',
+    );
     expect(inline.calls).toEqual([
       { id: 'call_3_0', name: 'list_scenes', arguments: {} },
       { id: 'call_3_1', name: 'write_scene', arguments: { file: 'b}.md' } },
@@ -61,7 +69,12 @@ describe('tool calls over a text-only model', () => {
       capabilities: { supportsJsonSchema: false, supportsTools: false },
       async doGenerate(call) {
         seen.push(call);
-        return { text: call.tools ? 'unexpected' : '{"tool_calls":[{"name":"list_scenes","arguments":{}}]}', toolCalls: [], finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } };
+        return {
+          text: call.tools ? 'unexpected' : '{"tool_calls":[{"name":"list_scenes","arguments":{}}]}',
+          toolCalls: [],
+          finishReason: 'stop',
+          usage: { inputTokens: 1, outputTokens: 1 },
+        };
       },
     };
     const native = { ...textOnly, capabilities: { supportsJsonSchema: false, supportsTools: true } };
