@@ -11,7 +11,16 @@ import { installStrata } from '../support/strata-package.js';
 import { contentText, startModelServer, systemText, type ChatRequest, type ModelServer } from '../support/model-server.js';
 import { OPENCLAW_VERSIONS } from '../versions.js';
 import { createWorld, watchDirSize, type Gateway, type World } from './world.js';
-import { agentPolicy, isAgentTurn, isDistillation, lastUserText, report, toolResultTexts } from './scenario.js';
+import {
+  agentPolicy,
+  isAgentTurn,
+  isDistillation,
+  isOrganiser,
+  lastUserText,
+  ORGANISED_SCENE,
+  report,
+  toolResultTexts,
+} from './scenario.js';
 
 const SEEDED = 'The user prefers the zebra-quartz colour theme in every editor.';
 const STRATA_SECTION = '## Memory (Strata long-term memory)';
@@ -80,7 +89,13 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
     // and a recall budget for a loaded 2-core CI machine (the suite checks behaviour; latency is reported).
     const config = await world.readConfig();
     const entry = (config.plugins as Record<string, Record<string, Record<string, unknown>>>).entries!.strata!;
-    entry.config = { ...(entry.config as object), recallTimeoutMs: 15_000, distill: { everyMessages: 1, idleMs: 1000 } };
+    // The organiser runs after every distillation that stores a memory.
+    entry.config = {
+      ...(entry.config as object),
+      recallTimeoutMs: 15_000,
+      distill: { everyMessages: 1, idleMs: 1000 },
+      strata: { layers: { organizer: { everyMemories: 1, minIntervalMs: 0 } } },
+    };
     await writeFile(world.configPath, JSON.stringify(config, null, 2));
   });
 
@@ -178,6 +193,17 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
       while (!model.requests.some(distilledThisTurn) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
       expect(model.requests.some(isDistillation), 'a distillation request reached the scripted server').toBe(true);
       expect(model.requests.some(distilledThisTurn), 'the gateway turn was distilled').toBe(true);
+
+      // The distilled memory makes the organiser due; with no llm of Strata's own it runs on OpenClaw's
+      // model (runtime.llm.complete: text only), whose JSON action writes a scene through the sandbox.
+      const scene = join(world.home, '.strata', 'scenes', 'main', ORGANISED_SCENE);
+      const sceneDeadline = Date.now() + 120_000;
+      while (!(await readFile(scene, 'utf8').catch(() => '')) && Date.now() < sceneDeadline) await new Promise((r) => setTimeout(r, 500));
+      expect(model.requests.some(isOrganiser), `an organiser request reached the scripted server\n${gateway.output().slice(-3000)}`).toBe(
+        true,
+      );
+      expect(await readFile(scene, 'utf8').catch(() => ''), gateway.output().slice(-3000)).toContain('heron-basalt-7');
+      expect(gateway.output()).toMatch(/strata: organised \d+ memor/);
       const rss = await gateway.peakRssKb();
       process.stdout.write(
         `[openclaw ${version}] gateway process with Strata loaded: ${rss ? Math.round(rss / 1024) : '?'} MiB peak RSS\n`,
