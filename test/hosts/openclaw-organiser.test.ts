@@ -112,4 +112,25 @@ describe("the scene organiser on OpenClaw's own model (no Strata llm)", () => {
     const organiser = model.calls.filter((c) => systemOf(c).includes(TEXT_TOOL_PROTOCOL_HEADING));
     expect(organiser[1]!.messages.at(-1)?.content).toMatch(/Result of write_scene \(call_\d+_1\) \[error\]/);
   });
+
+  it('with no model configured in OpenClaw nothing breaks: the turn is captured, distillation and the organiser report and wait', async () => {
+    const runtime = {
+      llm: {
+        complete: async () => {
+          throw new Error('No model configured for agent main.');
+        },
+      },
+    };
+    const { home, host } = await sessionThatEnds(runtime, 's-no-model');
+    // The model call fails; the messages stay undistilled for a later run, and no organiser is due.
+    await vi.waitFor(() => expect(host.logs.some((l) => /distilled 0 messages into 0 memories/.test(l.message))).toBe(true), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    await host.stopServices();
+    const log = (await readdir(join(home, 'conversations'))).filter((f) => f.endsWith('.jsonl'));
+    expect(log.length).toBeGreaterThan(0);
+    expect(await readdir(layerPaths({ home, agentId: 'main' }).scenesDir).catch(() => [])).toEqual([]);
+    expect(host.logs.filter((l) => l.level === 'error')).toEqual([]);
+  });
 });
