@@ -51,6 +51,9 @@ const CLI_DESCRIPTORS = [
   { name: 'strata', description: 'Strata memory: list, recall, store, forget, distill, history, export', hasSubcommands: true },
 ];
 
+/** Indexing time a capture may add to the reply it runs before (before_agent_finalize). */
+const FINALIZE_INDEX_BUDGET_MS = 1500;
+
 /** Modes that only want to know what the plugin offers. */
 const DESCRIPTOR_ONLY = new Set(['cli-metadata', 'setup-only', 'setup-runtime']);
 
@@ -115,12 +118,24 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
   };
 
   /** Records what is new in a session snapshot; never throws (hooks must not break the agent). */
-  const captureSnapshot = async (messages: unknown[], ctx: OpenClawHookContext, sessionKey?: string): Promise<void> => {
+  const captureSnapshot = async (
+    messages: unknown[],
+    ctx: OpenClawHookContext,
+    sessionKey?: string,
+    index?: { budgetMs: number },
+  ): Promise<void> => {
     try {
       const s = await engine().strata();
       const key = sessionKey || ctx.sessionKey || ctx.sessionId || 'default';
       // One pipeline: the L0 log, then the conversation index; the engine's worker hears of the new messages.
-      const result = await s.capture({ agentId: agentOf(ctx), sessionKey: key, sessionId: ctx.sessionId, messages, host: 'openclaw' });
+      const result = await s.capture({
+        agentId: agentOf(ctx),
+        sessionKey: key,
+        sessionId: ctx.sessionId,
+        messages,
+        host: 'openclaw',
+        ...(index ? { index } : {}),
+      });
       log.debug?.(`strata: captured ${result.new} new messages (${result.duplicates} duplicates) for ${key}`);
     } catch (error) {
       log.warn(`strata: capture failed: ${messageOf(error)}`);
@@ -171,8 +186,12 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
     // while agent_end is started unawaited and `agent --local` (2026.9.2) exits before it finishes.
     // agent_end still captures what this hook does not see (tool-only endings); the L0 log drops
     // what a second snapshot of the same session repeats.
+    // The reply waits for this hook: the L0 append always completes, the index gets a bounded share
+    // (a backlog left by the background worker is not indexed on the user's time; the next catch-up
+    // takes the rest by its watermark).
     api.on('before_agent_finalize', async (event, ctx) => {
-      if (Array.isArray(event.messages) && event.messages.length > 0) await captureSnapshot(event.messages, ctx, event.sessionKey);
+      if (Array.isArray(event.messages) && event.messages.length > 0)
+        await captureSnapshot(event.messages, ctx, event.sessionKey, { budgetMs: FINALIZE_INDEX_BUDGET_MS });
     });
     api.on('agent_end', async (event, ctx) => {
       // A failed or aborted run may hold half a turn; the next successful snapshot includes it.
