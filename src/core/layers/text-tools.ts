@@ -6,6 +6,7 @@
  * `runAgentLoop`) runs unchanged: every action still goes through the same sandboxed tools, with
  * the same turn, call and time bounds. Calls without tools pass through untouched.
  */
+import { extractJsonText } from '../llm/json-text.js';
 import type { LlmGenerateOptions, LlmGenerateResult, LlmMessage, LlmToolCall, LlmToolDefinition, LlmV1 } from '../../spec/llm.js';
 
 export const TEXT_TOOL_PROTOCOL_HEADING = '## Tools (text protocol)';
@@ -51,63 +52,44 @@ export function textToolMessages(messages: LlmMessage[], tools: LlmToolDefinitio
   return out;
 }
 
-/** The JSON objects in a reply, outermost first: the whole text, fenced blocks, then balanced `{...}` spans. */
-function jsonCandidates(text: string): Array<{ value: unknown; start: number; end: number }> {
-  const found: Array<{ value: unknown; start: number; end: number }> = [];
-  const tryParse = (raw: string, start: number, end: number) => {
-    try {
-      found.push({ value: JSON.parse(raw), start, end });
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (tryParse(text.trim(), 0, text.length)) return found;
-  for (const m of text.matchAll(/```(?:json)?\s*\n?([\s\S]*?)```/g)) tryParse(m[1]!.trim(), m.index, m.index + m[0].length);
-  if (found.length > 0) return found;
-  for (let start = text.indexOf('{'); start >= 0; start = text.indexOf('{', start + 1)) {
-    let depth = 0;
-    let inString = false;
-    for (let i = start; i < text.length; i++) {
-      const ch = text[i];
-      if (inString) {
-        if (ch === '\\') i++;
-        else if (ch === '"') inString = false;
-      } else if (ch === '"') inString = true;
-      else if (ch === '{') depth++;
-      else if (ch === '}' && --depth === 0) {
-        tryParse(text.slice(start, i + 1), start, i + 1);
-        break;
-      }
-    }
-  }
-  return found;
+const FENCED = /```(?:json|JSON|jsonc)?\s*\n?([\s\S]*?)```/g;
+
+/** The reply's first JSON value and the span it takes (with its code fence, when fenced). */
+function firstJson(text: string): { value: unknown; span: string } | undefined {
+  const slice = extractJsonText(text);
+  if (slice === undefined) return undefined;
+  const fence = [...text.matchAll(FENCED)].find((m) => m[1]!.includes(slice));
+  return { value: JSON.parse(slice) as unknown, span: fence ? fence[0] : slice };
 }
 
 /** Tool calls in a text reply, and the prose around them (kept: the organiser reads signals from it). */
 export function parseTextToolCalls(text: string, turnTag: string): { calls: LlmToolCall[]; prose: string } {
-  for (const { value, start, end } of jsonCandidates(text)) {
-    const list = (value as { tool_calls?: unknown } | null)?.tool_calls;
-    if (!Array.isArray(list)) continue;
-    const calls: LlmToolCall[] = [];
-    list.forEach((raw, i) => {
-      const item = raw as { name?: unknown; arguments?: unknown } | null;
-      if (typeof item?.name !== 'string' || !item.name) return;
-      let args = item.arguments;
-      if (typeof args === 'string') {
-        try {
-          args = JSON.parse(args);
-        } catch {
-          args = { value: args };
-        }
-      }
-      const argsObject = args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
-      calls.push({ id: `call_${turnTag}_${i}`, name: item.name, arguments: argsObject });
-    });
-    if (calls.length === 0) continue;
-    return { calls, prose: `${text.slice(0, start)}${text.slice(end)}`.trim() };
+  const none = { calls: [], prose: text };
+  const found = firstJson(text);
+  const list = (found?.value as { tool_calls?: unknown } | null | undefined)?.tool_calls;
+  if (!found || !Array.isArray(list)) return none;
+  const calls: LlmToolCall[] = [];
+  list.forEach((raw, i) => {
+    const item = raw as { name?: unknown; arguments?: unknown } | null;
+    if (typeof item?.name !== 'string' || !item.name) return;
+    calls.push({ id: `call_${turnTag}_${i}`, name: item.name, arguments: argumentsOf(item.arguments) });
+  });
+  if (calls.length === 0) return none;
+  const at = text.indexOf(found.span);
+  return { calls, prose: `${text.slice(0, at)}${text.slice(at + found.span.length)}`.trim() };
+}
+
+/** Arguments as an object: models sometimes send the JSON as a string, as native tool APIs do. */
+function argumentsOf(raw: unknown): Record<string, unknown> {
+  let args = raw;
+  if (typeof args === 'string') {
+    try {
+      args = JSON.parse(args);
+    } catch {
+      return {};
+    }
   }
-  return { calls: [], prose: text };
+  return args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
 }
 
 /** `llm` with tool calling through the text protocol (an LLM that has native tools is returned as it is). */
