@@ -15,6 +15,7 @@ import type { ConversationIndexV2 } from '../spec/conversation-index.js';
 import type { EmbedderV1 } from '../spec/embedder.js';
 import type { L0LogV1 } from '../spec/l0-log.js';
 import type { LlmV1 } from '../spec/llm.js';
+import type { AgentRunner } from '../core/layers/agent-loop.js';
 import type { MemoryStoreV1 } from '../spec/memory-store.js';
 import type { RerankerV1 } from '../spec/reranker.js';
 import {
@@ -43,6 +44,8 @@ export interface StrataOpenOptions {
   llm?: LlmV1 | LlmClient | null;
   /** null = no reranker even if one is configured. */
   reranker?: RerankerV1 | null;
+  /** Runs the scene organiser's tool loop on a host's agent runtime (OpenClaw's embedded runner) instead of `llm`. */
+  organiserRunner?: AgentRunner;
   /** The text indexed for each conversation turn (default `buildTurnDocument`). */
   buildTurnDocument?: BuildTurnDocument;
   /** Used by `reembed`: open a store recorded with another embedder without failing. */
@@ -53,6 +56,7 @@ export interface OpenedParts {
   loaded: LoadedConfig;
   ctx: EngineContext;
   llm: LlmClient | undefined;
+  organiserRunner?: AgentRunner;
   conversationIndex: () => Promise<ConversationIndexV2>;
   /** The conversation index if it was opened (or injected), without opening it. */
   openedConversationIndex: () => Promise<ConversationIndexV2 | undefined>;
@@ -127,5 +131,13 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
     return index;
   };
   const openedConversationIndex = () => (index ? index.catch(() => undefined) : Promise.resolve(undefined));
-  return { loaded, ctx, llm, conversationIndex, openedConversationIndex, buildTurnDocument: options.buildTurnDocument };
+  return {
+    loaded,
+    ctx,
+    llm,
+    ...(options.organiserRunner ? { organiserRunner: options.organiserRunner } : {}),
+    conversationIndex,
+    openedConversationIndex,
+    buildTurnDocument: options.buildTurnDocument,
+  };
 }

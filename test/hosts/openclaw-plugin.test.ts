@@ -70,7 +70,22 @@ describe('OpenClaw plugin in a host harness', () => {
       'session_end',
       'session_start',
     ]);
-    expect(host.toolNames()).toEqual(['memory_forget', 'memory_list', 'memory_recall', 'memory_stats', 'memory_store', 'memory_update']);
+    // The scene tools are registered too, but offered only inside an organiser run (openclaw-organiser-runner.test.ts).
+    expect(host.toolNames()).toEqual([
+      'memory_forget',
+      'memory_list',
+      'memory_recall',
+      'memory_stats',
+      'memory_store',
+      'memory_update',
+      'strata_edit_scene',
+      'strata_list_scenes',
+      'strata_read_scene',
+      'strata_write_scene',
+    ]);
+    expect(host.offeredTools({ agentId: 'main', sessionKey: 'agent:main:main' }).map((t) => t.name)).toEqual(
+      expect.not.arrayContaining(['strata_write_scene']),
+    );
     expect(host.cliCommands()).toEqual(['strata']);
   });
 

@@ -23,6 +23,7 @@ import type {
   OpenClawService,
   OpenClawTool,
   ToolFactory,
+  ToolFactoryContext,
   ToolResult,
 } from '../../src/hosts/openclaw/types.js';
 
@@ -120,6 +121,13 @@ export class OpenClawHarness {
     const tool = typeof entry === 'function' ? entry(ctx) : entry;
     if (!tool) throw new Error(`tool ${name} declined this context`);
     return tool.execute(`call-${Math.random().toString(36).slice(2)}`, params);
+  }
+
+  /** The tools an agent run with this context is offered (factories that decline it are left out). */
+  offeredTools(ctx: ToolFactoryContext): OpenClawTool[] {
+    return [...this.tools.values()]
+      .map((entry) => (typeof entry === 'function' ? entry(ctx) : entry))
+      .filter((t): t is OpenClawTool => !!t);
   }
 
   tool(name: string, ctx: { agentId?: string } = {}): OpenClawTool {

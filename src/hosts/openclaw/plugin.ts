@@ -19,6 +19,7 @@ import { openClawPluginConfigSchema, parsePluginConfig, PLUGIN_ID, strataOverrid
 import { messageOf, sharedEngine, type SharedEngine } from './engine.js';
 import { createOpenClawHostLlm, hostLlmRuntimeOf } from './host-llm.js';
 import { buildStrataMemorySection, createMemoryRuntime } from './memory-capability.js';
+import { createOpenClawOrganiserRunner, embeddedAgentRuntimeOf, isOrganiserSession, organiserToolFactories } from './organiser-runner.js';
 import { createToolFactories } from './tools.js';
 import type { FlushEvent, OpenClawHookContext, OpenClawPluginApi } from './types.js';
 
@@ -89,6 +90,12 @@ export function createOpenClawPlugin(options: CreateOpenClawPluginOptions = {}):
             const runtime = hostLlmRuntimeOf(api.runtime);
             return runtime ? createOpenClawHostLlm({ runtime }) : undefined;
           },
+          // The organiser runs as a helper session on OpenClaw's embedded runner when it has one;
+          // otherwise on the host model through the text tool protocol.
+          hostOrganiserRunner: () => {
+            const runtime = embeddedAgentRuntimeOf(api.runtime);
+            return runtime ? createOpenClawOrganiserRunner({ runtime }) : undefined;
+          },
         });
       registerRuntime({ api, config, engine, now: options.now, full: mode === 'full' });
     },
@@ -124,9 +131,10 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
     sessionKey?: string,
     index?: { budgetMs: number },
   ): Promise<void> => {
+    const key = sessionKey || ctx.sessionKey || ctx.sessionId || 'default';
+    if (isOrganiserSession(key)) return; // Strata's own organiser runs are not the user's conversation
     try {
       const s = await engine().strata();
-      const key = sessionKey || ctx.sessionKey || ctx.sessionId || 'default';
       // One pipeline: the L0 log, then the conversation index; the engine's worker hears of the new messages.
       const result = await s.capture({
         agentId: agentOf(ctx),
@@ -143,6 +151,7 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
   };
 
   const flush = async (event: FlushEvent | undefined, ctx: OpenClawHookContext, sessionKey?: string) => {
+    if (isOrganiserSession(sessionKey || ctx.sessionKey)) return;
     if (config.autoCapture && Array.isArray(event?.messages) && event.messages.length > 0)
       await captureSnapshot(event.messages, ctx, sessionKey);
     if (config.distill.onSessionEnd) engine().distillSoon(logOrganize);
@@ -160,6 +169,7 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
     api.on(
       'before_prompt_build',
       async (event, ctx) => {
+        if (isOrganiserSession(ctx.sessionKey)) return undefined; // the organiser's prompt carries its own memories
         const agentId = agentOf(ctx);
         const { outcome, result } = await recall.run({
           event,
@@ -206,6 +216,8 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
   for (const { name, factory } of createToolFactories({ strata: () => engine().strata(), defaultAgent: config.defaultAgent })) {
     api.registerTool(factory, { name });
   }
+  // The scene tools exist only inside an organiser run this process started (see organiser-runner.ts).
+  for (const { name, factory } of organiserToolFactories()) api.registerTool(factory, { name });
 
   api.registerMemoryCapability?.({
     promptBuilder: (params) => buildStrataMemorySection(params, { autoRecall: config.autoRecall }),

@@ -200,8 +200,9 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
       expect(model.requests.some(isDistillation), 'a distillation request reached the scripted server').toBe(true);
       expect(model.requests.some(distilledThisTurn), 'the gateway turn was distilled').toBe(true);
 
-      // The distilled memory makes the organiser due; with no llm of Strata's own it runs on OpenClaw's
-      // model (runtime.llm.complete: text only), whose JSON action writes a scene through the sandbox.
+      // The distilled memory makes the organiser due; with no llm of Strata's own it runs as a helper
+      // session on OpenClaw's embedded agent runner, whose call of Strata's scene tool writes the scene
+      // through the organiser's sandbox.
       const scene = join(world.home, '.strata', 'scenes', 'main', ORGANISED_SCENE);
       const sceneDeadline = Date.now() + 120_000;
       while (!(await readFile(scene, 'utf8').catch(() => '')) && Date.now() < sceneDeadline) await new Promise((r) => setTimeout(r, 500));
@@ -210,6 +211,14 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
       );
       expect(await readFile(scene, 'utf8').catch(() => ''), gateway.output().slice(-3000)).toContain('heron-basalt-7');
       expect(gateway.output()).toMatch(/strata: organised \d+ memor/);
+      const organiser = model.requests.filter(isOrganiser);
+      expect(
+        organiser.some((r) => (r.tools ?? []).length > 0),
+        'the organiser ran on the embedded runner, with tools',
+      ).toBe(true);
+      // Strata's hooks leave the organiser's session alone: no recall block, and its talk is not captured.
+      expect(organiser.map(lastUserText).join('\n')).not.toContain('<relevant-memories>');
+      expect(await conversationsHit(world, 'Filed the build server facts')).toBe(false);
       const rss = await gateway.peakRssKb();
       process.stdout.write(
         `[openclaw ${version}] gateway process with Strata loaded: ${rss ? Math.round(rss / 1024) : '?'} MiB peak RSS\n`,

@@ -2,8 +2,9 @@
  * What the scripted model does in the OpenClaw suite, and how the suite reads the requests it got.
  * The policy answers from the request itself: Strata's distillation prompt gets a JSON extraction
  * (one memory when the conversation names the build server, else none) and a reconciliation keeps
- * it; the scene organiser (which reaches the model through OpenClaw's `runtime.llm.complete`, with
- * its tools described as a text protocol) writes one scene with a JSON action, then finishes; an
+ * it; the scene organiser (a helper run on OpenClaw's embedded runner offered Strata's scene tools;
+ * without a runner, `runtime.llm.complete` with the tools as a text protocol) writes one scene, then
+ * finishes; an
  * agent turn asking to "remember" gets a `memory_store` call (directly, or through `tool_call` when
  * OpenClaw 2026.9.6 hides tools behind Tool Search); a tool result gets a short acknowledgement;
  * anything else a plain reply.
@@ -23,8 +24,12 @@ export function isReconciliation(request: ChatRequest): boolean {
   return systemText(request).includes("You keep an AI agent's long-term memory consistent");
 }
 
+/** The organiser's prompt, on OpenClaw's embedded runner (scene tools) or, without one, as the text protocol. */
 export function isOrganiser(request: ChatRequest): boolean {
-  return systemText(request).includes(TEXT_TOOL_PROTOCOL_HEADING);
+  return (
+    systemText(request).includes(TEXT_TOOL_PROTOCOL_HEADING) ||
+    request.messages.some((m) => m.role === 'user' && contentText(m.content).includes('Fold these memories into the scenes.'))
+  );
 }
 
 /** The numbered messages of an extraction prompt (`[n role hh:mm]` headers). */
@@ -68,13 +73,16 @@ function reconciliationReply(request: ChatRequest): ModelReply {
 }
 
 function organiserReply(request: ChatRequest): ModelReply {
-  const last = contentText(request.messages.at(-1)?.content);
-  if (last.startsWith('Result of ')) return { text: `Filed the build server facts under ${ORGANISED_SCENE}.` };
-  const action = {
-    name: 'write_scene',
-    arguments: { file: ORGANISED_SCENE, summary: 'Build machines', content: 'The build server is heron-basalt-7; builds run nightly.' },
-  };
-  return { text: `\`\`\`json\n${JSON.stringify({ tool_calls: [action] })}\n\`\`\`` };
+  const done = { text: `Filed the build server facts under ${ORGANISED_SCENE}.` };
+  const args = { file: ORGANISED_SCENE, summary: 'Build machines', content: 'The build server is heron-basalt-7; builds run nightly.' };
+  if (request.messages.at(-1)?.role === 'tool') return done;
+  const names = toolNames(request);
+  // OpenClaw's embedded runner offers the plugin's scene tools (2026.9.6: behind Tool Search's tool_call).
+  if (names.has('strata_write_scene')) return { toolCalls: [{ name: 'strata_write_scene', arguments: args }] };
+  if (names.has('tool_call')) return { toolCalls: [{ name: 'tool_call', arguments: { id: 'strata_write_scene', args } }] };
+  // No runner: the text protocol over runtime.llm.complete.
+  if (contentText(request.messages.at(-1)?.content).startsWith('Result of ')) return done;
+  return { text: `\`\`\`json\n${JSON.stringify({ tool_calls: [{ name: 'write_scene', arguments: args }] })}\n\`\`\`` };
 }
 
 /** A request of OpenClaw's agent loop (it always offers tools). */
