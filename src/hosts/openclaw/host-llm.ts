@@ -3,9 +3,10 @@
  * their own inside OpenClaw. It calls `api.runtime.llm.complete` (OpenClaw >= 2026.9), which
  * resolves the default agent's model and credentials the way OpenClaw's own background work does;
  * a plugin may not pick another agent or model without a policy grant, so neither is asked for.
- * `complete` has no tool calls, so the scene organiser's tools go through the text protocol
- * (core/layers/text-tools.ts): the model answers with JSON actions that the organiser's own loop
- * runs through its sandboxed tools, with its own turn and time bounds.
+ * `complete` has no tool calls: the scene organiser runs on OpenClaw's embedded runner instead
+ * (organiser-runner.ts), and where a runtime lacks that runner its tools go through the text
+ * protocol (core/layers/text-tools.ts): the model answers with JSON actions that the organiser's
+ * own loop runs through its sandboxed tools, with its own turn and time bounds.
  */
 import { withTextToolProtocol } from '../../core/layers/text-tools.js';
 import { ProviderCallError } from '../../errors/index.js';
