@@ -7,6 +7,7 @@
  * goes through the organiser's sandbox (`execute`); the run is bounded by model turns (counted as
  * assistant messages start, the run is aborted past `maxTurns`), by calls, and by `timeoutMs`.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { AgentLoopResult, AgentRunner, AgentRunOptions } from '../../core/layers/agent-loop.js';
 import { SCENE_TOOLS, type ToolOutcome } from '../../core/layers/sandbox.js';
@@ -74,6 +75,25 @@ export function organiserToolFactories(): Array<{ name: string; factory: ToolFac
   });
 }
 
+const SERVICE_CONTEXT = Symbol.for('strata.openclaw.service-context.v1');
+
+/**
+ * Remembers the async context of the plugin service's start (outside any gateway request). OpenClaw
+ * admits queued work against the request it was started from (AsyncLocalStorage): the organiser is
+ * started by a capture inside a user's turn, and once that turn has finished OpenClaw refuses the
+ * run ("Gateway is draining; new tasks are not accepted"). Organiser runs start from the service's
+ * context instead, as background work independent of any turn. Without a service (`agent --local`)
+ * they start where they are.
+ */
+export function rememberServiceContext(): void {
+  (globalThis as { [SERVICE_CONTEXT]?: unknown })[SERVICE_CONTEXT] = AsyncLocalStorage.snapshot();
+}
+
+function inServiceContext<T>(fn: () => T): T {
+  const run = (globalThis as { [SERVICE_CONTEXT]?: <R>(fn: () => R) => R })[SERVICE_CONTEXT];
+  return run ? run(fn) : fn();
+}
+
 /** `api.runtime.agent`'s slice the runner uses (OpenClaw 2026.9: `runEmbeddedAgent`, `resolveAgentWorkspaceDir`). */
 export interface EmbeddedAgentRuntime {
   agent: {
@@ -119,25 +139,27 @@ export function createOpenClawOrganiserRunner(options: { runtime: EmbeddedAgentR
       let result: EmbeddedRunResult;
       try {
         const config = runtime.config?.current?.();
-        result = await runtime.agent.runEmbeddedAgent({
-          runId,
-          sessionId: runId,
-          sessionKey: `agent:${o.agentId}${SESSION_MARK}${runId}`,
-          agentId: o.agentId,
-          workspaceDir: runtime.agent.resolveAgentWorkspaceDir(config, o.agentId),
-          prompt: o.prompt,
-          extraSystemPrompt: o.system,
-          toolsAllow: ORGANISER_TOOL_NAMES,
-          toolBindings: { [ORGANISER_BINDING]: runId },
-          disableMessageTool: true,
-          bootstrapContextMode: 'lightweight',
-          disableTrajectory: true,
-          timeoutMs: o.timeoutMs,
-          abortSignal: signal,
-          onAssistantMessageStart: () => {
-            if (++turns > o.maxTurns) stop.abort();
-          },
-        });
+        result = await inServiceContext(() =>
+          runtime.agent.runEmbeddedAgent({
+            runId,
+            sessionId: runId,
+            sessionKey: `agent:${o.agentId}${SESSION_MARK}${runId}`,
+            agentId: o.agentId,
+            workspaceDir: runtime.agent.resolveAgentWorkspaceDir(config, o.agentId),
+            prompt: o.prompt,
+            extraSystemPrompt: o.system,
+            toolsAllow: ORGANISER_TOOL_NAMES,
+            toolBindings: { [ORGANISER_BINDING]: runId },
+            disableMessageTool: true,
+            bootstrapContextMode: 'lightweight',
+            disableTrajectory: true,
+            timeoutMs: o.timeoutMs,
+            abortSignal: signal,
+            onAssistantMessageStart: () => {
+              if (++turns > o.maxTurns) stop.abort();
+            },
+          }),
+        );
       } catch (error) {
         throw failure(o, error, stop.signal.aborted);
       } finally {

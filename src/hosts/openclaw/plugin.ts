@@ -19,7 +19,13 @@ import { openClawPluginConfigSchema, parsePluginConfig, PLUGIN_ID, strataOverrid
 import { messageOf, sharedEngine, type SharedEngine } from './engine.js';
 import { createOpenClawHostLlm, hostLlmRuntimeOf } from './host-llm.js';
 import { buildStrataMemorySection, createMemoryRuntime } from './memory-capability.js';
-import { createOpenClawOrganiserRunner, embeddedAgentRuntimeOf, isOrganiserSession, organiserToolFactories } from './organiser-runner.js';
+import {
+  createOpenClawOrganiserRunner,
+  embeddedAgentRuntimeOf,
+  isOrganiserSession,
+  organiserToolFactories,
+  rememberServiceContext,
+} from './organiser-runner.js';
 import { createToolFactories } from './tools.js';
 import type { FlushEvent, OpenClawHookContext, OpenClawPluginApi } from './types.js';
 
@@ -229,6 +235,7 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
   api.registerService({
     id: PLUGIN_ID,
     async start() {
+      rememberServiceContext(); // organiser runs start from here, not from the turn that triggered them
       const shared = engine();
       shared.track(shared.warm());
       try {

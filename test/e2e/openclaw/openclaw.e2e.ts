@@ -206,9 +206,14 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
       const scene = join(world.home, '.strata', 'scenes', 'main', ORGANISED_SCENE);
       const sceneDeadline = Date.now() + 120_000;
       while (!(await readFile(scene, 'utf8').catch(() => '')) && Date.now() < sceneDeadline) await new Promise((r) => setTimeout(r, 500));
-      expect(model.requests.some(isOrganiser), `an organiser request reached the scripted server\n${gateway.output().slice(-3000)}`).toBe(
-        true,
-      );
+      const organiserLog = () =>
+        gateway
+          .output()
+          .split('\n')
+          .filter((l) => /strata-organiser|strata:|lane|embedded run/.test(l))
+          .join('\n')
+          .slice(-6000);
+      expect(model.requests.some(isOrganiser), `an organiser request reached the scripted server\n${organiserLog()}`).toBe(true);
       expect(await readFile(scene, 'utf8').catch(() => ''), gateway.output().slice(-3000)).toContain('heron-basalt-7');
       expect(gateway.output()).toMatch(/strata: organised \d+ memor/);
       const organiser = model.requests.filter(isOrganiser);
