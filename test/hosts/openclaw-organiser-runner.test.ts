@@ -4,6 +4,7 @@
  * 2026.9.6): it asks the plugin's tool factories with the run's context (incl. `toolBindings`), keeps
  * the tools `toolsAllow` names, fires the agent hooks, and loops model turns until a reply without tools.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -30,7 +31,10 @@ interface RunRecord {
   injected: unknown[];
 }
 
-function openClawRuntime(organiser: OrganiserModel, host: () => OpenClawHarness) {
+/** OpenClaw's work admission: queued work is refused once the gateway request it was started from has finished. */
+const rootWork = new AsyncLocalStorage<{ released: boolean }>();
+
+function openClawRuntime(organiser: OrganiserModel, host: () => OpenClawHarness, gate?: Promise<void>) {
   const runs: RunRecord[] = [];
   const complete = async (params: HostLlmCompleteParams): Promise<HostLlmCompleteResult> => {
     const system = params.messages
@@ -38,6 +42,7 @@ function openClawRuntime(organiser: OrganiserModel, host: () => OpenClawHarness)
       .map((m) => m.content)
       .join('\n');
     if (!system.includes('You distill a conversation')) return { text: 'Persona: an early riser training for a marathon.' };
+    await gate;
     const ids = parseExtractionPrompt(params.messages.find((m) => m.role === 'user')?.content ?? '').map((m) => m.id);
     const memories = ['The user drinks oat-milk flat whites every morning', 'The user is training for the Berlin marathon'].map((text) => ({
       text,
@@ -53,6 +58,7 @@ function openClawRuntime(organiser: OrganiserModel, host: () => OpenClawHarness)
     return { text: JSON.stringify({ memories }) };
   };
   const runEmbeddedAgent = async (params: Record<string, unknown>) => {
+    if (rootWork.getStore()?.released) throw new Error('Gateway is draining; new tasks are not accepted');
     const h = host();
     const ctx = { agentId: params.agentId as string, sessionKey: params.sessionKey as string, toolBindings: params.toolBindings };
     const allow = params.toolsAllow as string[];
@@ -168,5 +174,38 @@ describe("the scene organiser on OpenClaw's embedded agent runner", () => {
     );
     await host.stopServices();
     expect(await readdir(layerPaths({ home, agentId: 'main' }).scenesDir).catch(() => [])).toEqual([]);
+  });
+
+  it('starts the run from the service, not from the finished turn that triggered it (OpenClaw refuses work of a finished request)', async () => {
+    const home = await tempHome({ embedder: { provider: 'none' }, layers: { organizer: { everyMemories: 2, minIntervalMs: 0 } } });
+    cleanups.push(() => rm(home, { recursive: true, force: true }));
+    let open: () => void = () => undefined;
+    const turnDone = new Promise<void>((r) => (open = r));
+    const late: { host?: OpenClawHarness } = {};
+    const openclaw = openClawRuntime(
+      () => [],
+      () => late.host!,
+      turnDone,
+    );
+    const host = new OpenClawHarness({ pluginConfig: { home, distill: { enabled: false } }, runtime: openclaw.runtime }).load(
+      createOpenClawPlugin(),
+    );
+    late.host = host;
+    cleanups.push(() => host.stopServices());
+    await host.startServices(); // the gateway starts the plugin's service outside any request
+    const request = { released: false };
+    await rootWork.run(request, async () => {
+      const session = host.session({ agentId: 'main', sessionKey: 'agent:main:main' });
+      await session.turn('Every morning I have an oat-milk flat white before my marathon training run.', { reply: 'Noted.' });
+      await session.end('idle'); // distillation, then the organiser, start in the background of this request
+    });
+    request.released = true; // the user's turn is over
+    open();
+    await vi.waitFor(() => expect(host.logs.some((l) => /organis(ed|er for main failed)/.test(l.message))).toBe(true), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    expect(host.logs.filter((l) => /organiser for main failed/.test(l.message))).toEqual([]);
+    expect(openclaw.runs).toHaveLength(1);
   });
 });
