@@ -78,6 +78,7 @@ export class Strata extends MemoryEngine {
       layers: this.config.layers,
       agentGrants: this.config.scopes.agentGrants,
       llm: parts.llm,
+      ...(parts.organiserRunner ? { organiserRunner: parts.organiserRunner } : {}),
       memories: this,
       store: parts.ctx.store,
     });

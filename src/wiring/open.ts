@@ -16,6 +16,7 @@ import type { DistillProgressV1 } from '../spec/distill-progress.js';
 import type { EmbedderV1 } from '../spec/embedder.js';
 import type { L0LogV1 } from '../spec/l0-log.js';
 import type { LlmV1 } from '../spec/llm.js';
+import type { AgentRunner } from '../core/layers/agent-loop.js';
 import type { MemoryStoreV1 } from '../spec/memory-store.js';
 import type { RerankerV1 } from '../spec/reranker.js';
 import type { SummaryStoreV1 } from '../spec/summary-store.js';
@@ -56,6 +57,8 @@ export interface StrataOpenOptions {
   llm?: LlmV1 | LlmClient | null;
   /** null = no reranker even if one is configured. */
   reranker?: RerankerV1 | null;
+  /** Runs the scene organiser's tool loop on a host's agent runtime (OpenClaw's embedded runner) instead of `llm`. */
+  organiserRunner?: AgentRunner;
   /** The text indexed for each conversation turn (default `buildTurnDocument`). */
   buildTurnDocument?: BuildTurnDocument;
   /** Used by `reembed`: open a store recorded with another embedder without failing. */
@@ -69,6 +72,7 @@ export interface OpenedParts {
   distillProgress: DistillProgressV1;
   summaryStore: SummaryStoreV1;
   usageLog: UsageLogV1;
+  organiserRunner?: AgentRunner;
   conversationIndex: () => Promise<ConversationIndexV2>;
   /** The conversation index if it was opened (or injected), without opening it. */
   openedConversationIndex: () => Promise<ConversationIndexV2 | undefined>;
@@ -156,6 +160,7 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
     distillProgress,
     summaryStore,
     usageLog,
+    ...(options.organiserRunner ? { organiserRunner: options.organiserRunner } : {}),
     conversationIndex,
     openedConversationIndex,
     buildTurnDocument: options.buildTurnDocument,

@@ -63,13 +63,29 @@ describe('OpenClaw plugin in a host harness', () => {
   it('registers the documented hooks, tools and CLI', () => {
     expect(host.hookNames()).toEqual([
       'agent_end',
+      'before_agent_finalize',
       'before_compaction',
       'before_prompt_build',
       'before_reset',
       'session_end',
       'session_start',
     ]);
-    expect(host.toolNames()).toEqual(['memory_forget', 'memory_list', 'memory_recall', 'memory_stats', 'memory_store', 'memory_update']);
+    // The scene tools are registered too, but offered only inside an organiser run (openclaw-organiser-runner.test.ts).
+    expect(host.toolNames()).toEqual([
+      'memory_forget',
+      'memory_list',
+      'memory_recall',
+      'memory_stats',
+      'memory_store',
+      'memory_update',
+      'strata_edit_scene',
+      'strata_list_scenes',
+      'strata_read_scene',
+      'strata_write_scene',
+    ]);
+    expect(host.offeredTools({ agentId: 'main', sessionKey: 'agent:main:main' }).map((t) => t.name)).toEqual(
+      expect.not.arrayContaining(['strata_write_scene']),
+    );
     expect(host.cliCommands()).toEqual(['strata']);
   });
 
@@ -113,6 +129,35 @@ describe('OpenClaw plugin in a host harness', () => {
       { agentId: 'main', sessionKey: 'agent:main:discord:1' },
     );
     expect(await l0Rows(home)).toHaveLength(6);
+  });
+
+  it('captures the last reply before OpenClaw delivers it, when agent_end never finishes (2026.9.2 agent --local exits), and once', async () => {
+    const session = host.session({ agentId: 'main', sessionKey: 'agent:main:local' });
+    await session.turn('My release train leaves on Thursdays. ticket-lynx-4471', { reply: 'Thursdays it is.', agentEnd: 'lost' });
+    await host.stopServices();
+    const afterExit = await l0Rows(home);
+    expect(afterExit.map((r) => r.content)).toEqual(['My release train leaves on Thursdays. ticket-lynx-4471', 'Thursdays it is.']);
+    const strata = await Strata.open({ home });
+    try {
+      const hits = await strata.searchConversations({ query: 'ticket-lynx-4471', agentIds: ['main'], limit: 5 });
+      expect(hits.some((h) => h.record.content.includes('ticket-lynx-4471'))).toBe(true);
+    } finally {
+      await strata.close();
+    }
+
+    // The next process (a new plugin instance) sees the whole session again: nothing is written twice.
+    const next = new OpenClawHarness({ pluginConfig: { home, distill: { enabled: false } } });
+    next.load(createOpenClawPlugin());
+    const resumed = next.session({ agentId: 'main', sessionKey: 'agent:main:local' });
+    resumed.messages.push(...session.messages);
+    await resumed.turn('And the hotfix window?', { reply: 'Fridays.' });
+    await next.stopServices();
+    expect((await l0Rows(home)).map((r) => r.content)).toEqual([
+      'My release train leaves on Thursdays. ticket-lynx-4471',
+      'Thursdays it is.',
+      'And the hotfix window?',
+      'Fridays.',
+    ]);
   });
 
   it('skips failed runs and records their messages with the next successful snapshot', async () => {

@@ -1,3 +1,4 @@
+import { ORGANISER_TOOL_NAMES } from '../../src/hosts/openclaw/organiser-runner.js';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,7 +52,7 @@ describe('OpenClaw plugin tools', () => {
       const [head, sub] = key.split('.');
       expect(sub ? props[head!]?.properties?.[sub] : props[head!], key).toBeDefined();
     }
-    expect((manifest.contracts as { tools: string[] }).tools).toEqual([...TOOL_NAMES].sort());
+    expect((manifest.contracts as { tools: string[] }).tools).toEqual([...TOOL_NAMES, ...ORGANISER_TOOL_NAMES].sort());
     const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'openclaw-plugin/package.json'), 'utf8')) as {
       openclaw: { extensions: string[] };
     };

@@ -6,9 +6,12 @@
  * - `before_prompt_build` gets `{prompt, messages}`; the handlers' `prependContext` values are joined
  *   and put in front of the prompt (`${prependContext}\n\n${prompt}`), and that effective prompt is
  *   what the session persists as the user message (the feedback-loop pitfall, 2.7);
+ * - `before_agent_finalize` (awaited) gets the session's messages including the final reply, on a
+ *   successful turn, before the reply is delivered;
  * - `agent_end` gets the cumulative snapshot of the whole session plus `success`.
  * Differences from the real host, on purpose: `agent_end` is awaited (OpenClaw fires and forgets)
- * so tests are deterministic, and no hook timeouts are enforced.
+ * so tests are deterministic, unless a turn asks for `agentEnd: 'lost'` — what 2026.9.2's
+ * `agent --local` does when it exits before the hook finishes; no hook timeouts are enforced.
  */
 import { Command } from 'commander';
 import type {
@@ -20,6 +23,7 @@ import type {
   OpenClawService,
   OpenClawTool,
   ToolFactory,
+  ToolFactoryContext,
   ToolResult,
 } from '../../src/hosts/openclaw/types.js';
 
@@ -119,6 +123,13 @@ export class OpenClawHarness {
     return tool.execute(`call-${Math.random().toString(36).slice(2)}`, params);
   }
 
+  /** The tools an agent run with this context is offered (factories that decline it are left out). */
+  offeredTools(ctx: ToolFactoryContext): OpenClawTool[] {
+    return [...this.tools.values()]
+      .map((entry) => (typeof entry === 'function' ? entry(ctx) : entry))
+      .filter((t): t is OpenClawTool => !!t);
+  }
+
   tool(name: string, ctx: { agentId?: string } = {}): OpenClawTool {
     const entry = this.tools.get(name);
     const tool = typeof entry === 'function' ? entry(ctx) : entry;
@@ -185,7 +196,7 @@ export class HarnessSession {
   }
 
   /** One user turn: prompt hooks, the (scripted) assistant reply, then `agent_end` with the whole session. */
-  async turn(prompt: string, options: { reply?: string; success?: boolean } = {}): Promise<TurnResult> {
+  async turn(prompt: string, options: { reply?: string; success?: boolean; agentEnd?: 'awaited' | 'lost' } = {}): Promise<TurnResult> {
     const results = (await this.host.emit('before_prompt_build', { prompt, messages: [...this.messages] }, this.hookCtx())) as Array<{
       prependContext?: string;
     }>;
@@ -201,7 +212,14 @@ export class HarnessSession {
         timestamp: this.tick(),
         stopReason: 'stop',
       });
+      const ctx = this.hookCtx();
+      await this.host.emit(
+        'before_agent_finalize',
+        { sessionId: ctx.sessionId!, sessionKey: ctx.sessionKey, messages: [...this.messages], lastAssistantMessage: options.reply },
+        ctx,
+      );
     }
+    if (options.agentEnd === 'lost') return { prependContext, effectivePrompt };
     await this.host.emit(
       'agent_end',
       { messages: [...this.messages], success, durationMs: 5, ...(success ? {} : { error: 'aborted' }) },

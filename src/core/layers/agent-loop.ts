@@ -81,3 +81,40 @@ export async function runAgentLoop(options: {
     message: `The ${options.purpose} agent was still calling tools after ${options.maxTurns} turns; raise maxTurns or give it fewer memories per run.`,
   });
 }
+
+/**
+ * What runs the organiser's tool loop. The default asks Strata's LLM turn by turn (`runAgentLoop`);
+ * a host with its own agent runtime (OpenClaw's embedded runner) may run the loop there instead.
+ * Either way every action goes through `execute` (the sandbox), and `maxTurns` / `timeoutMs` bound it.
+ */
+export interface AgentRunner {
+  run(options: AgentRunOptions): Promise<AgentLoopResult>;
+}
+
+export interface AgentRunOptions {
+  /** The agent whose memories are organised (a host runs the loop as that agent). */
+  agentId: string;
+  system: string;
+  prompt: string;
+  tools: LlmToolDefinition[];
+  execute: (call: LlmToolCall) => Promise<ToolOutcome>;
+  maxTurns: number;
+  timeoutMs: number;
+  purpose: string;
+  abortSignal?: AbortSignal;
+}
+
+/** The default runner: Strata's own (tool-capable) LLM in `runAgentLoop`. */
+export function llmAgentRunner(llm: LlmV1): AgentRunner {
+  return {
+    run: ({ system, prompt, agentId: _agent, ...rest }) =>
+      runAgentLoop({
+        llm,
+        messages: [
+          { role: 'system', content: system },
+          { role: 'user', content: prompt },
+        ],
+        ...rest,
+      }),
+  };
+}

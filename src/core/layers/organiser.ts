@@ -14,7 +14,7 @@ import type { MemoryRecord } from '../../spec/memory-record.js';
 import { withFileLock } from '../../util/file-lock.js';
 import type { ListMemoriesOptions } from '../engine/types.js';
 import { agentScopes } from '../scope.js';
-import { runAgentLoop } from './agent-loop.js';
+import { llmAgentRunner, type AgentRunner } from './agent-loop.js';
 import { backupFolder, restoreFolder } from './backup.js';
 import { isAfterCheckpoint, readCheckpoint, writeCheckpoint, type LayerCheckpoint } from './checkpoint.js';
 import { ORGANIZE_DEFAULTS } from './defaults.js';
@@ -35,6 +35,8 @@ export interface OrganizeOptions {
   home: string;
   agentId: string;
   llm: LlmV1;
+  /** Runs the scene tool loop; default: `llm` turn by turn. The persona is always written by `llm`. */
+  runner?: AgentRunner;
   memories: MemoryLister;
   /** Scopes whose new memories are organised. Default: global + agent:<id>. */
   scopes?: string[];
@@ -150,7 +152,7 @@ export async function organizeScenes(options: OrganizeOptions): Promise<Organize
     personaEveryN: intOption(options.personaEveryN, ORGANIZE_DEFAULTS.personaEveryN, 'personaEveryN', 0),
     personaCore: intOption(options.personaCoreMemories, ORGANIZE_DEFAULTS.personaCoreMemories, 'personaCoreMemories', 0),
   };
-  if (!options.llm.capabilities.supportsTools) {
+  if (!options.runner && !options.llm.capabilities.supportsTools) {
     throw new StrataError({
       code: 'UNSUPPORTED',
       message: `The LLM ${options.llm.provider}:${options.llm.modelId} does not support tool calling, which the scene organiser needs; configure a tool-capable model.`,
@@ -205,12 +207,11 @@ async function runLocked(options: OrganizeOptions, paths: LayerPaths, limits: Li
   try {
     const pre = await snapshot(paths.scenesDir);
     const sandbox = createSceneSandbox({ scenesDir: paths.scenesDir, maxFileBytes: options.maxFileBytes, maxScenes, now });
-    const loop = await runAgentLoop({
-      llm: options.llm,
-      messages: [
-        { role: 'system', content: organiserSystemPrompt({ maxScenes }) },
-        { role: 'user', content: organiserUserPrompt({ scenes: before, guidance: capacity.text, memories: batch, now: now() }) },
-      ],
+    const runner = options.runner ?? llmAgentRunner(options.llm);
+    const loop = await runner.run({
+      agentId: paths.agentId,
+      system: organiserSystemPrompt({ maxScenes }),
+      prompt: organiserUserPrompt({ scenes: before, guidance: capacity.text, memories: batch, now: now() }),
       tools: SCENE_TOOLS,
       execute: (call) => sandbox.execute(call),
       maxTurns: limits.maxTurns,

@@ -7,6 +7,7 @@ import type { MemoryStoreV1 } from '../../spec/memory-store.js';
 import type { DistillReport } from '../distill/run.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import { agentScopes } from '../scope.js';
+import type { AgentRunner } from './agent-loop.js';
 import { agentsOfMemories, autoOrganize, type AutoOrganizeResult } from './auto-organize.js';
 import { organizeScenes, type MemoryLister, type OrganizeOptions, type OrganizeReport } from './organiser.js';
 
@@ -21,6 +22,8 @@ export interface LayerServiceOptions {
   layers: LayerSettings;
   agentGrants: Record<string, string[]>;
   llm: LlmClient | undefined;
+  /** Runs the organiser's tool loop on a host's agent runtime instead of `llm` (see AgentRunner). */
+  organiserRunner?: AgentRunner;
   memories: MemoryLister;
   store: MemoryStoreV1;
 }
@@ -35,6 +38,7 @@ export class LayerService {
       home: this.options.home,
       agentId,
       llm,
+      ...(this.options.organiserRunner ? { runner: this.options.organiserRunner } : {}),
       memories: this.options.memories,
       scopes: agentScopes(agentId, this.options.agentGrants[agentId] ?? []),
       maxScenes: scenes.limit,

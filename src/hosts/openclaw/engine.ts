@@ -14,6 +14,7 @@ import type { AutoOrganizeResult } from '../../core/layers/auto-organize.js';
 import type { StrataConfigOverrides } from '../../config/load.js';
 import { StrataError } from '../../errors/index.js';
 import type { LlmV1 } from '../../spec/llm.js';
+import type { AgentRunner } from '../../core/layers/agent-loop.js';
 import type { Strata } from '../../strata.js';
 import type { OpenClawLogger } from './types.js';
 
@@ -23,6 +24,8 @@ export interface SharedEngineOptions {
   overrides: StrataConfigOverrides;
   /** The host's model, used when Strata's config names no LLM of its own. */
   hostLlm?: () => LlmV1 | undefined;
+  /** With the host's model: the host's agent runtime for the scene organiser's tool loop. */
+  hostOrganiserRunner?: () => AgentRunner | undefined;
   /** Extra `Strata.open` options (tests: an injected embedder). */
   openOptions?: Record<string, unknown>;
   log: OpenClawLogger;
@@ -88,7 +91,14 @@ export class SharedEngine {
     // Strata's own llm wins; otherwise the model OpenClaw runs on does the distillation.
     const loaded = await loadConfig({ home, overrides });
     const llm = llmProviderOf({ config: loaded.config }) === 'none' ? this.options.hostLlm?.() : undefined;
-    return Strata.open({ ...this.options.openOptions, home, overrides, ...(llm ? { llm } : {}) });
+    const organiserRunner = llm ? this.options.hostOrganiserRunner?.() : undefined;
+    return Strata.open({
+      ...this.options.openOptions,
+      home,
+      overrides,
+      ...(llm ? { llm } : {}),
+      ...(organiserRunner ? { organiserRunner } : {}),
+    });
   }
 
   /**

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createLlmClient } from '../../core/llm/index.js';
 import { StrataError } from '../../errors/index.js';
-import { createOpenClawHostLlm, hostLlmRuntimeOf, type HostLlmCompleteParams } from './host-llm.js';
+import { createOpenClawCompletionLlm, createOpenClawHostLlm, hostLlmRuntimeOf, type HostLlmCompleteParams } from './host-llm.js';
 
 describe('the OpenClaw host model as an LlmV1', () => {
   it('maps a chat call onto runtime.llm.complete without asking for another agent or model', async () => {
     const calls: HostLlmCompleteParams[] = [];
-    const llm = createOpenClawHostLlm({
+    const llm = createOpenClawCompletionLlm({
       runtime: {
         async complete(params) {
           calls.push(params);

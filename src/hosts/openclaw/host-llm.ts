@@ -3,8 +3,12 @@
  * their own inside OpenClaw. It calls `api.runtime.llm.complete` (OpenClaw >= 2026.9), which
  * resolves the default agent's model and credentials the way OpenClaw's own background work does;
  * a plugin may not pick another agent or model without a policy grant, so neither is asked for.
- * Plain completions only: no tool calls (the scene organiser needs Strata's own `llm`).
+ * `complete` has no tool calls: the scene organiser runs on OpenClaw's embedded runner instead
+ * (organiser-runner.ts), and where a runtime lacks that runner its tools go through the text
+ * protocol (core/layers/text-tools.ts): the model answers with JSON actions that the organiser's
+ * own loop runs through its sandboxed tools, with its own turn and time bounds.
  */
+import { withTextToolProtocol } from '../../core/layers/text-tools.js';
 import { ProviderCallError } from '../../errors/index.js';
 import type { LlmFinishReason, LlmGenerateOptions, LlmGenerateResult, LlmMessage, LlmV1 } from '../../spec/llm.js';
 
@@ -51,7 +55,13 @@ function toHostMessages(messages: LlmMessage[]): HostLlmCompleteParams['messages
   });
 }
 
+/** The host model with tool calls through the text protocol (what Strata uses inside OpenClaw). */
 export function createOpenClawHostLlm(options: { runtime: HostLlmRuntime; purpose?: string }): LlmV1 {
+  return withTextToolProtocol(createOpenClawCompletionLlm(options));
+}
+
+/** The host model as it is: plain completions. */
+export function createOpenClawCompletionLlm(options: { runtime: HostLlmRuntime; purpose?: string }): LlmV1 {
   const { runtime } = options;
   let model = 'default';
   return {

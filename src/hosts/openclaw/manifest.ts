@@ -5,6 +5,7 @@
  */
 import { PLUGIN_ID } from './config.js';
 import { pluginConfigJsonSchema } from './plugin.js';
+import { ORGANISER_TOOL_NAMES } from './organiser-runner.js';
 import { TOOL_NAMES } from './tools.js';
 
 export function buildPluginManifest(): Record<string, unknown> {
@@ -15,7 +16,7 @@ export function buildPluginManifest(): Record<string, unknown> {
     version: '0.1.0',
     kind: 'memory',
     activation: { onStartup: true },
-    contracts: { tools: [...TOOL_NAMES].sort() },
+    contracts: { tools: [...TOOL_NAMES, ...ORGANISER_TOOL_NAMES].sort() },
     cliCommands: ['strata'],
     uiHints: {
       home: {

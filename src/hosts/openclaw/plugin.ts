@@ -19,6 +19,13 @@ import { openClawPluginConfigSchema, parsePluginConfig, PLUGIN_ID, strataOverrid
 import { messageOf, sharedEngine, type SharedEngine } from './engine.js';
 import { createOpenClawHostLlm, hostLlmRuntimeOf } from './host-llm.js';
 import { buildStrataMemorySection, createMemoryRuntime } from './memory-capability.js';
+import {
+  createOpenClawOrganiserRunner,
+  embeddedAgentRuntimeOf,
+  isOrganiserSession,
+  organiserToolFactories,
+  rememberServiceContext,
+} from './organiser-runner.js';
 import { createToolFactories } from './tools.js';
 import type { FlushEvent, OpenClawHookContext, OpenClawPluginApi } from './types.js';
 
@@ -50,6 +57,9 @@ export function pluginConfigJsonSchema(): Record<string, unknown> {
 const CLI_DESCRIPTORS = [
   { name: 'strata', description: 'Strata memory: list, recall, store, forget, distill, history, export', hasSubcommands: true },
 ];
+
+/** Indexing time a capture may add to the reply it runs before (before_agent_finalize). */
+const FINALIZE_INDEX_BUDGET_MS = 1500;
 
 /** Modes that only want to know what the plugin offers. */
 const DESCRIPTOR_ONLY = new Set(['cli-metadata', 'setup-only', 'setup-runtime']);
@@ -86,6 +96,12 @@ export function createOpenClawPlugin(options: CreateOpenClawPluginOptions = {}):
             const runtime = hostLlmRuntimeOf(api.runtime);
             return runtime ? createOpenClawHostLlm({ runtime }) : undefined;
           },
+          // The organiser runs as a helper session on OpenClaw's embedded runner when it has one;
+          // otherwise on the host model through the text tool protocol.
+          hostOrganiserRunner: () => {
+            const runtime = embeddedAgentRuntimeOf(api.runtime);
+            return runtime ? createOpenClawOrganiserRunner({ runtime }) : undefined;
+          },
         });
       registerRuntime({ api, config, engine, now: options.now, full: mode === 'full' });
     },
@@ -115,12 +131,25 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
   };
 
   /** Records what is new in a session snapshot; never throws (hooks must not break the agent). */
-  const captureSnapshot = async (messages: unknown[], ctx: OpenClawHookContext, sessionKey?: string): Promise<void> => {
+  const captureSnapshot = async (
+    messages: unknown[],
+    ctx: OpenClawHookContext,
+    sessionKey?: string,
+    index?: { budgetMs: number },
+  ): Promise<void> => {
+    const key = sessionKey || ctx.sessionKey || ctx.sessionId || 'default';
+    if (isOrganiserSession(key)) return; // Strata's own organiser runs are not the user's conversation
     try {
       const s = await engine().strata();
-      const key = sessionKey || ctx.sessionKey || ctx.sessionId || 'default';
       // One pipeline: the L0 log, then the conversation index; the engine's worker hears of the new messages.
-      const result = await s.capture({ agentId: agentOf(ctx), sessionKey: key, sessionId: ctx.sessionId, messages, host: 'openclaw' });
+      const result = await s.capture({
+        agentId: agentOf(ctx),
+        sessionKey: key,
+        sessionId: ctx.sessionId,
+        messages,
+        host: 'openclaw',
+        ...(index ? { index } : {}),
+      });
       log.debug?.(`strata: captured ${result.new} new messages (${result.duplicates} duplicates) for ${key}`);
     } catch (error) {
       log.warn(`strata: capture failed: ${messageOf(error)}`);
@@ -128,6 +157,7 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
   };
 
   const flush = async (event: FlushEvent | undefined, ctx: OpenClawHookContext, sessionKey?: string) => {
+    if (isOrganiserSession(sessionKey || ctx.sessionKey)) return;
     if (config.autoCapture && Array.isArray(event?.messages) && event.messages.length > 0)
       await captureSnapshot(event.messages, ctx, sessionKey);
     if (config.distill.onSessionEnd) engine().distillSoon(logOrganize);
@@ -145,6 +175,7 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
     api.on(
       'before_prompt_build',
       async (event, ctx) => {
+        if (isOrganiserSession(ctx.sessionKey)) return undefined; // the organiser's prompt carries its own memories
         const agentId = agentOf(ctx);
         const { outcome, result } = await recall.run({
           event,
@@ -167,6 +198,17 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
   });
 
   if (config.autoCapture) {
+    // The turn's last reply is captured before OpenClaw delivers it: it awaits before_agent_finalize,
+    // while agent_end is started unawaited and `agent --local` (2026.9.2) exits before it finishes.
+    // agent_end still captures what this hook does not see (tool-only endings); the L0 log drops
+    // what a second snapshot of the same session repeats.
+    // The reply waits for this hook: the L0 append always completes, the index gets a bounded share
+    // (a backlog left by the background worker is not indexed on the user's time; the next catch-up
+    // takes the rest by its watermark).
+    api.on('before_agent_finalize', async (event, ctx) => {
+      if (Array.isArray(event.messages) && event.messages.length > 0)
+        await captureSnapshot(event.messages, ctx, event.sessionKey, { budgetMs: FINALIZE_INDEX_BUDGET_MS });
+    });
     api.on('agent_end', async (event, ctx) => {
       // A failed or aborted run may hold half a turn; the next successful snapshot includes it.
       if (!event.success || !Array.isArray(event.messages)) return;
@@ -180,6 +222,8 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
   for (const { name, factory } of createToolFactories({ strata: () => engine().strata(), defaultAgent: config.defaultAgent })) {
     api.registerTool(factory, { name });
   }
+  // The scene tools exist only inside an organiser run this process started (see organiser-runner.ts).
+  for (const { name, factory } of organiserToolFactories()) api.registerTool(factory, { name });
 
   api.registerMemoryCapability?.({
     promptBuilder: (params) => buildStrataMemorySection(params, { autoRecall: config.autoRecall }),
@@ -191,6 +235,7 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
   api.registerService({
     id: PLUGIN_ID,
     async start() {
+      rememberServiceContext(); // organiser runs start from here, not from the turn that triggered them
       const shared = engine();
       shared.track(shared.warm());
       try {

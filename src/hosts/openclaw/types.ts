@@ -53,6 +53,18 @@ export interface FlushEvent {
   reason?: string;
 }
 
+/**
+ * `before_agent_finalize`: OpenClaw awaits it before it delivers a natural final reply, with the
+ * session's messages including that reply. A handler returning nothing accepts the reply.
+ */
+export interface BeforeAgentFinalizeEvent {
+  runId?: string;
+  sessionId: string;
+  sessionKey?: string;
+  lastAssistantMessage?: string;
+  messages?: unknown[];
+}
+
 export interface SessionStartEvent {
   sessionId?: string;
   sessionKey?: string;
@@ -61,6 +73,7 @@ export interface SessionStartEvent {
 export interface OpenClawHookMap {
   session_start: (event: SessionStartEvent, ctx: OpenClawHookContext) => Promise<void>;
   before_prompt_build: (event: BeforePromptBuildEvent, ctx: OpenClawHookContext) => Promise<PromptBuildResult | void>;
+  before_agent_finalize: (event: BeforeAgentFinalizeEvent, ctx: OpenClawHookContext) => Promise<void>;
   agent_end: (event: AgentEndEvent, ctx: OpenClawHookContext) => Promise<void>;
   session_end: (event: SessionEndEvent, ctx: OpenClawHookContext) => Promise<void>;
   before_reset: (event: FlushEvent, ctx: OpenClawHookContext) => Promise<void>;

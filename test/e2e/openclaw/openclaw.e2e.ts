@@ -11,20 +11,32 @@ import { installStrata } from '../support/strata-package.js';
 import { contentText, startModelServer, systemText, type ChatRequest, type ModelServer } from '../support/model-server.js';
 import { OPENCLAW_VERSIONS } from '../versions.js';
 import { createWorld, watchDirSize, type Gateway, type World } from './world.js';
-import { agentPolicy, isAgentTurn, isDistillation, lastUserText, report, toolResultTexts } from './scenario.js';
+import {
+  agentPolicy,
+  isAgentTurn,
+  isDistillation,
+  isOrganiser,
+  lastUserText,
+  ORGANISED_SCENE,
+  report,
+  toolResultTexts,
+} from './scenario.js';
 
 const SEEDED = 'The user prefers the zebra-quartz colour theme in every editor.';
 const STRATA_SECTION = '## Memory (Strata long-term memory)';
-/** Whether `agent --local` waits for agent_end hooks before exiting (2026.9.2 does not). */
-const AGENT_END_AWAITED_LOCALLY: Record<string, boolean> = { '2026.9.2': false };
 
-async function conversationsHit(world: World, marker: string): Promise<boolean> {
-  const search = await world.strata(['conversations', 'search', marker, '--agent', 'main', '--json']);
+/** The captured messages that contain `marker`, as `strata conversations search` finds them. */
+async function conversationsWith(world: World, marker: string): Promise<Array<{ role: string; content: string }>> {
+  const search = await world.strata(['conversations', 'search', marker, '--agent', 'main', '--json', '--limit', '20']);
   expect(search.code, search.stderr).toBe(0);
   // Hits are the L0 records themselves (spec/conversation.ts ConversationSearchHit).
-  return (JSON.parse(search.stdout) as { results: Array<{ record: { content: string } }> }).results.some((h) =>
-    h.record.content.includes(marker),
-  );
+  return (JSON.parse(search.stdout) as { results: Array<{ record: { role: string; content: string } }> }).results
+    .map((h) => h.record)
+    .filter((r) => r.content.includes(marker));
+}
+
+async function conversationsHit(world: World, marker: string): Promise<boolean> {
+  return (await conversationsWith(world, marker)).length > 0;
 }
 
 describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({ version, node }) => {
@@ -82,7 +94,13 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
     // and a recall budget for a loaded 2-core CI machine (the suite checks behaviour; latency is reported).
     const config = await world.readConfig();
     const entry = (config.plugins as Record<string, Record<string, Record<string, unknown>>>).entries!.strata!;
-    entry.config = { ...(entry.config as object), recallTimeoutMs: 15_000, distill: { everyMessages: 1, idleMs: 1000 } };
+    // The organiser runs after every distillation that stores a memory.
+    entry.config = {
+      ...(entry.config as object),
+      recallTimeoutMs: 15_000,
+      distill: { everyMessages: 1, idleMs: 1000 },
+      strata: { layers: { organizer: { everyMemories: 1, minIntervalMs: 0 } } },
+    };
     await writeFile(world.configPath, JSON.stringify(config, null, 2));
   });
 
@@ -129,9 +147,8 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
     expect(system).toContain(STRATA_SECTION);
     expect(system).not.toMatch(/run memory_search|## Memory Recall/);
 
-    // 2026.9.2 fires agent_end without waiting and `agent --local` exits before the capture is written;
-    // that turn is captured with the session's next snapshot (checked in the gateway test).
-    if (AGENT_END_AWAITED_LOCALLY[version] !== false) expect(await conversationsHit(world, 'ticket-lynx-4471')).toBe(true);
+    // Captured before the process exits on both versions (2026.9.2 exits without waiting for agent_end).
+    expect(await conversationsHit(world, 'ticket-lynx-4471')).toBe(true);
   });
 
   describe('through the gateway', () => {
@@ -173,7 +190,8 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
       const listed = await world.strata(['list', '--agent', 'main', '--json']);
       expect(listed.stdout).toContain('heron-basalt-7');
       expect(await conversationsHit(world, 'gateway-osprey-19')).toBe(true);
-      expect(await conversationsHit(world, 'ticket-lynx-4471')).toBe(true);
+      // Captured once: before_agent_finalize and agent_end, and every later snapshot of the session, repeat it.
+      expect((await conversationsWith(world, 'ticket-lynx-4471')).filter((r) => r.role === 'user')).toHaveLength(1);
 
       // Captures feed the running distiller, which calls the model OpenClaw is configured with.
       const distilledThisTurn = (r: ChatRequest) => isDistillation(r) && contentText(r.messages.at(-1)?.content).includes('heron-basalt-7');
@@ -181,6 +199,31 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
       while (!model.requests.some(distilledThisTurn) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
       expect(model.requests.some(isDistillation), 'a distillation request reached the scripted server').toBe(true);
       expect(model.requests.some(distilledThisTurn), 'the gateway turn was distilled').toBe(true);
+
+      // The distilled memory makes the organiser due; with no llm of Strata's own it runs as a helper
+      // session on OpenClaw's embedded agent runner, whose call of Strata's scene tool writes the scene
+      // through the organiser's sandbox.
+      const scene = join(world.home, '.strata', 'scenes', 'main', ORGANISED_SCENE);
+      const sceneDeadline = Date.now() + 120_000;
+      while (!(await readFile(scene, 'utf8').catch(() => '')) && Date.now() < sceneDeadline) await new Promise((r) => setTimeout(r, 500));
+      const organiserLog = () =>
+        gateway
+          .output()
+          .split('\n')
+          .filter((l) => /strata-organiser|strata:|lane|embedded run/.test(l))
+          .join('\n')
+          .slice(-6000);
+      expect(model.requests.some(isOrganiser), `an organiser request reached the scripted server\n${organiserLog()}`).toBe(true);
+      expect(await readFile(scene, 'utf8').catch(() => ''), gateway.output().slice(-3000)).toContain('heron-basalt-7');
+      expect(gateway.output()).toMatch(/strata: organised \d+ memor/);
+      const organiser = model.requests.filter(isOrganiser);
+      expect(
+        organiser.some((r) => (r.tools ?? []).length > 0),
+        'the organiser ran on the embedded runner, with tools',
+      ).toBe(true);
+      // Strata's hooks leave the organiser's session alone: no recall block, and its talk is not captured.
+      expect(organiser.map(lastUserText).join('\n')).not.toContain('<relevant-memories>');
+      expect(await conversationsHit(world, 'Filed the build server facts')).toBe(false);
       const rss = await gateway.peakRssKb();
       process.stdout.write(
         `[openclaw ${version}] gateway process with Strata loaded: ${rss ? Math.round(rss / 1024) : '?'} MiB peak RSS\n`,
