@@ -6,8 +6,8 @@
  *
  * Convention: in ```sh blocks, each line starting with `npx strata ` or `strata ` (not
  * `strata-memory`, not `npx strata-memory`) is a command; `a && b` are two commands; a trailing
- * `# comment` is dropped. `<id>` becomes the id of the last memory added, `<key>` a recorded
- * session. Commands that cannot run here are listed with the reason (SKIP below) and not run.
+ * `# comment` is dropped. `<id>` becomes the id of the last memory added, `<token-id>` the last
+ * token created, `<key>` a recorded session. Commands that cannot run here are listed with the reason (SKIP below) and not run.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -80,6 +80,7 @@ let sessionKey;
 const failures = [];
 const skipped = [];
 let ran = 0;
+let tokenId;
 for (const command of commands) {
   const skip = SKIP.find(([re]) => re.test(command));
   if (skip) {
@@ -90,7 +91,14 @@ for (const command of commands) {
     skipped.push([command, 'no memory id yet']);
     continue;
   }
-  const concrete = command.replaceAll('<id>', lastId ?? '').replaceAll('<key>', sessionKey ?? 'none');
+  if (command.includes('<token-id>') && !tokenId) {
+    skipped.push([command, 'no token created yet']);
+    continue;
+  }
+  const concrete = command
+    .replaceAll('<id>', lastId ?? '')
+    .replaceAll('<token-id>', tokenId ?? '')
+    .replaceAll('<key>', sessionKey ?? 'none');
   const args = argv(concrete).slice(1);
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd: work, env, encoding: 'utf8', timeout: 180_000, input: '' });
   ran++;
@@ -103,6 +111,9 @@ for (const command of commands) {
   // `<id>` is a memory the default caller sees (one added without --agent or --scope).
   const added = /\badded (\w{26}) to global\b/.exec(r.stdout);
   if (added) lastId = added[1];
+  // `<token-id>` is the last token `strata tokens create` made.
+  const token = /^token (\w+) for /m.exec(output);
+  if (token) tokenId = token[1];
   if (/^strata sessions\b/.test(concrete)) sessionKey = /(\S+)\s*$/m.exec(r.stdout.trim().split('\n').at(-1) ?? '')?.[1];
 }
 

@@ -6,6 +6,8 @@ import { CLI } from './mcp-helpers.js';
 export interface SpawnedServer {
   url: string;
   child: ChildProcess;
+  /** Everything the server wrote to stderr so far, for a failing test to show. */
+  log(): string;
   stop(): Promise<number | null>;
 }
 
@@ -26,6 +28,7 @@ export function spawnServer(args: string[], env: Record<string, string> = {}): P
         resolve({
           url: match[1]!,
           child,
+          log: () => stderr,
           stop: async () => {
             child.kill('SIGTERM');
             return exited;
