@@ -215,6 +215,10 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
           .slice(-6000);
       expect(model.requests.some(isOrganiser), `an organiser request reached the scripted server\n${organiserLog()}`).toBe(true);
       expect(await readFile(scene, 'utf8').catch(() => ''), gateway.output().slice(-3000)).toContain('heron-basalt-7');
+      // The scene is written inside the run; Strata logs its summary once the runner returns.
+      const logDeadline = Date.now() + 30_000;
+      while (!/strata: organised \d+ memor/.test(gateway.output()) && Date.now() < logDeadline)
+        await new Promise((r) => setTimeout(r, 250));
       expect(gateway.output()).toMatch(/strata: organised \d+ memor/);
       const organiser = model.requests.filter(isOrganiser);
       expect(
