@@ -205,13 +205,24 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
     // The reply waits for this hook: the L0 append always completes, the index gets a bounded share
     // (a backlog left by the background worker is not indexed on the user's time; the next catch-up
     // takes the rest by its watermark).
+    // Snapshot sizes captured before the reply, per session. agent_end repeats the same snapshot; on
+    // 2026.9.2 `agent --local` exits while that repeat holds the capture lock, and the next run waited
+    // for the abandoned lock to go stale (about 5 s per turn). A snapshot no longer than the one
+    // captured already is skipped.
+    const finalized = new Map<string, number>();
+    const keyOf = (ctx: OpenClawHookContext, sessionKey?: string) => sessionKey || ctx.sessionKey || ctx.sessionId || 'default';
     api.on('before_agent_finalize', async (event, ctx) => {
-      if (Array.isArray(event.messages) && event.messages.length > 0)
-        await captureSnapshot(event.messages, ctx, event.sessionKey, { budgetMs: FINALIZE_INDEX_BUDGET_MS });
+      if (!Array.isArray(event.messages) || event.messages.length === 0) return;
+      await captureSnapshot(event.messages, ctx, event.sessionKey, { budgetMs: FINALIZE_INDEX_BUDGET_MS });
+      finalized.set(keyOf(ctx, event.sessionKey), event.messages.length);
     });
     api.on('agent_end', async (event, ctx) => {
       // A failed or aborted run may hold half a turn; the next successful snapshot includes it.
       if (!event.success || !Array.isArray(event.messages)) return;
+      const key = keyOf(ctx);
+      const captured = finalized.get(key);
+      finalized.delete(key);
+      if (captured !== undefined && event.messages.length <= captured) return;
       await captureSnapshot(event.messages, ctx);
     });
   }
