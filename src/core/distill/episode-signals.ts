@@ -188,8 +188,10 @@ const COMMON_SUBJECT = new RegExp(
   'i',
 );
 /** Something of this user or this project: a person, a possessive, a place in the code, a figure. */
-const ANCHOR =
-  /\b(?:user|users'|we|our|us|my|i|me|you|your|project|repo|repository|codebase|team|company|app|here|local|locally|this|these|that|those|config|setup|workspace)\b|[\d/\\`#@_()[\]{}:=<>]|\.\w|\b[a-z]+[A-Z]|\b[A-Z]\w*-[A-Z]/;
+const ANCHOR_WORD =
+  /\b(?:user|users'|we|our|us|my|i|me|you|your|project|repo|repository|codebase|team|company|app|here|local|locally|this|these|that|those|config|setup|workspace)\b/i;
+/** Code and proper names: digits, paths, punctuation of code, `camelCase`, `Acme-Web`. */
+const ANCHOR_SHAPE = /[\d/\\`#@_()[\]{}:=<>]|\.\w|\b[a-z]+[A-Z]|\b[A-Z]\w*-[A-Z]/;
 
 /** Textbook knowledge about a well-known technology, with nothing of this user in it. */
 export function isCommonKnowledge(text: string): boolean {
@@ -199,5 +201,6 @@ export function isCommonKnowledge(text: string): boolean {
   // Manuals speak in a timeless present; a past event or an advice is about someone's work.
   if (/\b(?:should|must|need to|needs to|avoid|do not|don't|cannot|can't|won't|only|was|were|had|did|has been|have been)\b/i.test(t))
     return false;
-  return COMMON_SUBJECT.test(t) && !ANCHOR.test(t.replace(/[.!]$/, ''));
+  const body = t.replace(/[.!]$/, '');
+  return COMMON_SUBJECT.test(t) && !ANCHOR_WORD.test(body) && !ANCHOR_SHAPE.test(body);
 }
