@@ -66,7 +66,7 @@ const keepers = [
   'React Query treats initialData as fresh unless initialDataUpdatedAt is set.',
   'Tests in this repo must all pass before a PR is merged.',
   'The GitHub Actions workflows in Acme-Web were made non-blocking.',
-  'Git is what I use for every side project.',
+  'PostgreSQL is what I reach for first.',
   'I prefer dark mode in every editor.',
   'Never deploy on Fridays.',
   'From now on, you should call me Sam.',
