@@ -90,7 +90,8 @@ const ASSIGNMENT = new RegExp(
   `(?<![A-Za-z0-9_])(["']?)(${ASSIGNMENT_KEY})\\1(${ASSIGNMENT_SEPARATOR})` +
     // The value must not be the next assignment (`token: client_secret='x'`), or that one's secret would be skipped.
     `(?!["']?${ASSIGNMENT_KEY}["']?${ASSIGNMENT_SEPARATOR})` +
-    '(?:"([^"\\n]{1,512})"|\'([^\'\\n]{1,512})\'|([^\\s"\'`,;&<>)\\]}]{1,512}))',
+    // `&` ends a value only where a URL query's next parameter starts (`?token=x&page=2`), not inside `Harbor&1792`.
+    '(?:"([^"\\n]{1,512})"|\'([^\'\\n]{1,512})\'|((?:[^\\s"\'`,;&<>)\\]}]|&(?![\\w.\\-\\[\\]]*=)){1,512}))',
   'gi',
 );
 

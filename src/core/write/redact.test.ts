@@ -74,6 +74,12 @@ describe('redactSecrets', () => {
     expect(redactSecrets('Set token=abc123; then go.').text).toBe('Set token=[REDACTED:token]; then go.');
   });
 
+  it('keeps `&` inside a bare value unless a URL query parameter follows it', () => {
+    // A record id or session key carries the sentence after a prefix, so the YAML rule's line anchor does not apply.
+    expect(redactSecrets('agent:main:  password: Harbor&8811IJb').text).toBe('agent:main:  password: [REDACTED:password]');
+    expect(redactSecrets('GET /api?token=abc123&page=2').text).toBe('GET /api?token=[REDACTED:token]&page=2');
+  });
+
   it('removes a URL password that itself contains @', () => {
     expect(redactSecrets('https://me:p@ss@host.io/x').text).toBe('https://me:[REDACTED:url-password]@host.io/x');
   });
