@@ -2,10 +2,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { StorageError } from '../errors/index.js';
+import { ownerRecordingFs, takeOverFromDeadHolder } from './lock-owner.js';
 
 /**
- * Cross-process mutual exclusion on a lock file. A holder refreshes the lock's mtime while alive,
- * so a lock left by a killed process goes stale after `staleMs` and is taken over.
+ * Cross-process mutual exclusion on a lock file. A holder refreshes the lock's mtime while alive
+ * and records its pid; a waiter takes over at once from a holder on this machine that died, and
+ * any other abandoned lock (no record, another machine) goes stale after `staleMs`.
  */
 export interface FileLockOptions {
   /** The file to lock; created if missing. */
@@ -24,13 +26,15 @@ export async function withFileLock<T>(options: FileLockOptions, fn: () => Promis
   const deadline = Date.now() + timeoutMs;
   let release: (() => Promise<void>) | undefined;
   let delay = 5;
+  const fs = ownerRecordingFs(options.path);
   while (!release) {
     try {
-      release = await lockfile.lock(options.path, { stale: staleMs, update: Math.floor(staleMs / 2), realpath: false });
+      release = await lockfile.lock(options.path, { stale: staleMs, update: Math.floor(staleMs / 2), realpath: false, fs });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') {
         throw new StorageError({ message: `Cannot lock ${options.path}: ${(error as Error).message}`, cause: error });
       }
+      if (await takeOverFromDeadHolder(options.path, staleMs)) continue;
       if (Date.now() >= deadline) {
         throw new StorageError({
           code: 'STORE_LOCKED',
