@@ -11,9 +11,13 @@ export interface SpawnedServer {
   stop(): Promise<number | null>;
 }
 
-/** Starts a long-running CLI server (`serve`, `mcp --http`) and waits for the URL it prints on stderr. */
-export function spawnServer(args: string[], env: Record<string, string> = {}): Promise<SpawnedServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+/**
+ * Starts a long-running CLI server (`serve`, `mcp --http`) and waits for the URL it prints on
+ * stderr. `prefix` runs it through another command (e.g. `ip netns exec <ns>`).
+ */
+export function spawnServer(args: string[], env: Record<string, string> = {}, prefix: string[] = []): Promise<SpawnedServer> {
+  const command = [...prefix, process.execPath, '--import', 'tsx', CLI, ...args];
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: REPO_ROOT,
     env: { ...process.env, LANCEDB_LOG: 'error', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,7 +5,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
-import { chown, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { appendFile, chown, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,8 +28,11 @@ export interface PostgresServerInfo {
 export interface StartOptions {
   /** Folder for data, socket and log; default a new temp folder (removed by `stopPostgres`). */
   dir?: string;
-  /** Also listen on 127.0.0.1 (port 0 = a free one). */
-  tcp?: { port: number };
+  /**
+   * Also listen on TCP (port 0 = a free one) at `host` (default 127.0.0.1), accepting clients from
+   * `allowFrom` (a CIDR, e.g. another network namespace's subnet) as well as from loopback.
+   */
+  tcp?: { port: number; host?: string; allowFrom?: string };
   /** Leave the server running when this process exits (a shared server stopped by someone else). */
   detached?: boolean;
   /** Server settings over the test defaults (e.g. `{ fsync: 'on' }` for a benchmark). */
@@ -42,7 +45,9 @@ export function postgresUrl(info: PostgresServerInfo, database = 'postgres', via
     if (info.tcpPort === null) throw new Error('This server was started without tcp.');
     return `postgresql://postgres@127.0.0.1:${info.tcpPort}/${encodeURIComponent(database)}`;
   }
-  return `postgresql://postgres@localhost:${SOCKET_PORT}/${encodeURIComponent(database)}?host=${encodeURIComponent(info.socketDir)}`;
+  // The socket's name carries the port the server runs on.
+  const port = info.tcpPort ?? SOCKET_PORT;
+  return `postgresql://postgres@localhost:${port}/${encodeURIComponent(database)}?host=${encodeURIComponent(info.socketDir)}`;
 }
 
 export async function startPostgres(options: StartOptions = {}): Promise<PostgresServerInfo> {
@@ -63,10 +68,11 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
     );
   });
   const tcpPort = options.tcp ? options.tcp.port || (await freePort()) : null;
+  if (options.tcp?.allowFrom) await appendFile(join(data, 'pg_hba.conf'), `host all all ${options.tcp.allowFrom} trust\n`);
   const log = openSync(join(dir, 'postgres.log'), 'a');
   if (owner) await chown(join(dir, 'postgres.log'), owner.uid, owner.gid);
   const settings = {
-    listen_addresses: tcpPort === null ? '' : '127.0.0.1',
+    listen_addresses: tcpPort === null ? '' : (options.tcp?.host ?? '127.0.0.1'),
     port: String(tcpPort ?? SOCKET_PORT),
     unix_socket_directories: dir,
     // Throwaway data: durability settings off make test writes cheap.

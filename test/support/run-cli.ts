@@ -12,13 +12,17 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real CLI from source in a child process (always the current code, never a stale build). */
+/**
+ * Runs the real CLI from source in a child process (always the current code, never a stale build);
+ * `prefix` runs it through another command (e.g. `ip netns exec <ns>`, on another test host).
+ */
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string>; input?: string | Buffer; cwd?: string } = {},
+  options: { env?: Record<string, string>; input?: string | Buffer; cwd?: string; prefix?: string[] } = {},
 ): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI_SOURCE, ...args], {
+    const command = [...(options.prefix ?? []), process.execPath, '--import', 'tsx', CLI_SOURCE, ...args];
+    const child = spawn(command[0]!, command.slice(1), {
       cwd: options.cwd ?? REPO_ROOT,
       env: { ...process.env, LANCEDB_LOG: 'error', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
