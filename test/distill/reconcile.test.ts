@@ -100,6 +100,21 @@ describe('reconcile', () => {
     expect(await strata.count({ scopes: ['global'] })).toBe(2);
   });
 
+  it('creates the candidates when the model cannot produce decisions even after the repair turn, so distillation never stalls', async () => {
+    const ctx = ctxOf(strata);
+    await strata.remember({ text: 'The user prefers window seats on flights.', category: 'preference' });
+    // The first reply and the repair reply are both unusable.
+    server.push({ kind: 'text', text: 'Sure! I would merge these.' }, { kind: 'text', text: '{"decisions": "merge"}' });
+    const result = await reconcile({
+      ctx,
+      llm: llmClient(server.baseURL),
+      candidates: [candidate('The user prefers aisle seats on long flights.')],
+    });
+    expect(server.requests).toHaveLength(2);
+    expect(result.decisions[0]).toMatchObject({ kind: 'create', by: 'llm' });
+    expect(result.decisions[0]!.reason).toMatch(/reconcile reply unusable/);
+  });
+
   it('settles exact duplicates and unrelated candidates without calling the model', async () => {
     const ctx = ctxOf(strata);
     await strata.remember({ text: 'The user likes hiking.', category: 'preference' });

@@ -4,6 +4,7 @@ import type { MemoryRecord } from '../../spec/memory-record.js';
 import type { EngineContext } from '../engine/context.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import { generateObject } from '../llm/generate-object.js';
+import { LlmOutputError } from '../llm/llm-output-error.js';
 import { countTokens } from './tokens.js';
 import { contentHash } from '../write/normalize.js';
 import { statesDifferentFacts } from '../write/changed-fact.js';
@@ -268,6 +269,9 @@ export async function reconcile(options: {
       })),
     };
     llmCalls++;
+    // A model that cannot produce the decisions (even after the repair turn) must not stall
+    // distillation on this chunk forever: the candidates are created, so nothing is lost.
+    let unusable: string | undefined;
     const result = await generateObject({
       llm: options.llm,
       messages: [
@@ -280,6 +284,10 @@ export async function reconcile(options: {
       maxTokens: 400 + 200 * ambiguous.length,
       temperature: 0,
       abortSignal: options.abortSignal,
+    }).catch((error: unknown) => {
+      if (!(error instanceof LlmOutputError)) throw error;
+      unusable = error.message;
+      return { object: { decisions: [] }, usage: { inputTokens: 0, outputTokens: 0 } };
     });
     usage.inputTokens += result.usage.inputTokens;
     usage.outputTokens += result.usage.outputTokens;
@@ -296,7 +304,11 @@ export async function reconcile(options: {
           candidate,
           vector,
           kind: 'create',
-          reason: d ? `invalid ${d.action} decision (${d.reason}); created instead` : 'no decision returned',
+          reason: d
+            ? `invalid ${d.action} decision (${d.reason}); created instead`
+            : unusable
+              ? `reconcile reply unusable (${unusable.slice(0, 160)}); created instead`
+              : 'no decision returned',
           by: 'llm',
         };
         continue;
