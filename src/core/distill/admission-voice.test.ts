@@ -78,4 +78,29 @@ describe('admission by content in assistant and summary voice', () => {
     expect(kept('The `loadConfig()` call returns `{ port: 0, host: "::" }` for an empty file.', 'assistant')).toBe(true);
     expect(admit({ text: 'if (cfg) { start(cfg.port); } else { exit(1); }', source: 'assistant' }).admitted).toBe(false);
   });
+
+  it('reads "your Mac" anywhere in a fact as the user\'s own thing', () => {
+    expect(kept('Time Machine is enabled on your Mac, and the backups go to the NAS.', 'assistant')).toBe(true);
+    expect(kept('Fish is your login shell, with starship as the prompt.', 'assistant')).toBe(true);
+    expect(kept('Vitest picked up your changes to the config.', 'assistant')).toBe(false);
+  });
+
+  it('reads "This repo ..." at the start as the place of a fact', () => {
+    expect(kept('This monorepo pins pnpm 9 through the packageManager field.', 'assistant')).toBe(true);
+    expect(kept('This pins the version for now.', 'assistant')).toBe(false);
+  });
+
+  it('keeps a short finished sentence whose verb only its shape shows, not a plural noun', () => {
+    expect(kept('The wiki enforces two reviewers on every page.', 'assistant')).toBe(true);
+    expect(kept('Dependabot bumps minor versions weekly.', 'assistant')).toBe(true);
+    expect(kept('git-annex tracks everything under `media/` in the archive remote.', 'assistant')).toBe(true);
+    expect(kept('All four subtasks were handled in order.', 'summary')).toBe(false);
+    expect(kept('Stale helpers format_row/2, pick_color/1: dropped from the view since nothing calls them.', 'summary')).toBe(false);
+  });
+
+  it('does not take how a piece of this task\'s code behaves for a standing fact', () => {
+    expect(kept('The new handler retries the request twice.', 'assistant')).toBe(false);
+    expect(kept('The component passes the selected row to the drawer.', 'summary')).toBe(false);
+    expect(kept('The page loads the orders twice.', 'assistant')).toBe(false);
+  });
 });

@@ -32,12 +32,17 @@ const FACT_FRAME = new RegExp(
 );
 /** The same frame with a verb known by its shape only; case matters there ("Port 6380 hosts Redis"). */
 const SHAPE_FRAME = new RegExp(String.raw`^(?:[\x60"']?[\w.@/#()-]+[\x60"']?(?:\s+|'s\s+)){1,6}?` + S_VERB_SOURCE.slice(2));
+/** A short finished sentence: a subject of up to three words, then a verb by its shape ("The repo enforces signed commits."). */
+const SHORT_STATEMENT = /^(?:the\s+|our\s+|your\s+)?[\w.\x60@/-]+(?:\s+[\w.\x60@/-]+){0,2}\s+[a-z]{3,}(?<![sui])s\s+(?!(?:are|were|was|is|have|had|will|would|can|could|should|do|did|that|which|who)\b)[a-z][^.!?]*[.!]$/;
+function isShortStatement(t: string): boolean {
+  return SHORT_STATEMENT.test(t) && !/[:;,]/.test(t) && t.split(/\s+/).length <= 12;
+}
 /** "For users with X, it returns ...", "When empty, ...": the subject is not at the start, so the frame misreads it. */
 const CLAUSE_LEAD = /^(?:for|with|in|on|at|when|if|after|before|since|while|once|unlike|like|by|from)\b/i;
 /** The user's own things, as the assistant or a summary addresses them: "your router", "the user's laptop". */
 const OWNED_SUBJECT = /^(?:your|our|the user's|the team's)\s+/i;
 /** What is "yours" only in this session: the edits, the branch, the request. */
-const SESSION_THING = /^(?:your|our|the user's|the team's)\s+(?:\w+\s+)?(?:changes|edits|commits?|branch|pull request|pr|build|tests?|work|request|question|message|files?|screenshot|draft|diff)\b/i;
+const SESSION_THING = /(?:^(?:our|the user's|the team's)|\byour)\s+(?:\w+\s+)?(?:changes|edits|commits?|branch|pull request|pr|build|tests?|work|request|question|message|files?|screenshot|draft|diff)\b/i;
 /** "You have a NAS running TrueNAS", "you use fish as your shell": the assistant telling the user about their setup. */
 const SECOND_PERSON_SETUP =
   /^(?:(?:based on|according to|from) [^,]{1,40},\s*)?you(?:'ve got| have| also have| use| run| keep| own| work with)\s+(?!to\b|\d+\s|(?:no|some|a few|several|many) (?:changes|errors|files|tests)\b)(?:an?|your|two|three|\w+)\b/i;
@@ -50,14 +55,22 @@ export function isTeamDecision(text: string): boolean {
   return TEAM_DECISION.test(text.trim());
 }
 
+/**
+ * A subject that is a piece of the code being written ("the new function", "the component", "the
+ * page"): what it does is how this task's code works, not a fact about the user or the project.
+ */
+const CODE_PART =
+  /^(?:the|this|that|our|your)\s+(?:new|old|updated|current|existing|main|top|first|second|last)?\s*(?:component|function|method|helper|handler|page|template|test(?: file)?|variable|query|hook|class|module|file|code|guard|loop|button|form|modal|view|screen|route|endpoint|callback|reducer|selector|field|prop|props|attr|attrs|state|effect|render(?:er)?)s?\s/i;
+
 function isStandingFact(t: string): boolean {
-  if (NOW.test(t)) return false;
+  if (NOW.test(t) || CODE_PART.test(t)) return false;
   const placeless = t.replace(PLACE, '');
   if (DEICTIC.test(placeless)) return false;
   if (SECOND_PERSON_SETUP.test(t)) return true;
-  if (!(FACT_FRAME.test(t) || SHAPE_FRAME.test(t)) || SESSION_THING.test(t) || CLAUSE_LEAD.test(t)) return false;
+  if (!(FACT_FRAME.test(t) || SHAPE_FRAME.test(t) || isShortStatement(t)) || SESSION_THING.test(t) || CLAUSE_LEAD.test(t)) return false;
   // A possessive subject names the user's own thing; any other person word makes it about the work.
-  return OWNED_SUBJECT.test(t) ? !/\b(?:i|i'm|we|we're|you|you're|let's|me)\b/i.test(t) : !PERSON.test(t);
+  // "your Mac", "your default terminal" anywhere is the user's own thing too.
+  return OWNED_SUBJECT.test(t) ? !/\b(?:i|i'm|we|we're|you|you're|let's|me)\b/i.test(t) : !PERSON.test(t.replace(/\byour\b/gi, ''));
 }
 
 /** A cause, a limitation or a failure condition: what turns a change-log line into a lesson. */

@@ -36,6 +36,8 @@ const SUBJECTLESS = /^(?:also\s+)?(?:should|shall|must|needs? to|has to|have to|
 const CONTINUATION = /^(?:but|and|so|then|also|or|which|though|plus)\b/i;
 const DEICTIC_START =
   /^(?:this|that|these|those|it|they|both|either|neither|here|there's|there are|the (?:issue|problem|error|fix|result|plan|instruction|difference|change|same))\b/i;
+/** "This repo pins Node 20": the place a fact belongs to, not a pointer into the conversation. */
+const PLACE_START = /^this (?:project|repo|repository|codebase|app|application|service|cluster|machine|server|workspace|team|company|monorepo)\b/i;
 const LESSON_STRONG = /\b(?:known (?:issue|bug|limitation)|root cause|doesn'?t support|does not support|not supported|because|means)\b/i;
 /** An assistant's expectation about the fix it just made ("should work now", "should pick up"). */
 const EXPECTATION =
@@ -117,7 +119,7 @@ export function sourceRejection(text: string, source: AdmissionSource): { reason
     // "In VS Code: Check Settings → X (set to 1 to disable contrast adjustment)": a lesson in a list.
     if (label && hasNoFiniteVerb(label[2]!) && !hasLesson(label[2]!)) return { reason: 'fragment', detail: 'label and value' };
     if (CONTINUATION.test(t) || (SUBJECTLESS.test(t) && !MODAL_RULE.test(t))) return { reason: 'context-dependent' };
-    if (DEICTIC_START.test(t) && !LESSON_STRONG.test(t)) return { reason: 'context-dependent' };
+    if (DEICTIC_START.test(t) && !PLACE_START.test(t) && !LESSON_STRONG.test(t)) return { reason: 'context-dependent' };
     if (EXPECTATION.test(t)) return { reason: 'passing-state', detail: 'expectation' };
     if (/^(?:i|we)\b/i.test(t) && !isTeamDecision(t)) return { reason: 'process-narration' };
   }

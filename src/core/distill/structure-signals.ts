@@ -96,6 +96,8 @@ export function isVerbless(text: string, maxWords = 8): boolean {
   const w = words(t);
   if (w.length === 0) return true;
   if (w.length > maxWords) return false;
+  // A finished sentence with a word of verb shape after its subject ("Renovate opens PRs weekly.").
+  if (/[.!]$/.test(t) && /^\S+(?:\s+\S+){0,3}?\s+[a-z]{3,}(?<![sui])(?:s|ed)\s+\S/.test(t)) return false;
   return !VERB_EN.test(t.replace(/`[^`]*`/g, ' x ')) && !hasShapeVerb(t);
 }
 
