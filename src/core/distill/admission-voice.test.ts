@@ -103,4 +103,15 @@ describe('admission by content in assistant and summary voice', () => {
     expect(kept('The component passes the selected row to the drawer.', 'summary')).toBe(false);
     expect(kept('The page loads the orders twice.', 'assistant')).toBe(false);
   });
+
+  it('counts code quoted in backticks as a word of the sentence, not as log output', () => {
+    expect(kept('`~/.config/git/allowed_signers` lists `dev@example.org` with the laptop key.', 'assistant')).toBe(true);
+    expect(admit({ text: '0.42 0.57 1.03 3/118 4471', source: 'assistant' }).reason).toBe('tool-noise');
+  });
+
+  it('keeps a whole statement that introduces a list, not a short label', () => {
+    expect(kept('Your deploy key is kept in Bitwarden under the entry named:', 'assistant')).toBe(true);
+    expect(admit({ text: 'The migration has three parts:', source: 'assistant' }).admitted).toBe(false);
+    expect(admit({ text: 'Key Findings:', source: 'summary' }).reason).toBe('fragment');
+  });
 });

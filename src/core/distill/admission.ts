@@ -13,7 +13,7 @@ import {
 import { core, hasCjk, hasExplanation, hasRuleMarker, isInjectedBlock, weightedLength } from './signals.js';
 import { hasLesson } from './durable-evidence.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
-import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
+import { isChangeLog, isClauseLeadIn, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
 import { isPassingState, isSessionEvent, isThirdPersonRequest } from './task-signals.js';
 import { isCommonKnowledge, isOngoingActivity, isResearchBrief, isRunOutcome } from './episode-signals.js';
 import { unsafeImperativeKind } from './unsafe-imperative.js';
@@ -118,7 +118,8 @@ function isLogLine(text: string): boolean {
   if (/^[+-]\d+\s|^\d{1,4}\s+-\s+\S|^(?:WRN|INF|ERR|DBG|WARN|INFO|ERROR|DEBUG)\b/.test(text)) return true;
   // Mostly numbers and symbols: a status bar or a table row (CJK text has too few spaces to judge).
   if (hasCjk(text)) return false;
-  const tokens = text.split(/\s+/).filter(Boolean);
+  // Code quoted in backticks is a noun of the sentence around it ("`a.conf` sets `b`").
+  const tokens = text.replace(/`[^`\n]+`/g, 'code').split(/\s+/).filter(Boolean);
   const wordy = tokens.filter((w) => /^[A-Za-z\u3400-\u9fff][A-Za-z'\u3400-\u9fff-]*[.,!?:;]?$/.test(w)).length;
   return tokens.length >= 4 && wordy / tokens.length < 0.34;
 }
@@ -158,7 +159,7 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (isNarration(text)) return reject('process-narration');
   // Summaries and assistants list what was done without a subject; a lesson attached makes it one.
   if (source !== 'user' && isChangeLog(text) && !hasLesson(text.replace(CHANGE_VERB, ''))) return reject('process-narration', 'change-log');
-  if (isLeadIn(text) || isFileListing(text)) return reject('fragment');
+  if ((isLeadIn(text) && !(source !== 'user' && isClauseLeadIn(text))) || isFileListing(text)) return reject('fragment');
   if (isPromptRestatement(text)) return reject('restated-instruction');
   if (isTaskRequest(text) || isThirdPersonRequest(text)) return reject('task-request');
   if (isSessionEvent(text)) return reject('session-event');

@@ -27,11 +27,11 @@ const DEICTIC =
 const PLACE = /\b(?:in |on |for |of )?this (?:project|repo|repository|codebase|app|application|service|cluster|machine|server|host|workspace|team|company|monorepo|package|setup|environment)\b/gi;
 /** A named subject, then a present-tense verb of state within the first few words. */
 const FACT_FRAME = new RegExp(
-  String.raw`^(?:the\s+|our\s+|your\s+|the user's\s+|this\s+(?:project|repo|repository|app)'?s?\s+)?(?:[\x60"']?[\w.@/#()-]+[\x60"']?(?:\s+|'s\s+)){1,6}?(?:(?:is|are|has|have|uses|use|lives|live|runs|run|stores|keeps|contains|accepts|supports|reads|passes|returns|requires|belongs|points|maps|delegates|monitors|tracks|connects|sits|stays|holds|owns|handles|calls|exposes|wraps|writes|collapses|auto-generates|generates|expects|logs|lacks|means)\b)`,
+  String.raw`^(?:the\s+|our\s+|your\s+|the user's\s+|this\s+(?:project|repo|repository|app)'?s?\s+)?(?:[\x60"']?[\w.@/#()~=-]+[\x60"']?(?:\s+|'s\s+)){1,6}?(?:(?:is|are|has|have|uses|use|lives|live|runs|run|stores|keeps|contains|accepts|supports|reads|passes|returns|requires|belongs|points|maps|delegates|monitors|tracks|connects|sits|stays|holds|owns|handles|calls|exposes|wraps|writes|collapses|auto-generates|generates|expects|logs|lacks|means)\b)`,
   'i',
 );
 /** The same frame with a verb known by its shape only; case matters there ("Port 6380 hosts Redis"). */
-const SHAPE_FRAME = new RegExp(String.raw`^(?:[\x60"']?[\w.@/#()-]+[\x60"']?(?:\s+|'s\s+)){1,6}?` + S_VERB_SOURCE.slice(2));
+const SHAPE_FRAME = new RegExp(String.raw`^(?:[\x60"']?[\w.@/#()~=-]+[\x60"']?(?:\s+|'s\s+)){1,6}?` + S_VERB_SOURCE.slice(2));
 /** A short finished sentence: a subject of up to three words, then a verb by its shape ("The repo enforces signed commits."). */
 const SHORT_STATEMENT = /^(?:the\s+|our\s+|your\s+)?[\w.\x60@/-]+(?:\s+[\w.\x60@/-]+){0,2}\s+[a-z]{3,}(?<![sui])s\s+(?!(?:are|were|was|is|have|had|will|would|can|could|should|do|did|that|which|who)\b)[a-z][^.!?]*[.!]$/;
 function isShortStatement(t: string): boolean {
