@@ -114,4 +114,15 @@ describe('admission by content in assistant and summary voice', () => {
     expect(admit({ text: 'The migration has three parts:', source: 'assistant' }).admitted).toBe(false);
     expect(admit({ text: 'Key Findings:', source: 'summary' }).reason).toBe('fragment');
   });
+
+  it('rejects an extractor recap of the session, keeps a lasting fact in the same voice', () => {
+    const llm = (text: string) => admit({ text, source: 'llm' });
+    expect(llm('The user hit a linker error while compiling the Rust crate.').reason).toBe('session-event');
+    expect(llm('The user is unsure how to split the settings module.').reason).toBe('session-event');
+    expect(llm('The discussion covered retry strategies for the payments API.').reason).toBe('session-event');
+    expect(llm('The user has a demo for the board tomorrow morning.').reason).toBe('passing-state');
+    expect(llm('用户碰到了一个编译错误。').reason).toBe('session-event');
+    expect(llm('The user got married in 2019 and lives in Porto.').admitted).toBe(true);
+    expect(llm('The user demos progress to the board every Thursday.').admitted).toBe(true);
+  });
 });
