@@ -125,4 +125,9 @@ describe('admission by content in assistant and summary voice', () => {
     expect(llm('The user got married in 2019 and lives in Porto.').admitted).toBe(true);
     expect(llm('The user demos progress to the board every Thursday.').admitted).toBe(true);
   });
+
+  it('reads "this box" in a user message as the place of a fact', () => {
+    expect(kept('homelab is this box, grafana is served on port 3000 over the tailnet.', 'user')).toBe(true);
+    expect(kept('grafana is broken on this one.', 'user')).toBe(false);
+  });
 });
