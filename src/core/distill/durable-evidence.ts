@@ -24,7 +24,7 @@ const DEICTIC =
  * "this project", "this repo", "this machine": the place the facts belong to, not a pointer into the
  * conversation. Removed before the deictic test.
  */
-const PLACE = /\b(?:in |on |for |of )?this (?:project|repo|repository|codebase|app|application|service|cluster|machine|server|host|workspace|team|company|monorepo|package|setup|environment)\b/gi;
+const PLACE = /\b(?:in |on |for |of )?this (?:project|repo|repository|codebase|app|application|service|cluster|machine|device|computer|laptop|desktop|box|pc|router|network|server|host|workspace|team|company|monorepo|package|setup|environment)\b/gi;
 /** A named subject, then a present-tense verb of state within the first few words. */
 const FACT_FRAME = new RegExp(
   String.raw`^(?:the\s+|our\s+|your\s+|the user's\s+|this\s+(?:project|repo|repository|app)'?s?\s+)?(?:[\x60"']?[\w.@/#()~=-]+[\x60"']?(?:\s+|'s\s+)){1,6}?(?:(?:is|are|has|have|uses|use|lives|live|runs|run|stores|keeps|contains|accepts|supports|reads|passes|returns|requires|belongs|points|maps|delegates|monitors|tracks|connects|sits|stays|holds|owns|handles|calls|exposes|wraps|writes|collapses|auto-generates|generates|expects|logs|lacks|means)\b)`,
@@ -108,5 +108,6 @@ export function hasUserEvidence(text: string): boolean {
     return hasDurableEvidence(t) || hasSelfDisclosure(t) || /记住|记得|别忘|决定|选择|改用|换成|我们用|我用|我的|我们的|我对/.test(t);
   if (USER_RULE.test(t) || USER_DECISION.test(t) || PROHIBITION.test(t) || LESSON.test(t)) return true;
   if (hasSelfDisclosure(t) && !USER_NOW.test(t)) return true;
-  return FACT_FRAME.test(t) && !USER_NOW.test(t) && !/\b(?:you|your|this|that|it)\b/i.test(t);
+  // "this laptop", "this repo": the place the fact belongs to, not a pointer into the conversation.
+  return FACT_FRAME.test(t) && !USER_NOW.test(t) && !/\b(?:you|your|this|that|it)\b/i.test(t.replace(PLACE, ''));
 }
