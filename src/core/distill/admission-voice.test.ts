@@ -130,4 +130,12 @@ describe('admission by content in assistant and summary voice', () => {
     expect(kept('homelab is this box, grafana is served on port 3000 over the tailnet.', 'user')).toBe(true);
     expect(kept('grafana is broken on this one.', 'user')).toBe(false);
   });
+
+  it('keeps a summary line under a label naming a lasting attribute of the setup', () => {
+    expect(kept('Tech stack: Remix, Kysely and PlanetScale MySQL.', 'summary')).toBe(true);
+    expect(kept('Environment: Fedora 40 on a ThinkPad with Podman instead of Docker.', 'summary')).toBe(true);
+    expect(kept('Important: the build agents cannot reach the internal PyPI mirror.', 'summary')).toBe(true);
+    expect(kept('Branch: `feature/export-csv` off the release branch', 'summary')).toBe(false);
+    expect(kept('Disk usage: 71 GB used of 256 GB', 'summary')).toBe(false);
+  });
 });

@@ -51,12 +51,15 @@ const LABEL = /^([^:：]{1,30})[:：]\s+(.+)$/;
  * is not one of these.
  */
 const DURABLE_LABEL =
-  /^(?:(?:key|main|important|final|user|user's|team|project|hard|known)\s+)?(?:decisions?|decided|constraints?|rules?|conventions?|polic(?:y|ies)|preferences?|prefers|requirements?|lessons?(?: learned)?|root cause|cause|gotchas?|caveats?|limitations?|workaround|invariants?|defaults?|standards?|guidelines?)$/i;
+  /^(?:(?:key|main|important|final|user|user's|team|project|hard|known)\s+)?(?:decisions?|decided|constraints?|rules?|conventions?|polic(?:y|ies)|preferences?|prefers|requirements?|lessons?(?: learned)?|root cause|cause|gotchas?|caveats?|limitations?|workaround|invariants?|defaults?|standards?|guidelines?|important|critical)$/i;
+/** A label naming a lasting attribute of the user's setup ("Tech stack: ...", "Environment: ..."). */
+const SETUP_LABEL =
+  /^(?:(?:the |user's |project |target |production |dev(?:elopment)? |local )?(?:tech(?:nology)? stack|stack|environment|platform|os|operating system|language|framework|database|hosting|deployment|package manager|editor|shell|tooling|infrastructure|architecture|repository|repo|monorepo|runtime|hardware|machine|setup))$/i;
 /** "Must keep X", "Should never Y": a constraint bullet, subjectless by style; it needs a standing word. */
 const MODAL_RULE = /^(?:must|should|shall)(?:n't| not)?\s+(?:always|never|not|only)\b|^(?:must|should)\b[^.]{0,80}\b(?:instead of|rather than|at all times|in every|for every|for all|in all)\b/i;
 export function durableLabelValue(text: string): string | undefined {
   const m = LABEL.exec(text.trim());
-  if (!m || !DURABLE_LABEL.test(m[1]!.trim())) return undefined;
+  if (!m || !(DURABLE_LABEL.test(m[1]!.trim()) || SETUP_LABEL.test(m[1]!.trim()))) return undefined;
   const value = m[2]!.trim();
   return /[A-Za-z\u3400-\u9fff]/.test(value) && value.split(/\s+/).length >= 3 ? value : undefined;
 }
