@@ -138,4 +138,13 @@ describe('admission by content in assistant and summary voice', () => {
     expect(kept('Branch: `feature/export-csv` off the release branch', 'summary')).toBe(false);
     expect(kept('Disk usage: 71 GB used of 256 GB', 'summary')).toBe(false);
   });
+
+  it('keeps a lesson told as "the fix was to ...", "the problem was that ...", "X only does Y", "Key insight: ..."', () => {
+    expect(kept('The fix was to pin `openssl` to 3.0 in the base image.', 'assistant')).toBe(true);
+    expect(kept('The problem was that two copies of zod ended up in the bundle.', 'assistant')).toBe(true);
+    expect(kept('Next.js only inlines environment variables prefixed with `NEXT_PUBLIC_`.', 'assistant')).toBe(true);
+    expect(kept('Key insight: the runner cache ignores the lockfile, so old packages survive upgrades.', 'summary')).toBe(true);
+    expect(kept('The fix is ready and the suite passes.', 'assistant')).toBe(false);
+    expect(kept('The problem is in the file from before.', 'assistant')).toBe(false);
+  });
 });

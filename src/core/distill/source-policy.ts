@@ -38,7 +38,8 @@ const DEICTIC_START =
   /^(?:this|that|these|those|it|they|both|either|neither|here|there's|there are|the (?:issue|problem|error|fix|result|plan|instruction|difference|change|same))\b/i;
 /** "This repo pins Node 20": the place a fact belongs to, not a pointer into the conversation. */
 const PLACE_START = /^this (?:project|repo|repository|codebase|app|application|service|cluster|machine|server|workspace|team|company|monorepo)\b/i;
-const LESSON_STRONG = /\b(?:known (?:issue|bug|limitation)|root cause|doesn'?t support|does not support|not supported|because|means)\b/i;
+const LESSON_STRONG =
+  /\b(?:known (?:issue|bug|limitation)|root cause|doesn'?t support|does not support|not supported|because|means|culprit)\b|^the (?:fix|solution|workaround) (?:is|was) to\b|^the (?:problem|issue|cause|bug) (?:is|was) that\b/i;
 /** An assistant's expectation about the fix it just made ("should work now", "should pick up"). */
 const EXPECTATION =
   /\bshould (?:now |also |still |then )?(?:work|be working|pick up|see|render|detect|fix|resolve|help|appear|show|load|be fine|be good|match|pass)\b/i;
@@ -51,7 +52,7 @@ const LABEL = /^([^:：]{1,30})[:：]\s+(.+)$/;
  * is not one of these.
  */
 const DURABLE_LABEL =
-  /^(?:(?:key|main|important|final|user|user's|team|project|hard|known)\s+)?(?:decisions?|decided|constraints?|rules?|conventions?|polic(?:y|ies)|preferences?|prefers|requirements?|lessons?(?: learned)?|root cause|cause|gotchas?|caveats?|limitations?|workaround|invariants?|defaults?|standards?|guidelines?|important|critical)$/i;
+  /^(?:(?:key|main|important|final|user|user's|team|project|hard|known)\s+)?(?:decisions?|decided|constraints?|rules?|conventions?|polic(?:y|ies)|preferences?|prefers|requirements?|lessons?(?: learned)?|root cause|cause|gotchas?|caveats?|limitations?|insights?|takeaways?|learnings?|workaround|invariants?|defaults?|standards?|guidelines?|important|critical)$/i;
 /** A label naming a lasting attribute of the user's setup ("Tech stack: ...", "Environment: ..."). */
 const SETUP_LABEL =
   /^(?:(?:the |user's |project |target |production |dev(?:elopment)? |local )?(?:tech(?:nology)? stack|stack|environment|platform|os|operating system|language|framework|database|hosting|deployment|package manager|editor|shell|tooling|infrastructure|architecture|repository|repo|monorepo|runtime|hardware|machine|setup))$/i;
