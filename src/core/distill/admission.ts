@@ -15,7 +15,7 @@ import { hasLesson } from './durable-evidence.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
 import { isChangeLog, isClauseLeadIn, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
 import { isPassingState, isSessionEvent, isThirdPersonRequest } from './task-signals.js';
-import { isCommonKnowledge, isOngoingActivity, isResearchBrief, isRunOutcome, sessionRecapKind } from './episode-signals.js';
+import { isCommonKnowledge, isOngoingActivity, isResearchBrief, isRunOutcome, isSessionRecap } from './episode-signals.js';
 import { unsafeImperativeKind } from './unsafe-imperative.js';
 
 /**
@@ -163,8 +163,7 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (isPromptRestatement(text)) return reject('restated-instruction');
   if (isTaskRequest(text) || isThirdPersonRequest(text)) return reject('task-request');
   if (isSessionEvent(text)) return reject('session-event');
-  const recap = sessionRecapKind(text);
-  if (recap) return reject(recap, 'session-recap');
+  if (isSessionRecap(text)) return reject('session-event', 'session-recap');
   if (isPassingState(text) || isOngoingActivity(text)) return reject('passing-state');
   if (isRunOutcome(text)) return reject('status-noise', 'run-outcome');
   if (isResearchBrief(text)) return reject('task-request', 'research-brief');

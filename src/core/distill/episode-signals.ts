@@ -207,8 +207,8 @@ export function isCommonKnowledge(text: string): boolean {
 
 /**
  * What an extractor writes when it recaps the session rather than the person: a problem met in it
- * ("The user encountered a type error ...", "needs help with ..."), what the conversation was about
- * ("The discussion covered caching"), and plans bound to a near date ("... tomorrow afternoon").
+ * ("The user encountered a type error ...", "needs help with ..."), or what the conversation was about
+ * ("The discussion covered caching").
  */
 const PROBLEM = String.raw`(?:an?|the|some|another|several|two|three|\d{3})?\s*(?:[\w-]+\s+){0,3}?(?:errors?|warnings?|conflicts?|exceptions?|failures?|problems?|issues?|bugs?|crash(?:es)?|timeouts?)`;
 const TROUBLE = new RegExp(
@@ -217,15 +217,14 @@ const TROUBLE = new RegExp(
 );
 const RECAP =
   /^(?:the|this|that)\s+(?:conversation|session|discussion|chat|exchange|thread|interaction|dialogue)\s+(?:was about|is about|was mostly about|focused on|focuses on|covered|covers|centered on|centred on|revolved around|dealt with|involved|concerned|touched on)\b/i;
-const NEAR_DATE =
-  /\b(?:tomorrow|tonight|later today|this (?:afternoon|evening|weekend)|next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday|sprint))\b/i;
-const RECAP_ZH = /^用户(?:刚才|刚刚)?(?:遇到|碰到|收到|看到)了?|^(?:这次|本次|这段)?(?:对话|会话|讨论|聊天)(?:主要)?(?:是关于|关于|围绕|讨论了|涉及)|明天|明晚|下周|下个月/;
+const RECAP_ZH = /^用户(?:刚才|刚刚)?(?:遇到|碰到|收到|看到)了?|^(?:这次|本次|这段)?(?:对话|会话|讨论|聊天)(?:主要)?(?:是关于|关于|围绕|讨论了|涉及)/;
 
-/** A recap of this session ('session-event') or a plan bound to a near date ('passing-state'). */
-export function sessionRecapKind(text: string): 'session-event' | 'passing-state' | undefined {
+/**
+ * A recap of this session. A dated plan ("moves to Berlin next month") is not one: it is worth
+ * remembering, and the extractor resolves the date.
+ */
+export function isSessionRecap(text: string): boolean {
   const t = text.trim();
-  if (hasDurableMarker(t)) return undefined;
-  if (TROUBLE.test(t) || RECAP.test(t)) return 'session-event';
-  if (hasCjk(t)) return RECAP_ZH.test(t) ? (/明天|明晚|下周|下个月/.test(t) ? 'passing-state' : 'session-event') : undefined;
-  return NEAR_DATE.test(t) ? 'passing-state' : undefined;
+  if (hasDurableMarker(t)) return false;
+  return TROUBLE.test(t) || RECAP.test(t) || RECAP_ZH.test(t);
 }
