@@ -13,7 +13,7 @@ import {
 import { core, hasCjk, hasExplanation, hasRuleMarker, isInjectedBlock, weightedLength } from './signals.js';
 import { hasLesson } from './durable-evidence.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
-import { isChangeLog, isClauseLeadIn, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
+import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
 import { isPassingState, isSessionEvent, isThirdPersonRequest } from './task-signals.js';
 import { isCommonKnowledge, isOngoingActivity, isResearchBrief, isRunOutcome, isSessionRecap } from './episode-signals.js';
 import { unsafeImperativeKind } from './unsafe-imperative.js';
@@ -159,7 +159,7 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (isNarration(text)) return reject('process-narration');
   // Summaries and assistants list what was done without a subject; a lesson attached makes it one.
   if (source !== 'user' && isChangeLog(text) && !hasLesson(text.replace(CHANGE_VERB, ''))) return reject('process-narration', 'change-log');
-  if ((isLeadIn(text) && !(source !== 'user' && isClauseLeadIn(text))) || isFileListing(text)) return reject('fragment');
+  if (isLeadIn(text) || isFileListing(text)) return reject('fragment');
   if (isPromptRestatement(text)) return reject('restated-instruction');
   if (isTaskRequest(text) || isThirdPersonRequest(text)) return reject('task-request');
   if (isSessionEvent(text)) return reject('session-event');

@@ -11,7 +11,7 @@ import { S_VERB_SOURCE, hasCjk, hasSelfDisclosure, weightedLength } from './sign
 const RULE =
   /\b(?:always|never(?! ?mind)|must(?:n't| not)?|from now on|by default|prefers?|preferred|don'?t|do not|does not want|avoid|instead of|rather than|convention|policy|required|not allowed|forbidden|only (?:use|accept|allow))\b/i;
 const LESSON =
-  /\b(?:because|due to|caused by|root cause|turn(?:s|ed) out|the fix (?:is|was)|workaround|known (?:issue|bug|limitation)|means|otherwise|or else|doesn'?t support|does not support|not supported|only (?:accepts?|supports?|has|have|works)|unless|only (?:if|when|after|once)|only [a-z]{3,}(?<![sui])s\b|the (?:problem|issue|cause|bug) (?:is|was) that|culprit|cannot|can'?t|is blocked by|was blocked by|failed (?:due to|because)|fails when|breaks when|happens when|returns?\b[^.]{1,60}\bnot\b|set (?:\w+ )?to \S+ to (?:disable|enable|fix|avoid|prevent|stop|force))\b|\b(?:when|if|whenever)\b[^.]{3,80}\b(?:fails?|breaks?|crash(?:es)?|hangs?|times? out)\b/i;
+  /\b(?:because|due to|caused by|root cause|turn(?:s|ed) out|the fix (?:is|was)|workaround|known (?:issue|bug|limitation)|means|otherwise|or else|doesn'?t support|does not support|not supported|only (?:accepts?|supports?|has|have|works)|unless|only (?:if|when|after|once)|only [a-z]{3,}(?<![sui])s\b|culprit|cannot|can'?t|is blocked by|was blocked by|failed (?:due to|because)|fails when|breaks when|happens when|returns?\b[^.]{1,60}\bnot\b|set (?:\w+ )?to \S+ to (?:disable|enable|fix|avoid|prevent|stop|force))\b|\b(?:when|if|whenever)\b[^.]{3,80}\b(?:fails?|breaks?|crash(?:es)?|hangs?|times? out)\b/i;
 const RULE_ZH = /以后|今后|总是|永远|始终|每次|必须|务必|不要|别再|不许|禁止|绝不|偏好|喜欢|讨厌|习惯|默认|一律|约定|规定/;
 const LESSON_ZH = /因为|由于|原因|导致|根本原因|解决办法|办法是|教训|不支持|只支持|只接受|不能|无法|否则|会导致|而不是/;
 

@@ -39,7 +39,7 @@ const DEICTIC_START =
 /** "This repo pins Node 20": the place a fact belongs to, not a pointer into the conversation. */
 const PLACE_START = /^this (?:project|repo|repository|codebase|app|application|service|cluster|machine|server|workspace|team|company|monorepo)\b/i;
 const LESSON_STRONG =
-  /\b(?:known (?:issue|bug|limitation)|root cause|doesn'?t support|does not support|not supported|because|means|culprit)\b|^the (?:fix|solution|workaround) (?:is|was) to\b|^the (?:problem|issue|cause|bug) (?:is|was) that\b/i;
+  /\b(?:known (?:issue|bug|limitation)|root cause|doesn'?t support|does not support|not supported|because|means|culprit)\b/i;
 /** An assistant's expectation about the fix it just made ("should work now", "should pick up"). */
 const EXPECTATION =
   /\bshould (?:now |also |still |then )?(?:work|be working|pick up|see|render|detect|fix|resolve|help|appear|show|load|be fine|be good|match|pass)\b/i;

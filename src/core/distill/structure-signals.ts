@@ -36,16 +36,6 @@ export function isLeadIn(text: string): boolean {
   return false;
 }
 
-/**
- * A whole statement that introduces a list ("Your key is stored in 1Password under this name:"):
- * the claim stands without the list, so the colon alone does not make it a fragment; the gate's
- * evidence checks still judge it. Short labels ("Key Findings:") are not clauses.
- */
-export function isClauseLeadIn(text: string): boolean {
-  const t = text.trim().replace(/[:：]\s*$/, '');
-  return !hasCjk(t) && t.split(/\s+/).length >= 7 && /[a-z]/.test(t) && !/[:：]/.test(t);
-}
-
 /** A path, a file name or a file listing entry ("`docs/X.md` - Mac security assessment"). */
 export function isFileListing(text: string): boolean {
   const t = text.trim().replace(LEADING_MARKS, '');
