@@ -98,7 +98,7 @@ describe('admission by content in assistant and summary voice', () => {
     expect(kept('Stale helpers format_row/2, pick_color/1: dropped from the view since nothing calls them.', 'summary')).toBe(false);
   });
 
-  it('does not take how a piece of this task\'s code behaves for a standing fact', () => {
+  it("does not take how a piece of this task's code behaves for a standing fact", () => {
     expect(kept('The new handler retries the request twice.', 'assistant')).toBe(false);
     expect(kept('The component passes the selected row to the drawer.', 'summary')).toBe(false);
     expect(kept('The page loads the orders twice.', 'assistant')).toBe(false);
@@ -109,7 +109,7 @@ describe('admission by content in assistant and summary voice', () => {
     expect(admit({ text: '0.42 0.57 1.03 3/118 4471', source: 'assistant' }).reason).toBe('tool-noise');
   });
 
-  it('rejects a statement that introduces a list: what follows is this session\'s detail', () => {
+  it("rejects a statement that introduces a list: what follows is this session's detail", () => {
     expect(admit({ text: 'The migration has three parts:', source: 'assistant' }).admitted).toBe(false);
     expect(admit({ text: 'Everything is staged, but the push failed because of the hook:', source: 'assistant' }).reason).toBe('fragment');
   });

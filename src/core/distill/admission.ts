@@ -119,7 +119,10 @@ function isLogLine(text: string): boolean {
   // Mostly numbers and symbols: a status bar or a table row (CJK text has too few spaces to judge).
   if (hasCjk(text)) return false;
   // Code quoted in backticks is a noun of the sentence around it ("`a.conf` sets `b`").
-  const tokens = text.replace(/`[^`\n]+`/g, 'code').split(/\s+/).filter(Boolean);
+  const tokens = text
+    .replace(/`[^`\n]+`/g, 'code')
+    .split(/\s+/)
+    .filter(Boolean);
   const wordy = tokens.filter((w) => /^[A-Za-z\u3400-\u9fff][A-Za-z'\u3400-\u9fff-]*[.,!?:;]?$/.test(w)).length;
   return tokens.length >= 4 && wordy / tokens.length < 0.34;
 }

@@ -24,7 +24,8 @@ const DEICTIC =
  * "this project", "this repo", "this machine": the place the facts belong to, not a pointer into the
  * conversation. Removed before the deictic test.
  */
-const PLACE = /\b(?:in |on |for |of )?this (?:project|repo|repository|codebase|app|application|service|cluster|machine|device|computer|laptop|desktop|box|pc|router|network|server|host|workspace|team|company|monorepo|package|setup|environment)\b/gi;
+const PLACE =
+  /\b(?:in |on |for |of )?this (?:project|repo|repository|codebase|app|application|service|cluster|machine|device|computer|laptop|desktop|box|pc|router|network|server|host|workspace|team|company|monorepo|package|setup|environment)\b/gi;
 /** A named subject, then a present-tense verb of state within the first few words. */
 const FACT_FRAME = new RegExp(
   String.raw`^(?:the\s+|our\s+|your\s+|the user's\s+|this\s+(?:project|repo|repository|app)'?s?\s+)?(?:[\x60"']?[\w.@/#()~=-]+[\x60"']?(?:\s+|'s\s+)){1,6}?(?:(?:is|are|has|have|uses|use|lives|live|runs|run|stores|keeps|contains|accepts|supports|reads|passes|returns|requires|belongs|points|maps|delegates|monitors|tracks|connects|sits|stays|holds|owns|handles|calls|exposes|wraps|writes|collapses|auto-generates|generates|expects|logs|lacks|means)\b)`,
@@ -33,7 +34,8 @@ const FACT_FRAME = new RegExp(
 /** The same frame with a verb known by its shape only; case matters there ("Port 6380 hosts Redis"). */
 const SHAPE_FRAME = new RegExp(String.raw`^(?:[\x60"']?[\w.@/#()~=-]+[\x60"']?(?:\s+|'s\s+)){1,6}?` + S_VERB_SOURCE.slice(2));
 /** A short finished sentence: a subject of up to three words, then a verb by its shape ("The repo enforces signed commits."). */
-const SHORT_STATEMENT = /^(?:the\s+|our\s+|your\s+)?[\w.\x60@/-]+(?:\s+[\w.\x60@/-]+){0,2}\s+[a-z]{3,}(?<![sui])s\s+(?!(?:are|were|was|is|have|had|will|would|can|could|should|do|did|that|which|who)\b)[a-z][^.!?]*[.!]$/;
+const SHORT_STATEMENT =
+  /^(?:the\s+|our\s+|your\s+)?[\w.\x60@/-]+(?:\s+[\w.\x60@/-]+){0,2}\s+[a-z]{3,}(?<![sui])s\s+(?!(?:are|were|was|is|have|had|will|would|can|could|should|do|did|that|which|who)\b)[a-z][^.!?]*[.!]$/;
 function isShortStatement(t: string): boolean {
   return SHORT_STATEMENT.test(t) && !/[:;,]/.test(t) && t.split(/\s+/).length <= 12;
 }
@@ -42,7 +44,8 @@ const CLAUSE_LEAD = /^(?:for|with|in|on|at|when|if|after|before|since|while|once
 /** The user's own things, as the assistant or a summary addresses them: "your router", "the user's laptop". */
 const OWNED_SUBJECT = /^(?:your|our|the user's|the team's)\s+/i;
 /** What is "yours" only in this session: the edits, the branch, the request. */
-const SESSION_THING = /(?:^(?:our|the user's|the team's)|\byour)\s+(?:\w+\s+)?(?:changes|edits|commits?|branch|pull request|pr|build|tests?|work|request|question|message|files?|screenshot|draft|diff)\b/i;
+const SESSION_THING =
+  /(?:^(?:our|the user's|the team's)|\byour)\s+(?:\w+\s+)?(?:changes|edits|commits?|branch|pull request|pr|build|tests?|work|request|question|message|files?|screenshot|draft|diff)\b/i;
 /** "You have a NAS running TrueNAS", "you use fish as your shell": the assistant telling the user about their setup. */
 const SECOND_PERSON_SETUP =
   /^(?:(?:based on|according to|from) [^,]{1,40},\s*)?you(?:'ve got| have| also have| use| run| keep| own| work with)\s+(?!to\b|\d+\s|(?:no|some|a few|several|many) (?:changes|errors|files|tests)\b)(?:an?|your|two|three|\w+)\b/i;

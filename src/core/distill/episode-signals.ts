@@ -217,7 +217,8 @@ const TROUBLE = new RegExp(
 );
 const RECAP =
   /^(?:the|this|that)\s+(?:conversation|session|discussion|chat|exchange|thread|interaction|dialogue)\s+(?:was about|is about|was mostly about|focused on|focuses on|covered|covers|centered on|centred on|revolved around|dealt with|involved|concerned|touched on)\b/i;
-const RECAP_ZH = /^用户(?:刚才|刚刚)?(?:遇到|碰到|收到|看到)了?|^(?:这次|本次|这段)?(?:对话|会话|讨论|聊天)(?:主要)?(?:是关于|关于|围绕|讨论了|涉及)/;
+const RECAP_ZH =
+  /^用户(?:刚才|刚刚)?(?:遇到|碰到|收到|看到)了?|^(?:这次|本次|这段)?(?:对话|会话|讨论|聊天)(?:主要)?(?:是关于|关于|围绕|讨论了|涉及)/;
 
 /**
  * A recap of this session. A dated plan ("moves to Berlin next month") is not one: it is worth

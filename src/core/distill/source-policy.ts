@@ -37,7 +37,8 @@ const CONTINUATION = /^(?:but|and|so|then|also|or|which|though|plus)\b/i;
 const DEICTIC_START =
   /^(?:this|that|these|those|it|they|both|either|neither|here|there's|there are|the (?:issue|problem|error|fix|result|plan|instruction|difference|change|same))\b/i;
 /** "This repo pins Node 20": the place a fact belongs to, not a pointer into the conversation. */
-const PLACE_START = /^this (?:project|repo|repository|codebase|app|application|service|cluster|machine|server|workspace|team|company|monorepo)\b/i;
+const PLACE_START =
+  /^this (?:project|repo|repository|codebase|app|application|service|cluster|machine|server|workspace|team|company|monorepo)\b/i;
 const LESSON_STRONG =
   /\b(?:known (?:issue|bug|limitation)|root cause|doesn'?t support|does not support|not supported|because|means|culprit)\b/i;
 /** An assistant's expectation about the fix it just made ("should work now", "should pick up"). */
@@ -57,7 +58,8 @@ const DURABLE_LABEL =
 const SETUP_LABEL =
   /^(?:(?:the |user's |project |target |production |dev(?:elopment)? |local )?(?:tech(?:nology)? stack|stack|environment|platform|os|operating system|language|framework|database|hosting|deployment|package manager|editor|shell|tooling|infrastructure|architecture|repository|repo|monorepo|runtime|hardware|machine|setup))$/i;
 /** "Must keep X", "Should never Y": a constraint bullet, subjectless by style; it needs a standing word. */
-const MODAL_RULE = /^(?:must|should|shall)(?:n't| not)?\s+(?:always|never|not|only)\b|^(?:must|should)\b[^.]{0,80}\b(?:instead of|rather than|at all times|in every|for every|for all|in all)\b/i;
+const MODAL_RULE =
+  /^(?:must|should|shall)(?:n't| not)?\s+(?:always|never|not|only)\b|^(?:must|should)\b[^.]{0,80}\b(?:instead of|rather than|at all times|in every|for every|for all|in all)\b/i;
 export function durableLabelValue(text: string): string | undefined {
   const m = LABEL.exec(text.trim());
   if (!m || !(DURABLE_LABEL.test(m[1]!.trim()) || SETUP_LABEL.test(m[1]!.trim()))) return undefined;
