@@ -147,4 +147,9 @@ describe('admission by content in assistant and summary voice', () => {
     expect(kept('The fix is ready and the suite passes.', 'assistant')).toBe(false);
     expect(kept('The problem is in the file from before.', 'assistant')).toBe(false);
   });
+
+  it('reads typographic apostrophes like straight ones', () => {
+    expect(admit({ text: 'I’ll update the parser next.', source: 'assistant' }).reason).toBe('process-narration');
+    expect(kept('Don’t ever rebase the shared release branch.', 'user')).toBe(true);
+  });
 });

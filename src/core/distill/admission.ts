@@ -133,7 +133,11 @@ const CREDENTIAL_MENTION =
 
 export function admit(options: AdmitOptions): AdmissionDecision {
   const source = options.source ?? 'llm';
-  const raw = options.text.normalize('NFC').trim();
+  // Typographic apostrophes (macOS input, Codex output) would hide "don’t", "I’ll", "can’t" from every pattern.
+  const raw = options.text
+    .normalize('NFC')
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
+    .trim();
   if (raw === '') return reject('empty');
   if (isInjectedBlock(raw)) return reject('injected-block');
 
