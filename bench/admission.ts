@@ -10,6 +10,9 @@
  * the offline path (rule-based capture picks and normalises candidates, then the gate). Secondary:
  * the older synthetic set (short written sentences). Run: `npm run bench -- admission`, or
  * `npx tsx bench/admission.ts [--misses]` (`--misses` lists errors on the tune part only).
+ * `--cv` prints the leave-one-transcript-out view of the tune part (bench/lib/admission-cv.ts);
+ * `--misses --except=<transcript>` lists tune errors outside the fold being estimated. Error
+ * breakdowns are printed for the tune part only: held-out rows are an estimate, never a guide.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -17,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { admit, type AdmissionSource } from '../src/core/distill/admission.js';
 import { captureByRules } from '../src/core/distill/rules.js';
 import { hasCjk } from '../src/core/distill/signals.js';
+import { printCrossValidation, printMisses } from './lib/admission-cv.js';
 import { printTable } from './lib/table.js';
 
 export interface RealRow {
@@ -32,6 +36,7 @@ export interface RealRow {
 interface Scored extends RealRow {
   admitted: boolean;
   why?: string;
+  detail?: string;
 }
 
 const DATA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'data');
@@ -77,7 +82,7 @@ export function rates(rows: Array<{ label: 'keep' | 'junk'; admitted: boolean }>
 export function scoreGate(rows: RealRow[]): Scored[] {
   return rows.map((r) => {
     const d = admit({ text: r.text, source: r.source as AdmissionSource });
-    return { ...r, admitted: d.admitted, why: d.reason };
+    return { ...r, admitted: d.admitted, why: d.reason, detail: d.detail };
   });
 }
 
@@ -110,9 +115,14 @@ function rateRows(scored: Scored[], split: 'tune' | 'heldout', sources: readonly
 
 const HEADERS = ['source', 'n', 'keep', 'junk', 'precision', 'recall', 'junk admitted', 'keep rejected'];
 
-export function runAdmissionBench(options: { misses?: boolean } = {}): void {
+export function runAdmissionBench(options: { misses?: boolean; cv?: boolean; except?: string } = {}): void {
   const real = loadRealSet();
   const gate = scoreGate(real);
+  if (options.cv) {
+    printCrossValidation(gate);
+    if (options.misses) printMisses(gate, options.except);
+    return;
+  }
   const rules = scoreRules(real);
   for (const split of ['heldout', 'tune'] as const) {
     printTable(
@@ -148,8 +158,8 @@ export function runAdmissionBench(options: { misses?: boolean } = {}): void {
     ]),
   );
 
-  // Which kinds of junk get through the gate (held-out), and why keepers are rejected.
-  const held = gate.filter((r) => r.split === 'heldout');
+  // Which kinds of junk get through the gate, and why keepers are rejected: tune part only.
+  const held = gate.filter((r) => r.split === 'tune');
   const kinds = new Map<string, { total: number; admitted: number }>();
   for (const r of held.filter((x) => x.label === 'junk')) {
     const k = kinds.get(r.reason) ?? { total: 0, admitted: 0 };
@@ -158,7 +168,7 @@ export function runAdmissionBench(options: { misses?: boolean } = {}): void {
     kinds.set(r.reason, k);
   }
   printTable(
-    'Held-out junk by labelled kind: admitted by the gate',
+    'Tune junk by labelled kind: admitted by the gate',
     ['kind', 'total', 'admitted'],
     [...kinds].sort((a, b) => b[1].total - a[1].total).map(([k, c]) => [k, c.total, c.admitted]),
   );
@@ -168,21 +178,20 @@ export function runAdmissionBench(options: { misses?: boolean } = {}): void {
     whys.set(key, (whys.get(key) ?? 0) + 1);
   }
   printTable(
-    'Held-out keep items rejected, by source, labelled kind and gate reason',
+    'Tune keep items rejected, by source, labelled kind and gate reason',
     ['source', 'kind', 'gate reason', 'count'],
     [...whys].sort((a, b) => a[0].localeCompare(b[0])).map(([k, c]) => [...k.split('\t'), c]),
   );
 
   runSyntheticTable();
 
-  if (options.misses) {
-    console.log('\nErrors on the tune part (gate alone): label, source, reason, text');
-    for (const r of gate.filter((s) => s.split === 'tune' && (s.label === 'keep') !== s.admitted)) {
-      console.log(
-        `  ${r.label.padEnd(5)} ${r.source.padEnd(9)} ${(r.why ?? 'admitted').padEnd(22)} ${r.text.slice(0, 120).replace(/\n/g, '\\n')}`,
-      );
-    }
-  }
+  if (options.misses) printMisses(gate, options.except);
+}
+
+/** `--cv`, `--misses`, `--except=<transcript>` from the command line. */
+export function admissionFlags(argv: string[]): { misses: boolean; cv: boolean; except?: string } {
+  const except = argv.find((a) => a.startsWith('--except='))?.slice('--except='.length);
+  return { misses: argv.includes('--misses'), cv: argv.includes('--cv'), ...(except ? { except } : {}) };
 }
 
 // ---------------------------------------------------------------- secondary: the synthetic set
@@ -211,5 +220,5 @@ function runSyntheticTable(): void {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  runAdmissionBench({ misses: process.argv.includes('--misses') });
+  runAdmissionBench(admissionFlags(process.argv));
 }

@@ -14,7 +14,10 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   locomo: () => runLocomo(),
   embedders: async () => (await import('./embedders.js')).runEmbedderBench(),
   ann: async () => (await import('./ann.js')).runAnnBench(),
-  admission: async () => (await import('./admission.js')).runAdmissionBench(),
+  admission: async () => {
+    const { runAdmissionBench, admissionFlags } = await import('./admission.js');
+    runAdmissionBench(admissionFlags(process.argv));
+  },
   distill: async () => {
     await (await import('./distill.js')).runDistillBench();
     await (await import('./distill-real.js')).runRealDistillBench();

@@ -15,7 +15,7 @@ import { hasLesson } from './durable-evidence.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
 import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
 import { isPassingState, isSessionEvent, isThirdPersonRequest } from './task-signals.js';
-import { isCommonKnowledge, isOngoingActivity, isResearchBrief, isRunOutcome } from './episode-signals.js';
+import { isCommonKnowledge, isOngoingActivity, isResearchBrief, isRunOutcome, isSessionRecap } from './episode-signals.js';
 import { unsafeImperativeKind } from './unsafe-imperative.js';
 
 /**
@@ -118,7 +118,11 @@ function isLogLine(text: string): boolean {
   if (/^[+-]\d+\s|^\d{1,4}\s+-\s+\S|^(?:WRN|INF|ERR|DBG|WARN|INFO|ERROR|DEBUG)\b/.test(text)) return true;
   // Mostly numbers and symbols: a status bar or a table row (CJK text has too few spaces to judge).
   if (hasCjk(text)) return false;
-  const tokens = text.split(/\s+/).filter(Boolean);
+  // Code quoted in backticks is a noun of the sentence around it ("`a.conf` sets `b`").
+  const tokens = text
+    .replace(/`[^`\n]+`/g, 'code')
+    .split(/\s+/)
+    .filter(Boolean);
   const wordy = tokens.filter((w) => /^[A-Za-z\u3400-\u9fff][A-Za-z'\u3400-\u9fff-]*[.,!?:;]?$/.test(w)).length;
   return tokens.length >= 4 && wordy / tokens.length < 0.34;
 }
@@ -129,7 +133,11 @@ const CREDENTIAL_MENTION =
 
 export function admit(options: AdmitOptions): AdmissionDecision {
   const source = options.source ?? 'llm';
-  const raw = options.text.normalize('NFC').trim();
+  // Typographic apostrophes (macOS input, Codex output) would hide "don’t", "I’ll", "can’t" from every pattern.
+  const raw = options.text
+    .normalize('NFC')
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
+    .trim();
   if (raw === '') return reject('empty');
   if (isInjectedBlock(raw)) return reject('injected-block');
 
@@ -162,6 +170,7 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (isPromptRestatement(text)) return reject('restated-instruction');
   if (isTaskRequest(text) || isThirdPersonRequest(text)) return reject('task-request');
   if (isSessionEvent(text)) return reject('session-event');
+  if (isSessionRecap(text)) return reject('session-event', 'session-recap');
   if (isPassingState(text) || isOngoingActivity(text)) return reject('passing-state');
   if (isRunOutcome(text)) return reject('status-noise', 'run-outcome');
   if (isResearchBrief(text)) return reject('task-request', 'research-brief');

@@ -204,3 +204,28 @@ export function isCommonKnowledge(text: string): boolean {
   const body = t.replace(/[.!]$/, '');
   return COMMON_SUBJECT.test(t) && !ANCHOR_WORD.test(body) && !ANCHOR_SHAPE.test(body);
 }
+
+/**
+ * What an extractor writes when it recaps the session rather than the person: a problem met in it
+ * ("The user encountered a type error ...", "needs help with ..."), or what the conversation was about
+ * ("The discussion covered caching").
+ */
+const PROBLEM = String.raw`(?:an?|the|some|another|several|two|three|\d{3})?\s*(?:[\w-]+\s+){0,3}?(?:errors?|warnings?|conflicts?|exceptions?|failures?|problems?|issues?|bugs?|crash(?:es)?|timeouts?)`;
+const TROUBLE = new RegExp(
+  String.raw`^(?:the )?user\s+(?:has\s+|had\s+)?(?:(?:encountered|hit|received|got|saw|faced|experienced|ran into|is running into|was running into)\s+${PROBLEM}\b|(?:had trouble|is having trouble|was having trouble|is struggling|struggled|needs help|needed help|wants help|is unsure|was unsure|is not sure|was not sure|isn't sure|wasn't sure|is confused|was confused|does(?:n't| not) know how|did(?:n't| not) know how)\b)`,
+  'i',
+);
+const RECAP =
+  /^(?:the|this|that)\s+(?:conversation|session|discussion|chat|exchange|thread|interaction|dialogue)\s+(?:was about|is about|was mostly about|focused on|focuses on|covered|covers|centered on|centred on|revolved around|dealt with|involved|concerned|touched on)\b/i;
+const RECAP_ZH =
+  /^用户(?:刚才|刚刚)?(?:遇到|碰到|收到|看到)了?|^(?:这次|本次|这段)?(?:对话|会话|讨论|聊天)(?:主要)?(?:是关于|关于|围绕|讨论了|涉及)/;
+
+/**
+ * A recap of this session. A dated plan ("moves to Berlin next month") is not one: it is worth
+ * remembering, and the extractor resolves the date.
+ */
+export function isSessionRecap(text: string): boolean {
+  const t = text.trim();
+  if (hasDurableMarker(t)) return false;
+  return TROUBLE.test(t) || RECAP.test(t) || RECAP_ZH.test(t);
+}

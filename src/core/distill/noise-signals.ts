@@ -41,10 +41,32 @@ const TOOL_WEAK: RegExp[] = [
   /^(?:\s*\S+\.(?:ts|tsx|js|json|md|py|go|rs|yaml|yml|toml|lock|txt|css|html)\s*\n){2,}/m,
 ];
 
-/** Share of code punctuation; prose rarely passes 10 %. Backticks, slashes and dots are not counted. */
+/**
+ * Share of code punctuation; prose rarely passes 10 %. Backticks, slashes and dots are not counted,
+ * and neither is code quoted in backticks inside a sentence ("`run()` returns `{ ok, error }`").
+ */
 function codeDensity(text: string): number {
-  const symbols = text.match(/[{}[\]();=<>|\\$&]/g)?.length ?? 0;
-  return symbols >= 4 ? symbols / text.length : 0;
+  const prose = text.replace(/`[^`\n]+`/g, 'code');
+  const symbols = prose.match(/[{}[\]();=<>|\\$&]/g)?.length ?? 0;
+  return symbols >= 4 ? symbols / prose.length : 0;
+}
+
+/**
+ * A sentence about a command rather than a command line: "terraform apply needs the state bucket
+ * in eu-west-1." starts like a shell line but has no flags or pipes, ends like a sentence and has a
+ * finite verb after the command.
+ */
+const FINITE_AFTER_COMMAND =
+  /^\S+\s+(?:\S+\s+)?(?:is|are|was|needs|requires|expects|fails|breaks|hangs|works|runs|reads|writes|uses|creates|ignores|skips|signs|builds|installs|returns|prints|needs|only|always|never|does(?:n't| not)|won't|will not|can(?:'t|not))\b/i;
+function isProseAboutCommand(text: string): boolean {
+  const t = text.trim();
+  return (
+    !t.includes('\n') &&
+    /[.!]$/.test(t) &&
+    t.split(/\s+/).length >= 6 &&
+    !/\s--?[\w-]|[|;$]|&&|\s>\s?\S/.test(t) &&
+    FINITE_AFTER_COMMAND.test(t)
+  );
 }
 
 function looksLikeJson(text: string): boolean {
@@ -67,7 +89,7 @@ export function toolNoiseKind(text: string, options: { lenient: boolean }): 'str
   const weakSignal = TOOL_WEAK.some((re) => re.test(text));
   // Three or more lines with an output signal are a pasted log, whatever words it contains.
   if (weakSignal && text.split('\n').filter((l) => l.trim()).length >= 3) return 'strong';
-  if (options.lenient || isProseAboutOutput(text)) return undefined;
+  if (options.lenient || isProseAboutOutput(text) || isProseAboutCommand(text)) return undefined;
   if (SHELL.test(text.trim()) || weakSignal || codeDensity(text) > 0.1) return 'weak';
   const lines = text.split('\n').filter((l) => l.trim());
   // Several short lines without sentence punctuation: a listing or a table dump.

@@ -29,6 +29,18 @@ export function core(text: string): string {
     .trim();
 }
 
+/**
+ * A verb no word list knows, by its shape: a third-person -s form ("hosts", "deploys", "backs up")
+ * followed by what a clause continues with (an article, a particle, a number, a name, code, or a
+ * preposition before a name). A plural noun is rarely followed by those ("components for x" is not).
+ */
+export const S_VERB_SOURCE = String.raw`\b[a-z]{2,}(?<![sui])s\s+(?:(?:to|from|into|onto|via|through|on|in|at|with|over|under|for|by)\s+[A-Z\d\x60"']|(?:the|a|an|its|their|his|her|our|your|all|every|each|no|only|up|down|out|off|back|everything|anything|nothing|them|it|both)\b|\d|[A-Z\x60"'])`;
+const S_VERB = new RegExp(S_VERB_SOURCE);
+
+export function hasShapeVerb(text: string): boolean {
+  return S_VERB.test(text);
+}
+
 // ---------------------------------------------------------------- durable statement markers
 
 /**

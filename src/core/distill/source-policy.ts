@@ -1,5 +1,5 @@
 import type { AdmissionReason, AdmissionSource } from './admission.js';
-import { hasDurableEvidence, hasLesson, hasUserEvidence } from './durable-evidence.js';
+import { hasDurableEvidence, hasLesson, hasUserEvidence, isTeamDecision } from './durable-evidence.js';
 import { hasContentEvidence, hasCjk, isShort } from './signals.js';
 import { hasNoFiniteVerb, isVerbless } from './structure-signals.js';
 
@@ -12,7 +12,7 @@ import { hasNoFiniteVerb, isVerbless } from './structure-signals.js';
 
 /** "I can see that X", "It looks like X": evidence preambles; the claim after them is what counts. */
 const PREAMBLE =
-  /^(?:(?:ok(?:ay)?|so|good|great|perfect|interesting|alright|right)[,!.]?\s+)*(?:i can see (?:that )?|i see (?:that )?|i found (?:that )?|i noticed (?:that )?|i've found (?:that )?|it (?:looks|seems) like |looks like |it seems (?:that )?|note(?: that)?:?\s+|turns out,?\s+)/i;
+  /^(?:(?:ok(?:ay)?|so|good|great|perfect|interesting|alright|right)[,!.]?\s+)*(?:(?:based on|according to|judging by|from) (?:your|the|my) [^,]{1,40},\s*|i can see (?:that )?|i see (?:that )?|i found (?:that )?|i noticed (?:that )?|i've found (?:that )?|it (?:looks|seems) like |looks like |it seems (?:that )?|note(?: that)?:?\s+|turns out,?\s+)/i;
 
 export function stripPreamble(text: string): string {
   const stripped = text.replace(PREAMBLE, '');
@@ -36,12 +36,36 @@ const SUBJECTLESS = /^(?:also\s+)?(?:should|shall|must|needs? to|has to|have to|
 const CONTINUATION = /^(?:but|and|so|then|also|or|which|though|plus)\b/i;
 const DEICTIC_START =
   /^(?:this|that|these|those|it|they|both|either|neither|here|there's|there are|the (?:issue|problem|error|fix|result|plan|instruction|difference|change|same))\b/i;
-const LESSON_STRONG = /\b(?:known (?:issue|bug|limitation)|root cause|doesn'?t support|does not support|not supported|because|means)\b/i;
+/** "This repo pins Node 20": the place a fact belongs to, not a pointer into the conversation. */
+const PLACE_START =
+  /^this (?:project|repo|repository|codebase|app|application|service|cluster|machine|server|workspace|team|company|monorepo)\b/i;
+const LESSON_STRONG =
+  /\b(?:known (?:issue|bug|limitation)|root cause|doesn'?t support|does not support|not supported|because|means|culprit)\b/i;
 /** An assistant's expectation about the fix it just made ("should work now", "should pick up"). */
 const EXPECTATION =
   /\bshould (?:now |also |still |then )?(?:work|be working|pick up|see|render|detect|fix|resolve|help|appear|show|load|be fine|be good|match|pass)\b/i;
 /** "Initials: "JN" (instead of hardcoded "CN")": a label and a value cut from a list. */
 const LABEL = /^([^:：]{1,30})[:：]\s+(.+)$/;
+/**
+ * A label that says what kind of lasting thing follows: summaries file decisions, constraints and
+ * causes under such labels ("Decision: ...", "Root cause: ...", "User preference: ..."). The value
+ * is then the statement, verb or not; a label about the work in progress ("Next step", "Status")
+ * is not one of these.
+ */
+const DURABLE_LABEL =
+  /^(?:(?:key|main|important|final|user|user's|team|project|hard|known)\s+)?(?:decisions?|decided|constraints?|rules?|conventions?|polic(?:y|ies)|preferences?|prefers|requirements?|lessons?(?: learned)?|root cause|cause|gotchas?|caveats?|limitations?|insights?|takeaways?|learnings?|workaround|invariants?|defaults?|standards?|guidelines?|important|critical)$/i;
+/** A label naming a lasting attribute of the user's setup ("Tech stack: ...", "Environment: ..."). */
+const SETUP_LABEL =
+  /^(?:(?:the |user's |project |target |production |dev(?:elopment)? |local )?(?:tech(?:nology)? stack|stack|environment|platform|os|operating system|language|framework|database|hosting|deployment|package manager|editor|shell|tooling|infrastructure|architecture|repository|repo|monorepo|runtime|hardware|machine|setup))$/i;
+/** "Must keep X", "Should never Y": a constraint bullet, subjectless by style; it needs a standing word. */
+const MODAL_RULE =
+  /^(?:must|should|shall)(?:n't| not)?\s+(?:always|never|not|only)\b|^(?:must|should)\b[^.]{0,80}\b(?:instead of|rather than|at all times|in every|for every|for all|in all)\b/i;
+export function durableLabelValue(text: string): string | undefined {
+  const m = LABEL.exec(text.trim());
+  if (!m || !(DURABLE_LABEL.test(m[1]!.trim()) || SETUP_LABEL.test(m[1]!.trim()))) return undefined;
+  const value = m[2]!.trim();
+  return /[A-Za-z\u3400-\u9fff]/.test(value) && value.split(/\s+/).length >= 3 ? value : undefined;
+}
 /** Short Title Case line with no sentence end: a heading that lost its markdown. */
 function isHeadingLike(t: string): boolean {
   if (/[.!?。！？]$/.test(t)) return false;
@@ -87,6 +111,8 @@ export function sourceRejection(text: string, source: AdmissionSource): { reason
     if (!hasUserEvidence(t)) return { reason: 'no-content', detail: 'no rule, preference, decision or fact' };
     return undefined;
   }
+  // "Decision: use X", "Root cause: Y": the label says what kind of lasting thing the value is.
+  if (source !== 'llm' && !cjk && durableLabelValue(t) !== undefined) return undefined;
   // An extractor writes sentences whose verbs the short list may not know ("The team deploys ..."),
   // so only very short LLM output is judged verbless.
   if (!cjk && !STRONG_RULE.test(t) && isVerbless(t, source === 'llm' ? 4 : 8)) return { reason: 'fragment', detail: 'no verb' };
@@ -98,10 +124,10 @@ export function sourceRejection(text: string, source: AdmissionSource): { reason
     const label = LABEL.exec(t);
     // "In VS Code: Check Settings → X (set to 1 to disable contrast adjustment)": a lesson in a list.
     if (label && hasNoFiniteVerb(label[2]!) && !hasLesson(label[2]!)) return { reason: 'fragment', detail: 'label and value' };
-    if (CONTINUATION.test(t) || SUBJECTLESS.test(t)) return { reason: 'context-dependent' };
-    if (DEICTIC_START.test(t) && !LESSON_STRONG.test(t)) return { reason: 'context-dependent' };
+    if (CONTINUATION.test(t) || (SUBJECTLESS.test(t) && !MODAL_RULE.test(t))) return { reason: 'context-dependent' };
+    if (DEICTIC_START.test(t) && !PLACE_START.test(t) && !LESSON_STRONG.test(t)) return { reason: 'context-dependent' };
     if (EXPECTATION.test(t)) return { reason: 'passing-state', detail: 'expectation' };
-    if (/^(?:i|we)\b/i.test(t)) return { reason: 'process-narration' };
+    if (/^(?:i|we)\b/i.test(t) && !isTeamDecision(t)) return { reason: 'process-narration' };
   }
   if (!hasDurableEvidence(t)) return { reason: 'no-content', detail: 'no rule, lesson or standing fact' };
   return undefined;

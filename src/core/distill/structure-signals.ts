@@ -1,4 +1,4 @@
-import { hasCjk } from './signals.js';
+import { hasCjk, hasShapeVerb } from './signals.js';
 
 /**
  * Detectors for the shapes real transcripts are full of and memories never are: text the host or
@@ -96,7 +96,9 @@ export function isVerbless(text: string, maxWords = 8): boolean {
   const w = words(t);
   if (w.length === 0) return true;
   if (w.length > maxWords) return false;
-  return !VERB_EN.test(t.replace(/`[^`]*`/g, ' x '));
+  // A finished sentence with a word of verb shape after its subject ("Renovate opens PRs weekly.").
+  if (/[.!]$/.test(t) && /^\S+(?:\s+\S+){0,3}?\s+[a-z]{3,}(?<![sui])(?:s|ed)\s+\S/.test(t)) return false;
+  return !VERB_EN.test(t.replace(/`[^`]*`/g, ' x ')) && !hasShapeVerb(t);
 }
 
 /** No finite verb: a value, not a clause ("\"JN\" (instead of hardcoded \"CN\")", "GL.iNet GL-BE3600"). */

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { admit, type AdmissionSource } from './admission.js';
+
+/**
+ * Issue 14.2: the gate judges content, not voice. Assistant prose and compaction summaries state
+ * lasting facts, decisions and constraints in their own voice ("Your NAS runs ...", "Decision: ...",
+ * "Should always ..."); rules written for user text used to reject them. Each keeper below was
+ * rejected before the rule it names; each junk line is the nearest shape that must stay out.
+ */
+const kept = (text: string, source: AdmissionSource) => admit({ text, source }).admitted;
+
+describe('admission by content in assistant and summary voice', () => {
+  it('keeps a fact about the user\'s own setup ("your X runs Y"), not their session artefacts', () => {
+    expect(kept('Your home server runs Proxmox 8 with two ZFS pools.', 'assistant')).toBe(true);
+    expect(kept("The user's laptop is configured to suspend after ten idle minutes.", 'summary')).toBe(true);
+    expect(kept('Your edits are saved and the dev server restarted.', 'assistant')).toBe(false);
+  });
+
+  it('keeps the assistant telling the user what they have ("you have a box running X")', () => {
+    expect(kept('You have a spare mini PC running Ubuntu where the runner is installed.', 'assistant')).toBe(true);
+    expect(kept('Judging by your dotfiles, you use fish as the login shell.', 'assistant')).toBe(true);
+    expect(kept('You have 3 untracked files in the repository.', 'assistant')).toBe(false);
+    expect(kept('You have to reload the page to see it.', 'assistant')).toBe(false);
+  });
+
+  it('reads "this project" / "this cluster" as the place of a fact, "this" alone as a pointer', () => {
+    expect(kept('RabbitMQ is configured to drop unacked messages after an hour in this cluster.', 'assistant')).toBe(true);
+    expect(kept('Nginx in this project uses a shared cache zone of 200 MB.', 'summary')).toBe(true);
+    expect(kept('Nginx uses this value for the cache zone.', 'summary')).toBe(false);
+  });
+
+  it('knows a present-tense verb by its shape ("signs the", "backs up", "deploys to Fly.io")', () => {
+    expect(kept('`make dist` signs the archive with the release key from the vault.', 'assistant')).toBe(true);
+    expect(kept('The wiki deploys to Netlify from the docs branch.', 'summary')).toBe(true);
+    expect(kept('The photo library backs up to an external disk every night.', 'assistant')).toBe(true);
+    // A plural noun before a preposition is not a verb: a list item stays a fragment.
+    expect(kept('Reusable widgets for sidebar, header, footer and modal dialogs', 'summary')).toBe(false);
+    // The subject is not at the start: "For accounts with ..., it shows ..." describes code of this task.
+    expect(kept('For accounts with two owners (e.g. "Ann Lee"), it shows both initials ("AL")', 'assistant')).toBe(false);
+  });
+
+  it('reads "unless" and "only if" as a condition worth remembering', () => {
+    expect(kept('Sidekiq jobs only retry on the low queue unless the retry flag is set.', 'assistant')).toBe(true);
+  });
+
+  it('keeps a decision in the team voice, not a report of work done', () => {
+    expect(kept('We settled on Caddy as the reverse proxy for every internal service.', 'assistant')).toBe(true);
+    expect(kept('We decided to keep the old billing tables read-only until the audit.', 'summary')).toBe(true);
+    expect(kept('We updated the billing tables and reran the import.', 'summary')).toBe(false);
+  });
+
+  it('keeps a summary line filed under a durable label, whatever its grammar', () => {
+    expect(kept('Decision: use Flyway for every schema change instead of hand-run SQL.', 'summary')).toBe(true);
+    expect(kept('Constraint: no outbound network calls from unit tests.', 'summary')).toBe(true);
+    expect(kept('User preference: terse answers without emoji.', 'summary')).toBe(true);
+    expect(kept('Root cause: the container clock ran on UTC while the scheduler assumed local time.', 'summary')).toBe(true);
+    expect(kept('Next step: rerun the integration suite.', 'summary')).toBe(false);
+    expect(kept('Current work: hooking the export button up to the API.', 'summary')).toBe(false);
+  });
+
+  it('keeps a subjectless constraint bullet with a standing word, not pending work', () => {
+    expect(kept('Should never force-push to a shared release branch.', 'summary')).toBe(true);
+    expect(kept('Must use the staging bucket rather than production for test uploads.', 'summary')).toBe(true);
+    expect(kept('Must finish the data backfill before Thursday.', 'summary')).toBe(false);
+    expect(kept('Should be merged once review is done.', 'summary')).toBe(false);
+  });
+
+  it('strips an evidence preamble ("Based on your notes, ...") and judges the claim', () => {
+    expect(kept('Based on your notes, the lab router hands out addresses from 10.20.0.0/24.', 'assistant')).toBe(true);
+  });
+
+  it('reads a sentence about a command as prose, a command line as tool output', () => {
+    expect(kept('helm upgrade needs the chart repo added under the name internal, not stable.', 'assistant')).toBe(true);
+    expect(admit({ text: 'helm upgrade --install api ./chart -n prod', source: 'assistant' }).reason).toBe('tool-noise');
+  });
+
+  it('does not count code quoted in backticks as code density', () => {
+    expect(kept('The `loadConfig()` call returns `{ port: 0, host: "::" }` for an empty file.', 'assistant')).toBe(true);
+    expect(admit({ text: 'if (cfg) { start(cfg.port); } else { exit(1); }', source: 'assistant' }).admitted).toBe(false);
+  });
+
+  it('reads "your Mac" anywhere in a fact as the user\'s own thing', () => {
+    expect(kept('Time Machine is enabled on your Mac, and the backups go to the NAS.', 'assistant')).toBe(true);
+    expect(kept('Fish is your login shell, with starship as the prompt.', 'assistant')).toBe(true);
+    expect(kept('Vitest picked up your changes to the config.', 'assistant')).toBe(false);
+  });
+
+  it('reads "This repo ..." at the start as the place of a fact', () => {
+    expect(kept('This monorepo pins pnpm 9 through the packageManager field.', 'assistant')).toBe(true);
+    expect(kept('This pins the version for now.', 'assistant')).toBe(false);
+  });
+
+  it('keeps a short finished sentence whose verb only its shape shows, not a plural noun', () => {
+    expect(kept('The wiki enforces two reviewers on every page.', 'assistant')).toBe(true);
+    expect(kept('Dependabot bumps minor versions weekly.', 'assistant')).toBe(true);
+    expect(kept('git-annex tracks everything under `media/` in the archive remote.', 'assistant')).toBe(true);
+    expect(kept('All four subtasks were handled in order.', 'summary')).toBe(false);
+    expect(kept('Stale helpers format_row/2, pick_color/1: dropped from the view since nothing calls them.', 'summary')).toBe(false);
+  });
+
+  it("does not take how a piece of this task's code behaves for a standing fact", () => {
+    expect(kept('The new handler retries the request twice.', 'assistant')).toBe(false);
+    expect(kept('The component passes the selected row to the drawer.', 'summary')).toBe(false);
+    expect(kept('The page loads the orders twice.', 'assistant')).toBe(false);
+  });
+
+  it('counts code quoted in backticks as a word of the sentence, not as log output', () => {
+    expect(kept('`~/.config/git/allowed_signers` lists `dev@example.org` with the laptop key.', 'assistant')).toBe(true);
+    expect(admit({ text: '0.42 0.57 1.03 3/118 4471', source: 'assistant' }).reason).toBe('tool-noise');
+  });
+
+  it("rejects a statement that introduces a list: what follows is this session's detail", () => {
+    expect(admit({ text: 'The migration has three parts:', source: 'assistant' }).admitted).toBe(false);
+    expect(admit({ text: 'Everything is staged, but the push failed because of the hook:', source: 'assistant' }).reason).toBe('fragment');
+  });
+
+  it('rejects an extractor recap of the session, keeps a lasting fact in the same voice', () => {
+    const llm = (text: string) => admit({ text, source: 'llm' });
+    expect(llm('The user hit a linker error while compiling the Rust crate.').reason).toBe('session-event');
+    expect(llm('The user is unsure how to split the settings module.').reason).toBe('session-event');
+    expect(llm('The discussion covered retry strategies for the payments API.').reason).toBe('session-event');
+    // A dated plan is worth remembering; the extractor resolves the date.
+    expect(llm('The team agreed to move to weekly releases starting next quarter.').admitted).toBe(true);
+    expect(llm('用户碰到了一个编译错误。').reason).toBe('session-event');
+    expect(llm('The user got married in 2019 and lives in Porto.').admitted).toBe(true);
+    expect(llm('The user demos progress to the board every Thursday.').admitted).toBe(true);
+  });
+
+  it('reads "this box" in a user message as the place of a fact', () => {
+    expect(kept('homelab is this box, grafana is served on port 3000 over the tailnet.', 'user')).toBe(true);
+    expect(kept('grafana is broken on this one.', 'user')).toBe(false);
+  });
+
+  it('keeps a summary line under a label naming a lasting attribute of the setup', () => {
+    expect(kept('Tech stack: Remix, Kysely and PlanetScale MySQL.', 'summary')).toBe(true);
+    expect(kept('Environment: Fedora 40 on a ThinkPad with Podman instead of Docker.', 'summary')).toBe(true);
+    expect(kept('Important: the build agents cannot reach the internal PyPI mirror.', 'summary')).toBe(true);
+    expect(kept('Branch: `feature/export-csv` off the release branch', 'summary')).toBe(false);
+    expect(kept('Disk usage: 71 GB used of 256 GB', 'summary')).toBe(false);
+  });
+
+  it('keeps a lesson told as "X only does Y" or under "Key insight:"; a diagnosis of this task stays out', () => {
+    expect(kept('Next.js only inlines environment variables prefixed with `NEXT_PUBLIC_`.', 'assistant')).toBe(true);
+    expect(kept('Key insight: the runner cache ignores the lockfile, so old packages survive upgrades.', 'summary')).toBe(true);
+    expect(kept('The fix is to make the cache helper drop stale entries when called.', 'assistant')).toBe(false);
+    expect(kept('The problem was that the worker imported the old build output.', 'assistant')).toBe(false);
+    expect(kept('The fix is ready and the suite passes.', 'assistant')).toBe(false);
+    expect(kept('The problem is in the file from before.', 'assistant')).toBe(false);
+  });
+
+  it('reads typographic apostrophes like straight ones', () => {
+    expect(admit({ text: 'I’ll update the parser next.', source: 'assistant' }).reason).toBe('process-narration');
+    expect(kept('Don’t ever rebase the shared release branch.', 'user')).toBe(true);
+  });
+});
