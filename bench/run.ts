@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- <name> ...]`: runs the benchmarks and prints their tables.
  * Names: write, recall, locomo, embedders, ann, admission, capture, conversations, distill, rules, http, hooks, resident-ops,
- * postgres, redaction, lines, openclaw (default: all available).
+ * postgres, redaction, lines, locks, openclaw (default: all available).
  */
 import { runLocomo } from './locomo.js';
 import { runRecallLatency, runWriteThroughput } from './engine-perf.js';
@@ -40,6 +40,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   postgres: async () => (await import('./postgres.js')).runPostgresBench(),
   redaction: async () => (await import('./redaction.js')).runRedactionBench(),
   lines: async () => (await import('./line-reader.js')).runLineReaderBench(),
+  locks: async () => (await import('./locks.js')).runLocksBench(),
   // Real OpenClaw turns with and without the plugin (installs pinned OpenClaw releases; minutes).
   openclaw: async () => (await import('./openclaw.js')).runOpenClawBench(),
 };
