@@ -12,7 +12,8 @@ export interface LayerStoreContractOptions {
   skip?: Array<{ reason: string; tests: string[] }>;
 }
 
-const SCENE = '---\nsummary: "Home lab: three servers"\nheat: 2\ncreated: 2026-01-05T10:00:00.000Z\nupdated: 2026-01-06T08:00:00.000Z\n---\n# Lab\n- ünïcode ✓ \u0000 and CRLF\r\n';
+const SCENE =
+  '---\nsummary: "Home lab: three servers"\nheat: 2\ncreated: 2026-01-05T10:00:00.000Z\nupdated: 2026-01-06T08:00:00.000Z\n---\n# Lab\n- ünïcode ✓ \u0000 and CRLF\r\n';
 const PERSONA = 'Works for Ada.\n\n<!-- strata:scene-navigation -->\n## Scenes\n<!-- /strata:scene-navigation -->\n';
 
 export function runLayerStoreContract(options: LayerStoreContractOptions): void {
@@ -45,7 +46,12 @@ export function runLayerStoreContract(options: LayerStoreContractOptions): void 
     });
 
     test('a commit stores every file byte for byte, bumps the version, and another handle sees it', async () => {
-      const files = { 'scenes/lab.md': SCENE, 'scenes/.index.json': '{"version":1,"scenes":[]}\n', 'persona.md': PERSONA, 'checkpoint.json': '{}' };
+      const files = {
+        'scenes/lab.md': SCENE,
+        'scenes/.index.json': '{"version":1,"scenes":[]}\n',
+        'persona.md': PERSONA,
+        'checkpoint.json': '{}',
+      };
       const changes = Object.entries(files).map(([name, text]) => ({ name, text }));
       expect(await store.commit({ agentId: 'main', changes, expectedVersion: 0 })).toEqual({ version: 1 });
       const other = await ctx.open();
@@ -63,7 +69,16 @@ export function runLayerStoreContract(options: LayerStoreContractOptions): void 
 
     test('a commit on a version that moved fails with a retryable conflict and changes nothing', async () => {
       await store.commit({ agentId: 'main', changes: [{ name: 'scenes/a.md', text: 'A1' }], expectedVersion: 0 });
-      const error = await conflictOf(store.commit({ agentId: 'main', changes: [{ name: 'scenes/a.md', text: 'lost' }, { name: 'scenes/b.md', text: 'B' }], expectedVersion: 0 }));
+      const error = await conflictOf(
+        store.commit({
+          agentId: 'main',
+          changes: [
+            { name: 'scenes/a.md', text: 'lost' },
+            { name: 'scenes/b.md', text: 'B' },
+          ],
+          expectedVersion: 0,
+        }),
+      );
       expect(LayerConflictError.is(error)).toBe(true);
       expect(error).toMatchObject({ code: 'VERSION_CONFLICT', isRetryable: true, details: { expectedVersion: 0, actualVersion: 1 } });
       expect(await store.read({ agentId: 'main' })).toMatchObject({ version: 1, files: { 'scenes/a.md': 'A1' } });
@@ -73,8 +88,22 @@ export function runLayerStoreContract(options: LayerStoreContractOptions): void 
     });
 
     test('null deletes a file; deleting a missing file is fine; an empty commit keeps the version', async () => {
-      await store.commit({ agentId: 'main', changes: [{ name: 'scenes/a.md', text: 'A' }, { name: 'scenes/b.md', text: 'B' }], expectedVersion: 0 });
-      await store.commit({ agentId: 'main', changes: [{ name: 'scenes/a.md', text: null }, { name: 'scenes/zz.md', text: null }], expectedVersion: 1 });
+      await store.commit({
+        agentId: 'main',
+        changes: [
+          { name: 'scenes/a.md', text: 'A' },
+          { name: 'scenes/b.md', text: 'B' },
+        ],
+        expectedVersion: 0,
+      });
+      await store.commit({
+        agentId: 'main',
+        changes: [
+          { name: 'scenes/a.md', text: null },
+          { name: 'scenes/zz.md', text: null },
+        ],
+        expectedVersion: 1,
+      });
       expect(await store.read({ agentId: 'main' })).toMatchObject({ version: 2, files: { 'scenes/b.md': 'B' } });
       expect((await store.read({ agentId: 'main' })).files['scenes/a.md']).toBeUndefined();
       expect(await store.commit({ agentId: 'main', changes: [], expectedVersion: 2 })).toEqual({ version: 2 });
@@ -89,8 +118,25 @@ export function runLayerStoreContract(options: LayerStoreContractOptions): void 
     });
 
     test('names outside the layer files are refused before anything is written', async () => {
-      for (const name of ['../x.md', 'scenes/../../x.md', 'scenes/sub/x.md', 'scenes/.hidden.md', 'scenes/x.txt', 'notes.md', '/etc/passwd']) {
-        const error = await conflictOf(store.commit({ agentId: 'main', changes: [{ name: 'scenes/ok.md', text: 'ok' }, { name, text: 'pwned' }], expectedVersion: 0 }));
+      for (const name of [
+        '../x.md',
+        'scenes/../../x.md',
+        'scenes/sub/x.md',
+        'scenes/.hidden.md',
+        'scenes/x.txt',
+        'notes.md',
+        '/etc/passwd',
+      ]) {
+        const error = await conflictOf(
+          store.commit({
+            agentId: 'main',
+            changes: [
+              { name: 'scenes/ok.md', text: 'ok' },
+              { name, text: 'pwned' },
+            ],
+            expectedVersion: 0,
+          }),
+        );
         expect(StrataError.isInstance(error) && error.code).toBe('INVALID_ARGUMENT');
       }
       expect(await store.read({ agentId: 'main' })).toMatchObject({ version: 0, files: {} });
@@ -100,7 +146,9 @@ export function runLayerStoreContract(options: LayerStoreContractOptions): void 
       const other = await ctx.open();
       try {
         const results = await Promise.allSettled(
-          [store, other, store, other].map((s, n) => s.commit({ agentId: 'main', changes: [{ name: 'scenes/race.md', text: `writer ${n}` }], expectedVersion: 0 })),
+          [store, other, store, other].map((s, n) =>
+            s.commit({ agentId: 'main', changes: [{ name: 'scenes/race.md', text: `writer ${n}` }], expectedVersion: 0 }),
+          ),
         );
         const won = results.filter((r) => r.status === 'fulfilled');
         expect(won).toHaveLength(1);

@@ -18,8 +18,12 @@ const strata = await Strata.open({
 try {
   const report = await strata.organize({ agentId: 'main' });
   process.stdout.write(
-    JSON.stringify({ provider: strata.layerStore.provider, conflicts: report.conflicts, processed: report.memoriesProcessed, version: report.version }) +
-      '\n',
+    JSON.stringify({
+      provider: strata.layerStore.provider,
+      conflicts: report.conflicts,
+      processed: report.memoriesProcessed,
+      version: report.version,
+    }) + '\n',
   );
 } finally {
   await strata.close();

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresLayerStore } from '../../src/backends/layers-postgres/index.js';
+import { buildContext } from '../../src/core/layers/context.js';
 import { parseScene } from '../../src/core/layers/scene-file.js';
 import { Strata } from '../../src/strata.js';
 import { startScriptedLlmServer, type RecordedRequest, type ScriptedReply } from '../support/scripted-llm-server.js';
@@ -57,7 +58,10 @@ function journalModel(machine: string) {
       const read = tools[0]!.content ?? '';
       const before = read.startsWith('refused:') ? '' : parseScene(read).body;
       const content = `${before}${machine}: ${facts.join(' ')}\n`;
-      return { kind: 'tool-calls', calls: [{ name: 'write_scene', arguments: { file: 'journal.md', summary: 'What each run organised', content } }] };
+      return {
+        kind: 'tool-calls',
+        calls: [{ name: 'write_scene', arguments: { file: 'journal.md', summary: 'What each run organised', content } }],
+      };
     }
     return { kind: 'text', text: 'done' };
   };
@@ -135,6 +139,11 @@ describe.skipIf(!pg)('two organisers in two processes on one PostgreSQL database
       expect(ra).toEqual({ provider: 'postgres', conflicts: 0, processed: 3, version: 1 });
       expect(rb).toEqual({ provider: 'postgres', conflicts: 1, processed: 3, version: 2 });
       expect(files['persona.md']).toMatch(/^Persona written by A\./);
+      // Readers on a third machine (no scene files in its home) see the shared result through the store.
+      const context = await buildContext({ strata: writer, agentId: 'main' });
+      expect(context).toMatchObject({ persona: true, scenes: 1 });
+      expect(context.text).toContain('Persona written by A.');
+      expect(context.text).toContain('journal.md');
       // B asked its model twice for the scenes (first attempt, then the redo on A's version).
       expect(serverB.requests.filter((r) => Array.isArray(r.body?.tools) && (r.body!.messages as unknown[]).length === 2)).toHaveLength(2);
     } finally {

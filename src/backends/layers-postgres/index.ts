@@ -1,6 +1,12 @@
 import type pg from 'pg';
 import { LayerConflictError } from '../../errors/index.js';
-import { assertLayerFileName, type LayerChange, type LayerSnapshot, type LayerStoreCapabilities, type LayerStoreV1 } from '../../spec/layer-store.js';
+import {
+  assertLayerFileName,
+  type LayerChange,
+  type LayerSnapshot,
+  type LayerStoreCapabilities,
+  type LayerStoreV1,
+} from '../../spec/layer-store.js';
 import { PostgresComponent, type PostgresComponentOptions } from '../store-postgres/component.js';
 import { wrap } from '../store-postgres/errors.js';
 import type { Migration } from '../store-postgres/migrate.js';

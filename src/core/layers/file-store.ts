@@ -11,7 +11,14 @@
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LayerConflictError, StorageError } from '../../errors/index.js';
-import { assertLayerFileName, isLayerFileName, type LayerChange, type LayerSnapshot, type LayerStoreCapabilities, type LayerStoreV1 } from '../../spec/layer-store.js';
+import {
+  assertLayerFileName,
+  isLayerFileName,
+  type LayerChange,
+  type LayerSnapshot,
+  type LayerStoreCapabilities,
+  type LayerStoreV1,
+} from '../../spec/layer-store.js';
 import { describeFsError, writeFileAtomic } from '../../util/atomic-write.js';
 import { withFileLock } from '../../util/file-lock.js';
 import { layerPaths, type LayerPaths } from './paths.js';
@@ -53,7 +60,10 @@ export class FileLayerStore implements LayerStoreV1 {
       if (typeof parsed.version === 'number' && Number.isInteger(parsed.version) && parsed.version >= 0) return parsed.version;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-      throw new StorageError({ message: `Cannot read ${file}: ${describeFsError(error)}; delete it to start again from version 0.`, cause: error });
+      throw new StorageError({
+        message: `Cannot read ${file}: ${describeFsError(error)}; delete it to start again from version 0.`,
+        cause: error,
+      });
     }
     throw new StorageError({ message: `${file} holds no version number; delete it to start again from version 0.` });
   }

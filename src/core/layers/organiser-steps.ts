@@ -73,4 +73,3 @@ export function intOption(value: number | undefined, fallback: number, argument:
   if (!Number.isInteger(v) || v < min) throw new InvalidArgumentError({ argument, message: `${argument} must be an integer >= ${min}.` });
   return v;
 }
-

@@ -32,7 +32,11 @@ export async function materialise(options: { home: string; agentId: string; snap
   const work = new FileLayerStore({ home: root });
   const base = options.snapshot.files;
   try {
-    await work.commit({ agentId: options.agentId, changes: Object.entries(base).map(([name, text]) => ({ name, text })), expectedVersion: 0 });
+    await work.commit({
+      agentId: options.agentId,
+      changes: Object.entries(base).map(([name, text]) => ({ name, text })),
+      expectedVersion: 0,
+    });
     // A folder in place of each occupied name: the sandbox refuses it like the original, and changes() never lists it.
     const scenesDir = join(root, 'scenes', options.agentId);
     await mkdir(scenesDir, { recursive: true });
