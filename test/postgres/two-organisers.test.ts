@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { parseScene } from '../../src/core/layers/scene-file.js';
 import { Strata } from '../../src/strata.js';
 import { startScriptedLlmServer, type RecordedRequest, type ScriptedReply } from '../support/scripted-llm-server.js';
 import { testPostgres } from '../support/postgres.js';
+import { runTsChild } from '../support/run-child.js';
 
 const pg = await testPostgres();
 afterAll(async () => pg?.close());
@@ -20,26 +20,8 @@ interface ChildResult {
   version: number;
 }
 
-function runChild(args: string[]): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'organise-child.ts'), ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`organiser exited ${code}: ${err.slice(-2000)}`));
-      try {
-        resolve(JSON.parse(out.trim().split('\n').pop()!) as ChildResult);
-      } catch (error) {
-        reject(new Error(`organiser printed no result: ${out.slice(-500)} ${err.slice(-1000)}`, { cause: error }));
-      }
-    });
-  });
-}
+const runChild = (args: string[]) =>
+  runTsChild<ChildResult>({ script: join(import.meta.dirname, 'organise-child.ts'), args, label: 'organiser' });
 
 /**
  * A scripted organiser model: reads journal.md, then writes it back with one line added, naming
