@@ -92,7 +92,8 @@ export function describeAutoOrganize(result: AutoOrganizeResult): string {
           ? '; persona rewritten'
           : `; persona not written (${r.persona.error ?? r.persona.reason ?? 'unknown'})`
         : '';
-      return `organised ${r.memoriesProcessed} memories of ${result.agentId} into ${r.sceneCount} scenes (created ${r.created.length}, updated ${r.updated.length}, deleted ${r.deleted.length})${persona}`;
+      const redone = r.conflicts > 0 ? `; redone ${r.conflicts}x on another process's newer version` : '';
+      return `organised ${r.memoriesProcessed} memories of ${result.agentId} into ${r.sceneCount} scenes (created ${r.created.length}, updated ${r.updated.length}, deleted ${r.deleted.length})${persona}${redone}`;
     }
     case 'not-due':
       return `organiser for ${result.agentId} not due (${result.reason}, ${result.pending} new memories)`;

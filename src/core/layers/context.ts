@@ -146,7 +146,10 @@ export async function buildContext(options: BuildContextOptions): Promise<Contex
   const scenes = await readScenes(layers, paths.agentId);
   let sceneCount = 0;
   if (scenes.length > 0) {
-    const head = `Scene files in ${paths.scenesDir} (read one for details):`;
+    // A shared store's scenes are not files on this machine: the host reads them through the scene operation.
+    const head = layers.capabilities.shared
+      ? `Scene files of agent ${paths.agentId} (read one with the scene operation for details):`
+      : `Scene files in ${paths.scenesDir} (read one for details):`;
     const lines = scenes.map((s) => neutralise(`- ${s.filename} (heat ${s.heat}): ${s.summary}`.replace(/\s+/g, ' ')));
     const fitted = fitLines(lines, Math.min(Math.floor(budget * 0.2), remaining) - estimateTokens(head) - 8);
     sceneCount = fitted.lines.filter((l) => l !== '…').length;

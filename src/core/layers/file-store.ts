@@ -22,8 +22,18 @@ import {
 import { describeFsError, writeFileAtomic } from '../../util/atomic-write.js';
 import { withFileLock } from '../../util/file-lock.js';
 import { layerPaths, type LayerPaths } from './paths.js';
-import { assertRealDirectories, readRegularFile, UnsafePathError } from './safe-fs.js';
+import { assertRealDirectories as assertRealFolders, readRegularFile, UnsafePathError } from './safe-fs.js';
 import { listSceneFiles } from './scene-index.js';
+
+/** A symlinked scenes or persona folder is never read or written through: a typed error saying which. */
+async function assertRealDirectories(dirs: string[]): Promise<void> {
+  try {
+    await assertRealFolders(dirs);
+  } catch (error) {
+    if (error instanceof UnsafePathError) throw new StorageError({ message: error.message, cause: error });
+    throw error;
+  }
+}
 
 /** Reads a file the model may have tampered with; anything but a regular, singly linked file reads as absent. */
 async function readSafe(path: string): Promise<string | undefined> {
