@@ -38,6 +38,7 @@ import type { ConversationSearchHit, L0Record } from './spec/conversation.js';
 import type { ConversationIndexV2 } from './spec/conversation-index.js';
 import type { L0LogV1, L0SessionInfo } from './spec/l0-log.js';
 import type { SummaryStoreV1 } from './spec/summary-store.js';
+import type { LayerStoreV1 } from './spec/layer-store.js';
 import type { UsageLogV1 } from './spec/usage-log.js';
 import { openParts, type OpenedParts, type StrataOpenOptions } from './wiring/open.js';
 import { buildWorker, type CreateWorkerOptions } from './wiring/worker.js';
@@ -58,6 +59,8 @@ export class Strata extends MemoryEngine {
   readonly summaryStore: SummaryStoreV1;
   /** Where LLM calls are logged (`strata usage` reads it). */
   readonly usageLog: UsageLogV1;
+  /** Where scenes, persona and the organiser checkpoint are kept (the organiser, context and layer operations use it). */
+  readonly layerStore: LayerStoreV1;
   private readonly parts: OpenedParts;
   private readonly layers: LayerService;
   private readonly capturePipeline: CapturePipeline;
@@ -73,6 +76,7 @@ export class Strata extends MemoryEngine {
     this.l0 = parts.ctx.l0;
     this.summaryStore = parts.summaryStore;
     this.usageLog = parts.usageLog;
+    this.layerStore = parts.layerStore;
     this.layers = new LayerService({
       home: this.home,
       layers: this.config.layers,
@@ -81,6 +85,7 @@ export class Strata extends MemoryEngine {
       ...(parts.organiserRunner ? { organiserRunner: parts.organiserRunner } : {}),
       memories: this,
       store: parts.ctx.store,
+      layerStore: parts.layerStore,
     });
     this.capturePipeline = new CapturePipeline({
       home: this.home,
@@ -432,6 +437,7 @@ export class Strata extends MemoryEngine {
     await this.parts.distillProgress.close();
     await this.parts.summaryStore.close();
     await this.parts.usageLog.close();
+    await this.parts.layerStore.close();
     await super.close();
   }
 }

@@ -18,6 +18,7 @@ describe('exported errors', () => {
       NotFoundError: { what: 'memory', id: 'x' },
       ProviderCallError: { message: 'm', url: 'http://x' },
       RetryError: { message: 'm', errors: [new Error('e')] },
+      LayerConflictError: { agentId: 'main', expectedVersion: 1, actualVersion: 2 },
     };
     for (const [name, Cls] of classes) {
       expect(samples[name], `add a sample for ${name}`).toBeDefined();

@@ -5,3 +5,4 @@ export { StorageError } from './storage-error.js';
 export { NotFoundError } from './not-found-error.js';
 export { ProviderCallError } from './provider-call-error.js';
 export { RetryError } from './retry-error.js';
+export { LayerConflictError } from './layer-conflict-error.js';

@@ -14,6 +14,8 @@ export type StrataErrorCode =
   | 'CONFIG_UNREADABLE'
   | 'STORAGE'
   | 'STORE_LOCKED'
+  /** A versioned write found the data at another version than the writer read (see LayerConflictError). */
+  | 'VERSION_CONFLICT'
   | 'EMBEDDER_MISMATCH'
   | 'NOT_FOUND'
   | 'PROVIDER_CALL'

@@ -10,3 +10,4 @@ export * from './history-log.js';
 export type * from './distill-progress.js';
 export type * from './summary-store.js';
 export type * from './usage-log.js';
+export * from './layer-store.js';

@@ -11,6 +11,7 @@ import type { ConversationIndexV2 } from '../spec/conversation-index.js';
 import type { DistillProgressV1 } from '../spec/distill-progress.js';
 import type { HistoryLogV1 } from '../spec/history-log.js';
 import type { SummaryStoreV1 } from '../spec/summary-store.js';
+import type { LayerStoreV1 } from '../spec/layer-store.js';
 import type { UsageLogV1 } from '../spec/usage-log.js';
 import type { EmbedderV1 } from '../spec/embedder.js';
 import type { L0LogV1 } from '../spec/l0-log.js';
@@ -283,6 +284,21 @@ export async function createSummaryStoreFromConfig(options: { config: StrataConf
     case 'postgres': {
       const { createPostgresSummaryStore } = await import('../backends/summaries-postgres/index.js');
       return createPostgresSummaryStore(postgresOf(options.config, st.postgres, 'state', options.env));
+    }
+    default:
+      return unreachable('state', st);
+  }
+}
+
+/** Scenes, persona and organiser checkpoint: files under the home, or Postgres (config `state`). */
+export async function createLayerStoreFromConfig(options: { config: StrataConfig; home: string; env?: Env }): Promise<LayerStoreV1> {
+  const st = options.config.state;
+  switch (st.provider) {
+    case 'files':
+      return new (await import('../core/layers/file-store.js')).FileLayerStore({ home: options.home });
+    case 'postgres': {
+      const { createPostgresLayerStore } = await import('../backends/layers-postgres/index.js');
+      return createPostgresLayerStore(postgresOf(options.config, st.postgres, 'state', options.env));
     }
     default:
       return unreachable('state', st);

@@ -21,6 +21,7 @@ import type { MemoryStoreV1 } from '../spec/memory-store.js';
 import type { RerankerV1 } from '../spec/reranker.js';
 import type { SummaryStoreV1 } from '../spec/summary-store.js';
 import type { UsageLogV1 } from '../spec/usage-log.js';
+import type { LayerStoreV1 } from '../spec/layer-store.js';
 import {
   createConversationIndexFromConfig,
   createDistillProgressFromConfig,
@@ -32,6 +33,7 @@ import {
   createStoreFromConfig,
   createSummaryStoreFromConfig,
   createUsageLogFromConfig,
+  createLayerStoreFromConfig,
   l0LogKey,
 } from './factories.js';
 
@@ -52,6 +54,8 @@ export interface StrataOpenOptions {
   summaryStore?: SummaryStoreV1;
   /** Where LLM calls are logged (default from config `state`). */
   usageLog?: UsageLogV1;
+  /** Where scenes, persona and the organiser checkpoint are kept (default from config `state`). */
+  layerStore?: LayerStoreV1;
   embedder?: EmbedderV1;
   /** An LLM adapter (wrapped in the engine's client: retries, concurrency, usage) or a ready client; null = none. */
   llm?: LlmV1 | LlmClient | null;
@@ -72,6 +76,7 @@ export interface OpenedParts {
   distillProgress: DistillProgressV1;
   summaryStore: SummaryStoreV1;
   usageLog: UsageLogV1;
+  layerStore: LayerStoreV1;
   organiserRunner?: AgentRunner;
   conversationIndex: () => Promise<ConversationIndexV2>;
   /** The conversation index if it was opened (or injected), without opening it. */
@@ -87,7 +92,7 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
   const env = options.env ?? process.env;
   const loaded = await loadConfig({ home: options.home, overrides: options.overrides, env });
   const { config, home } = loaded;
-  const [embedder, store, l0, reranker, historyStorage, distillProgress, summaryStore, usageLog] = await Promise.all([
+  const [embedder, store, l0, reranker, historyStorage, distillProgress, summaryStore, usageLog, layerStore] = await Promise.all([
     options.embedder ?? createEmbedderFromConfig({ config, env, home }),
     options.store ?? createStoreFromConfig({ config, home, env }),
     options.l0 ?? createL0LogFromConfig({ config, home, env }),
@@ -96,6 +101,7 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
     options.distillProgress ?? createDistillProgressFromConfig({ config, home, env, logKey: l0LogKey({ config, home }) }),
     options.summaryStore ?? createSummaryStoreFromConfig({ config, home, env }),
     options.usageLog ?? createUsageLogFromConfig({ config, home, env }),
+    options.layerStore ?? createLayerStoreFromConfig({ config, home, env }),
   ]);
   let llm: LlmClient | undefined;
   if (options.llm === undefined) llm = await createLlmFromConfig({ config, home, env, usageLog });
@@ -141,6 +147,7 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
       await distillProgress.close().catch(() => undefined);
       await summaryStore.close().catch(() => undefined);
       await usageLog.close().catch(() => undefined);
+      await layerStore.close().catch(() => undefined);
       throw error;
     }
   }
@@ -160,6 +167,7 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
     distillProgress,
     summaryStore,
     usageLog,
+    layerStore,
     ...(options.organiserRunner ? { organiserRunner: options.organiserRunner } : {}),
     conversationIndex,
     openedConversationIndex,

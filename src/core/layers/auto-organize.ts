@@ -9,10 +9,11 @@
 import { StrataError } from '../../errors/index.js';
 import type { MemoryRecord } from '../../spec/memory-record.js';
 import { agentScopes } from '../scope.js';
-import { readCheckpoint } from './checkpoint.js';
+import { parseCheckpoint } from './checkpoint.js';
+import { FileLayerStore } from './file-store.js';
 import { AUTO_ORGANIZE_DEFAULTS } from './defaults.js';
 import { newMemories, organizeScenes, type OrganizeOptions, type OrganizeReport } from './organiser.js';
-import { assertAgentId, layerPaths } from './paths.js';
+import { assertAgentId } from './paths.js';
 
 export interface AutoOrganizeOptions extends OrganizeOptions {
   /** New memories since the checkpoint that make a run due. Default 20. */
@@ -37,8 +38,10 @@ function isLocked(error: unknown): boolean {
 export async function autoOrganize(options: AutoOrganizeOptions): Promise<AutoOrganizeResult> {
   const { agentId } = options;
   try {
-    const paths = layerPaths({ home: options.home, agentId });
-    const checkpoint = await readCheckpoint(paths.checkpointFile);
+    assertAgentId(agentId);
+    const store = options.layerStore ?? new FileLayerStore({ home: options.home });
+    const read = await store.read({ agentId, names: ['checkpoint.json'] });
+    const checkpoint = parseCheckpoint(read.files['checkpoint.json'], agentId);
     const everyMemories = options.everyMemories ?? AUTO_ORGANIZE_DEFAULTS.everyMemories;
     const scopes = options.scopes ?? agentScopes(agentId);
     // Counting stops at the threshold: only "enough or not" matters here.
@@ -89,7 +92,8 @@ export function describeAutoOrganize(result: AutoOrganizeResult): string {
           ? '; persona rewritten'
           : `; persona not written (${r.persona.error ?? r.persona.reason ?? 'unknown'})`
         : '';
-      return `organised ${r.memoriesProcessed} memories of ${result.agentId} into ${r.sceneCount} scenes (created ${r.created.length}, updated ${r.updated.length}, deleted ${r.deleted.length})${persona}`;
+      const redone = r.conflicts > 0 ? `; redone ${r.conflicts}x on another process's newer version` : '';
+      return `organised ${r.memoriesProcessed} memories of ${result.agentId} into ${r.sceneCount} scenes (created ${r.created.length}, updated ${r.updated.length}, deleted ${r.deleted.length})${persona}${redone}`;
     }
     case 'not-due':
       return `organiser for ${result.agentId} not due (${result.reason}, ${result.pending} new memories)`;

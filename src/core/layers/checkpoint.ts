@@ -1,5 +1,6 @@
 /** Per-agent organiser state: how far the memory stream has been organised, and persona triggers. */
 import { readFile } from 'node:fs/promises';
+import { StorageError } from '../../errors/index.js';
 import type { MemoryRecord } from '../../spec/memory-record.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 
@@ -23,6 +24,20 @@ export const EMPTY_CHECKPOINT: LayerCheckpoint = {
   personaRequest: null,
   lastRunAt: null,
 };
+
+/** The checkpoint as a layer store holds it (`checkpoint.json`); none yet is a fresh start. */
+export function parseCheckpoint(text: string | undefined, agentId: string): LayerCheckpoint {
+  if (text === undefined) return { ...EMPTY_CHECKPOINT };
+  try {
+    return { ...EMPTY_CHECKPOINT, ...(JSON.parse(text) as Partial<LayerCheckpoint>) };
+  } catch (error) {
+    // Not a fresh start: that would organise every memory again.
+    throw new StorageError({
+      message: `The organiser checkpoint of agent ${agentId} is not valid JSON; fix or delete it (deleting re-organises every memory).`,
+      cause: error,
+    });
+  }
+}
 
 export async function readCheckpoint(file: string): Promise<LayerCheckpoint> {
   try {

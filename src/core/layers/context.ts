@@ -11,7 +11,6 @@
  * summaries (src/core/summaries) come next, up to 25% of the budget, newest kept when they do not
  * all fit. Returns '' text when there is nothing at all.
  */
-import { readFile } from 'node:fs/promises';
 import type { MemoryRecord } from '../../spec/memory-record.js';
 import type { RecallOptions, RecallResult } from '../recall/types.js';
 import { escapeMemoryText, formatContextBlock } from '../recall/context-format.js';
@@ -20,7 +19,9 @@ import { agentScopes } from '../scope.js';
 import type { MemoryLister } from './organiser.js';
 import { layerPaths } from './paths.js';
 import { stripSceneNavigation } from './persona.js';
-import { readSceneIndex } from './scene-index.js';
+import { FileLayerStore } from './file-store.js';
+import { readPersonaText, readScenes } from './read.js';
+import type { LayerStoreV1 } from '../../spec/layer-store.js';
 import type { SummaryStoreV1 } from '../../spec/summary-store.js';
 import { readSessionSummaries } from '../summaries/read.js';
 import { conversationFallback, formatConversationExcerpts } from '../recall/conversation/fallback.js';
@@ -32,6 +33,8 @@ export interface ContextSource extends MemoryLister {
   home: string;
   /** Where the session summaries are (default: files under `home`). */
   summaryStore?: SummaryStoreV1;
+  /** Where the persona and scenes are (default: files under `home`). */
+  layerStore?: LayerStoreV1;
   recall(options: RecallOptions): Promise<RecallResult>;
 }
 
@@ -127,7 +130,8 @@ export async function buildContext(options: BuildContextOptions): Promise<Contex
   let remaining = budget - estimateTokens(open) - estimateTokens(close) - 2;
   const parts: string[] = [];
 
-  const personaRaw = await readFile(paths.personaFile, 'utf8').catch(() => '');
+  const layers = options.strata.layerStore ?? new FileLayerStore({ home: options.strata.home });
+  const personaRaw = (await readPersonaText(layers, paths.agentId)) ?? '';
   const personaBody = stripSceneNavigation(personaRaw).trim();
   let persona = false;
   if (personaBody) {
@@ -139,10 +143,13 @@ export async function buildContext(options: BuildContextOptions): Promise<Contex
     }
   }
 
-  const scenes = await readSceneIndex(paths);
+  const scenes = await readScenes(layers, paths.agentId);
   let sceneCount = 0;
   if (scenes.length > 0) {
-    const head = `Scene files in ${paths.scenesDir} (read one for details):`;
+    // A shared store's scenes are not files on this machine: the host reads them through the scene operation.
+    const head = layers.capabilities.shared
+      ? `Scene files of agent ${paths.agentId} (read one with the scene operation for details):`
+      : `Scene files in ${paths.scenesDir} (read one for details):`;
     const lines = scenes.map((s) => neutralise(`- ${s.filename} (heat ${s.heat}): ${s.summary}`.replace(/\s+/g, ' ')));
     const fitted = fitLines(lines, Math.min(Math.floor(budget * 0.2), remaining) - estimateTokens(head) - 8);
     sceneCount = fitted.lines.filter((l) => l !== '…').length;

@@ -10,6 +10,8 @@ export const ORGANIZE_DEFAULTS = {
   personaBackupKeep: 3,
   personaCoreMemories: 30,
   lockTimeoutMs: 600_000,
+  /** Runs per call when another process commits the agent's layers first. */
+  maxAttempts: 3,
 } as const;
 
 /** When the background worker organises on its own (config `layers.organizer`). */

@@ -1,35 +1,34 @@
 /**
  * One organiser run for one agent: fold the memories added since the last checkpoint into the
  * scene files with a sandboxed LLM agent, then clean up, re-index, refresh the persona's scene
- * navigation and, when due, regenerate the persona. Runs of the same agent serialise on a file
- * lock; any failure before the checkpoint is written restores the scenes folder from the backup
- * taken at the start, byte for byte.
+ * navigation and, when due, regenerate the persona. Runs of the same agent on one home serialise
+ * on a file lock. A run works in a working folder materialised from the agent's layer store
+ * snapshot (working-copy.ts) and writes back what changed in one commit on that snapshot's
+ * version; a failed run writes nothing. When another process or machine committed first, the
+ * commit fails with a conflict and the run is redone on the newer version (its checkpoint says
+ * which memories are already organised), at most `maxAttempts` times.
  */
-import { rename, unlink } from 'node:fs/promises';
-import { assertRealDirectories, readRegularFile } from './safe-fs.js';
-import { join } from 'node:path';
-import { StrataError, InvalidArgumentError } from '../../errors/index.js';
+import { dirname } from 'node:path';
+import { assertRealDirectories } from './safe-fs.js';
+import { StrataError, LayerConflictError } from '../../errors/index.js';
+import type { LayerStoreV1 } from '../../spec/layer-store.js';
 import type { LlmV1 } from '../../spec/llm.js';
-import type { MemoryRecord } from '../../spec/memory-record.js';
 import { withFileLock } from '../../util/file-lock.js';
-import type { ListMemoriesOptions } from '../engine/types.js';
 import { agentScopes } from '../scope.js';
 import { llmAgentRunner, type AgentRunner } from './agent-loop.js';
-import { backupFolder, restoreFolder } from './backup.js';
-import { isAfterCheckpoint, readCheckpoint, writeCheckpoint, type LayerCheckpoint } from './checkpoint.js';
+import { backupFolder } from './backup.js';
+import { readCheckpoint, writeCheckpoint, type LayerCheckpoint } from './checkpoint.js';
+import { FileLayerStore } from './file-store.js';
 import { ORGANIZE_DEFAULTS } from './defaults.js';
 import { layerPaths, type LayerPaths } from './paths.js';
 import { generatePersona, readPersona, updatePersonaNavigation, type PersonaResult } from './persona.js';
 import { capacityGuidance, organiserSystemPrompt, organiserUserPrompt, parsePersonaUpdateRequest, type CapacityTier } from './prompts.js';
 import { createSceneSandbox, SCENE_TOOLS } from './sandbox.js';
-import { isDeadScene, normalizeSceneName } from './scene-file.js';
-import { listSceneFiles, readSceneIndex, syncSceneIndex } from './scene-index.js';
-import { isAutoInjectable } from '../write/injection.js';
+import { readSceneIndex, syncSceneIndex } from './scene-index.js';
+import { intOption, newMemories, snapshot, tidyScenes, type MemoryLister } from './organiser-steps.js';
+import { materialise } from './working-copy.js';
 
-/** What the organiser needs from the engine (`Strata` and `MemoryEngine` both fit). */
-export interface MemoryLister {
-  list(options: ListMemoriesOptions): Promise<MemoryRecord[]>;
-}
+export { newMemories, type MemoryLister } from './organiser-steps.js';
 
 export interface OrganizeOptions {
   home: string;
@@ -38,6 +37,10 @@ export interface OrganizeOptions {
   /** Runs the scene tool loop; default: `llm` turn by turn. The persona is always written by `llm`. */
   runner?: AgentRunner;
   memories: MemoryLister;
+  /** Where the scenes, persona and checkpoint live. Default: files under `home`. */
+  layerStore?: LayerStoreV1;
+  /** Runs per call when another process commits first (each redone on the newer version). Default 3. */
+  maxAttempts?: number;
   /** Scopes whose new memories are organised. Default: global + agent:<id>. */
   scopes?: string[];
   /** Default 15. */
@@ -80,65 +83,10 @@ export interface OrganizeReport {
   personaUpdateRequest?: string;
   navigationUpdated: boolean;
   persona?: PersonaResult & { error?: string };
-}
-
-const PAGE = 500;
-const SCAN_CAP = 20_000;
-
-/** Memories after the checkpoint, oldest first (pages newest-first until it reaches the checkpoint). */
-export async function newMemories(options: {
-  memories: MemoryLister;
-  scopes: string[];
-  checkpoint: LayerCheckpoint;
-  limit: number;
-}): Promise<MemoryRecord[]> {
-  const fresh: MemoryRecord[] = [];
-  for (let offset = 0; offset < SCAN_CAP; offset += PAGE) {
-    const page = await options.memories.list({ scopes: options.scopes, order: 'newest', limit: PAGE, offset });
-    const after = page.filter((r) => isAfterCheckpoint(r, options.checkpoint));
-    // Scene files reach prompts through the bootstrap, so flagged memories are never organised into them.
-    fresh.push(...after.filter(isAutoInjectable));
-    if (page.length < PAGE || after.length < page.length) break;
-  }
-  fresh.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
-  return fresh.slice(0, options.limit);
-}
-
-/** Removes dead files, then gives every scene a canonical name (collisions get `-2`, `-3`, ...). */
-async function tidyScenes(scenesDir: string): Promise<Array<{ from: string; to: string }>> {
-  for (const file of await listSceneFiles(scenesDir)) {
-    const raw = await readRegularFile(join(scenesDir, file)).catch(() => undefined);
-    if (raw !== undefined && isDeadScene(raw)) await unlink(join(scenesDir, file));
-  }
-  const renamed: Array<{ from: string; to: string }> = [];
-  const taken = new Set(await listSceneFiles(scenesDir));
-  for (const file of [...taken].sort()) {
-    const base = normalizeSceneName(file);
-    if (base === file) continue;
-    let target = base;
-    for (let n = 2; taken.has(target); n++) target = base.replace(/\.md$/, `-${n}.md`);
-    await rename(join(scenesDir, file), join(scenesDir, target));
-    taken.delete(file);
-    taken.add(target);
-    renamed.push({ from: file, to: target });
-  }
-  return renamed;
-}
-
-async function snapshot(scenesDir: string): Promise<Map<string, string>> {
-  const map = new Map<string, string>();
-  for (const file of await listSceneFiles(scenesDir)) {
-    const raw = await readRegularFile(join(scenesDir, file)).catch(() => undefined);
-    if (raw !== undefined) map.set(file, raw);
-  }
-  return map;
-}
-
-/** An integer option with a default; `min` 0 only where 0 means "off". */
-function intOption(value: number | undefined, fallback: number, argument: string, min = 1): number {
-  const v = value ?? fallback;
-  if (!Number.isInteger(v) || v < min) throw new InvalidArgumentError({ argument, message: `${argument} must be an integer >= ${min}.` });
-  return v;
+  /** Runs redone because another process committed the agent's layers first. */
+  conflicts: number;
+  /** The agent's layer version after this run. */
+  version: number;
 }
 
 export async function organizeScenes(options: OrganizeOptions): Promise<OrganizeReport> {
@@ -151,6 +99,7 @@ export async function organizeScenes(options: OrganizeOptions): Promise<Organize
     backupKeep: intOption(options.backupKeep, ORGANIZE_DEFAULTS.backupKeep, 'backupKeep'),
     personaEveryN: intOption(options.personaEveryN, ORGANIZE_DEFAULTS.personaEveryN, 'personaEveryN', 0),
     personaCore: intOption(options.personaCoreMemories, ORGANIZE_DEFAULTS.personaCoreMemories, 'personaCoreMemories', 0),
+    maxAttempts: intOption(options.maxAttempts, ORGANIZE_DEFAULTS.maxAttempts, 'maxAttempts'),
   };
   if (!options.runner && !options.llm.capabilities.supportsTools) {
     throw new StrataError({
@@ -159,8 +108,29 @@ export async function organizeScenes(options: OrganizeOptions): Promise<Organize
     });
   }
   return withFileLock({ path: paths.lockFile, timeoutMs: options.lockTimeoutMs ?? ORGANIZE_DEFAULTS.lockTimeoutMs }, () =>
-    runLocked(options, paths, limits),
+    runOnStore(options, limits),
   );
+}
+
+/** Snapshot, run in a working folder, commit on the snapshot's version; redone on a conflict. */
+async function runOnStore(options: OrganizeOptions, limits: Limits): Promise<OrganizeReport> {
+  const store = options.layerStore ?? new FileLayerStore({ home: options.home });
+  for (let attempt = 1; ; attempt++) {
+    const snapshot = await store.read({ agentId: options.agentId });
+    const work = await materialise({ home: options.home, agentId: options.agentId, snapshot });
+    try {
+      const report = await runLocked(options, work.paths, limits);
+      const changes = await work.changes();
+      const { version } =
+        changes.length > 0 ? await store.commit({ agentId: options.agentId, changes, expectedVersion: snapshot.version }) : snapshot;
+      return { ...report, conflicts: attempt - 1, version };
+    } catch (error) {
+      if (!LayerConflictError.is(error) || attempt >= limits.maxAttempts) throw error;
+      // Another process organised this agent meanwhile: redo the run on its version.
+    } finally {
+      await work.dispose();
+    }
+  }
 }
 
 interface Limits {
@@ -170,9 +140,14 @@ interface Limits {
   backupKeep: number;
   personaEveryN: number;
   personaCore: number;
+  maxAttempts: number;
 }
 
-async function runLocked(options: OrganizeOptions, paths: LayerPaths, limits: Limits): Promise<OrganizeReport> {
+async function runLocked(
+  options: OrganizeOptions,
+  paths: LayerPaths,
+  limits: Limits,
+): Promise<Omit<OrganizeReport, 'conflicts' | 'version'>> {
   const { maxScenes } = limits;
   const now = options.now ?? (() => new Date());
   const scopes = options.scopes ?? agentScopes(options.agentId);
@@ -180,7 +155,7 @@ async function runLocked(options: OrganizeOptions, paths: LayerPaths, limits: Li
   const batch = await newMemories({ memories: options.memories, scopes, checkpoint, limit: limits.maxMemories });
   const before = await readSceneIndex(paths);
   const capacity = capacityGuidance({ count: before.length, limit: maxScenes });
-  const report: OrganizeReport = {
+  const report: Omit<OrganizeReport, 'conflicts' | 'version'> = {
     agentId: paths.agentId,
     memoriesProcessed: 0,
     created: [],
@@ -200,58 +175,51 @@ async function runLocked(options: OrganizeOptions, paths: LayerPaths, limits: Li
     return report;
   }
 
-  await assertRealDirectories([join(options.home, 'scenes'), paths.scenesDir]);
-  const backup = await backupFolder({ dir: paths.scenesDir, backupsDir: paths.sceneBackupsDir, keep: limits.backupKeep, now: now() });
-  let next: LayerCheckpoint;
-  let scenesAfter;
-  try {
-    const pre = await snapshot(paths.scenesDir);
-    const sandbox = createSceneSandbox({ scenesDir: paths.scenesDir, maxFileBytes: options.maxFileBytes, maxScenes, now });
-    const runner = options.runner ?? llmAgentRunner(options.llm);
-    const loop = await runner.run({
-      agentId: paths.agentId,
-      system: organiserSystemPrompt({ maxScenes }),
-      prompt: organiserUserPrompt({ scenes: before, guidance: capacity.text, memories: batch, now: now() }),
-      tools: SCENE_TOOLS,
-      execute: (call) => sandbox.execute(call),
-      maxTurns: limits.maxTurns,
-      timeoutMs: options.timeoutMs ?? ORGANIZE_DEFAULTS.timeoutMs,
-      purpose: 'layers.organize',
-      abortSignal: options.abortSignal,
-    });
-    Object.assign(report, { turns: loop.turns, toolCalls: loop.toolCalls, refusedToolCalls: sandbox.refused });
+  await assertRealDirectories([dirname(paths.scenesDir), paths.scenesDir]);
+  // A copy of the scenes as the run found them: the way back from a run whose result is unwanted.
+  await backupFolder({ dir: paths.scenesDir, backupsDir: paths.sceneBackupsDir, keep: limits.backupKeep, now: now() });
+  const pre = await snapshot(paths.scenesDir);
+  const sandbox = createSceneSandbox({ scenesDir: paths.scenesDir, maxFileBytes: options.maxFileBytes, maxScenes, now });
+  const runner = options.runner ?? llmAgentRunner(options.llm);
+  const loop = await runner.run({
+    agentId: paths.agentId,
+    system: organiserSystemPrompt({ maxScenes }),
+    prompt: organiserUserPrompt({ scenes: before, guidance: capacity.text, memories: batch, now: now() }),
+    tools: SCENE_TOOLS,
+    execute: (call) => sandbox.execute(call),
+    maxTurns: limits.maxTurns,
+    timeoutMs: options.timeoutMs ?? ORGANIZE_DEFAULTS.timeoutMs,
+    purpose: 'layers.organize',
+    abortSignal: options.abortSignal,
+  });
+  Object.assign(report, { turns: loop.turns, toolCalls: loop.toolCalls, refusedToolCalls: sandbox.refused });
 
-    report.renamed = await tidyScenes(paths.scenesDir);
-    scenesAfter = await syncSceneIndex(paths);
-    const post = await snapshot(paths.scenesDir);
-    const origin = new Map(report.renamed.map((r) => [r.to, r.from]));
-    for (const [file, raw] of post) {
-      const was = origin.get(file) ?? file;
-      if (!pre.has(was)) report.created.push(file);
-      else if (pre.get(was) !== raw || was !== file) report.updated.push(file);
-    }
-    const survivors = new Set([...post.keys()].map((f) => origin.get(f) ?? f));
-    report.deleted = [...pre.keys()].filter((f) => !survivors.has(f));
-    report.sceneCount = scenesAfter.length;
-    report.personaUpdateRequest = parsePersonaUpdateRequest(loop.text)?.reason;
-    report.navigationUpdated = await updatePersonaNavigation({ paths, scenes: scenesAfter });
-
-    const last = batch[batch.length - 1]!;
-    next = {
-      lastCreatedAt: last.createdAt,
-      lastId: last.id,
-      totalProcessed: checkpoint.totalProcessed + batch.length,
-      sincePersona: checkpoint.sincePersona + batch.length,
-      personaRequest: report.personaUpdateRequest ?? checkpoint.personaRequest,
-      lastRunAt: now().toISOString(),
-    };
-    await writeCheckpoint(paths.checkpointFile, next);
-    report.memoriesProcessed = batch.length;
-  } catch (error) {
-    // Whatever the model or the cleanup did, the folder goes back to exactly what it was.
-    await restoreFolder({ dir: paths.scenesDir, backup });
-    throw error;
+  report.renamed = await tidyScenes(paths.scenesDir);
+  const scenesAfter = await syncSceneIndex(paths);
+  const post = await snapshot(paths.scenesDir);
+  const origin = new Map(report.renamed.map((r) => [r.to, r.from]));
+  for (const [file, raw] of post) {
+    const was = origin.get(file) ?? file;
+    if (!pre.has(was)) report.created.push(file);
+    else if (pre.get(was) !== raw || was !== file) report.updated.push(file);
   }
+  const survivors = new Set([...post.keys()].map((f) => origin.get(f) ?? f));
+  report.deleted = [...pre.keys()].filter((f) => !survivors.has(f));
+  report.sceneCount = scenesAfter.length;
+  report.personaUpdateRequest = parsePersonaUpdateRequest(loop.text)?.reason;
+  report.navigationUpdated = await updatePersonaNavigation({ paths, scenes: scenesAfter });
+
+  const last = batch[batch.length - 1]!;
+  const next: LayerCheckpoint = {
+    lastCreatedAt: last.createdAt,
+    lastId: last.id,
+    totalProcessed: checkpoint.totalProcessed + batch.length,
+    sincePersona: checkpoint.sincePersona + batch.length,
+    personaRequest: report.personaUpdateRequest ?? checkpoint.personaRequest,
+    lastRunAt: now().toISOString(),
+  };
+  await writeCheckpoint(paths.checkpointFile, next);
+  report.memoriesProcessed = batch.length;
   report.persona = await maybePersona(options, limits, paths, next, scenesAfter);
   return report;
 }

@@ -42,17 +42,29 @@ export async function scanScenes(scenesDir: string): Promise<SceneIndexEntry[]> 
     const { body: _body, ...meta } = parseScene(raw, stat.mtime.toISOString());
     entries.push({ filename, ...meta });
   }
+  return sortScenes(entries);
+}
+
+/** Hottest first (ties: most recently updated, then by name). */
+export function sortScenes(entries: SceneIndexEntry[]): SceneIndexEntry[] {
   return entries.sort((a, b) => b.heat - a.heat || b.updated.localeCompare(a.updated) || a.filename.localeCompare(b.filename));
 }
 
-export async function readSceneIndex(options: { scenesDir: string; indexFile: string }): Promise<SceneIndexEntry[]> {
+/** The index's entries from its JSON text; undefined when missing or not an index. */
+export function parseSceneIndex(text: string | undefined): SceneIndexEntry[] | undefined {
+  if (text === undefined) return undefined;
   try {
-    const parsed = JSON.parse(await readFile(options.indexFile, 'utf8')) as Partial<IndexFile>;
+    const parsed = JSON.parse(text) as Partial<IndexFile>;
     if (parsed.version === 1 && Array.isArray(parsed.scenes)) return parsed.scenes;
   } catch {
-    // missing or damaged: rebuild the view from the files
+    // damaged: the caller rebuilds the view from the files
   }
-  return scanScenes(options.scenesDir);
+  return undefined;
+}
+
+export async function readSceneIndex(options: { scenesDir: string; indexFile: string }): Promise<SceneIndexEntry[]> {
+  const text = await readFile(options.indexFile, 'utf8').catch(() => undefined);
+  return parseSceneIndex(text) ?? scanScenes(options.scenesDir);
 }
 
 export async function syncSceneIndex(options: { scenesDir: string; indexFile: string }): Promise<SceneIndexEntry[]> {

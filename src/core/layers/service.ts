@@ -3,6 +3,7 @@
  * its grants, and the "is it due" check after a distillation (used by the background worker).
  */
 import { ConfigError } from '../../errors/index.js';
+import type { LayerStoreV1 } from '../../spec/layer-store.js';
 import type { MemoryStoreV1 } from '../../spec/memory-store.js';
 import type { DistillReport } from '../distill/run.js';
 import type { LlmClient } from '../llm/llm-client.js';
@@ -26,6 +27,8 @@ export interface LayerServiceOptions {
   organiserRunner?: AgentRunner;
   memories: MemoryLister;
   store: MemoryStoreV1;
+  /** Where the organiser reads and commits scenes, persona and checkpoint. */
+  layerStore: LayerStoreV1;
 }
 
 export class LayerService {
@@ -40,6 +43,7 @@ export class LayerService {
       llm,
       ...(this.options.organiserRunner ? { runner: this.options.organiserRunner } : {}),
       memories: this.options.memories,
+      layerStore: this.options.layerStore,
       scopes: agentScopes(agentId, this.options.agentGrants[agentId] ?? []),
       maxScenes: scenes.limit,
       backupKeep: scenes.backups,

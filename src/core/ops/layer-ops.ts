@@ -1,16 +1,17 @@
 /**
- * Read-only access to an agent's L3 persona and L2 scenes (`<home>/persona/<agent>.md`,
- * `<home>/scenes/<agent>/*.md`), shown only where the organiser has written them. A caller reads
- * its own agent's, or another agent's whose `agent:<id>` scope it holds.
+ * Read-only access to an agent's L3 persona and L2 scenes, read through the engine's layer store
+ * (files under the home by default: `<home>/persona/<agent>.md`, `<home>/scenes/<agent>/*.md`;
+ * or the shared database), shown only where the organiser has written them. A caller reads its
+ * own agent's, or another agent's whose `agent:<id>` scope it holds.
  */
-import { lstat, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { InvalidArgumentError, NotFoundError } from '../../errors/index.js';
 import { canReadAgent, scopeNotAllowed } from '../caller.js';
+import { FileLayerStore } from '../layers/file-store.js';
 import { layerPaths, type LayerPaths } from '../layers/paths.js';
-import { listSceneFiles, readSceneIndex } from '../layers/scene-index.js';
+import { readPersonaText, readSceneText, readScenes } from '../layers/read.js';
 import { parseScene } from '../layers/scene-file.js';
+import type { LayerStoreV1 } from '../../spec/layer-store.js';
 import { agentParam } from './inputs.js';
 import { defineOperation, type OpContext } from './operation.js';
 
@@ -27,11 +28,9 @@ function layersOf(ctx: OpContext, requested: string | undefined): LayerPaths {
   return layerPaths({ home: ctx.engine.home, agentId });
 }
 
-/** Reads a regular file only: a symlink planted in the folder is never followed. */
-async function readRegular(path: string): Promise<string | undefined> {
-  const stat = await lstat(path).catch(() => undefined);
-  if (!stat?.isFile()) return undefined;
-  return readFile(path, 'utf8');
+/** The engine's layer store; an engine without one reads the files under its home. */
+function storeOf(ctx: OpContext): LayerStoreV1 {
+  return ctx.engine.layerStore ?? new FileLayerStore({ home: ctx.engine.home });
 }
 
 export const persona = defineOperation({
@@ -41,7 +40,7 @@ export const persona = defineOperation({
   input: () => z.strictObject({ agent: agentParam.optional() }),
   async run(ctx, a) {
     const paths = layersOf(ctx, a.agent);
-    const text = await readRegular(paths.personaFile);
+    const text = await readPersonaText(storeOf(ctx), paths.agentId);
     if (text === undefined) throw new NotFoundError({ what: 'persona (the organiser writes it) for agent', id: paths.agentId });
     return { agent: paths.agentId, text };
   },
@@ -54,7 +53,7 @@ export const scenes = defineOperation({
   input: () => z.strictObject({ agent: agentParam.optional() }),
   async run(ctx, a) {
     const paths = layersOf(ctx, a.agent);
-    const entries = await readSceneIndex(paths);
+    const entries = await readScenes(storeOf(ctx), paths.agentId);
     return {
       agent: paths.agentId,
       scenes: entries.map((s) => ({ name: s.filename.replace(/\.md$/, ''), summary: s.summary, heat: s.heat, updated: s.updated })),
@@ -70,10 +69,8 @@ export const scene = defineOperation({
   async run(ctx, a) {
     const paths = layersOf(ctx, a.agent);
     const filename = a.name.endsWith('.md') ? a.name : `${a.name}.md`;
-    // Only a file the folder listing shows: a name can never reach outside the scenes folder.
-    const text = (await listSceneFiles(paths.scenesDir)).includes(filename)
-      ? await readRegular(join(paths.scenesDir, filename))
-      : undefined;
+    // Only a scene name the store holds: a name can never reach outside the scenes.
+    const text = await readSceneText(storeOf(ctx), paths.agentId, filename);
     if (text === undefined) throw new NotFoundError({ what: `scene of agent ${paths.agentId} named`, id: JSON.stringify(a.name) });
     const { summary, heat, created, updated, body } = parseScene(text);
     return { agent: paths.agentId, name: filename.replace(/\.md$/, ''), text, summary, heat, created, updated, body };

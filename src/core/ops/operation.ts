@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type { ConversationSearchHit, L0Record } from '../../spec/conversation.js';
 import type { L0SessionInfo } from '../../spec/l0-log.js';
+import type { LayerStoreV1 } from '../../spec/layer-store.js';
 import type { UsageLogV1 } from '../../spec/usage-log.js';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import type { HistoryEntry, RevertResult } from '../history/index.js';
@@ -25,6 +26,8 @@ export interface OpsEngine extends Pick<
   readonly config: OpsConfig;
   /** Where LLM calls are logged; default the files under `home`. */
   readonly usageLog?: UsageLogV1;
+  /** Where scenes and persona are kept; default the files under `home`. */
+  readonly layerStore?: LayerStoreV1;
   history(options: { id: string }): Promise<HistoryEntry[]>;
   /** `accept` sees the change about to be undone and may refuse it (the caller's scope check). */
   revert(options: { id: string; actor?: string; accept?: (entry: HistoryEntry) => boolean }): Promise<RevertResult>;
