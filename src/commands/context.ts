@@ -9,7 +9,7 @@ import type { OperationsRunner } from '../core/ops/index.js';
 import { loadConfig } from '../config/load.js';
 import { InvalidArgumentError, StrataError } from '../errors/index.js';
 import { RemoteOperations } from '../remote/client.js';
-import { remoteSettings, URL_ENV } from '../remote/settings.js';
+import { resolveRemote } from '../remote/settings.js';
 import { residentOperations, type ResidentOperations } from '../resident/operations.js';
 import type { Strata, StrataOpenOptions } from '../strata.js';
 
@@ -103,9 +103,8 @@ function withCallerHint(error: unknown, caller: Caller): unknown {
  */
 export async function remoteOps(cmd: Command): Promise<RemoteOperations | null> {
   const g = globals(cmd);
-  const env = process.env;
-  const loaded = g.url || env[URL_ENV] ? undefined : await loadConfig({ home: g.home });
-  const settings = remoteSettings({ url: g.url, env, config: loaded?.config });
+  // The home's config is read even when --url or STRATA_URL names the service: remote.tokenEnv still applies.
+  const settings = await resolveRemote({ url: g.url, home: g.home });
   if (!settings) return null;
   if (g.allScopes || (g.scope ?? []).length > 0)
     throw new InvalidArgumentError({
