@@ -77,7 +77,8 @@ export function remoteBackend(options: { settings: RemoteOptions; home: string; 
     },
     async warm() {
       try {
-        await connect();
+        // stats opens the service's store for this caller, so the first recall does not pay for that.
+        await (await connect()).run('stats', {});
       } catch (error) {
         log.warn(`strata: cannot reach the Strata service at ${settings.url}: ${messageOf(error)}`);
       }
