@@ -30,7 +30,7 @@ export function collect(value: string, previous: string[] = []): string[] {
 }
 
 /** Declares the global options on a root command (`strata`, `openclaw strata`), with host defaults. */
-export function addGlobalOptions(cmd: Command, defaults: { home?: string; agent?: string } = {}): Command {
+export function addGlobalOptions(cmd: Command, defaults: { home?: string; agent?: string; url?: string } = {}): Command {
   return cmd
     .option('--home <dir>', 'Strata home (default $STRATA_HOME, else ~/.strata)', defaults.home)
     .option(
@@ -44,7 +44,11 @@ export function addGlobalOptions(cmd: Command, defaults: { home?: string; agent?
       defaults.agent,
     )
     .option('--all-scopes', "owner mode: read every scope and every agent's conversations (default: the agent's scopes, or global only)")
-    .option('--url <url>', 'use the Strata service at this URL instead of the local store (default $STRATA_URL; token from $STRATA_TOKEN)')
+    .option(
+      '--url <url>',
+      'use the Strata service at this URL instead of the local store (default $STRATA_URL, else config remote.url; token from $STRATA_TOKEN or the variable remote.tokenEnv names)',
+      defaults.url,
+    )
     .option('--json', 'stable machine-readable output')
     .option('--verbose', 'print stack traces on errors');
 }

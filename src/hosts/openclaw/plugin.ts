@@ -83,7 +83,7 @@ export function createOpenClawPlugin(options: CreateOpenClawPluginOptions = {}):
       api.registerCli(
         async ({ program }) => {
           const { registerStrataCli } = await import('./cli.js');
-          registerStrataCli({ program, home: configuredHome, defaultAgent: config.defaultAgent });
+          registerStrataCli({ program, home: configuredHome, defaultAgent: config.defaultAgent, url: config.remote?.url });
         },
         { commands: ['strata'], descriptors: CLI_DESCRIPTORS },
       );
