@@ -33,7 +33,7 @@ export function remoteSettings(options: {
       field: 'remote.tokenEnv',
       message: `remote.tokenEnv names ${tokenEnv}, which is not set (${REMOTE_TOKEN_ENV} is, but the config asks for ${tokenEnv}).`,
     });
-  return { url: normalizeServiceUrl(raw), token, timeoutMs: options.config?.remote?.timeoutMs };
+  return { url: normalizeServiceUrl(raw), token, tokenEnv, timeoutMs: options.config?.remote?.timeoutMs };
 }
 
 export interface ResolveRemoteOptions {

@@ -40,6 +40,7 @@ export function remoteBackend(options: { settings: RemoteOptions; home: string; 
     return connection;
   };
   const told = new Set<string>();
+  let warming: Promise<void> | undefined;
   // The token decides who the plugin is on the service; an OpenClaw agent it does not name is told once.
   const asAgent = async (agentId: string): Promise<RemoteOperations> => {
     const ops = await connect();
@@ -75,13 +76,18 @@ export function remoteBackend(options: { settings: RemoteOptions; home: string; 
       });
       return { new: result.new, duplicates: result.duplicates };
     },
-    async warm() {
-      try {
-        // stats opens the service's store for this caller, so the first recall does not pay for that.
-        await (await connect()).run('stats', {});
-      } catch (error) {
-        log.warn(`strata: cannot reach the Strata service at ${settings.url}: ${messageOf(error)}`);
-      }
+    warm() {
+      // Once per registration (automatic recall awaits it before every turn); a failure is tried again next turn.
+      warming ??= (async () => {
+        try {
+          // stats opens the service's store for this caller, so the first recall does not pay for that.
+          await (await connect()).run('stats', {});
+        } catch (error) {
+          warming = undefined;
+          log.warn(`strata: cannot reach the Strata service at ${settings.url}: ${messageOf(error)}`);
+        }
+      })();
+      return warming;
     },
     async startWorkers() {
       log.info(`strata: memory lives on the Strata service at ${settings.url}; distillation and indexing run there`);
