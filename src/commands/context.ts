@@ -9,7 +9,7 @@ import type { OperationsRunner } from '../core/ops/index.js';
 import { loadConfig } from '../config/load.js';
 import { InvalidArgumentError, StrataError } from '../errors/index.js';
 import { RemoteOperations } from '../remote/client.js';
-import { remoteSettings, URL_ENV } from '../remote/settings.js';
+import { resolveRemote } from '../remote/settings.js';
 import { residentOperations, type ResidentOperations } from '../resident/operations.js';
 import type { Strata, StrataOpenOptions } from '../strata.js';
 
@@ -30,7 +30,7 @@ export function collect(value: string, previous: string[] = []): string[] {
 }
 
 /** Declares the global options on a root command (`strata`, `openclaw strata`), with host defaults. */
-export function addGlobalOptions(cmd: Command, defaults: { home?: string; agent?: string } = {}): Command {
+export function addGlobalOptions(cmd: Command, defaults: { home?: string; agent?: string; url?: string } = {}): Command {
   return cmd
     .option('--home <dir>', 'Strata home (default $STRATA_HOME, else ~/.strata)', defaults.home)
     .option(
@@ -44,7 +44,11 @@ export function addGlobalOptions(cmd: Command, defaults: { home?: string; agent?
       defaults.agent,
     )
     .option('--all-scopes', "owner mode: read every scope and every agent's conversations (default: the agent's scopes, or global only)")
-    .option('--url <url>', 'use the Strata service at this URL instead of the local store (default $STRATA_URL; token from $STRATA_TOKEN)')
+    .option(
+      '--url <url>',
+      'use the Strata service at this URL instead of the local store (default $STRATA_URL, else config remote.url; token from $STRATA_TOKEN or the variable remote.tokenEnv names)',
+      defaults.url,
+    )
     .option('--json', 'stable machine-readable output')
     .option('--verbose', 'print stack traces on errors');
 }
@@ -103,9 +107,8 @@ function withCallerHint(error: unknown, caller: Caller): unknown {
  */
 export async function remoteOps(cmd: Command): Promise<RemoteOperations | null> {
   const g = globals(cmd);
-  const env = process.env;
-  const loaded = g.url || env[URL_ENV] ? undefined : await loadConfig({ home: g.home });
-  const settings = remoteSettings({ url: g.url, env, config: loaded?.config });
+  // The home's config is read even when --url or STRATA_URL names the service: remote.tokenEnv still applies.
+  const settings = await resolveRemote({ url: g.url, home: g.home });
   if (!settings) return null;
   if (g.allScopes || (g.scope ?? []).length > 0)
     throw new InvalidArgumentError({

@@ -25,8 +25,10 @@ import { abortErrorFrom, retryWithBackoff } from '../provider-utils/retry.js';
 export interface RemoteOptions {
   /** Base URL of the service, e.g. `http://memory.internal:7777` (the API is under /api/v1). */
   url: string;
-  /** The bearer token (from `STRATA_TOKEN`; never from a file). */
+  /** The bearer token (from `STRATA_TOKEN` or the variable `remote.tokenEnv` names; never from a file). */
   token?: string;
+  /** The variable the token came from, named in a 401's message. Default `STRATA_TOKEN`. */
+  tokenEnv?: string;
   /** Per-call time limit. Default 30 s. */
   timeoutMs?: number;
   /** Retries of a read on 429/502/503/504 or a failed connection. Default 2. */
@@ -157,7 +159,7 @@ async function attempt(options: RemoteOptions, url: string, body: unknown, abort
   throw new StrataError({
     code: (error?.code ?? (response.status >= 500 ? 'UNAVAILABLE' : 'INVALID_ARGUMENT')) as StrataErrorCode,
     message: error?.message
-      ? `${error.message}${response.status === 401 ? ' (check STRATA_TOKEN)' : ''}`
+      ? `${error.message}${response.status === 401 ? ` (check ${options.tokenEnv ?? 'STRATA_TOKEN'})` : ''}`
       : `The Strata service answered ${response.status} ${response.statusText} to ${new URL(url).pathname}.`,
     isRetryable: RETRY_STATUS.has(response.status),
     details: {

@@ -13,6 +13,7 @@ import { createMcpServer } from '../../src/hosts/mcp/server.js';
 import { startHttpServer } from '../../src/hosts/http/server.js';
 import type { ListeningServer } from '../../src/hosts/shared/listen.js';
 import { createToolFactories } from '../../src/hosts/openclaw/tools.js';
+import { strataOps } from '../../src/hosts/openclaw/backend.js';
 import type { Strata } from '../../src/strata.js';
 import { runCli } from '../support/run-cli.js';
 
@@ -148,7 +149,9 @@ export async function httpDriver(strata: Strata, spec: CallerSpec): Promise<Driv
 }
 
 export async function openClawDriver(strata: Strata, spec: CallerSpec): Promise<Driver> {
-  const factories = new Map(createToolFactories({ strata: async () => strata, defaultAgent: 'main' }).map((f) => [f.name, f.factory]));
+  const factories = new Map(
+    createToolFactories({ ops: async (agentId) => strataOps(strata, agentId), defaultAgent: 'main' }).map((f) => [f.name, f.factory]),
+  );
   return {
     host: 'openclaw',
     supports: (op) => OPERATIONS[op].tool !== undefined && factories.has(OPERATIONS[op].tool!.name),

@@ -3,8 +3,8 @@
  * `strata tokens create`, and `STRATA_URL` + `STRATA_TOKEN` turning every memory command into a
  * client of the service (the client's home holds nothing).
  */
-import { rm } from 'node:fs/promises';
-import { readdir } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempHome } from '../support/run-cli.js';
 import { spawnServer, type SpawnedServer } from '../hosts/spawn-server.js';
@@ -115,6 +115,28 @@ describe('strata CLI with STRATA_URL against strata serve', () => {
     const refused = await runCli(['--home', serverHome, 'tokens', 'create', '--agent', 'bob', '--grants', 'agent:alice']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/another agent's scope/);
+  });
+
+  it('reads remote.tokenEnv from the home config whether STRATA_URL, --url or the config names the service', async () => {
+    const home = await tempHome({ embedder: { provider: 'none' }, remote: { tokenEnv: 'LAPTOP_STRATA_TOKEN' } });
+    try {
+      const env = { STRATA_TOKEN: '', LAPTOP_STRATA_TOKEN: tokens.alice! };
+      const agentOf = (out: { code: number | null; stdout: string; stderr: string }) => {
+        expect(out.code, out.stderr).toBe(0);
+        return (JSON.parse(out.stdout) as { agent: string }).agent;
+      };
+      expect(agentOf(await runCli(['--home', home, '--json', 'stats'], { env: { ...env, STRATA_URL: server.url } }))).toBe('alice');
+      expect(agentOf(await runCli(['--home', home, '--url', server.url, '--json', 'stats'], { env: { ...env, STRATA_URL: '' } }))).toBe(
+        'alice',
+      );
+      await writeFile(
+        join(home, 'config.json'),
+        JSON.stringify({ embedder: { provider: 'none' }, remote: { url: server.url, tokenEnv: 'LAPTOP_STRATA_TOKEN' } }),
+      );
+      expect(agentOf(await runCli(['--home', home, '--json', 'stats'], { env: { ...env, STRATA_URL: '' } }))).toBe('alice');
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 
   it('serve refuses a non-loopback bind with no token configured', async () => {

@@ -67,4 +67,27 @@ describe('Claude Code hooks against a remote strata serve', () => {
     expect(await readdir(laptopHome)).not.toContain('conversations');
     expect(await readdir(laptopHome)).not.toContain('store');
   }, 180_000);
+
+  it('follow the home config’s remote {url, tokenEnv} when STRATA_URL is not set', async () => {
+    const home = await tempHome({ embedder: { provider: 'none' }, remote: { url: service.server.url, tokenEnv: 'CC_STRATA_TOKEN' } });
+    try {
+      const add = await runCli(['--home', home, 'add', 'The coder agent signs every release tag with the hardware key'], {
+        env: { STRATA_URL: '', STRATA_TOKEN: '', CC_STRATA_TOKEN: service.tokens.coder! },
+      });
+      expect(add.code, add.stderr).toBe(0);
+      const start = await runScript({
+        script: ENTRY,
+        args: ['--home', home, 'hook', 'SessionStart'],
+        input: JSON.stringify({ hook_event_name: 'SessionStart', session_id: 'sess-cfg', source: 'startup' }),
+        env: { ...BASE_ENV, STRATA_URL: '', STRATA_TOKEN: '', CC_STRATA_TOKEN: service.tokens.coder!, STRATA_RESIDENT: '0' },
+      });
+      expect(start.code, start.stderr).toBe(0);
+      expect(start.stderr).toBe('');
+      expect(start.stdout).toContain('signs every release tag');
+      // Answered by the service: no local engine opened here.
+      expect(await readdir(home)).not.toContain('store');
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -12,6 +12,7 @@ import { resolveHomeLight } from '../../resident/protocol.js';
 import { residentCommand, residentStamp } from '../../resident/stamp.js';
 import { HOOK_GUARD_ENV, isGuarded } from './background.js';
 import { appendHookError } from '../../resident/hook-log.js';
+import { remoteConfigured } from '../../remote/configured.js';
 import { HOOK_OPS, isHookEvent, parseHookPayload, type HookOpInput } from './payload.js';
 import { HOOK_EVENTS, type HookEvent } from './settings.js';
 
@@ -127,10 +128,12 @@ export async function runHook(args: HookArgs, io: HookIo): Promise<void> {
     delete residentEnv.STRATA_AGENT_ID;
     const deadline = Date.now() + DEADLINES[event];
     let answer: { stdout?: string } | undefined;
-    // Remote mode: the service answers (as the token's agent) and capture ships what this machine reads.
-    if (env.STRATA_URL?.trim()) {
-      const [{ runHookRemote }, { remoteSettings }] = await Promise.all([import('./remote.js'), import('../../remote/settings.js')]);
-      answer = await runHookRemote({ home, input, env: childEnv, remote: remoteSettings({ env })! });
+    // Remote mode (STRATA_URL, or config remote.url): the service answers (as the token's agent) and capture
+    // ships what this machine reads. Settings resolve as on every host: the config's remote.tokenEnv applies.
+    if (remoteConfigured({ home, env })) {
+      const [{ runHookRemote }, { resolveRemote }] = await Promise.all([import('./remote.js'), import('../../remote/settings.js')]);
+      const remote = await resolveRemote({ home, env });
+      if (remote) answer = await runHookRemote({ home, input, env: childEnv, remote });
     }
     if (!answer && args.resident && env.STRATA_RESIDENT !== '0') {
       const stamp = residentStamp();

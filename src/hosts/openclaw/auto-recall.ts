@@ -4,8 +4,8 @@
  * that agent's automatic recall pauses for a cooldown (a slow or dead embedder then costs one
  * timeout per cooldown window, not one per turn).
  */
-import type { MemoryEngine } from '../../core/engine/memory-engine.js';
 import { cleanQuery } from '../../core/recall/query-cleanup.js';
+import type { AutoRecallEngine } from './backend.js';
 import type { BeforePromptBuildEvent, OpenClawLogger, PromptBuildResult } from './types.js';
 
 export interface AutoRecallOptions {
@@ -76,7 +76,7 @@ export class AutoRecall {
     event: BeforePromptBuildEvent;
     agentId: string;
     ready?: () => Promise<void>;
-    resolve: () => Promise<{ engine: MemoryEngine; scopes: string[] }>;
+    resolve: () => Promise<{ engine: AutoRecallEngine; scopes: string[] }>;
   }): Promise<{ outcome: AutoRecallOutcome; result?: PromptBuildResult }> {
     const { agentId } = options;
     const until = this.cooldownUntil.get(agentId) ?? 0;

@@ -11,6 +11,7 @@ import type { StrataConfigOverrides } from '../../config/load.js';
 export const PLUGIN_ID = 'strata';
 
 const agentId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._@\-/:]{0,127}$/);
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'expected an environment variable name' });
 const scope = z.string().refine(isValidScope, { message: 'expected a scope such as global, agent:<id> or project:<id>' });
 
 export const openClawPluginConfigSchema = z.strictObject({
@@ -41,6 +42,18 @@ export const openClawPluginConfigSchema = z.strictObject({
     })
     .prefault({})
     .describe('Distillation of captured conversations into memories'),
+  remote: z
+    .strictObject({
+      url: z
+        .url({ protocol: /^https?$/ })
+        .optional()
+        .describe('A strata serve service to use instead of a local store (else $STRATA_URL)'),
+      tokenEnv: envName
+        .optional()
+        .describe("The NAME of the gateway's environment variable holding the bearer token (default STRATA_TOKEN)"),
+    })
+    .optional()
+    .describe('Remote mode: memories, recall and capture go to this Strata service; nothing is stored or distilled here'),
   strata: z
     .record(z.string(), z.unknown())
     .optional()
@@ -70,8 +83,10 @@ export function strataOverrides(config: OpenClawPluginConfig): StrataConfigOverr
     ...(config.distill.everyMessages ? { everyMessages: config.distill.everyMessages } : {}),
     ...(config.distill.idleMs ? { idleMs: config.distill.idleMs } : {}),
   };
+  const remote = { ...(base.remote as object | undefined), ...config.remote };
   return {
     ...base,
+    ...(Object.keys(remote).length > 0 ? { remote } : {}),
     scopes: { ...scopes, agentGrants: { ...scopes.agentGrants, ...config.agentGrants } },
     ...(Object.keys(scheduler).length > 0 ? { distill: { ...base.distill, scheduler: { ...base.distill?.scheduler, ...scheduler } } } : {}),
   } as StrataConfigOverrides;

@@ -46,6 +46,13 @@ export function buildPluginManifest(): Record<string, unknown> {
       'distill.onSessionEnd': { label: 'Distil at Session End' },
       'distill.everyMessages': { label: 'Distil Every N Messages', placeholder: '20', advanced: true },
       'distill.idleMs': { label: 'Distil After Idle (ms)', placeholder: '300000', advanced: true },
+      'remote.url': {
+        label: 'Strata Service URL',
+        placeholder: 'http://memory.internal:7777',
+        help: 'Use a shared `strata serve` instead of a local store (else $STRATA_URL)',
+        advanced: true,
+      },
+      'remote.tokenEnv': { label: 'Service Token Variable', placeholder: 'STRATA_TOKEN', advanced: true },
       strata: {
         label: 'Strata Config',
         help: 'Further Strata settings (embedder, recall, llm, ...) as in <home>/config.json',

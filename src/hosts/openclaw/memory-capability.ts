@@ -8,10 +8,12 @@
  *   compaction; Strata captures the session in `before_compaction` and distils it itself, so that
  *   model turn would only cost tokens.
  * - `runtime`: a search manager over Strata's memories for OpenClaw's memory surfaces
- *   (`openclaw memory search/status`, active-memory), results in OpenClaw's `MemorySearchResult` shape.
+ *   (`openclaw memory search/status`, active-memory), results in OpenClaw's `MemorySearchResult` shape;
+ *   it runs the operations table as the agent, so it works the same on a local engine and a service.
  * The deprecated `kind` is not part of the definition; the manifest declares it.
  */
-import type { Strata } from '../../strata.js';
+import type { OperationsRunner } from '../../core/ops/index.js';
+import { StrataError } from '../../errors/index.js';
 import type { MemoryRecord } from '../../spec/memory-record.js';
 
 export const MEMORY_SECTION_HEADING = '## Memory (Strata long-term memory)';
@@ -86,12 +88,12 @@ export function toMemorySearchResult(hit: { record: MemoryRecord; score: number 
 }
 
 export interface MemoryRuntimeDeps {
-  /** The shared engine and the scopes `agentId` may read. */
-  resolve(agentId: string): Promise<{ strata: Strata; scopes: string[] }>;
+  /** The operations as `agentId` (local engine or Strata service). */
+  ops(agentId: string): Promise<OperationsRunner>;
   defaultAgent: string;
 }
 
-/** `MemoryPluginRuntime`: one search manager per agent, over the shared engine. */
+/** `MemoryPluginRuntime`: one search manager per agent, over the plugin's memory. */
 export function createMemoryRuntime(deps: MemoryRuntimeDeps) {
   const managerFor = (agentId: string) => {
     let lastStatus: Record<string, unknown> = { backend: 'builtin', provider: 'strata' };
@@ -100,32 +102,39 @@ export function createMemoryRuntime(deps: MemoryRuntimeDeps) {
         query: string,
         opts: { maxResults?: number; minScore?: number; signal?: AbortSignal } = {},
       ): Promise<OpenClawMemorySearchResult[]> {
-        const { strata, scopes } = await deps.resolve(agentId);
-        const result = await strata.recall({ query, scopes, limit: opts.maxResults ?? 6, abortSignal: opts.signal });
+        const ops = await deps.ops(agentId);
+        const input = { query: query.slice(0, ops.limits.queryMaxChars), limit: Math.min(opts.maxResults ?? 6, ops.limits.resultsMax) };
+        const result = await ops.run('recall', { ...input, conversations: false }, { abortSignal: opts.signal });
         return result.results.map(toMemorySearchResult).filter((r) => r.score >= (opts.minScore ?? 0));
       },
       async readFile(params: { relPath: string }) {
         const id = params.relPath.startsWith(MEMORY_PATH_PREFIX) ? params.relPath.slice(MEMORY_PATH_PREFIX.length) : '';
         if (!id) return { status: 'not_found' as const, text: '' as const, path: params.relPath };
-        const { strata, scopes } = await deps.resolve(agentId);
-        const [record] = await strata.get({ ids: [id], scopes });
-        return record
-          ? { status: 'ok' as const, text: record.text, path: params.relPath }
-          : { status: 'not_found' as const, text: '' as const, path: params.relPath };
+        const ops = await deps.ops(agentId);
+        try {
+          const record = await ops.run('get', { id });
+          return { status: 'ok' as const, text: record.text, path: params.relPath };
+        } catch (error) {
+          // Not in the agent's scopes, or no such id (a malformed one too): OpenClaw's not_found.
+          if (StrataError.isInstance(error) && (error.code === 'NOT_FOUND' || error.code === 'INVALID_ARGUMENT'))
+            return { status: 'not_found' as const, text: '' as const, path: params.relPath };
+          throw error;
+        }
       },
       status() {
         return lastStatus;
       },
       async probeEmbeddingAvailability() {
         try {
-          const { strata, scopes } = await deps.resolve(agentId);
-          const stats = await strata.stats({ scopes });
+          const ops = await deps.ops(agentId);
+          const stats = await ops.run('stats', {});
+          const service = (ops as { url?: unknown }).url; // remote mode: the service's URL
           lastStatus = {
             backend: 'builtin',
             provider: 'strata',
             model: stats.embedder.id,
-            files: stats.current,
-            custom: { home: strata.home, scopes },
+            files: stats.memories,
+            custom: { scopes: stats.scopes, ...(typeof service === 'string' ? { service } : {}) },
           };
           return { ok: true, checked: true };
         } catch (error) {

@@ -3,6 +3,9 @@
  * and service onto one shared engine. A thin translator: recall, capture and distillation are the
  * engine's; this file decides when each runs and keeps every hook from failing or stalling a turn.
  *
+ * The memory is local (engine.ts) unless the plugin's `remote`, `STRATA_URL` or Strata's `remote.url`
+ * names a `strata serve` service (remote.ts); either way everything below goes through backend.ts.
+ *
  * OpenClaw registers a plugin several times per process with different `api.registrationMode`s:
  * `cli-metadata` (building the command tree) and `setup-*` get descriptors only; `discovery` and
  * `tool-discovery` get tools, hooks and the memory capability but open nothing; only `full` adds the
@@ -13,10 +16,11 @@ import { z } from 'zod';
 import { describeAutoOrganize, type AutoOrganizeResult } from '../../core/layers/auto-organize.js';
 import { resolveHome } from '../../config/load.js';
 import type { StrataOpenOptions } from '../../strata.js';
-import { resolveCaller } from '../../core/caller.js';
+import { resolveRemote } from '../../remote/settings.js';
 import { AutoRecall } from './auto-recall.js';
+import { localBackend, type MemoryBackend } from './backend.js';
 import { openClawPluginConfigSchema, parsePluginConfig, PLUGIN_ID, strataOverrides, type OpenClawPluginConfig } from './config.js';
-import { messageOf, sharedEngine, type SharedEngine } from './engine.js';
+import { messageOf, sharedEngine } from './engine.js';
 import { createOpenClawHostLlm, hostLlmRuntimeOf } from './host-llm.js';
 import { buildStrataMemorySection, createMemoryRuntime } from './memory-capability.js';
 import {
@@ -79,17 +83,18 @@ export function createOpenClawPlugin(options: CreateOpenClawPluginOptions = {}):
       api.registerCli(
         async ({ program }) => {
           const { registerStrataCli } = await import('./cli.js');
-          registerStrataCli({ program, home: configuredHome, defaultAgent: config.defaultAgent });
+          registerStrataCli({ program, home: configuredHome, defaultAgent: config.defaultAgent, url: config.remote?.url });
         },
         { commands: ['strata'], descriptors: CLI_DESCRIPTORS },
       );
       if (DESCRIPTOR_ONLY.has(mode)) return;
 
       const home = resolveHome({ home: configuredHome });
-      const engine = (): SharedEngine =>
+      const overrides = strataOverrides(config);
+      const engine = () =>
         sharedEngine({
           home,
-          overrides: strataOverrides(config),
+          overrides,
           openOptions: options.openOptions as Record<string, unknown> | undefined,
           log: api.logger,
           hostLlm: () => {
@@ -103,7 +108,19 @@ export function createOpenClawPlugin(options: CreateOpenClawPluginOptions = {}):
             return runtime ? createOpenClawOrganiserRunner({ runtime }) : undefined;
           },
         });
-      registerRuntime({ api, config, engine, now: options.now, full: mode === 'full' });
+      // Decided on first use (it reads the home's config), once per registration; a failure is retried.
+      let chosen: Promise<MemoryBackend> | undefined;
+      const backend = (): Promise<MemoryBackend> =>
+        (chosen ??= (async () => {
+          const settings = await resolveRemote({ url: config.remote?.url, home, overrides });
+          if (!settings) return localBackend(engine);
+          const { remoteBackend } = await import('./remote.js');
+          return remoteBackend({ settings, home, log: api.logger });
+        })().catch((error: unknown) => {
+          chosen = undefined;
+          throw error;
+        }));
+      registerRuntime({ api, config, backend, now: options.now, full: mode === 'full' });
     },
   };
 }
@@ -111,18 +128,14 @@ export function createOpenClawPlugin(options: CreateOpenClawPluginOptions = {}):
 interface RuntimeDeps {
   api: OpenClawPluginApi;
   config: OpenClawPluginConfig;
-  engine: () => SharedEngine;
+  backend: () => Promise<MemoryBackend>;
   now?: () => number;
   full: boolean;
 }
 
-function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void {
+function registerRuntime({ api, config, backend, now, full }: RuntimeDeps): void {
   const log = api.logger;
   const agentOf = (ctx: OpenClawHookContext) => ctx.agentId || config.defaultAgent;
-  const scopesFor = async (agentId: string) => {
-    const s = await engine().strata();
-    return { strata: s, scopes: resolveCaller({ config: s.config, agentId }).scopes };
-  };
 
   const logOrganize = (r: AutoOrganizeResult) => {
     if (r.status === 'failed') log.warn(`strata: ${describeAutoOrganize(r)}`);
@@ -140,14 +153,13 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
     const key = sessionKey || ctx.sessionKey || ctx.sessionId || 'default';
     if (isOrganiserSession(key)) return; // Strata's own organiser runs are not the user's conversation
     try {
-      const s = await engine().strata();
-      // One pipeline: the L0 log, then the conversation index; the engine's worker hears of the new messages.
-      const result = await s.capture({
+      const result = await (
+        await backend()
+      ).capture({
         agentId: agentOf(ctx),
         sessionKey: key,
         sessionId: ctx.sessionId,
         messages,
-        host: 'openclaw',
         ...(index ? { index } : {}),
       });
       log.debug?.(`strata: captured ${result.new} new messages (${result.duplicates} duplicates) for ${key}`);
@@ -160,7 +172,7 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
     if (isOrganiserSession(sessionKey || ctx.sessionKey)) return;
     if (config.autoCapture && Array.isArray(event?.messages) && event.messages.length > 0)
       await captureSnapshot(event.messages, ctx, sessionKey);
-    if (config.distill.onSessionEnd) engine().distillSoon(logOrganize);
+    if (config.distill.onSessionEnd) (await backend().catch(() => undefined))?.distillSoon(logOrganize);
   };
 
   if (config.autoRecall) {
@@ -180,11 +192,8 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
         const { outcome, result } = await recall.run({
           event,
           agentId,
-          ready: () => engine().warm(),
-          resolve: async () => {
-            const { strata, scopes } = await scopesFor(agentId);
-            return { engine: strata, scopes };
-          },
+          ready: async () => (await backend()).warm(),
+          resolve: async () => (await backend()).recaller(agentId),
         });
         log.debug?.(`strata: automatic recall for ${agentId}: ${outcome}`);
         return result;
@@ -194,7 +203,10 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
   }
   // A new session is the earliest sign a recall is coming: warm up while the prompt is assembled.
   api.on('session_start', async () => {
-    void engine().warm();
+    void backend().then(
+      (b) => b.warm(),
+      (error: unknown) => log.warn(`strata: ${messageOf(error)}`),
+    );
   });
 
   if (config.autoCapture) {
@@ -230,7 +242,10 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
   api.on('before_reset', (event, ctx) => flush(event, ctx));
   api.on('before_compaction', (event, ctx) => flush(event, ctx));
 
-  for (const { name, factory } of createToolFactories({ strata: () => engine().strata(), defaultAgent: config.defaultAgent })) {
+  for (const { name, factory } of createToolFactories({
+    ops: async (agentId) => (await backend()).ops(agentId),
+    defaultAgent: config.defaultAgent,
+  })) {
     api.registerTool(factory, { name });
   }
   // The scene tools exist only inside an organiser run this process started (see organiser-runner.ts).
@@ -239,7 +254,7 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
   api.registerMemoryCapability?.({
     promptBuilder: (params) => buildStrataMemorySection(params, { autoRecall: config.autoRecall }),
     flushPlanResolver: () => null,
-    runtime: createMemoryRuntime({ resolve: scopesFor, defaultAgent: config.defaultAgent }),
+    runtime: createMemoryRuntime({ ops: async (agentId) => (await backend()).ops(agentId), defaultAgent: config.defaultAgent }),
   });
 
   if (!full) return;
@@ -247,16 +262,16 @@ function registerRuntime({ api, config, engine, now, full }: RuntimeDeps): void 
     id: PLUGIN_ID,
     async start() {
       rememberServiceContext(); // organiser runs start from here, not from the turn that triggered them
-      const shared = engine();
-      shared.track(shared.warm());
       try {
-        await shared.startWorkers({ distill: config.distill.enabled, onOrganize: logOrganize });
+        const memory = await backend();
+        void memory.warm();
+        await memory.startWorkers({ distill: config.distill.enabled, onOrganize: logOrganize });
       } catch (error) {
         log.warn(`strata: could not start the background worker: ${messageOf(error)}`);
       }
     },
     async stop() {
-      await engine().stop();
+      await (await backend().catch(() => undefined))?.stop();
     },
   });
 }

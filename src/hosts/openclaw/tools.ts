@@ -5,7 +5,6 @@
  * The agent comes from OpenClaw's tool context, never from a parameter: `scope` may only narrow.
  */
 import { z } from 'zod';
-import { resolveCaller } from '../../core/caller.js';
 import {
   DEFAULT_OPS_CONFIG,
   OPERATIONS,
@@ -13,13 +12,11 @@ import {
   errorText,
   limitsOf,
   operationJsonSchema,
+  type OpLimits,
   type OpName,
-  type OpsConfig,
+  type OperationsRunner,
 } from '../../core/ops/index.js';
-import type { Strata } from '../../strata.js';
 import type { OpenClawTool, ToolFactory, ToolFactoryContext, ToolResult } from './types.js';
-
-const ACTOR = 'openclaw';
 
 /** The operations OpenClaw's agents get as tools (the manifest's `contracts.tools` lists the same names). */
 const OPENCLAW_TOOLS: readonly OpName[] = ['recall', 'remember', 'update', 'forget', 'list', 'stats'];
@@ -45,8 +42,8 @@ const ALIASES: Partial<
 /** The scope help shown in the schema; the agent is only known per run, the limits once the engine is open. */
 const SCHEMA_CALLER = { agentId: 'agent', scopes: ['global', 'agent:<you>', 'granted scopes'], writeScope: 'agent:<you>', owner: false };
 
-function parametersOf(config: OpsConfig, name: OpName): Record<string, unknown> {
-  const schema = operationJsonSchema(name, { limits: limitsOf(config), caller: SCHEMA_CALLER });
+function parametersOf(limits: OpLimits, name: OpName): Record<string, unknown> {
+  const schema = operationJsonSchema(name, { limits, caller: SCHEMA_CALLER });
   const alias = ALIASES[name];
   if (!alias) return schema;
   const extra = z.toJSONSchema(z.object(alias.schema), { target: 'draft-7' }) as { properties: Record<string, unknown> };
@@ -58,7 +55,8 @@ function failure(error: unknown): ToolResult {
 }
 
 export interface ToolFactoryDeps {
-  strata: () => Promise<Strata>;
+  /** The operations as an agent: the local engine's view of it, or a Strata service's (remote mode). */
+  ops: (agentId: string) => Promise<OperationsRunner>;
   /** Agent used when the tool context names none. */
   defaultAgent: string;
 }
@@ -66,12 +64,12 @@ export interface ToolFactoryDeps {
 /** One factory per tool: OpenClaw calls it per agent run, so the caller's identity is fixed per run. */
 export function createToolFactories(deps: ToolFactoryDeps): Array<{ name: string; factory: ToolFactory }> {
   // Schemas show the engine's own limits once it is open (the first run opens it); until then the
-  // defaults. Either way every call is checked against the engine's limits.
-  let config: OpsConfig | undefined;
+  // defaults. Either way every call is checked against the engine's (or the service's) limits.
+  let limits: OpLimits | undefined;
   const watchOpen = () => {
-    if (!config)
-      void deps.strata().then(
-        (s) => (config = s.config),
+    if (!limits)
+      void deps.ops(deps.defaultAgent).then(
+        (ops) => (limits = ops.limits),
         () => undefined,
       );
   };
@@ -81,11 +79,10 @@ export function createToolFactories(deps: ToolFactoryDeps): Array<{ name: string
       name: op.tool!.name,
       label: op.tool!.title,
       description: op.description,
-      parameters: (watchOpen(), parametersOf(config ?? DEFAULT_OPS_CONFIG, name)),
+      parameters: (watchOpen(), parametersOf(limits ?? limitsOf(DEFAULT_OPS_CONFIG), name)),
       async execute(_toolCallId, params, signal) {
         try {
-          const strata = await deps.strata();
-          const ops = strata.as(resolveCaller({ config: strata.config, agentId: ctx.agentId || deps.defaultAgent }), { actor: ACTOR });
+          const ops = await deps.ops(ctx.agentId || deps.defaultAgent);
           const raw = (params ?? {}) as Record<string, unknown>;
           const input = ALIASES[name] && typeof raw === 'object' ? ALIASES[name].translate(raw) : raw;
           const result = await ops.run(name, input, { abortSignal: signal });
