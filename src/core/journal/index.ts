@@ -9,3 +9,4 @@ export { compileJournal, type CompileJournalOptions, type CompileJournalResult }
 export { lintJournal, type LintJournalOptions, type LintJournalResult } from './lint.js';
 export { slugify, parseArticle, linksIn, type Article, type ArticleKind } from './articles.js';
 export { journalEntrySchema } from './generate.js';
+export { FileJournalStore } from './file-store.js';
