@@ -82,7 +82,11 @@ export async function appendToDayLog(options: {
   text: string;
   timeZone?: string;
 }): Promise<string> {
-  if (!options.store && !options.paths) throw new InvalidArgumentError({ argument: 'store', message: 'appendToDayLog needs a journal store (or the paths of a file journal).' });
+  if (!options.store && !options.paths)
+    throw new InvalidArgumentError({
+      argument: 'store',
+      message: 'appendToDayLog needs a journal store (or the paths of a file journal).',
+    });
   const store = options.store ?? new FileJournalStore({ home: dirname(options.paths!.dir) });
   const day = dayOf(options.at, options.timeZone);
   await store.appendToDay({ day, text: redactText(options.text) });

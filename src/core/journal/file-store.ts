@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { StorageError } from '../../errors/index.js';
 import type {
   JournalArticleText,
   JournalCompiledDay,
@@ -15,7 +16,15 @@ import { writeFileAtomic } from '../../util/atomic-write.js';
 import { withFileLock } from '../../util/file-lock.js';
 import { DAY_LOG, journalPaths, type JournalPaths } from './options.js';
 import { listPending, savePending, withPendingFile } from './pending.js';
-import { emptyCompileState, emptyFlushState, readFlushState, readJson, updateJsonState, type CompileState, type FlushState } from './state.js';
+import {
+  emptyCompileState,
+  emptyFlushState,
+  readFlushState,
+  readJson,
+  updateJsonState,
+  type CompileState,
+  type FlushState,
+} from './state.js';
 
 const SESSION_LOCK_BUCKETS = 64;
 
@@ -151,7 +160,17 @@ export class FileJournalStore implements JournalStoreV1 {
   }
 
   /** Articles, then the index, then the state: a crash in between recompiles the day (nothing is lost). */
-  async commitCompile(options: { day: string; compiled: JournalCompiledDay; articles: JournalArticleText[]; index: string }): Promise<void> {
+  async commitCompile(options: {
+    day: string;
+    compiled: JournalCompiledDay;
+    articles: JournalArticleText[];
+    index: string;
+  }): Promise<void> {
+    for (const a of options.articles) {
+      // Core slugifies; checked again here because the slug becomes a file name.
+      if (!/^[a-z0-9-]+$/.test(a.slug))
+        throw new StorageError({ message: `The journal article slug ${JSON.stringify(a.slug)} is not [a-z0-9-]; nothing was written.` });
+    }
     for (const a of options.articles) await writeFileAtomic({ path: join(this.paths.knowledgeDir, `${a.slug}.md`), data: a.text });
     await writeFileAtomic({ path: this.paths.indexFile, data: options.index });
     await updateJsonState<CompileState>({
