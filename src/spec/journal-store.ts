@@ -54,6 +54,29 @@ export type JournalLock = { kind: 'session'; sessionId: string } | { kind: 'comp
 /** The outcome of a pending retry: written, kept with the failure, held by another process, or already gone. */
 export type JournalPendingOutcome = 'done' | 'failed' | 'busy' | 'gone';
 
+/** The end of a flush (see JournalStoreV1.commitFlush). */
+export interface JournalFlushCommit {
+  sessionId: string;
+  progress: JournalSessionProgress;
+  /** ISO: sessions whose last flush is older are forgotten. */
+  forgetBefore: string;
+  entry?: { day: string; text: string };
+  pending?: JournalPendingFlush;
+}
+
+/** A retry of a pending flush: the entry to append, or why it failed again. */
+export type JournalPendingRetry = (
+  pending: JournalPendingFlush,
+) => Promise<{ ok: true; day: string; text: string } | { ok: false; error: string }>;
+
+/** The end of one day's compile (see JournalStoreV1.commitCompile). */
+export interface JournalCompileCommit {
+  day: string;
+  compiled: JournalCompiledDay;
+  articles: JournalArticleText[];
+  index: string;
+}
+
 export interface JournalStoreCapabilities {
   /** Reachable from other machines (a database server), not only from this one. */
   shared: boolean;
@@ -88,13 +111,7 @@ export interface JournalStoreV1 {
    * session's progress. Sessions whose last flush is older than `forgetBefore` (ISO) are forgotten.
    * Returns where the pending flush was kept. On a shared store this is one transaction.
    */
-  commitFlush(options: {
-    sessionId: string;
-    progress: JournalSessionProgress;
-    forgetBefore: string;
-    entry?: { day: string; text: string };
-    pending?: JournalPendingFlush;
-  }): Promise<{ pendingId?: string }>;
+  commitFlush(options: JournalFlushCommit): Promise<{ pendingId?: string }>;
 
   /** Ids of the pending flushes, oldest first. */
   listPending(): Promise<string[]>;
@@ -103,10 +120,7 @@ export interface JournalStoreV1 {
    * returns an entry, the entry is appended and the pending flush removed together; otherwise the
    * failure is recorded and it is kept.
    */
-  withPending(
-    id: string,
-    fn: (pending: JournalPendingFlush) => Promise<{ ok: true; day: string; text: string } | { ok: false; error: string }>,
-  ): Promise<JournalPendingOutcome>;
+  withPending(id: string, fn: JournalPendingRetry): Promise<JournalPendingOutcome>;
 
   /** Compile state by day (YYYY-MM-DD). */
   readCompiled(): Promise<Record<string, JournalCompiledDay>>;
@@ -115,6 +129,6 @@ export interface JournalStoreV1 {
   /** The generated knowledge index; undefined before the first compile. */
   readIndex(): Promise<string | undefined>;
   /** Ends the compile of one day: writes its articles, the new index and the day's compile state. */
-  commitCompile(options: { day: string; compiled: JournalCompiledDay; articles: JournalArticleText[]; index: string }): Promise<void>;
+  commitCompile(options: JournalCompileCommit): Promise<void>;
   close(): Promise<void>;
 }

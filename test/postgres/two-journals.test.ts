@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { Strata } from '../../src/strata.js';
 import { entryReply, promptOf } from '../journal/helpers.js';
 import { startScriptedLlmServer, type RecordedRequest } from '../support/scripted-llm-server.js';
 import { testPostgres } from '../support/postgres.js';
+import { runJsonChild } from './run-child.js';
 
 const pg = await testPostgres();
 afterAll(async () => pg?.close());
@@ -44,24 +44,7 @@ function records(): L0Record[] {
 }
 
 function runChild(args: string[]): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'journal-child.ts'), ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`journal child exited ${code}: ${err.slice(-2000)}`));
-      try {
-        resolve(JSON.parse(out.trim().split('\n').pop()!) as ChildResult);
-      } catch (error) {
-        reject(new Error(`journal child printed no result: ${out.slice(-500)} ${err.slice(-1000)}`, { cause: error }));
-      }
-    });
-  });
+  return runJsonChild<ChildResult>('journal-child.ts', args, 'journal child');
 }
 
 const isCompile = (r: RecordedRequest) => promptOf(r).startsWith('Existing articles');

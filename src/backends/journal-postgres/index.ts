@@ -4,10 +4,13 @@ import type pg from 'pg';
 import { StorageError, StrataError } from '../../errors/index.js';
 import type {
   JournalArticleText,
+  JournalCompileCommit,
   JournalCompiledDay,
+  JournalFlushCommit,
   JournalLock,
   JournalPendingFlush,
   JournalPendingOutcome,
+  JournalPendingRetry,
   JournalSessionProgress,
   JournalStoreCapabilities,
   JournalStoreV1,
@@ -130,13 +133,7 @@ class PostgresJournalStore extends PostgresComponent implements JournalStoreV1 {
     return rows[0] ? (JSON.parse(rows[0].progress_json) as JournalSessionProgress) : undefined;
   }
 
-  async commitFlush(options: {
-    sessionId: string;
-    progress: JournalSessionProgress;
-    forgetBefore: string;
-    entry?: { day: string; text: string };
-    pending?: JournalPendingFlush;
-  }): Promise<{ pendingId?: string }> {
+  async commitFlush(options: JournalFlushCommit): Promise<{ pendingId?: string }> {
     const s = await this.ready();
     const pendingId = options.pending ? `${options.pending.flushedAt}-${randomBytes(4).toString('hex')}` : undefined;
     await this.tx('flush commit', async (client) => {
@@ -160,10 +157,7 @@ class PostgresJournalStore extends PostgresComponent implements JournalStoreV1 {
     return (await this.query<{ id: string }>('read', `SELECT id FROM ${await this.ready()}.journal_pending ORDER BY id`)).map((r) => r.id);
   }
 
-  async withPending(
-    id: string,
-    fn: (pending: JournalPendingFlush) => Promise<{ ok: true; day: string; text: string } | { ok: false; error: string }>,
-  ): Promise<JournalPendingOutcome> {
+  async withPending(id: string, fn: JournalPendingRetry): Promise<JournalPendingOutcome> {
     const s = await this.ready();
     const lock = { pool: this.pool, name: `strata:${this.schema}:journal:pending:${id}`, timeoutMs: 200, busy: `pending ${id} is held` };
     try {
@@ -210,12 +204,7 @@ class PostgresJournalStore extends PostgresComponent implements JournalStoreV1 {
     return (await this.query<{ text: string }>('read', `SELECT text FROM ${await this.ready()}.journal_index`))[0]?.text;
   }
 
-  async commitCompile(options: {
-    day: string;
-    compiled: JournalCompiledDay;
-    articles: JournalArticleText[];
-    index: string;
-  }): Promise<void> {
+  async commitCompile(options: JournalCompileCommit): Promise<void> {
     const s = await this.ready();
     for (const a of options.articles) {
       if (!/^[a-z0-9-]+$/.test(a.slug))

@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { StorageError } from '../../errors/index.js';
 import type {
   JournalArticleText,
+  JournalCompileCommit,
   JournalCompiledDay,
+  JournalFlushCommit,
   JournalLock,
-  JournalPendingFlush,
   JournalPendingOutcome,
+  JournalPendingRetry,
   JournalSessionProgress,
   JournalStoreCapabilities,
   JournalStoreV1,
@@ -104,13 +106,7 @@ export class FileJournalStore implements JournalStoreV1 {
     return (await readFlushState(this.paths.flushState)).sessions[sessionId];
   }
 
-  async commitFlush(options: {
-    sessionId: string;
-    progress: JournalSessionProgress;
-    forgetBefore: string;
-    entry?: { day: string; text: string };
-    pending?: JournalPendingFlush;
-  }): Promise<{ pendingId?: string }> {
+  async commitFlush(options: JournalFlushCommit): Promise<{ pendingId?: string }> {
     if (options.entry) await this.appendToDay(options.entry);
     const pendingId = options.pending ? await savePending(this.paths, options.pending) : undefined;
     const forget = Date.parse(options.forgetBefore);
@@ -131,10 +127,7 @@ export class FileJournalStore implements JournalStoreV1 {
     return listPending(this.paths);
   }
 
-  withPending(
-    id: string,
-    fn: (pending: JournalPendingFlush) => Promise<{ ok: true; day: string; text: string } | { ok: false; error: string }>,
-  ): Promise<JournalPendingOutcome> {
+  withPending(id: string, fn: JournalPendingRetry): Promise<JournalPendingOutcome> {
     return withPendingFile(id, fn, (entry) => this.appendToDay(entry));
   }
 
@@ -160,12 +153,7 @@ export class FileJournalStore implements JournalStoreV1 {
   }
 
   /** Articles, then the index, then the state: a crash in between recompiles the day (nothing is lost). */
-  async commitCompile(options: {
-    day: string;
-    compiled: JournalCompiledDay;
-    articles: JournalArticleText[];
-    index: string;
-  }): Promise<void> {
+  async commitCompile(options: JournalCompileCommit): Promise<void> {
     for (const a of options.articles) {
       // Core slugifies; checked again here because the slug becomes a file name.
       if (!/^[a-z0-9-]+$/.test(a.slug))

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StrataError } from '../../errors/index.js';
-import type { JournalPendingFlush, JournalPendingOutcome } from '../../spec/journal-store.js';
+import type { JournalPendingFlush, JournalPendingOutcome, JournalPendingRetry } from '../../spec/journal-store.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { withFileLock } from '../../util/file-lock.js';
 import type { JournalPaths } from './options.js';
@@ -50,7 +50,7 @@ export async function listPending(paths: JournalPaths): Promise<string[]> {
  */
 export async function withPendingFile(
   path: string,
-  fn: (pending: PendingFlush) => Promise<{ ok: true; day: string; text: string } | { ok: false; error: string }>,
+  fn: JournalPendingRetry,
   append: (entry: { day: string; text: string }) => Promise<void>,
 ): Promise<PendingOutcome> {
   try {
