@@ -7,6 +7,7 @@ import { Strata } from '../../src/strata.js';
 import { entryReply } from '../journal/helpers.js';
 import { startScriptedLlmServer } from '../support/scripted-llm-server.js';
 import { testPostgres } from '../support/postgres.js';
+import { runCli, tempHome } from '../support/run-cli.js';
 
 const pg = await testPostgres();
 afterAll(async () => pg?.close());
@@ -51,11 +52,28 @@ describe.skipIf(!pg)('the journal follows a Postgres store', () => {
       expect(result).toMatchObject({ status: 'written', path: `postgres:${schema}.journal_days/2026-11-21` });
       expect(await two.journalStore.readDay('2026-11-21')).toContain('**Context:** Shared journal works');
       await expect(stat(join(dir, 'a', 'journal'))).rejects.toThrow(/ENOENT/);
+
+      // A person on a third machine reads it with the CLI.
+      const home = await tempHome({ embedder: { provider: 'none' }, store: { provider: 'postgres', postgres: { schema } } });
+      try {
+        const cli = (args: string[]) => runCli(['--home', home, 'journal', 'show', ...args], { env: { STRATA_POSTGRES_URL: pg!.url } });
+        const listed = await cli([]);
+        expect(listed).toMatchObject({ code: 0, stdout: 'days: 2026-11-21\narticles: (none)\n' });
+        const shown = await cli(['2026-11-21']);
+        expect(shown.code).toBe(0);
+        expect(shown.stdout).toContain('## 10:00 UTC · session s1\n\n**Context:** Shared journal works');
+        const missing = await cli(['2026-11-22']);
+        expect(missing.code).toBe(1);
+        expect(missing.stderr).toMatch(/no day 2026-11-22/);
+        expect((await cli(['../../etc'])).stderr).toMatch(/YYYY-MM-DD/);
+      } finally {
+        await rm(home, { recursive: true, force: true });
+      }
     } finally {
       await Promise.all([one.close(), two.close()]);
       await server.close();
       await rm(dir, { recursive: true, force: true });
       await pg!.dropSchema(schema);
     }
-  }, 60_000);
+  }, 120_000);
 });

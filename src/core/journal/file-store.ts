@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { StorageError } from '../../errors/index.js';
+import { InvalidArgumentError, StorageError } from '../../errors/index.js';
 import type {
   JournalArticleText,
   JournalCompileCommit,
@@ -84,6 +84,9 @@ export class FileJournalStore implements JournalStoreV1 {
   }
 
   dayLocation(day: string): string {
+    // The day names a file: nothing but YYYY-MM-DD may reach the path.
+    if (!DAY_LOG.test(`${day}.md`))
+      throw new InvalidArgumentError({ argument: 'day', message: `A journal day is YYYY-MM-DD (got ${JSON.stringify(day)}).` });
     return join(this.paths.dir, `${day}.md`);
   }
 
