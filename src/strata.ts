@@ -37,6 +37,7 @@ import { ConfigError } from './errors/index.js';
 import type { ConversationSearchHit, L0Record } from './spec/conversation.js';
 import type { ConversationIndexV2 } from './spec/conversation-index.js';
 import type { L0LogV1, L0SessionInfo } from './spec/l0-log.js';
+import type { JournalStoreV1 } from './spec/journal-store.js';
 import type { SummaryStoreV1 } from './spec/summary-store.js';
 import type { LayerStoreV1 } from './spec/layer-store.js';
 import type { UsageLogV1 } from './spec/usage-log.js';
@@ -57,6 +58,8 @@ export class Strata extends MemoryEngine {
   readonly l0: L0LogV1;
   /** Where hierarchical summaries are kept (the context bootstrap reads them there). */
   readonly summaryStore: SummaryStoreV1;
+  /** Where the daily journal is kept (files under the home, or the shared database). */
+  readonly journalStore: JournalStoreV1;
   /** Where LLM calls are logged (`strata usage` reads it). */
   readonly usageLog: UsageLogV1;
   /** Where scenes, persona and the organiser checkpoint are kept (the organiser, context and layer operations use it). */
@@ -75,6 +78,7 @@ export class Strata extends MemoryEngine {
     this.config = parts.loaded.config;
     this.l0 = parts.ctx.l0;
     this.summaryStore = parts.summaryStore;
+    this.journalStore = parts.journalStore;
     this.usageLog = parts.usageLog;
     this.layerStore = parts.layerStore;
     this.layers = new LayerService({
@@ -349,6 +353,7 @@ export class Strata extends MemoryEngine {
     return flushJournal({
       ...rest,
       home: this.home,
+      store: this.journalStore,
       llm,
       l0: this.l0,
       messages,
@@ -357,11 +362,17 @@ export class Strata extends MemoryEngine {
   }
 
   compileJournal(options: { force?: boolean; abortSignal?: AbortSignal } = {}): Promise<CompileJournalResult> {
-    return compileJournal({ home: this.home, llm: this.requireLlm('strata journal compile'), config: this.config.journal, ...options });
+    return compileJournal({
+      home: this.home,
+      store: this.journalStore,
+      llm: this.requireLlm('strata journal compile'),
+      config: this.config.journal,
+      ...options,
+    });
   }
 
   lintJournal(): Promise<LintJournalResult> {
-    return lintJournal({ home: this.home });
+    return lintJournal({ home: this.home, store: this.journalStore });
   }
 
   private requireLlm(what: string): LlmClient {
@@ -436,6 +447,7 @@ export class Strata extends MemoryEngine {
     await this.ctx.history?.storage.close();
     await this.parts.distillProgress.close();
     await this.parts.summaryStore.close();
+    await this.parts.journalStore.close();
     await this.parts.usageLog.close();
     await this.parts.layerStore.close();
     await super.close();

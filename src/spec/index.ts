@@ -9,5 +9,6 @@ export * from './conversation-index.js';
 export * from './history-log.js';
 export type * from './distill-progress.js';
 export type * from './summary-store.js';
+export type * from './journal-store.js';
 export type * from './usage-log.js';
 export * from './layer-store.js';

@@ -10,6 +10,7 @@ import { ConfigError } from '../errors/index.js';
 import type { ConversationIndexV2 } from '../spec/conversation-index.js';
 import type { DistillProgressV1 } from '../spec/distill-progress.js';
 import type { HistoryLogV1 } from '../spec/history-log.js';
+import type { JournalStoreV1 } from '../spec/journal-store.js';
 import type { SummaryStoreV1 } from '../spec/summary-store.js';
 import type { LayerStoreV1 } from '../spec/layer-store.js';
 import type { UsageLogV1 } from '../spec/usage-log.js';
@@ -299,6 +300,21 @@ export async function createLayerStoreFromConfig(options: { config: StrataConfig
     case 'postgres': {
       const { createPostgresLayerStore } = await import('../backends/layers-postgres/index.js');
       return createPostgresLayerStore(postgresOf(options.config, st.postgres, 'state', options.env));
+    }
+    default:
+      return unreachable('state', st);
+  }
+}
+
+/** The daily journal (day logs, pending flushes, compiled knowledge, their state): files under the home, or Postgres (config `state`). */
+export async function createJournalStoreFromConfig(options: { config: StrataConfig; home: string; env?: Env }): Promise<JournalStoreV1> {
+  const st = options.config.state;
+  switch (st.provider) {
+    case 'files':
+      return new (await import('../core/journal/file-store.js')).FileJournalStore({ home: options.home });
+    case 'postgres': {
+      const { createPostgresJournalStore } = await import('../backends/journal-postgres/index.js');
+      return createPostgresJournalStore(postgresOf(options.config, st.postgres, 'state', options.env));
     }
     default:
       return unreachable('state', st);

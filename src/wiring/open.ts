@@ -19,6 +19,7 @@ import type { LlmV1 } from '../spec/llm.js';
 import type { AgentRunner } from '../core/layers/agent-loop.js';
 import type { MemoryStoreV1 } from '../spec/memory-store.js';
 import type { RerankerV1 } from '../spec/reranker.js';
+import type { JournalStoreV1 } from '../spec/journal-store.js';
 import type { SummaryStoreV1 } from '../spec/summary-store.js';
 import type { UsageLogV1 } from '../spec/usage-log.js';
 import type { LayerStoreV1 } from '../spec/layer-store.js';
@@ -27,6 +28,7 @@ import {
   createDistillProgressFromConfig,
   createEmbedderFromConfig,
   createHistoryLogFromConfig,
+  createJournalStoreFromConfig,
   createL0LogFromConfig,
   createLlmFromConfig,
   createRerankerFromConfig,
@@ -52,6 +54,8 @@ export interface StrataOpenOptions {
   distillProgress?: DistillProgressV1;
   /** Where hierarchical summaries are kept (default from config `state`). */
   summaryStore?: SummaryStoreV1;
+  /** Where the daily journal is kept (default from config `state`). */
+  journalStore?: JournalStoreV1;
   /** Where LLM calls are logged (default from config `state`). */
   usageLog?: UsageLogV1;
   /** Where scenes, persona and the organiser checkpoint are kept (default from config `state`). */
@@ -75,6 +79,7 @@ export interface OpenedParts {
   llm: LlmClient | undefined;
   distillProgress: DistillProgressV1;
   summaryStore: SummaryStoreV1;
+  journalStore: JournalStoreV1;
   usageLog: UsageLogV1;
   layerStore: LayerStoreV1;
   organiserRunner?: AgentRunner;
@@ -92,17 +97,19 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
   const env = options.env ?? process.env;
   const loaded = await loadConfig({ home: options.home, overrides: options.overrides, env });
   const { config, home } = loaded;
-  const [embedder, store, l0, reranker, historyStorage, distillProgress, summaryStore, usageLog, layerStore] = await Promise.all([
-    options.embedder ?? createEmbedderFromConfig({ config, env, home }),
-    options.store ?? createStoreFromConfig({ config, home, env }),
-    options.l0 ?? createL0LogFromConfig({ config, home, env }),
-    options.reranker === null ? undefined : (options.reranker ?? createRerankerFromConfig({ config, env })),
-    createHistoryLogFromConfig({ config, home, env }),
-    options.distillProgress ?? createDistillProgressFromConfig({ config, home, env, logKey: l0LogKey({ config, home }) }),
-    options.summaryStore ?? createSummaryStoreFromConfig({ config, home, env }),
-    options.usageLog ?? createUsageLogFromConfig({ config, home, env }),
-    options.layerStore ?? createLayerStoreFromConfig({ config, home, env }),
-  ]);
+  const [embedder, store, l0, reranker, historyStorage, distillProgress, summaryStore, journalStore, usageLog, layerStore] =
+    await Promise.all([
+      options.embedder ?? createEmbedderFromConfig({ config, env, home }),
+      options.store ?? createStoreFromConfig({ config, home, env }),
+      options.l0 ?? createL0LogFromConfig({ config, home, env }),
+      options.reranker === null ? undefined : (options.reranker ?? createRerankerFromConfig({ config, env })),
+      createHistoryLogFromConfig({ config, home, env }),
+      options.distillProgress ?? createDistillProgressFromConfig({ config, home, env, logKey: l0LogKey({ config, home }) }),
+      options.summaryStore ?? createSummaryStoreFromConfig({ config, home, env }),
+      options.journalStore ?? createJournalStoreFromConfig({ config, home, env }),
+      options.usageLog ?? createUsageLogFromConfig({ config, home, env }),
+      options.layerStore ?? createLayerStoreFromConfig({ config, home, env }),
+    ]);
   let llm: LlmClient | undefined;
   if (options.llm === undefined) llm = await createLlmFromConfig({ config, home, env, usageLog });
   else if (options.llm !== null) {
@@ -146,6 +153,7 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
       await historyStorage.close().catch(() => undefined);
       await distillProgress.close().catch(() => undefined);
       await summaryStore.close().catch(() => undefined);
+      await journalStore.close().catch(() => undefined);
       await usageLog.close().catch(() => undefined);
       await layerStore.close().catch(() => undefined);
       throw error;
@@ -166,6 +174,7 @@ export async function openParts(options: StrataOpenOptions): Promise<OpenedParts
     llm,
     distillProgress,
     summaryStore,
+    journalStore,
     usageLog,
     layerStore,
     ...(options.organiserRunner ? { organiserRunner: options.organiserRunner } : {}),

@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { createDistillProgressFromConfig, createL0LogFromConfig, l0LogKey } from '../../src/wiring/factories.js';
+import {
+  createDistillProgressFromConfig,
+  createJournalStoreFromConfig,
+  createL0LogFromConfig,
+  l0LogKey,
+} from '../../src/wiring/factories.js';
 import { tempDir } from '../capture/helpers.js';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -15,6 +20,9 @@ describe('shared state config', () => {
     expect(config.l0.provider).toBe('jsonl');
     expect(config.state.provider).toBe('files');
     expect(l0LogKey({ config, home: tmp.dir })).toContain(tmp.dir);
+    const journal = await createJournalStoreFromConfig({ config, home: tmp.dir, env: {} });
+    expect(journal.provider).toBe('files');
+    expect(journal.dayLocation('2026-11-21')).toBe(`${tmp.dir}/journal/2026-11-21.md`);
   });
 
   it('follows a Postgres store into the database unless a section names its provider', async () => {
@@ -34,6 +42,9 @@ describe('shared state config', () => {
     const { config } = await loadConfig({ home: tmp.dir, env: {}, overrides: { store: { provider: 'postgres' } } });
     await expect(createL0LogFromConfig({ config, home: tmp.dir, env: {} })).rejects.toThrow(/STRATA_POSTGRES_URL is not set/);
     await expect(createDistillProgressFromConfig({ config, home: tmp.dir, env: {}, logKey: 'k' })).rejects.toThrow(
+      /state\.provider is "postgres" but STRATA_POSTGRES_URL/,
+    );
+    await expect(createJournalStoreFromConfig({ config, home: tmp.dir, env: {} })).rejects.toThrow(
       /state\.provider is "postgres" but STRATA_POSTGRES_URL/,
     );
   });

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { L0Record } from '../../src/spec/conversation.js';
 import { Strata } from '../../src/strata.js';
 import { testPostgres } from '../support/postgres.js';
+import { runJsonChild } from './run-child.js';
 
 const pg = await testPostgres();
 afterAll(async () => pg?.close());
@@ -21,24 +21,7 @@ interface ChildResult {
 }
 
 function runChild(args: string[]): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'distill-child.ts'), ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`distiller exited ${code}: ${err.slice(-2000)}`));
-      try {
-        resolve(JSON.parse(out.trim().split('\n').pop()!) as ChildResult);
-      } catch (error) {
-        reject(new Error(`distiller printed no result: ${out.slice(-500)} ${err.slice(-1000)}`, { cause: error }));
-      }
-    });
-  });
+  return runJsonChild<ChildResult>('distill-child.ts', args, 'distiller');
 }
 
 function records(): L0Record[] {

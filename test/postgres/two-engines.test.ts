@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Strata } from '../../src/strata.js';
 import { testPostgres } from '../support/postgres.js';
+import { runJsonChild } from './run-child.js';
 
 const pg = await testPostgres();
 afterAll(async () => pg?.close());
@@ -12,24 +12,7 @@ afterAll(async () => pg?.close());
 const COUNT = 40;
 
 function runChild(args: string[]): Promise<{ agent: string; ids: string[]; leaks: string[] }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'engine-child.ts'), ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`child ${args[3]} exited ${code}: ${err.slice(-2000)}`));
-      try {
-        resolve(JSON.parse(out.trim().split('\n').pop()!) as { agent: string; ids: string[]; leaks: string[] });
-      } catch (error) {
-        reject(new Error(`child ${args[3]} printed no result: ${out.slice(-500)} ${err.slice(-1000)}`, { cause: error }));
-      }
-    });
-  });
+  return runJsonChild<{ agent: string; ids: string[]; leaks: string[] }>('engine-child.ts', args, `child ${args[3]}`);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
- * `strata journal flush|compile|lint`: the human-readable daily journal and the knowledge
- * articles compiled from it. Exit codes: flush 1 when generation failed (its input is kept under
- * journal/pending/ for the next flush); lint 1 when broken links or orphan articles exist.
+ * `strata journal flush|compile|lint|show`: the human-readable daily journal and the knowledge
+ * articles compiled from it. Exit codes: flush 1 when generation failed (its input is kept as a
+ * pending flush for the next one); lint 1 when broken links or orphan articles exist; show 1 when
+ * the day or article does not exist.
  */
 import type { Command } from 'commander';
 import { SOURCE_KINDS, type SourceKind } from '../../capture/readers/index.js';
@@ -86,5 +87,36 @@ export function registerJournalCommands(program: Command): void {
           ? `ok: ${result.articles} articles, no problems\n`
           : `${result.brokenLinks.length} broken links, ${result.orphans.length} orphans\n`,
       );
+    });
+
+  journal
+    .command('show [day]')
+    .description('print a day log (YYYY-MM-DD), an article (--article) or the knowledge index (--index); without any, list them')
+    .option('--article <slug>', 'print one compiled article')
+    .option('--index', 'print the knowledge index')
+    .action(async (day: string | undefined, opts: { article?: string; index?: boolean }, cmd: Command) => {
+      const g = globals(cmd);
+      if (day !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(day))
+        throw new InvalidArgumentError({ argument: 'day', message: `A journal day is YYYY-MM-DD (got ${JSON.stringify(day)}).` });
+      type Shown = { what: string; text: string | undefined } | { days: string[]; articles: string[] };
+      const shown = await withStrata(cmd, async ({ journalStore: store }): Promise<Shown> => {
+        if (day !== undefined) return { what: `day ${day}`, text: await store.readDay(day) };
+        if (opts.article !== undefined)
+          return { what: `article ${opts.article}`, text: (await store.readArticles()).find((a) => a.slug === opts.article)?.text };
+        if (opts.index) return { what: 'the knowledge index', text: await store.readIndex() };
+        return { days: await store.days(), articles: (await store.readArticles()).map((a) => a.slug) };
+      });
+      if ('days' in shown) {
+        if (g.json) return printJson(shown);
+        process.stdout.write(`days: ${shown.days.join(', ') || '(none)'}\narticles: ${shown.articles.join(', ') || '(none)'}\n`);
+        return;
+      }
+      if (shown.text === undefined) {
+        process.exitCode = 1;
+        process.stderr.write(`The journal has no ${shown.what}; \`strata journal show\` lists what it has.\n`);
+        return;
+      }
+      if (g.json) return printJson({ text: shown.text });
+      process.stdout.write(shown.text.endsWith('\n') ? shown.text : `${shown.text}\n`);
     });
 }

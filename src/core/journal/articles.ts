@@ -1,10 +1,9 @@
 /**
- * Knowledge articles `<home>/journal/knowledge/<slug>.md`: a small header of `key: <JSON>` lines
+ * Knowledge articles (files: `<home>/journal/knowledge/<slug>.md`): a small header of `key: <JSON>` lines
  * between `---` fences (valid YAML front matter that needs no YAML parser), a title and a body
  * with `[[slug]]` links. `index.md` is generated from the articles, never written by the model.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { JournalStoreV1 } from '../../spec/journal-store.js';
 
 export const ARTICLE_KINDS = ['concept', 'connection', 'qa'] as const;
 export type ArticleKind = (typeof ARTICLE_KINDS)[number];
@@ -96,21 +95,10 @@ export function parseArticle(slug: string, text: string): Article {
   };
 }
 
-/** Every article file (`*.md` except the index), by slug. */
-export async function readArticles(knowledgeDir: string): Promise<Map<string, { article: Article; text: string }>> {
+/** Every article of the journal store (the index is not one), by slug. */
+export async function readArticles(store: JournalStoreV1): Promise<Map<string, { article: Article; text: string }>> {
   const out = new Map<string, { article: Article; text: string }>();
-  let names: string[];
-  try {
-    names = (await readdir(knowledgeDir)).filter((n) => n.endsWith('.md') && !n.startsWith('.') && n !== 'index.md').sort();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return out;
-    throw error;
-  }
-  for (const name of names) {
-    const slug = name.slice(0, -3);
-    const text = await readFile(join(knowledgeDir, name), 'utf8');
-    out.set(slug, { article: parseArticle(slug, text), text });
-  }
+  for (const { slug, text } of await store.readArticles()) out.set(slug, { article: parseArticle(slug, text), text });
   return out;
 }
 

@@ -5,24 +5,23 @@
  * only the appended part is sent. Existing articles go to the model so it updates, not duplicates.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { StrataError } from '../../errors/index.js';
 import { abortErrorFrom } from '../../provider-utils/retry.js';
+import type { JournalArticleText, JournalStoreV1 } from '../../spec/journal-store.js';
 import type { LlmV1 } from '../../spec/llm.js';
-import { writeFileAtomic } from '../../util/atomic-write.js';
-import { withFileLock } from '../../util/file-lock.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import { estimateTokens } from '../recall/tokens.js';
 import { ARTICLE_KINDS, normaliseLinks, readArticles, renderIndex, serializeArticle, slugify, type Article } from './articles.js';
 import { generateWithAttempts } from './attempts.js';
-import { DAY_LOG, journalPaths, resolveJournalOptions, type JournalOptions, type JournalPaths } from './options.js';
-import { readJson, updateJsonState } from './state.js';
+import { FileJournalStore } from './file-store.js';
+import { resolveJournalOptions, type JournalOptions } from './options.js';
 import { redactText } from '../write/redact-record.js';
 
 export interface CompileJournalOptions {
   home: string;
+  /** Where the journal lives; default the files under `home`. */
+  store?: JournalStoreV1;
   llm: LlmV1 | LlmClient;
   /** Compile changed logs even inside the minimum interval. */
   force?: boolean;
@@ -45,18 +44,6 @@ export interface CompileJournalResult {
   rejected: Array<{ slug: string; reason: string }>;
   articles: number;
 }
-
-interface DayState {
-  hash: string;
-  /** Characters compiled: when the log only grew, the next compile sends what follows. */
-  length: number;
-  compiledAt: string;
-}
-interface CompileState {
-  version: 1;
-  days: Record<string, DayState>;
-}
-const emptyState = (): CompileState => ({ version: 1, days: {} });
 
 const MAX_ARTICLES_PER_DAY = 30;
 
@@ -83,22 +70,14 @@ existing one. Return only articles you create or change; return an empty list wh
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
-async function dayLogs(paths: JournalPaths): Promise<string[]> {
-  try {
-    return (await readdir(paths.dir)).filter((n) => DAY_LOG.test(n)).sort();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-}
-
 export async function compileJournal(options: CompileJournalOptions): Promise<CompileJournalResult> {
   const config = resolveJournalOptions(options.config);
-  const paths = journalPaths(options.home);
+  const store = options.store ?? new FileJournalStore({ home: options.home });
   const now = (options.now ?? (() => new Date()))();
   const result: CompileJournalResult = { status: 'skipped', days: [], waiting: [], created: [], updated: [], rejected: [], articles: 0 };
   try {
-    return await withFileLock({ path: paths.compileLock, timeoutMs: 1_000 }, () => run(options, config, paths, now, result));
+    // Journal-wide: two compiles (two machines on a shared store) never compile one day twice.
+    return await store.exclusive({ lock: { kind: 'compile' }, timeoutMs: 1_000 }, () => run(options, config, store, now, result));
   } catch (error) {
     if (StrataError.isInstance(error) && error.code === 'STORE_LOCKED') return { ...result, reason: 'another compile is running' };
     throw error;
@@ -108,22 +87,21 @@ export async function compileJournal(options: CompileJournalOptions): Promise<Co
 async function run(
   options: CompileJournalOptions,
   config: JournalOptions,
-  paths: JournalPaths,
+  store: JournalStoreV1,
   now: Date,
   result: CompileJournalResult,
 ): Promise<CompileJournalResult> {
-  const state = await readJson<CompileState>(paths.compileState, emptyState);
-  state.days ??= {};
+  const compiled = await store.readCompiled();
   const due: Array<{ name: string; text: string; hash: string; fresh: string }> = [];
-  for (const name of await dayLogs(paths)) {
-    const text = await readFile(join(paths.dir, name), 'utf8');
+  for (const name of await store.days()) {
+    const text = (await store.readDay(name)) ?? '';
     if (text.trim().length === 0) continue;
     const hash = sha(text);
-    const prev = state.days[name];
+    const prev = compiled[name];
     if (prev?.hash === hash) continue;
     const dueAt = prev ? Date.parse(prev.compiledAt) + config.compileMinIntervalMs : 0;
     if (!options.force && now.getTime() < dueAt) {
-      result.waiting.push({ day: name.slice(0, 10), dueAt: new Date(dueAt).toISOString() });
+      result.waiting.push({ day: name, dueAt: new Date(dueAt).toISOString() });
       continue;
     }
     const grew = prev && text.length > prev.length && sha(text.slice(0, prev.length)) === prev.hash;
@@ -134,19 +112,19 @@ async function run(
       result.waiting.length > 0
         ? `changed day logs wait for the minimum interval (${config.compileMinIntervalMs / 60_000} min; --force skips it): ${result.waiting.map((w) => `${w.day} at ${w.dueAt}`).join(', ')}`
         : 'no day log changed since the last compile';
-    return { ...result, reason, articles: (await readArticles(paths.knowledgeDir)).size };
+    return { ...result, reason, articles: (await store.readArticles()).length };
   }
 
   for (const day of due) {
     if (options.abortSignal?.aborted) throw abortErrorFrom(options.abortSignal);
-    const existing = await readArticles(paths.knowledgeDir);
+    const existing = await readArticles(store);
     const reply = await generateWithAttempts({
       llm: options.llm,
       messages: [
         { role: 'system', content: SYSTEM_PROMPT },
         {
           role: 'user',
-          content: compilePrompt({ day: day.name.slice(0, 10), log: day.fresh, existing, maxInputTokens: config.maxInputTokens }),
+          content: compilePrompt({ day: day.name, log: day.fresh, existing, maxInputTokens: config.maxInputTokens }),
         },
       ],
       schema: compileSchema,
@@ -156,21 +134,18 @@ async function run(
       retryDelayMs: options.retryDelayMs ?? 2000,
       abortSignal: options.abortSignal,
     });
-    await applyArticles({ paths, existing, reply: reply.articles.slice(0, MAX_ARTICLES_PER_DAY), day: day.name.slice(0, 10), now, result });
-    // Re-indexed after every day, so a later day's failure never leaves written articles unlisted.
-    await writeFileAtomic({ path: paths.indexFile, data: redactText(renderIndex([...existing.values()].map((a) => a.article))) });
-    await updateJsonState<CompileState>({
-      path: paths.compileState,
-      lockPath: paths.stateLock,
-      empty: emptyState,
-      change: (s) => {
-        s.days ??= {};
-        s.days[day.name] = { hash: day.hash, length: day.text.length, compiledAt: now.toISOString() };
-      },
+    const articles = applyArticles({ existing, reply: reply.articles.slice(0, MAX_ARTICLES_PER_DAY), day: day.name, now, result });
+    // Articles, index and the day's state together, after every day: a later day's failure never
+    // leaves written articles unlisted, and a day is never compiled twice.
+    await store.commitCompile({
+      day: day.name,
+      compiled: { hash: day.hash, length: day.text.length, compiledAt: now.toISOString() },
+      articles,
+      index: redactText(renderIndex([...existing.values()].map((a) => a.article))),
     });
-    result.days.push(day.name.slice(0, 10));
+    result.days.push(day.name);
   }
-  return { ...result, status: 'compiled', articles: (await readArticles(paths.knowledgeDir)).size };
+  return { ...result, status: 'compiled', articles: (await store.readArticles()).length };
 }
 
 function compilePrompt(options: {
@@ -203,15 +178,16 @@ function compilePrompt(options: {
   ].join('\n');
 }
 
-async function applyArticles(options: {
-  paths: JournalPaths;
+/** The reply's usable articles as texts to store (also updating `existing` and the result's lists). */
+function applyArticles(options: {
   existing: Map<string, { article: Article; text: string }>;
   reply: z.infer<typeof compileSchema>['articles'];
   day: string;
   now: Date;
   result: CompileJournalResult;
-}): Promise<void> {
+}): JournalArticleText[] {
   const at = options.now.toISOString();
+  const out = new Map<string, JournalArticleText>();
   for (const item of options.reply) {
     const slug = slugify(item.slug) || slugify(item.title);
     if (!slug) {
@@ -234,9 +210,10 @@ async function applyArticles(options: {
       body: normaliseLinks(item.body),
     };
     const text = redactText(serializeArticle(article));
-    await writeFileAtomic({ path: join(options.paths.knowledgeDir, `${slug}.md`), data: text });
+    out.set(slug, { slug, text });
     const list = prev ? options.result.updated : options.result.created;
     if (!list.includes(slug) && !options.result.created.includes(slug)) list.push(slug);
     options.existing.set(slug, { article, text });
   }
+  return [...out.values()];
 }

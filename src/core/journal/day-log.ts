@@ -1,11 +1,11 @@
 /**
- * Day logs `<home>/journal/YYYY-MM-DD.md`. An append rewrites the file atomically under one
- * journal-wide lock: readers never see a torn entry and two appending processes lose nothing.
+ * Day log entries: rendered from the model's structured reply, appended to the day's log in the
+ * journal store (which keeps appends whole and lossless across processes).
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { writeFileAtomic } from '../../util/atomic-write.js';
-import { withFileLock } from '../../util/file-lock.js';
+import { dirname } from 'node:path';
+import { InvalidArgumentError } from '../../errors/index.js';
+import type { JournalStoreV1 } from '../../spec/journal-store.js';
+import { FileJournalStore } from './file-store.js';
 import { dayOf, type JournalPaths } from './options.js';
 import { redactText } from '../write/redact-record.js';
 
@@ -71,23 +71,24 @@ export function renderEntry(options: {
   return parts.join('\n') + '\n';
 }
 
-export function dayLogPath(paths: JournalPaths, at: Date, timeZone?: string): string {
-  return join(paths.dir, `${dayOf(at, timeZone)}.md`);
-}
-
-/** Appends `text` to the day log of `at` (created with a title when missing); returns its path. */
-export async function appendToDayLog(options: { paths: JournalPaths; at: Date; text: string; timeZone?: string }): Promise<string> {
-  const path = dayLogPath(options.paths, options.at, options.timeZone);
-  await withFileLock({ path: options.paths.appendLock }, async () => {
-    let current: string;
-    try {
-      current = await readFile(path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      current = `# Journal ${dayOf(options.at, options.timeZone)}\n\n`;
-    }
-    const separator = current.length === 0 || current.endsWith('\n\n') ? '' : current.endsWith('\n') ? '\n' : '\n\n';
-    await writeFileAtomic({ path, data: current + separator + redactText(options.text) });
-  });
-  return path;
+/**
+ * Appends `text` (redacted) to the day log of `at` in `store` (created with a title when missing);
+ * returns where the log is. Without a store, the file store of the journal `paths` belongs to.
+ */
+export async function appendToDayLog(options: {
+  store?: JournalStoreV1;
+  paths?: JournalPaths;
+  at: Date;
+  text: string;
+  timeZone?: string;
+}): Promise<string> {
+  if (!options.store && !options.paths)
+    throw new InvalidArgumentError({
+      argument: 'store',
+      message: 'appendToDayLog needs a journal store (or the paths of a file journal).',
+    });
+  const store = options.store ?? new FileJournalStore({ home: dirname(options.paths!.dir) });
+  const day = dayOf(options.at, options.timeZone);
+  await store.appendToDay({ day, text: redactText(options.text) });
+  return store.dayLocation(day);
 }

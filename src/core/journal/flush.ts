@@ -3,24 +3,26 @@
  * Order: per-session lock -> dedupe window -> retry pending flushes -> gather new messages ->
  * generate (with attempts) -> append, or keep the input under pending/ when generation fails.
  */
-import { hash } from 'node:crypto';
-import { join } from 'node:path';
 import { InvalidArgumentError } from '../../errors/index.js';
 import { abortErrorFrom } from '../../provider-utils/retry.js';
+import type { JournalStoreV1 } from '../../spec/journal-store.js';
 import type { L0LogV1 } from '../../spec/l0-log.js';
 import type { LlmV1 } from '../../spec/llm.js';
-import { withFileLock } from '../../util/file-lock.js';
 import type { LlmClient } from '../llm/llm-client.js';
-import { appendToDayLog, hasContent, renderEntry } from './day-log.js';
+import { hasContent, renderEntry, type JournalEntry } from './day-log.js';
+import { FileJournalStore } from './file-store.js';
 import { flushPrompt, generateEntry, renderConversation, selectNew } from './generate.js';
 import { lookbackDay, readL0Session } from './l0-session.js';
-import { dayOf, journalPaths, resolveJournalOptions, type JournalMessage, type JournalOptions, type JournalPaths } from './options.js';
-import { MAX_PENDING_PER_FLUSH, listPending, savePending, withPending } from './pending.js';
-import { emptyFlushState, readFlushState, updateJsonState, type FlushState, type SessionProgress } from './state.js';
+import { dayOf, resolveJournalOptions, type JournalMessage, type JournalOptions } from './options.js';
+import { MAX_PENDING_PER_FLUSH } from './pending.js';
+import type { SessionProgress } from './state.js';
 import { previousDay } from '../../util/time-zone.js';
+import { redactDeep, redactText } from '../write/redact-record.js';
 
 export interface FlushJournalOptions {
   home: string;
+  /** Where the journal lives; default the files under `home`. */
+  store?: JournalStoreV1;
   llm: LlmV1 | LlmClient;
   sessionId: string;
   /** Recorded in the heading; with the L0 source, also restricts the read to this agent. */
@@ -54,9 +56,9 @@ export interface FlushJournalResult {
   source: 'transcript' | 'l0';
   /** Why the flush was skipped, or the final error when it failed. */
   reason?: string;
-  /** Day log written (written / nothing-worth-keeping). */
+  /** Day log written (written / nothing-worth-keeping): a file path, or where the store keeps it. */
   path?: string;
-  /** Where the input was kept (failed). */
+  /** Where the input was kept (failed): the pending flush's id in the store (a file path for files). */
   pendingPath?: string;
   /** New messages since the last flush, and how many of them did not fit the budget. */
   newMessages: number;
@@ -64,14 +66,8 @@ export interface FlushJournalResult {
   pending: FlushPendingReport;
 }
 
-const SESSION_LOCK_BUCKETS = 64;
+/** Sessions idle this long are forgotten so the state stays small (a late flush re-reads the L0 lookback). */
 const FORGET_SESSION_MS = 90 * 86_400_000;
-
-/** Flushes of one session serialise (the second then sees the dedupe window); others run in parallel. */
-function sessionLockPath(paths: JournalPaths, sessionId: string): string {
-  const bucket = parseInt(hash('sha1', sessionId, 'hex').slice(0, 8), 16) % SESSION_LOCK_BUCKETS;
-  return join(paths.locksDir, `session-${bucket}.lock`);
-}
 
 export async function flushJournal(options: FlushJournalOptions): Promise<FlushJournalResult> {
   const sessionId = options.sessionId?.trim();
@@ -81,21 +77,21 @@ export async function flushJournal(options: FlushJournalOptions): Promise<FlushJ
       message: 'flushJournal needs the session id (strata journal flush --session <id>).',
     });
   const config = resolveJournalOptions(options.config);
-  const paths = journalPaths(options.home);
+  const store = options.store ?? new FileJournalStore({ home: options.home });
   const now = options.now ?? (() => new Date());
   const source = options.messages ? 'transcript' : 'l0';
   const agentId = options.agentId ?? null;
   const base = { sessionId, source, newMessages: 0, omittedMessages: 0 } as const;
 
-  // Long timeout: the holder may be waiting on the LLM; a dead holder's lock goes stale quickly.
-  return withFileLock({ path: sessionLockPath(paths, sessionId), timeoutMs: 10 * 60_000 }, async () => {
-    const state = await readFlushState(paths.flushState);
-    const progress = state.sessions[sessionId];
+  // Flushes of one session serialise (the second then sees the dedupe window); others run in
+  // parallel. Long timeout: the holder may be waiting on the LLM; a dead holder's lock ends.
+  return store.exclusive({ lock: { kind: 'session', sessionId }, timeoutMs: 10 * 60_000 }, async () => {
+    const progress = await store.readProgress(sessionId);
     const started = now();
     if (progress) {
       const ago = started.getTime() - Date.parse(progress.lastFlushAt);
       if (ago >= 0 && ago < config.dedupeWindowMs) {
-        const pending = { retried: 0, written: 0, remaining: (await listPending(paths)).length };
+        const pending = { retried: 0, written: 0, remaining: (await store.listPending()).length };
         return {
           ...base,
           status: 'skipped',
@@ -105,7 +101,7 @@ export async function flushJournal(options: FlushJournalOptions): Promise<FlushJ
       }
     }
 
-    const pendingRun = await retryPending({ ...options, paths, config });
+    const pendingRun = await retryPending({ ...options, store, config });
 
     const all =
       options.messages ??
@@ -132,63 +128,57 @@ export async function flushJournal(options: FlushJournalOptions): Promise<FlushJ
       count: (progress?.count ?? 0) + fresh.length,
     };
 
-    let result: FlushJournalResult;
+    const forgetBefore = new Date(started.getTime() - FORGET_SESSION_MS).toISOString();
+    const day = dayOf(started, config.timeZone);
+    let entry: JournalEntry;
     try {
-      const entry = await generateEntry({
+      entry = await generateEntry({
         llm: options.llm,
         prompt,
         attempts: config.attempts,
         retryDelayMs: options.retryDelayMs ?? 2000,
         abortSignal: options.abortSignal,
       });
-      const text = renderEntry({ entry, at: started, sessionId, agentId, messages: conversation.included });
-      const path = await appendToDayLog({ paths, at: started, text, timeZone: config.timeZone });
-      result = {
-        ...base,
-        ...counts,
-        status: entry.worthKeeping && hasContent(entry) ? 'written' : 'nothing-worth-keeping',
-        path,
-        pending: pendingRun,
-      };
     } catch (error) {
       if (options.abortSignal?.aborted) throw abortErrorFrom(options.abortSignal);
       const message = (error as Error).message;
-      const pendingPath = await savePending(paths, {
-        version: 1,
+      // The input is kept for a retry and the session's progress moves on: nothing is lost.
+      const { pendingId } = await store.commitFlush({
         sessionId,
-        agentId,
-        flushedAt: started.toISOString(),
-        source,
-        messages: conversation.included,
-        prompt,
-        failures: config.attempts,
-        lastError: message,
+        progress: redactDeep(nextProgress),
+        forgetBefore,
+        pending: redactDeep({
+          version: 1,
+          sessionId,
+          agentId,
+          flushedAt: started.toISOString(),
+          source,
+          messages: conversation.included,
+          prompt,
+          failures: config.attempts,
+          lastError: message,
+        }),
       });
-      result = {
+      return {
         ...base,
         ...counts,
         status: 'failed',
-        pendingPath,
+        pendingPath: pendingId,
         pending: { ...pendingRun, remaining: pendingRun.remaining + 1 },
-        reason: `${message} The input is kept in ${pendingPath} and is retried by the next flush.`,
+        reason: `${message} The input is kept in ${pendingId ?? 'the pending flushes'} and is retried by the next flush.`,
       };
     }
-    // The input is in the day log or in pending/: either way the session's progress moves on.
-    await updateJsonState<FlushState>({
-      path: paths.flushState,
-      lockPath: paths.stateLock,
-      empty: emptyFlushState,
-      change: (s) => {
-        s.sessions ??= {};
-        s.sessions[sessionId] = nextProgress;
-        // Sessions idle this long are forgotten so the state stays small; a late flush of one
-        // then re-reads what the L0 lookback or its transcript still holds.
-        for (const [id, p] of Object.entries(s.sessions)) {
-          if (started.getTime() - Date.parse(p.lastFlushAt) > FORGET_SESSION_MS) delete s.sessions[id];
-        }
-      },
-    });
-    return result;
+    const text = redactText(renderEntry({ entry, at: started, sessionId, agentId, messages: conversation.included }));
+    // The entry and the session's progress are recorded together (one transaction on a shared store);
+    // when that fails, the progress has not moved and the next flush sends the same messages again.
+    await store.commitFlush({ sessionId, progress: redactDeep(nextProgress), forgetBefore, entry: { day, text } });
+    return {
+      ...base,
+      ...counts,
+      status: entry.worthKeeping && hasContent(entry) ? 'written' : 'nothing-worth-keeping',
+      path: store.dayLocation(day),
+      pending: pendingRun,
+    };
   });
 }
 
@@ -200,13 +190,14 @@ function firstUnseenDay(progress: SessionProgress, timeZone?: string): string {
   return previousDay(dayOf(new Date(Math.min(last, flushed)), timeZone));
 }
 
-async function retryPending(options: FlushJournalOptions & { paths: JournalPaths; config: JournalOptions }): Promise<FlushPendingReport> {
-  const files = await listPending(options.paths);
+async function retryPending(options: FlushJournalOptions & { store: JournalStoreV1; config: JournalOptions }): Promise<FlushPendingReport> {
+  const { store } = options;
+  const ids = await store.listPending();
   let retried = 0;
   let written = 0;
-  for (const file of files.slice(0, MAX_PENDING_PER_FLUSH)) {
+  for (const id of ids.slice(0, MAX_PENDING_PER_FLUSH)) {
     if (options.abortSignal?.aborted) throw abortErrorFrom(options.abortSignal);
-    const outcome = await withPending(file, async (pending) => {
+    const outcome = await store.withPending(id, async (pending) => {
       retried++;
       try {
         const entry = await generateEntry({
@@ -217,13 +208,8 @@ async function retryPending(options: FlushJournalOptions & { paths: JournalPaths
           abortSignal: options.abortSignal,
         });
         const at = new Date(pending.flushedAt);
-        await appendToDayLog({
-          paths: options.paths,
-          at,
-          timeZone: options.config.timeZone,
-          text: renderEntry({ entry, at, sessionId: pending.sessionId, agentId: pending.agentId, messages: pending.messages }),
-        });
-        return { ok: true };
+        const text = renderEntry({ entry, at, sessionId: pending.sessionId, agentId: pending.agentId, messages: pending.messages });
+        return { ok: true, day: dayOf(at, options.config.timeZone), text: redactText(text) };
       } catch (error) {
         if (options.abortSignal?.aborted) throw abortErrorFrom(options.abortSignal);
         return { ok: false, error: (error as Error).message };
@@ -231,5 +217,5 @@ async function retryPending(options: FlushJournalOptions & { paths: JournalPaths
     });
     if (outcome === 'done') written++;
   }
-  return { retried, written, remaining: (await listPending(options.paths)).length };
+  return { retried, written, remaining: (await store.listPending()).length };
 }

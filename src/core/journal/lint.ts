@@ -3,12 +3,14 @@
  * or the index) naming no article; an orphan is an article no other article links to and the
  * index does not list. `ok` is false when either exists (the CLI exits 1).
  */
-import { readFile } from 'node:fs/promises';
+import type { JournalStoreV1 } from '../../spec/journal-store.js';
 import { linksIn, readArticles } from './articles.js';
-import { journalPaths } from './options.js';
+import { FileJournalStore } from './file-store.js';
 
 export interface LintJournalOptions {
   home: string;
+  /** Where the journal lives; default the files under `home`. */
+  store?: JournalStoreV1;
 }
 
 export interface LintJournalResult {
@@ -21,14 +23,9 @@ export interface LintJournalResult {
 }
 
 export async function lintJournal(options: LintJournalOptions): Promise<LintJournalResult> {
-  const paths = journalPaths(options.home);
-  const articles = await readArticles(paths.knowledgeDir);
-  let index: string | undefined;
-  try {
-    index = await readFile(paths.indexFile, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+  const store = options.store ?? new FileJournalStore({ home: options.home });
+  const articles = await readArticles(store);
+  const index = await store.readIndex();
   const brokenLinks: LintJournalResult['brokenLinks'] = [];
   const inbound = new Set<string>();
   const check = (from: string, text: string) => {

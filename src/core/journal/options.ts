@@ -1,6 +1,6 @@
 /**
- * Journal settings, paths and the message shape the journal reads. The journal lives in
- * `<home>/journal/`: day logs `YYYY-MM-DD.md` (days in config `timezone`, like the L0 log), `pending/` for
+ * Journal settings, paths and the message shape the journal reads. The file journal store keeps
+ * it in `<home>/journal/`: day logs `YYYY-MM-DD.md` (days in config `timezone`, like the L0 log), `pending/` for
  * flushes whose generation failed, `knowledge/` for compiled articles, and small state files.
  */
 import { join } from 'node:path';

@@ -1,42 +1,33 @@
 /**
- * Flushes whose generation finally failed keep their gathered input under
- * `<home>/journal/pending/*.json`; the next flush (of any session) retries them first, oldest
- * first. A file is claimed with a lock so two flushing processes never write one entry twice.
+ * Pending flushes as files (the file journal store): `<home>/journal/pending/*.json`, one per
+ * flush whose generation finally failed. A file is claimed with a lock so two flushing processes
+ * never write one entry twice. The next flush (of any session) retries them first, oldest first.
  */
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StrataError } from '../../errors/index.js';
+import type { JournalPendingFlush, JournalPendingOutcome, JournalPendingRetry } from '../../spec/journal-store.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { withFileLock } from '../../util/file-lock.js';
 import type { JournalPaths } from './options.js';
 import { redactDeep } from '../write/redact-record.js';
 
-export interface PendingFlush {
-  version: 1;
-  sessionId: string;
-  agentId: string | null;
-  /** ISO time of the original flush: the entry goes to that day, under that time. */
-  flushedAt: string;
-  source: 'transcript' | 'l0';
-  /** Messages the rendered conversation covers. */
-  messages: number;
-  /** The prompt, exactly as it was to be sent. */
-  prompt: string;
-  failures: number;
-  lastError: string;
-}
+export type PendingFlush = JournalPendingFlush;
+export type PendingOutcome = JournalPendingOutcome;
 
-/** Pending files retried per flush, so one flush stays bounded when the LLM was down for long. */
+/** Pending flushes retried per flush, so one flush stays bounded when the LLM was down for long. */
 export const MAX_PENDING_PER_FLUSH = 5;
 
-function safe(text: string): string {
-  return text.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || 'session';
+/** A file-name-safe part; also used to name pending rows in other stores. */
+export function pendingName(pending: PendingFlush): string {
+  const stamp = pending.flushedAt.replace(/[-:.]/g, '');
+  const safe = pending.sessionId.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || 'session';
+  return `${stamp}-${safe}-${randomBytes(3).toString('hex')}`;
 }
 
 export async function savePending(paths: JournalPaths, pending: PendingFlush): Promise<string> {
-  const stamp = pending.flushedAt.replace(/[-:.]/g, '');
-  const path = join(paths.pendingDir, `${stamp}-${safe(pending.sessionId)}-${randomBytes(3).toString('hex')}.json`);
+  const path = join(paths.pendingDir, `${pendingName(pending)}.json`);
   await writeFileAtomic({ path, data: JSON.stringify(redactDeep(pending), null, 2) + '\n' });
   return path;
 }
@@ -53,15 +44,14 @@ export async function listPending(paths: JournalPaths): Promise<string[]> {
   }
 }
 
-export type PendingOutcome = 'done' | 'failed' | 'busy' | 'gone';
-
 /**
- * Runs `fn` on a pending file while holding its lock. `fn` returns true when the entry is written
- * (the file is removed) or false to keep it with the failure recorded.
+ * Runs `fn` on the pending file `path` while holding its lock. When `fn` returns an entry it is
+ * appended (by `append`) and the file removed; otherwise the failure is recorded in the file.
  */
-export async function withPending(
+export async function withPendingFile(
   path: string,
-  fn: (pending: PendingFlush) => Promise<{ ok: true } | { ok: false; error: string }>,
+  fn: JournalPendingRetry,
+  append: (entry: { day: string; text: string }) => Promise<void>,
 ): Promise<PendingOutcome> {
   try {
     return await withFileLock({ path: `${path}.claim`, timeoutMs: 200 }, async () => {
@@ -74,6 +64,7 @@ export async function withPending(
       }
       const result = await fn(pending);
       if (result.ok) {
+        await append(result);
         await unlink(path);
         return 'done';
       }

@@ -1,28 +1,29 @@
 /**
- * Small JSON state files of the journal, updated read-modify-write under a lock so two
+ * Small JSON state files of the file journal store, updated read-modify-write under a lock so two
  * processes (a SessionEnd and a PreCompact hook firing together) never lose each other's update.
  */
 import { readFile } from 'node:fs/promises';
 import { StorageError } from '../../errors/index.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
+import type { JournalCompiledDay, JournalSessionProgress } from '../../spec/journal-store.js';
 import { withFileLock } from '../../util/file-lock.js';
 import { redactDeep } from '../write/redact-record.js';
 
 /** Per-session progress: what the last flush covered, so the next one sends only what is new. */
-export interface SessionProgress {
-  agentId: string | null;
-  /** ISO time of the last flush that gathered content (written, nothing kept, or kept as pending). */
-  lastFlushAt: string;
-  lastMessageId: string;
-  lastMessageTimestamp: number;
-  /** Messages covered so far. */
-  count: number;
-}
+export type SessionProgress = JournalSessionProgress;
 
 export interface FlushState {
   version: 1;
   sessions: Record<string, SessionProgress>;
 }
+
+/** `.compile-state.json`: by day log file name (`YYYY-MM-DD.md`). */
+export interface CompileState {
+  version: 1;
+  days: Record<string, JournalCompiledDay>;
+}
+
+export const emptyCompileState = (): CompileState => ({ version: 1, days: {} });
 
 export async function readJson<T>(path: string, empty: () => T): Promise<T> {
   let text: string;
