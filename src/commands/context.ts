@@ -7,9 +7,10 @@ import type { Command } from 'commander';
 import { assertAgentId, resolveCaller, describeCaller, type Caller } from '../core/caller.js';
 import type { OperationsRunner } from '../core/ops/index.js';
 import { loadConfig } from '../config/load.js';
+import type { StrataConfig } from '../config/schema.js';
 import { InvalidArgumentError, StrataError } from '../errors/index.js';
 import { RemoteOperations } from '../remote/client.js';
-import { resolveRemote } from '../remote/settings.js';
+import { remoteSettings, resolveRemote } from '../remote/settings.js';
 import { residentOperations, type ResidentOperations } from '../resident/operations.js';
 import type { Strata, StrataOpenOptions } from '../strata.js';
 
@@ -105,10 +106,10 @@ function withCallerHint(error: unknown, caller: Caller): unknown {
  * null. There the token decides who the caller is: `--agent` naming another agent, `--scope` and
  * `--all-scopes` are refused rather than silently ignored.
  */
-export async function remoteOps(cmd: Command): Promise<RemoteOperations | null> {
+export async function remoteOps(cmd: Command, loaded?: { config: StrataConfig }): Promise<RemoteOperations | null> {
   const g = globals(cmd);
   // The home's config is read even when --url or STRATA_URL names the service: remote.tokenEnv still applies.
-  const settings = await resolveRemote({ url: g.url, home: g.home });
+  const settings = loaded ? remoteSettings({ url: g.url, config: loaded.config }) : await resolveRemote({ url: g.url, home: g.home });
   if (!settings) return null;
   if (g.allScopes || (g.scope ?? []).length > 0)
     throw new InvalidArgumentError({
@@ -146,8 +147,10 @@ export interface OpsSession {
  * engine to themselves, not requests to queue behind a prompt's recall.
  */
 export async function withOps<T>(cmd: Command, fn: (ops: OperationsRunner, session: OpsSession) => Promise<T>): Promise<T> {
+  const g = globals(cmd);
+  const loaded = await loadConfig({ home: g.home });
   // Remote mode: the service's operations as the token's agent; the token fixes the scopes, so no hint.
-  const remote = await remoteOps(cmd);
+  const remote = await remoteOps(cmd, loaded);
   if (remote) {
     try {
       return await fn(remote, { home: '', service: remote.url, countsByScope: async () => ({}) });
@@ -155,8 +158,6 @@ export async function withOps<T>(cmd: Command, fn: (ops: OperationsRunner, sessi
       throw withCallerHint(error, remote.caller);
     }
   }
-  const g = globals(cmd);
-  const loaded = await loadConfig({ home: g.home });
   let opened: Promise<Strata> | undefined;
   const engine = (): Promise<Strata> => (opened ??= openStrata(cmd));
   const ops: ResidentOperations = residentOperations({
