@@ -152,4 +152,27 @@ describe('admission by content in assistant and summary voice', () => {
     expect(admit({ text: 'I’ll update the parser next.', source: 'assistant' }).reason).toBe('process-narration');
     expect(kept('Don’t ever rebase the shared release branch.', 'user')).toBe(true);
   });
+
+  it('keeps a missing capability and a how-it-works conditional as lessons', () => {
+    expect(kept("The router firmware doesn't have a native WireGuard client, so the tunnel runs in a container.", 'assistant')).toBe(true);
+    expect(kept('When a migration is generated, the ORM writes it to `db/migrations` with a timestamp prefix.', 'assistant')).toBe(true);
+    expect(kept('The parser should only accept ISO dates and reject anything else.', 'summary')).toBe(true);
+    // A conditional that narrates this run, and a missing piece of this task's code, stay out.
+    expect(kept('When I ran it again, the cache was empty.', 'assistant')).toBe(false);
+    expect(kept('When ready, let me know.', 'assistant')).toBe(false);
+  });
+
+  it("rejects a short verdict on this run's work (tests, builds, tickets, docs)", () => {
+    for (const text of [
+      'All 41 unit tests pass.',
+      'ReportView compiles clean.',
+      'Everything is committed and pushed.',
+      'The changelog is up to date!',
+      'All 4 tickets closed.',
+      'Step `auth-2` is done and unblocked `auth-3`.',
+    ])
+      expect(kept(text, 'assistant')).toBe(false);
+    // Longer statements of how things are stay: "everything is stored in UTC" is a fact.
+    expect(kept('Everything in the events table is stored in UTC.', 'assistant')).toBe(true);
+  });
 });

@@ -36,10 +36,28 @@ const REACTION_ZH = /(?:对|觉得)[^。]{0,12}(?:表示)?(?:很|非常|十分)?
 const ARTEFACT_EVENT =
   /^(?:a|an|the|this|that)\s+(?:new\s+)?(?:pull request|pr|commit|branch|tag|release|issue|ticket|bead|tool call|file|script|migration|plan|draft|patch)\b[^.]{0,50}?\b(?:was|were|has been|have been|got)\s+(?:opened|created|merged|pushed|closed|committed|deleted|added|run|reverted|filed|tagged|published|released|approved|rejected|cancell?ed|drafted|written|generated|applied)\b/i;
 
+/**
+ * A short verdict on the state of the work: "All 59 existing tests pass.", "SessionLive compiles
+ * clean.", "Everything is clean and pushed.", "The docs are up to date!", "All 3 subtasks closed.".
+ * Short only: a longer sentence that says what something is up to date with carries a fact.
+ */
+const VERDICT = new RegExp(
+  [
+    `^(?:all|both)\\s+(?:\\d+\\s+)?(?:\\w+\\s+)?${CHECKS}\\s+(?:now\\s+|still\\s+)?(?:pass|passed|passing|succeed(?:ed)?|are green)\\b`,
+    String.raw`^[\w.\x60-]+\s+(?:now\s+)?(?:compiles?|builds?)\s+(?:clean(?:ly)?|fine|successfully|without (?:errors|warnings))\b`,
+    String.raw`^(?:everything|it all|all of it)(?:'s|\s+is|\s+was|\s+looks|\s+seems)?\s+(?:now\s+|all\s+)?(?:working|works|clean|done|green|good|great|fine|set|ready|pushed|committed|in place|up to date|passing|fixed)\b`,
+    String.raw`^(?:the\s+)?[\w\x60.-]+(?:\s+[\w\x60.-]+)?\s+(?:is|are)\s+(?:now\s+|all\s+)?(?:up to date|there|in place|clean|green|working(?: (?:now|again|fine|correctly))?)\s*[.!]*$`,
+    String.raw`^all\s+\d+\s+\w+\s+(?:are\s+|were\s+|now\s+)?(?:closed|done|merged|fixed|pushed|resolved|complete[d]?)\b`,
+    String.raw`^(?:task|ticket|bead|issue|step|phase)\s+\S+\s+(?:is|was)\s+(?:now\s+)?(?:done|complete[d]?|closed|finished)\b`,
+  ].join('|'),
+  'i',
+);
+
 /** This run's outcome, or how someone felt about it. */
 export function isRunOutcome(text: string): boolean {
   const t = text.trim();
   if (hasDurableMarker(t)) return false;
+  if (t.length <= 90 && VERDICT.test(t)) return true;
   return OUTCOME.test(t) || REACTION.test(t) || REACTION_ZH.test(t) || ARTEFACT_EVENT.test(t);
 }
 
