@@ -10,7 +10,8 @@
  * the offline path (rule-based capture picks and normalises candidates, then the gate). Secondary:
  * the older synthetic set (short written sentences). Run: `npm run bench -- admission`, or
  * `npx tsx bench/admission.ts [--misses]` (`--misses` lists errors on the tune part only).
- * `--cv` prints the leave-one-transcript-out view of the tune part (bench/lib/admission-cv.ts);
+ * `--cv` prints the leave-one-transcript-out view of the tune part (bench/lib/admission-cv.ts) and a
+ * learned baseline fitted per fold (bench/lib/admission-learned.ts);
  * `--misses --except=<transcript>` lists tune errors outside the fold being estimated. Error
  * breakdowns are printed for the tune part only: held-out rows are an estimate, never a guide.
  */
@@ -21,6 +22,7 @@ import { admit, type AdmissionSource } from '../src/core/distill/admission.js';
 import { captureByRules } from '../src/core/distill/rules.js';
 import { hasCjk } from '../src/core/distill/signals.js';
 import { printCrossValidation, printMisses } from './lib/admission-cv.js';
+import { printLearnedBaseline } from './lib/admission-learned.js';
 import { printTable } from './lib/table.js';
 
 export interface RealRow {
@@ -120,6 +122,7 @@ export function runAdmissionBench(options: { misses?: boolean; cv?: boolean; exc
   const gate = scoreGate(real);
   if (options.cv) {
     printCrossValidation(gate);
+    printLearnedBaseline(gate);
     if (options.misses) printMisses(gate, options.except);
     return;
   }

@@ -1,10 +1,10 @@
 /**
- * Fits the admission gate's durability model (src/core/distill/durability-model.ts): L2-regularised
+ * Fits the learned admission baseline (durability-model.ts): L2-regularised
  * logistic regression, full-batch Adam, classes weighted so keepers (about one unit in six) count as
  * much as junk. Features seen in fewer than `minCount` training units are dropped, so a name that
  * occurs once cannot carry a decision. Deterministic: same rows, same weights.
  */
-import type { DurabilityModel } from '../../src/core/distill/durability-model.js';
+import type { DurabilityModel } from './durability-model.js';
 
 export interface TrainRow {
   features: readonly string[];
@@ -15,14 +15,12 @@ export interface TrainOptions {
   l2?: number;
   epochs?: number;
   minCount?: number;
-  rescueAt?: number;
-  vetoBelow?: number;
 }
 
-export const TRAIN_DEFAULTS = { l2: 0.02, epochs: 300, minCount: 2, rescueAt: 0.8, vetoBelow: 0.2 } as const;
+export const TRAIN_DEFAULTS = { l2: 0.001, epochs: 300, minCount: 2 } as const;
 
 export function trainDurability(rows: readonly TrainRow[], options: TrainOptions = {}): DurabilityModel {
-  const { l2, epochs, minCount, rescueAt, vetoBelow } = { ...TRAIN_DEFAULTS, ...options };
+  const { l2, epochs, minCount } = { ...TRAIN_DEFAULTS, ...options };
   const counts = new Map<string, number>();
   for (const r of rows) for (const f of r.features) counts.set(f, (counts.get(f) ?? 0) + 1);
   const names = [...counts].filter(([, c]) => c >= minCount).map(([f]) => f);
@@ -64,5 +62,5 @@ export function trainDurability(rows: readonly TrainRow[], options: TrainOptions
     const x = Math.round(w[i]! * 1e4) / 1e4;
     if (x !== 0) weights[f] = x;
   });
-  return { version: 1, bias: Math.round(w[n - 1]! * 1e4) / 1e4, rescueAt, vetoBelow, weights };
+  return { version: 1, bias: Math.round(w[n - 1]! * 1e4) / 1e4, weights };
 }

@@ -1,22 +1,16 @@
-import type { AdmissionSource } from './admission.js';
+import type { AdmissionSource } from '../../src/core/distill/admission.js';
 
 /**
- * A small learned second opinion for the admission gate: logistic regression over the words of a
- * candidate, where it comes from and what the hand-written rules said about it. The rules are good
- * at shapes (secrets, tool output, questions, requests); what they cannot tell apart is a standing
- * fact told in narration ("The User interface only has id and username fields") from narration
- * ("I updated the User interface"). The weights are fitted on the tune part of the labelled
- * real-transcript set (`npm run bench -- admission --train`, bench/lib/durability-train.ts) and
- * shipped as data; nothing is learned at run time.
+ * A learned baseline for the admission gate, measured, not shipped: logistic regression over the
+ * words of a candidate, where it comes from and what the hand-written rules said about it
+ * (`npm run bench -- admission --cv` fits it per fold on the other tune transcripts). It answers
+ * whether a classifier fitted to the labelled set would separate keepers from junk better than the
+ * rules, in particular a standing fact told in narration ("The User interface only has id and
+ * username fields") from narration ("I updated the User interface").
  */
 export interface DurabilityModel {
   readonly version: 1;
-  /** The rule decisions the model was fitted against (`admit` or a rejection reason). */
   readonly bias: number;
-  /** Admit a rule-rejected candidate at or above this probability (rescue). */
-  readonly rescueAt: number;
-  /** Reject a rule-admitted candidate below this probability (veto). */
-  readonly vetoBelow: number;
   readonly weights: Readonly<Record<string, number>>;
 }
 
