@@ -176,3 +176,29 @@ describe('admission by content in assistant and summary voice', () => {
     expect(kept('Everything in the events table is stored in UTC.', 'assistant')).toBe(true);
   });
 });
+
+describe('extractor output about this task (issue 14.2)', () => {
+  it('rejects a want about one named thing of this task, keeps a want about a kind of thing', () => {
+    expect(kept('The user would like the sidebar to stop showing archived projects.', 'llm')).toBe(false);
+    expect(kept('The user wants parseInvoice to accept negative totals.', 'llm')).toBe(false);
+    expect(kept('The user wants report.tsx ported to the new grid.', 'llm')).toBe(false);
+    expect(kept('用户希望把侧边栏的图标换成线框风格。', 'llm')).toBe(false);
+    expect(kept('The user wants commit messages to follow Conventional Commits.', 'llm')).toBe(true);
+    expect(kept('The user would like dates shown in ISO format anywhere the UI prints one.', 'llm')).toBe(true);
+  });
+
+  it('rejects state that is only true until the next commit, and events of the conversation', () => {
+    expect(kept('The export changes have not been committed yet.', 'llm')).toBe(false);
+    expect(kept('The billing page still needs a loading state.', 'llm')).toBe(false);
+    expect(kept('The context ran out and a summary replaced the earlier turns.', 'llm')).toBe(false);
+    expect(kept('The first test run failed on the timezone case.', 'llm')).toBe(false);
+    expect(kept('The user was fed up with the flaky login test.', 'llm')).toBe(false);
+  });
+
+  it('rejects a credential whose value is quoted after its name', () => {
+    expect(kept('The passphrase for the backup key is `Orchid!Lamp-2031#x`.', 'llm')).toBe(false);
+    expect(kept("The staging login is admin with password 'Tr4vel-Mug!9'.", 'llm')).toBe(false);
+    // The name of the variable that holds it is a fact worth keeping.
+    expect(kept('The deploy token is read from `DEPLOY_TOKEN` in CI.', 'llm')).toBe(true);
+  });
+});

@@ -31,7 +31,7 @@ const OUTCOME = new RegExp(
   'i',
 );
 const REACTION =
-  /^(?:the )?user\s+(?:was|seemed|felt|is|got)\s+(?:very\s+|really\s+|quite\s+)?(?:happy|pleased|satisfied|glad|content|frustrated|annoyed|upset|angry|impressed|confused|surprised|disappointed|relieved)\s+(?:with|about|by|at|that)\b/i;
+  /^(?:the )?user\s+(?:was|seemed|felt|is|got)\s+(?:very\s+|really\s+|quite\s+)?(?:happy|pleased|satisfied|glad|content|frustrated|annoyed|upset|angry|furious|fed up|thrilled|delighted|excited|unhappy|irritated|impressed|confused|surprised|disappointed|relieved)\s+(?:with|about|by|at|that|once|when|after)\b/i;
 const REACTION_ZH = /(?:对|觉得)[^。]{0,12}(?:表示)?(?:很|非常|十分)?(?:满意|不满|失望|高兴|开心)|表示(?:满意|感谢|不满)/;
 const ARTEFACT_EVENT =
   /^(?:a|an|the|this|that)\s+(?:new\s+)?(?:pull request|pr|commit|branch|tag|release|issue|ticket|bead|tool call|file|script|migration|plan|draft|patch)\b[^.]{0,50}?\b(?:was|were|has been|have been|got)\s+(?:opened|created|merged|pushed|closed|committed|deleted|added|run|reverted|filed|tagged|published|released|approved|rejected|cancell?ed|drafted|written|generated|applied)\b/i;

@@ -11,7 +11,7 @@ import { hasCjk } from './signals.js';
 
 /** Marks a statement meant to last, whoever states it and in whatever voice. */
 const DURABLE_EN =
-  /\b(?:always|never(?! ?mind)|from now on|going forward|from here on|in (?:the )?future|by default|every ?(?:time|day|morning|week|commit|release|session|pr|deploy)|each time|whenever|all (?:replies|answers|responses|commits|messages|future)|prefers?|preferred|preference|dislikes?|favou?rite|usually|habitually|as a rule|policy|convention|must(?:n't)?|not allowed|forbidden|daily|weekly|nightly)\b|\b(?:user|i|we|they|he|she)\s+(?:really\s+)?(?:likes?|loves?|hates?|enjoys?|can't stand)\b/i;
+  /\b(?:always|never(?! ?mind)|from now on|going forward|from here on|in (?:the )?future|by default|every ?(?:time|day|morning|week|commit|release|session|pr|deploy)|each time|whenever|all (?:replies|answers|responses|commits|messages|future)|prefers?|preferred|preference|dislikes?|favou?rite|usually|habitually|as a rule|policy|convention|must(?:n't)?|not allowed|forbidden|daily|weekly|nightly|anywhere|everywhere|wherever)\b|\b(?:user|i|we|they|he|she)\s+(?:really\s+)?(?:likes?|loves?|hates?|enjoys?|can't stand)\b/i;
 const DURABLE_ZH =
   /以后|今后|往后|从现在(?:开始|起)|总是|永远|始终|每次|每天|每周|每当|所有|一律|默认|必须|务必|不要|别再|不许|禁止|绝不|绝对不|决不|不能|不可以|只能|一定要|之前先|偏好|喜欢|讨厌|不喜欢|习惯|一直/;
 
@@ -30,6 +30,16 @@ const THIRD_PERSON_REQUEST = new RegExp(
 /** "The user wants the TeamSheet refactored", "The user wants a plan": a want about an artefact of this task. */
 const THIRD_PERSON_WANT_TASK =
   /^(?:the )?user\s+(?:wants|wanted|would like|needs|asked for|requested)\s+(?:(?:a|an|the|this|that|some|more)\s+[\w\s-]{0,40}?\b(?:plan|fix|refactor|review|summary|report|test|script|pr|pull request|branch|commit|change|update|version|list|answer|explanation|example|draft|rewrite|theme|file|screenshot)s?\b(?:\s+(?:for|of|to|about|on)\b.*)?[.!]?$|(?:a|an|the|this|that|these|those|its|their)\s+\S+(?:\s+\S+){0,4}\s+(?:refactored|fixed|created|rewritten|opened|deleted|removed|committed|pushed|renamed|moved|reverted|run|tested|implemented|written|added|updated|reviewed|merged|deployed|built)\b)/i;
+/**
+ * "The user would like the menu to stop saying Guest", "The user wants getInitials to handle
+ * usernames too", "The user wants the diff colours toned down": a want about one named thing of
+ * this task (a definite article or a code name), with what should happen to it. "The user wants
+ * commit messages to follow Conventional Commits" names a kind of thing, not one, and is kept.
+ */
+const WANT_SPECIFIC =
+  /^(?:[Tt]he )?[Uu]ser\s+(?:wants|wanted|would like|'d like|needs|asked for)\s+(?:(?:the|this|that|these|those)\s+[\w\x60.'-]+(?:\s+[\w\x60.'-]+){0,5}?|[\w\x60.-]*(?:[a-z][A-Z]|\.[a-z]{1,4}\b)[\w\x60.-]*(?:\s+[\w\x60.-]+){0,2}?)\s+(?:to\s+(?:be\s+|stop\s+|start\s+)?[a-z]+|[a-z]+ed(?:\s+(?:down|up|out|back|to|in))?)\b/;
+/** 用户希望把/将/给 X ...: the 把 construction asks for one change. */
+const ZH_WANT_CHANGE = /^用户(?:希望|想要|想|要求|需要)(?:把|将|给)/;
 /** 用户让/请/叫 助手 ..., 用户要求助手 ..., 用户希望助手 ...: a request to the agent for this task. */
 const ZH_REQUEST = /^用户(?:让|请|叫|要|要求|希望|想要|想让|需要|请求)(?:助手|你|我|ai|模型|它|助理)/i;
 const ZH_TASK_VERB = /^用户(?:让|请|叫)/;
@@ -38,8 +48,8 @@ const ZH_TASK_VERB = /^用户(?:让|请|叫)/;
 export function isThirdPersonRequest(text: string): boolean {
   const t = text.trim();
   if (hasDurableMarker(t)) return false;
-  if (THIRD_PERSON_REQUEST.test(t) || THIRD_PERSON_WANT_TASK.test(t)) return true;
-  return ZH_REQUEST.test(t) || ZH_TASK_VERB.test(t);
+  if (THIRD_PERSON_REQUEST.test(t) || THIRD_PERSON_WANT_TASK.test(t) || WANT_SPECIFIC.test(t)) return true;
+  return ZH_REQUEST.test(t) || ZH_TASK_VERB.test(t) || ZH_WANT_CHANGE.test(t);
 }
 
 // ---------------------------------------------------------------- events of the session
@@ -53,17 +63,21 @@ const AGENT_EVENT = new RegExp(
 const ZH_EVENT =
   /^(?:用户|助手|助理|ai|模型)(?:刚才|刚刚|已经|已|又|也|还)?(?:问|说|回答|回复|上传|分享|发送|发了|打了|粘贴|同意|批准|确认|选择|选了|点击|打开|关闭|运行|启动|停止|中断|撤销|删除|感谢|谢谢|说了声|对助手|创建|生成|修改|修复|给出|提供|完成|编写|写了|执行|搜索|查看|检查)/i;
 
+/** The conversation itself or one run in it: "The context ran out", "The first test run failed on X". */
+const CONVERSATION_EVENT =
+  /^(?:the\s+)?(?:(?:first|second|last|previous|next|final)\s+)?(?:conversation|session|context(?: window)?|chat|thread|turns?|(?:\w+\s+)?(?:test\s+)?run)\s+(?:was|were|got|had been|ran out|failed|crashed|timed out|ended)\b/i;
+
 /** Something that happened in this conversation, told in the third person. */
 export function isSessionEvent(text: string): boolean {
   const t = text.trim();
   if (hasDurableMarker(t)) return false;
-  return USER_EVENT.test(t) || AGENT_EVENT.test(t) || ZH_EVENT.test(t);
+  return USER_EVENT.test(t) || AGENT_EVENT.test(t) || ZH_EVENT.test(t) || CONVERSATION_EVENT.test(t);
 }
 
 // ---------------------------------------------------------------- passing state and results
 
 const TRANSIENT_EN =
-  /\b(?:right now|at the moment|currently|for now|so far|not yet|just now|this session|in this session|this conversation|today|tonight|yesterday|uncommitted|unstaged|in progress|awaiting|anymore|still (?:not|no|failing|broken|running|loading|pending|looks|shows)|at line \d+|line \d+ of)\b|(?<!from )\bnow\b/i;
+  /\b(?:right now|at the moment|currently|for now|so far|not yet|just now|this session|in this session|this conversation|today|tonight|yesterday|uncommitted|unstaged|in progress|awaiting|anymore|still (?:not|no|failing|broken|running|loading|pending|looks|shows|needs?|has to|have to)|yet(?=[.!]?$)|up to date with (?:origin|main|master|upstream|remote)|at line \d+|line \d+ of)\b|(?<!from )\bnow\b/i;
 /** A measured outcome of this run: "reduced from 9.0M to 784K", "632 → 16,684", "All 7 tests pass". */
 const RESULT_EN =
   /\b(?:increased|decreased|reduced|dropped|went|grew|fell|shrank|improved|changed|cut)\s+(?:\w+\s+){0,3}?from\s+[\w.,%$-]+\s+to\s+[\w.,%$-]+|\d[\d.,]*\s*[A-Za-z%]*\s*(?:→|->)\s*\d|\ball\s+\d+\s+(?:tests?|checks?|jobs?|files?)\s+(?:pass|passed|are green|succeeded)|\b\d+\s+(?:files?|items?|results?|matches|tests?|errors?|warnings?|findings?)\s+(?:were|was|have been)\s+(?:found|fixed|removed|added|updated|detected)|^(?:\S+\s+){0,3}(?:were|was|have been|has been)\s+(?:found|committed|pushed|merged|deleted|removed|created|updated|fixed|reverted|closed)\b|\b(?:completed|finished|took|ran|passed|failed)\s+in\s+\d/i;
