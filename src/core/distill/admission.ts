@@ -137,7 +137,7 @@ const CREDENTIAL_MENTION =
  * name of an environment variable ("the token is `GITHUB_TOKEN`"), which is kept.
  */
 const CREDENTIAL_VALUE =
-  /\b(?:password|passwd|passphrase|pin|token|api[ -]?key|secret|credentials?)s?\b[^.\n`"']{0,40}?(?:\bis\b|\bare\b|=|:|\bwith\b|\bof\b)\s*[`"']((?=[^`"'\s]*[a-z])(?=[^`"'\s]*[\d\W_])[^`"'\s]{6,})[`"']|\bwith (?:the )?(?:password|passphrase|pin) [`"']?(?=\S*\d)(?=\S*[A-Za-z])\S{6,}/i;
+  /\b(?:password|passwd|passphrase|pin|token|api[ -]?key|secret|credentials?)s?\b[^.\n`"']{0,40}?(?:\bis\b|\bare\b|=|:|\bwith\b|\bof\b)\s*[`"'](?:(?=[^`"'\s]*[a-z])(?=[^`"'\s]*[\d\W_])[^`"'\s]{6,})[`"']|\bwith (?:the )?(?:password|passphrase|pin) [`"']?(?=\S*\d)(?=\S*[A-Za-z])\S{6,}/i;
 
 export function admit(options: AdmitOptions): AdmissionDecision {
   const source = options.source ?? 'llm';
