@@ -445,6 +445,22 @@ export const GENERATORS: Array<[string, Generator]> = [
     () => password(),
     (v) => `Server=tcp:sql.acme.net;Database=app;User Id=sa;Password=${v};`,
   ),
+  // Told apart from the label, as extractors and people write them (redact-prose.ts).
+  s(
+    'passphrase-told',
+    () => password(),
+    (v) => `The passphrase for GPG key ${pick(HEX, 16).toUpperCase()} is \`${v}\`.`,
+  ),
+  s(
+    'password-login-with',
+    () => password(),
+    (v) => `Log in to the staging admin as jdoe with password ${v} and check the queue.`,
+  ),
+  s(
+    'password-for-prose',
+    () => password(),
+    (v) => `The password for the reporting database is "${v}", ask Ana for the prod one.`,
+  ),
   s(
     'netrc',
     () => password(),

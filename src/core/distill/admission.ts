@@ -131,14 +131,6 @@ function isLogLine(text: string): boolean {
 const CREDENTIAL_MENTION =
   /\b(?:password|passwd|passphrase|pin|cookie|session id|token|api[ -]?key|secret|credential|private key)s?\b[^.\n]{0,40}?(?:\bis\b|\bare\b|=|:)\s*[[(]?REDACTED|密码(?:是|为|：|:)\s*\S/i;
 
-/**
- * A credential's value quoted after its name ("the passphrase for key X is `Slate!2026#gpg`", "login
- * jdoe with password 'Pa55-dev!42'"): shapes no secret scanner knows. An all-capitals value is the
- * name of an environment variable ("the token is `GITHUB_TOKEN`"), which is kept.
- */
-const CREDENTIAL_VALUE =
-  /\b(?:password|passwd|passphrase|pin|token|api[ -]?key|secret|credentials?)s?\b[^.\n`"']{0,40}?(?:\bis\b|\bare\b|=|:|\bwith\b|\bof\b)\s*[`"'](?:(?=[^`"'\s]*[a-z])(?=[^`"'\s]*[\d\W_])[^`"'\s]{6,})[`"']|\bwith (?:the )?(?:password|passphrase|pin) [`"']?(?=\S*\d)(?=\S*[A-Za-z])\S{6,}/i;
-
 export function admit(options: AdmitOptions): AdmissionDecision {
   const source = options.source ?? 'llm';
   // Typographic apostrophes (macOS input, Codex output) would hide "don’t", "I’ll", "can’t" from every pattern.
@@ -152,7 +144,6 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   const redaction = redactSecrets(raw);
   if (redaction.count > 0) return reject('secret', redaction.redactions.map((r) => r.kind).join(','));
   if (CREDENTIAL_MENTION.test(raw)) return reject('secret', 'credential-mention');
-  if (CREDENTIAL_VALUE.test(raw)) return reject('secret', 'credential-value');
 
   const injection = injectionReasons(raw);
   if (injection) return reject('prompt-injection', injection);

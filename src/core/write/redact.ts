@@ -2,7 +2,8 @@
  * Secret redaction applied to every string Strata stores (on by default; config `write.redactSecrets`).
  * Three layers, each cheap on text without secrets:
  * 1. Strata's own rules (`redact-rules.ts`): labelled values, credentials in commands and
- *    connection strings, prose ("the wifi password is ..."), PEM blocks, vendor prefixes;
+ *    connection strings, prose ("the wifi password is ..."), PEM blocks, vendor prefixes; and
+ *    credentials told apart from their label (`redact-prose.ts`: "the passphrase for key X is `v`");
  * 2. secretlint's maintained recommended preset (`secretlint-rules.ts`) for vendor token formats;
  * 3. arithmetic detectors (`redact-detectors.ts`): unlabelled high-entropy key-like tokens and
  *    Luhn-valid card numbers.
@@ -11,6 +12,7 @@
  * A replacement is `[REDACTED:<kind>]`; no rule matches a replacement, so redaction is idempotent.
  */
 import { findCardNumbers, findKeyLikeTokens, type Found } from './redact-detectors.js';
+import { PROSE_CREDENTIAL_RULES } from './redact-prose.js';
 import { RULES } from './redact-rules.js';
 import { secretlintRanges } from './secretlint-rules.js';
 
@@ -27,6 +29,8 @@ export interface RedactionResult {
   count: number;
 }
 
+// Prose rules last: a value an anchored rule already replaced is a marker they leave alone.
+const ALL_RULES = [...RULES, ...PROSE_CREDENTIAL_RULES];
 const marker = (kind: string): string => `[REDACTED:${kind}]`;
 const MARKER = /\[REDACTED:[a-z0-9-]+\]/g;
 /** Characters a secret token is made of: a reported range is widened to whole tokens. */
@@ -93,7 +97,7 @@ export function redactSecrets(text: string): RedactionResult {
   const counts = new Map<string, number>();
   let out = text;
   if (text.length >= 6) {
-    for (const rule of RULES) {
+    for (const rule of ALL_RULES) {
       rule.pattern.lastIndex = 0;
       if (!rule.pattern.test(out)) continue; // cheap pre-check: most texts hold no secrets
       rule.pattern.lastIndex = 0;

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { redactSecrets } from './redact.js';
+
+// Shapes an extractor wrote in the admission set (bench/data, tune rows) and their spoken forms.
+const TOLD: Array<[string, string]> = [
+  ['The passphrase for GPG key 8E1F899571345D06 is `Slate!Legion-2026#gpg`.', 'Slate!Legion-2026#gpg'],
+  ['The dev login for the app is jdoe with password `Pa55w0rd-dev!42`.', 'Pa55w0rd-dev!42'],
+  ['log in as jdoe with password Pa55w0rd-dev!42 and check the queue', 'Pa55w0rd-dev!42'],
+  ['The password for the staging database is Harbor!2026x, ask Ana for prod.', 'Harbor!2026x'],
+  ['The password for staging is Harbor2026.', 'Harbor2026'],
+  ['the passphrase for `~/.ssh/id_ed25519` is `Maple#77xyz`', 'Maple#77xyz'],
+  ["I changed the password to 'Ember^55Kq' this morning", 'Ember^55Kq'],
+  ['Password for `admin@corp1.com` is "Quartz?812abc"', 'Quartz?812abc'],
+  ['the deploy token: `tk9-prod-77x`', 'tk9-prod-77x'],
+];
+
+// What such sentences hold where a value could stand: names, paths, versions, words.
+const NAMED: string[] = [
+  'pin numpy to `numpy==1.26.4`',
+  'set max tokens to `max_tokens=4096`',
+  'count tokens to `cl100k_base` encoding',
+  'the token is `GITHUB_TOKEN_2`',
+  'the API key is in `config/keys2.json`',
+  'the secret is read from `token2.json`',
+  'The password is stored in AWS Secrets Manager.',
+  'the token count is `12345`',
+  'the API key goes in the `x-api-key` header',
+  'the token was `v1.2.3`',
+  'the password for staging is rotated weekly by ops2',
+  'the api key is `process.env.OPENAI_KEY`',
+  'the token expiry is 3600seconds',
+];
+
+describe('credentials told in a sentence', () => {
+  it.each(TOLD)('removes the value of %j', (text, secret) => {
+    const result = redactSecrets(text);
+    expect(result.text).not.toContain(secret);
+    expect(result.redactions.map((r) => r.kind)).toContain('password');
+    // Only the value goes: the sentence still says what the credential was for.
+    expect(result.text.length).toBeGreaterThan(text.length - secret.length);
+    expect(redactSecrets(result.text).count).toBe(0);
+  });
+
+  it.each(NAMED)('keeps %j', (text) => {
+    expect(redactSecrets(text)).toMatchObject({ text, count: 0 });
+  });
+});

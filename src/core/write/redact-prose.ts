@@ -1,0 +1,73 @@
+/**
+ * Credentials told in a sentence rather than assigned: "the passphrase for GPG key 8E1F… is
+ * `Slate!Legion-2026#gpg`", "log in as jdoe with password Pa55w0rd-dev!42", "the password for
+ * staging is Harbor!2026x". The label and the value are apart, so the assignment and prose rules in
+ * `redact-rules.ts` (which want `label: value` or "the wifi password is") miss them. Only the value
+ * is replaced, and only when it looks made up: a word, a path, a version, an email or the name of
+ * an environment variable is what such sentences usually hold instead, and those are kept.
+ */
+import type { Rule } from './redact-rules.js';
+import { isPlaceholder } from './redact-rules.js';
+
+// Not "pin": pinning a version ("pin numpy to `1.26.4`") is far more common in agent talk than a PIN with letters.
+const CREDENTIAL = '(?:password|passwd|passphrase|passcode|token|api[ _-]?key|secret|credentials?)s?';
+/** Up to 40 characters of the same clause between the label and the verb; a `quoted` name counts as one. */
+const CLAUSE = '(?:[^.\\n`"\']|`[^`\\n]{1,60}`){0,40}?';
+// Not "to"/"of" alone: "tokens to `cl100k_base`" names an encoding; "set to" / "changed to" do set a value.
+const VERB = '(?:is|are|was|were|remains|set to|changed to|with|=|:)';
+/** "changed the password to …": "to" sets a value only after a password's own name. */
+const PASSWORD_TO = '\\b(?:password|passphrase|passcode)[ \\t]+to[ \\t]+';
+const STRONG_SYMBOL = /[!#$%&*+?@^~]/;
+
+/** Names that sentences about credentials hold where a value could stand. */
+function namesSomething(value: string): boolean {
+  return (
+    isPlaceholder(value) ||
+    !/[A-Za-z]/.test(value) ||
+    /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value) || // an environment variable: GITHUB_TOKEN_2
+    /^v?\d+(?:\.\d+)+/.test(value) || // a version
+    /^(?:~|\.{0,2}\/|[a-z][a-z0-9+.-]*:\/\/)/i.test(value) || // a path or a URL
+    /\/[\w.-]+/.test(value) || // a relative path: config/keys2.json
+    /^[\w.-]+\.[a-z]{2,5}$/.test(value) || // a file name: token2.json
+    /^[^@\s]+@[\w-]+(?:\.[\w-]+)+$/.test(value) || // an email address
+    /^-/.test(value) || // a flag
+    /^\w+=/.test(value) // an assignment: max_tokens=4096
+  );
+}
+
+/** A quoted value: a made-up string holds a digit or a symbol besides its letters. */
+const quotedSecret = (value: string): boolean =>
+  value.length >= 6 && !namesSomething(value) && /[a-z]/.test(value) && (/\d/.test(value) || STRONG_SYMBOL.test(value));
+
+/** A bare value ends the sentence with it, so it must look made up on its own: digits, letters and case or a symbol. */
+const bareSecret = (value: string): boolean =>
+  value.length >= 8 &&
+  !namesSomething(value) &&
+  /\d/.test(value) &&
+  /[a-z]/i.test(value) &&
+  (/[a-z].*[A-Z]|[A-Z].*[a-z]/.test(value) || STRONG_SYMBOL.test(value));
+
+export const PROSE_CREDENTIAL_RULES: Rule[] = [
+  {
+    // "the passphrase for key X is `v`", "password `v`", "token: 'v'": the quotes mark the value's extent.
+    kind: 'password',
+    pattern: new RegExp(
+      `(\\b${CREDENTIAL}\\b(?:${CLAUSE}\\b${VERB}|${CLAUSE}[:=])?[ \\t]*|${PASSWORD_TO})([\`"'])([^\`"'\\s]{6,128})\\2`,
+      'gi',
+    ),
+    replace: (m, r) => (quotedSecret(m[3] ?? '') ? `${m[1]}${m[2]}${r}${m[2]}` : undefined),
+  },
+  {
+    // "the password for staging is Harbor!2026x.", "log in as jdoe with password Pa55w0rd-dev!42".
+    kind: 'password',
+    pattern: new RegExp(
+      `(\\b${CREDENTIAL}\\b${CLAUSE}\\b(?:is|are|was|were|remains|set to|changed to)[ \\t]+|\\bwith[ \\t]+(?:the[ \\t]+)?(?:password|passphrase|passcode)[ \\t]+|${PASSWORD_TO})(?!\\[REDACTED:)([^\\s"'\`,;]{8,128})`,
+      'gi',
+    ),
+    replace: (m, r) => {
+      const raw = m[2] ?? '';
+      const value = raw.replace(/[.,)]+$/, '');
+      return bareSecret(value) ? `${m[1]}${r}${raw.slice(value.length)}` : undefined;
+    },
+  },
+];
