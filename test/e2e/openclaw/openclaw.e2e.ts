@@ -18,6 +18,7 @@ import {
   isOrganiser,
   lastUserText,
   ORGANISED_SCENE,
+  recalledLocalTurn,
   report,
   toolResultTexts,
 } from './scenario.js';
@@ -132,18 +133,15 @@ describe.each(OPENCLAW_VERSIONS)('Strata in OpenClaw $version on Node $node', ({
   });
 
   it("agent --local: the seeded memory reaches the model on the first turn, the memory section is Strata's, and the turn is captured", async () => {
-    const from = model.requests.length;
-    const out = await world.openclaw(
-      ['agent', '--local', '--agent', 'main', '--message', 'Which colour theme should my editor use? ticket-lynx-4471'],
-      { measure: true },
-    );
-    report(version, 'agent --local turn', out);
-    expect(out.code, out.stderr.slice(-3000)).toBe(0);
-    const turn = model.requests.slice(from).find(isAgentTurn);
-    expect(turn, 'the agent turn reached the model').toBeDefined();
-    expect(lastUserText(turn!)).toContain('zebra-quartz');
-    expect(lastUserText(turn!)).toContain('<relevant-memories>');
-    const system = systemText(turn!);
+    const turn = await recalledLocalTurn({
+      world,
+      model,
+      version,
+      label: 'agent --local turn',
+      message: 'Which colour theme should my editor use? ticket-lynx-4471',
+    });
+    expect(lastUserText(turn)).toContain('zebra-quartz');
+    const system = systemText(turn);
     expect(system).toContain(STRATA_SECTION);
     expect(system).not.toMatch(/run memory_search|## Memory Recall/);
 

@@ -15,7 +15,7 @@ import { installStrata, type InstalledStrata } from '../support/strata-package.j
 import { startModelServer, type ModelServer } from '../support/model-server.js';
 import { OPENCLAW_VERSIONS } from '../versions.js';
 import { createWorld, runProgram, type World } from './world.js';
-import { agentPolicy, isAgentTurn, lastUserText, report, toolResultTexts } from './scenario.js';
+import { agentPolicy, isAgentTurn, lastUserText, recalledLocalTurn, report, toolResultTexts } from './scenario.js';
 
 const ON_SERVICE = 'The user deploys the payments service with canary releases named after owls.';
 const TOKEN_ENV = 'STRATA_E2E_SERVICE_TOKEN';
@@ -118,17 +118,14 @@ describe.each(OPENCLAW_VERSIONS)('Strata remote mode in OpenClaw $version on Nod
   });
 
   it("agent --local: the service's memory reaches the model and the turn lands in the service's conversation search", async () => {
-    const from = model.requests.length;
-    const out = await world.openclaw(
-      ['agent', '--local', '--agent', 'main', '--message', 'How do we release the payments service? ticket-remote-owl-5521'],
-      { measure: true },
-    );
-    report(version, 'agent --local turn, remote mode', out);
-    expect(out.code, out.stderr.slice(-3000)).toBe(0);
-    const turn = model.requests.slice(from).find(isAgentTurn);
-    expect(turn, 'the agent turn reached the model').toBeDefined();
-    expect(lastUserText(turn!)).toContain('<relevant-memories>');
-    expect(lastUserText(turn!)).toContain('canary releases named after owls');
+    const turn = await recalledLocalTurn({
+      world,
+      model,
+      version,
+      label: 'agent --local turn, remote mode',
+      message: 'How do we release the payments service? ticket-remote-owl-5521',
+    });
+    expect(lastUserText(turn)).toContain('canary releases named after owls');
 
     // Captured before the reply (before_agent_finalize) and shipped through the service's capture operation.
     const captured = await onService('ticket-remote-owl-5521');

@@ -9,9 +9,10 @@
  * OpenClaw 2026.9.6 hides tools behind Tool Search); a tool result gets a short acknowledgement;
  * anything else a plain reply.
  */
+import { expect } from 'vitest';
 import { TEXT_TOOL_PROTOCOL_HEADING } from '../../../src/core/layers/text-tools.js';
-import { contentText, systemText, type ChatRequest, type ModelReply } from '../support/model-server.js';
-import type { RunResult } from './world.js';
+import { contentText, systemText, type ChatRequest, type ModelReply, type ModelServer } from '../support/model-server.js';
+import type { RunResult, World } from './world.js';
 
 /** The scene the scripted organiser writes. */
 export const ORGANISED_SCENE = 'build-infrastructure.md';
@@ -129,4 +130,22 @@ export function agentPolicy(request: ChatRequest): ModelReply {
 export function report(version: string, what: string, out: RunResult): void {
   const rss = out.maxRssKb ? `${Math.round(out.maxRssKb / 1024)} MiB peak RSS` : 'RSS not measured';
   process.stdout.write(`[openclaw ${version}] ${what}: ${(out.ms / 1000).toFixed(1)} s, ${rss}, exit ${out.code}\n`);
+}
+
+/** Runs one `openclaw agent --local` turn and returns the agent-loop request it sent, which must carry recalled memories. */
+export async function recalledLocalTurn(options: {
+  world: World;
+  model: ModelServer;
+  version: string;
+  label: string;
+  message: string;
+}): Promise<ChatRequest> {
+  const from = options.model.requests.length;
+  const out = await options.world.openclaw(['agent', '--local', '--agent', 'main', '--message', options.message], { measure: true });
+  report(options.version, options.label, out);
+  expect(out.code, out.stderr.slice(-3000)).toBe(0);
+  const turn = options.model.requests.slice(from).find(isAgentTurn);
+  expect(turn, 'the agent turn reached the model').toBeDefined();
+  expect(lastUserText(turn!)).toContain('<relevant-memories>');
+  return turn!;
 }
