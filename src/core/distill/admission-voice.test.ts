@@ -195,6 +195,23 @@ describe('extractor output about this task (issue 14.2)', () => {
     expect(kept('The user was fed up with the flaky login test.', 'llm')).toBe(false);
   });
 
+  it('rejects where the work stands and what was done in the session, but keeps a state named in a rule', () => {
+    expect(kept('The payments refactor is done and verified.', 'llm')).toBe(false);
+    expect(kept('The migration epic is closed.', 'llm')).toBe(false);
+    expect(kept('docs/api.md and the changelog are up to date.', 'llm')).toBe(false);
+    expect(kept('The billing work is ready for a release.', 'llm')).toBe(false);
+    expect(kept('The secret scan passed with 12 known false positives.', 'llm')).toBe(false);
+    expect(kept('The feature branch is two commits ahead of origin/main.', 'llm')).toBe(false);
+    expect(kept('Codex first renamed the hook and then updated the route.', 'llm')).toBe(false);
+    expect(kept('Three builds were cancelled by the user during the session.', 'llm')).toBe(false);
+    expect(kept('It should read the value from the profile instead.', 'llm')).toBe(false);
+    expect(kept('迁移任务已经关闭。', 'llm')).toBe(false);
+    expect(kept('助手把保存按钮的回调改成了异步。', 'llm')).toBe(false);
+    expect(kept('日志级别被调整到了 debug。', 'llm')).toBe(false);
+    expect(kept('Dialyzer must be clean before a task is closed.', 'llm')).toBe(true);
+    expect(kept('Tickets are closed with the tracker CLI, never by hand.', 'llm')).toBe(true);
+  });
+
   it('rejects a credential whose value is quoted after its name', () => {
     expect(kept('The passphrase for the backup key is `Orchid!Lamp-2031#x`.', 'llm')).toBe(false);
     expect(kept("The staging login is admin with password 'Tr4vel-Mug!9'.", 'llm')).toBe(false);

@@ -53,11 +53,21 @@ const VERDICT = new RegExp(
   'i',
 );
 
+/**
+ * Where any piece of work stands, whatever it is called: "The NavUser fix is done and verified.", "README.md and
+ * CHANGELOG.md are up to date.", "ready for a release", "The scan passed with 277 findings". The state ends the
+ * sentence; "Tickets are closed with the CLI" says how, and a state in a condition ("before a task is closed") is a rule.
+ */
+const WORK_STATE =
+  /\b(?:is|are)\s+(?:now\s+|all\s+)?(?:done|closed|finished|complete|completed|merged|resolved|fixed|verified|green|up[ -]to[ -]date)(?:\s+and\s+(?:done|closed|finished|complete|completed|merged|resolved|fixed|verified|tested|pushed|green))?[.!]?$|\b(?:is|are)\s+(?:now\s+)?ready\s+(?:for|to)\s+(?:a\s+|the\s+)?(?:release|review|merge|ship|commit|push|deploy)|\b(?:scan|tests?|build|lint(?:ing)?|ci|checks?|suite|pipeline)\s+(?:passed|failed|succeeded)\s+(?:with|on|after)\b/i;
+const CONDITION = /\b(?:must|should|always|never|before|after|until|once|when|whenever|if|unless)\b/i;
+
 /** This run's outcome, or how someone felt about it. */
 export function isRunOutcome(text: string): boolean {
   const t = text.trim();
   if (hasDurableMarker(t)) return false;
   if (t.length <= 90 && VERDICT.test(t)) return true;
+  if (WORK_STATE.test(t) && !CONDITION.test(t)) return true;
   return OUTCOME.test(t) || REACTION.test(t) || REACTION_ZH.test(t) || ARTEFACT_EVENT.test(t);
 }
 

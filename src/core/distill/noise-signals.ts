@@ -285,9 +285,13 @@ const DEICTIC_EN =
   /^(?:it|this|that|these|those|they|the same|same here|this one|that one)(?:'s|'re| is| are| was| were| work| works| worked| look| looks| seem| seems| should| do| does| did| don't| doesn't| didn't| won't| can't| isn't| aren't| wasn't| fixed| broke| helped| failed)\b/i;
 const DEICTIC_ZH = /^(?:这个|那个|这些|那些|这样|那样|这里|那里|它|他们|这次|刚才那个|上面那个|这一版)/;
 
+const PRONOUN_RULE = /^(?:it|this|that|they|these|those)\s+(?:should|must|needs? to|has to|have to)\b/i;
+
 /** Short text that only makes sense next to what it points at ("That fixed it", "这个不对"). */
 export function isContextDependent(text: string): boolean {
   const t = text.trim();
+  // "It should use the username instead": a rule about a thing it does not name is no rule.
+  if (weightedLength(t) <= 70 && PRONOUN_RULE.test(t)) return true;
   if (weightedLength(t) > 70 || hasRuleMarker(t) || hasSelfDisclosure(t)) return false;
   return DEICTIC_EN.test(t) || DEICTIC_ZH.test(t);
 }

@@ -57,33 +57,36 @@ export function isThirdPersonRequest(text: string): boolean {
 const USER_EVENT =
   /^(?:the )?user\s+(?:just\s+|then\s+|also\s+|again\s+)?(?:asked|said|says|told|typed|wrote|replied|answered|responded|reported|mentioned|shared|uploaded|attached|pasted|sent|approved|confirmed|agreed|accepted|rejected|declined|chose|selected|picked|clicked|opened|closed|ran|started|stopped|restarted|interrupted|cancell?ed|undid|reverted|deleted|removed|thanked|greeted|swore|complained|noticed|saw|tried|tested|checked|looked|pointed out|asked about|is working|was working|is testing|wants to know|wanted to know|wonders|is asking|was asking)\b/i;
 const AGENT_EVENT = new RegExp(
-  `^(?:${AGENT.replace('|you|me|it|him|her|them', '')})\\s+(?:has\\s+|have\\s+|had\\s+|then\\s+|also\\s+|successfully\\s+|just\\s+)?(?:\\w+ed|ran|made|wrote|built|found|gave|took|sent|set|put|did|began|chose|read|kept|got|left|began|will|is going to|plans to|offered|asked)\\b`,
+  `^(?:${AGENT.replace('|you|me|it|him|her|them', '')})\\s+(?:has\\s+|have\\s+|had\\s+|then\\s+|also\\s+|successfully\\s+|just\\s+|first\\s+|later\\s+|finally\\s+|initially\\s+|eventually\\s+|again\\s+)?(?:\\w+ed|ran|made|wrote|built|found|gave|took|sent|set|put|did|began|chose|read|kept|got|left|began|will|is going to|plans to|offered|asked)\\b`,
   'i',
 );
 const ZH_EVENT =
-  /^(?:用户|助手|助理|ai|模型)(?:刚才|刚刚|已经|已|又|也|还)?(?:问|说|回答|回复|上传|分享|发送|发了|打了|粘贴|同意|批准|确认|选择|选了|点击|打开|关闭|运行|启动|停止|中断|撤销|删除|感谢|谢谢|说了声|对助手|创建|生成|修改|修复|给出|提供|完成|编写|写了|执行|搜索|查看|检查)/i;
+  /^(?:用户|助手|助理|ai|模型|claude(?: code)?|codex)\s*(?:刚才|刚刚|已经|已|又|也|还|先后|先|然后|随后|接着|最后)?(?:把|将|改成|改了|切换|问|说|回答|回复|上传|分享|发送|发了|打了|粘贴|同意|批准|确认|选择|选了|点击|打开|关闭|运行|启动|停止|中断|撤销|删除|感谢|谢谢|说了声|对助手|创建|生成|修改|修复|给出|提供|完成|编写|写了|执行|搜索|查看|检查)/i;
 
 /** The conversation itself or one run in it: "The context ran out", "The first test run failed on X". */
 const CONVERSATION_EVENT =
   /^(?:the\s+)?(?:(?:first|second|last|previous|next|final)\s+)?(?:conversation|session|context(?: window)?|chat|thread|turns?|(?:\w+\s+)?(?:test\s+)?run)\s+(?:was|were|got|had been|ran out|failed|crashed|timed out|ended)\b/i;
 
+/** A perfective passive: "思考级别被切换到了 high" tells what was done to something in this session. */
+const ZH_PASSIVE_EVENT = /被[^，。；,;]{1,12}了/;
+
 /** Something that happened in this conversation, told in the third person. */
 export function isSessionEvent(text: string): boolean {
   const t = text.trim();
   if (hasDurableMarker(t)) return false;
-  return USER_EVENT.test(t) || AGENT_EVENT.test(t) || ZH_EVENT.test(t) || CONVERSATION_EVENT.test(t);
+  return USER_EVENT.test(t) || AGENT_EVENT.test(t) || ZH_EVENT.test(t) || ZH_PASSIVE_EVENT.test(t) || CONVERSATION_EVENT.test(t);
 }
 
 // ---------------------------------------------------------------- passing state and results
 
 const TRANSIENT_EN =
-  /\b(?:right now|at the moment|currently|for now|so far|not yet|just now|this session|in this session|this conversation|today|tonight|yesterday|uncommitted|unstaged|in progress|awaiting|anymore|still (?:not|no|failing|broken|running|loading|pending|looks|shows|needs?|has to|have to)|yet(?=[.!]?$)|up to date with (?:origin|main|master|upstream|remote)|at line \d+|line \d+ of)\b|(?<!from )\bnow\b/i;
+  /\b(?:right now|at the moment|currently|for now|so far|not yet|just now|this session|in this session|(?:during|in) the session|this conversation|today|tonight|yesterday|uncommitted|unstaged|in progress|awaiting|anymore|still (?:not|no|failing|broken|running|loading|pending|looks|shows|needs?|has to|have to)|yet(?=[.!]?$)|up to date with (?:origin|main|master|upstream|remote)|(?:commits?|changes?) (?:ahead of|behind) (?:origin|upstream|main|master)|at line \d+|line \d+ of)\b|(?<!from )\bnow\b/i;
 /** A measured outcome of this run: "reduced from 9.0M to 784K", "632 → 16,684", "All 7 tests pass". */
 const RESULT_EN =
   /\b(?:increased|decreased|reduced|dropped|went|grew|fell|shrank|improved|changed|cut)\s+(?:\w+\s+){0,3}?from\s+[\w.,%$-]+\s+to\s+[\w.,%$-]+|\d[\d.,]*\s*[A-Za-z%]*\s*(?:→|->)\s*\d|\ball\s+\d+\s+(?:tests?|checks?|jobs?|files?)\s+(?:pass|passed|are green|succeeded)|\b\d+\s+(?:files?|items?|results?|matches|tests?|errors?|warnings?|findings?)\s+(?:were|was|have been)\s+(?:found|fixed|removed|added|updated|detected)|^(?:\S+\s+){0,3}(?:were|was|have been|has been)\s+(?:found|committed|pushed|merged|deleted|removed|created|updated|fixed|reverted|closed)\b|\b(?:completed|finished|took|ran|passed|failed)\s+in\s+\d/i;
 const TRANSIENT_ZH = /现在|目前|刚才|刚刚|今天|这次|本次|暂时|还没|尚未|正在|待提交|未提交/;
 const RESULT_ZH =
-  /从\s*[\d.,]+\s*\S{0,3}\s*(?:减少|降低|增加|提高|缩小)到|(?:测试|检查)(?:全部|都)?(?:通过|成功)|已(?:经)?(?:提交|推送|合并|删除|创建)/;
+  /从\s*[\d.,]+\s*\S{0,3}\s*(?:减少|降低|增加|提高|缩小)到|(?:测试|检查)(?:全部|都)?(?:通过|成功)|已(?:经)?(?:成功)?(?:提交|推送|合并|删除|创建|关闭|完成|同步|修复|更新)/;
 
 /** True now, not next week: pending work, this session's results, measured before/after figures. */
 /** "I now use Helix", "we use pnpm now": "now" marks a lasting change here, not a passing state. */
