@@ -304,9 +304,19 @@ export const RULES: Rule[] = [
     kind: 'labelled-secret',
     pattern:
       /\b((?:api|access|secret|signing|private|encryption|auth|client|master|service)[ _-]?(?:key|secret|token)|secret|token|credential|password|passphrase)(?![A-Za-z0-9_])((?:[ \t]+(?:is|was|=))?[ \t]*[:=]?[ \t]*["'`]?)([A-Za-z0-9+/_\-=.]{16,})/gi,
-    replace: (m, r) => (looksRandom(m[3] ?? '') ? keep(m[1], '', m[2]) + r : undefined),
+    replace: (m, r) => (looksRandom(m[3] ?? '') && !isOpenPgpKeyId(m) ? keep(m[1], '', m[2]) + r : undefined),
   },
 ];
+
+/**
+ * An OpenPGP key ID or fingerprint (16 or 40 hex digits) after "signing key" in a GPG context, or git's
+ * `user.signingkey`: public identifiers, published on key servers, that name the key without giving it away.
+ */
+function isOpenPgpKeyId(m: RegExpExecArray): boolean {
+  if (!/^(?:0x)?(?:[0-9A-F]{16}|[0-9A-F]{40})$/i.test(m[3] ?? '')) return false;
+  const before = m.input.slice(Math.max(0, m.index - 60), m.index + (m[1]?.length ?? 0));
+  return /\b(?:gpg|pgp|openpgp|gnupg|gpg4win)\b|user\.signingkey$/i.test(before);
+}
 
 const ADJECTIVE = /(?:ant|ent|ful|ive|able|ible|ed|ing|ous|al|less|ic|ary|ory)$/i;
 

@@ -80,6 +80,16 @@ describe('redactSecrets', () => {
     expect(redactSecrets('GET /api?token=abc123&page=2').text).toBe('GET /api?token=[REDACTED:token]&page=2');
   });
 
+  it('keeps an OpenPGP key ID or fingerprint named as a signing key, and a signing key without GPG context goes', () => {
+    for (const text of [
+      "The user's GPG signing key 8E1F899571345D06 is stored in 1Password.",
+      'A signing key is configured (user.signingkey=8E1F899571345D06)',
+      'gpg: signing key 0123456789ABCDEF0123456789ABCDEF01234567 expires in May',
+    ])
+      expect(redactSecrets(text)).toMatchObject({ text, count: 0 });
+    expect(redactSecrets('the webhook signing key is 8f3a9c2e7b1d4f6a8c0e2b4d6f8a0c2e4b6d8f0a').count).toBe(1);
+  });
+
   it('removes a URL password that itself contains @', () => {
     expect(redactSecrets('https://me:p@ss@host.io/x').text).toBe('https://me:[REDACTED:url-password]@host.io/x');
   });
