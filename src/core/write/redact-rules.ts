@@ -287,7 +287,7 @@ export const RULES: Rule[] = [
       const raw = m[3] ?? '';
       const quoted = /^["'`]/.test(raw);
       const value = raw.replace(/^["'`]|["'`]$/g, '').replace(/[.!?)]+$/, '');
-      if (!value || isPlaceholder(value) || PROSE_STOPWORDS.has(value.toLowerCase())) return undefined;
+      if (!value || isPlaceholder(value) || PROSE_STOPWORDS.has(value.toLowerCase()) || FILE_REFERENCE.test(value)) return undefined;
       if (!quoted && !/[\d\W_]/.test(value) && !/[a-z][A-Z]|[A-Z]{2}/.test(value)) {
         // A plain word counts only after a device label ("wifi password is sunshine."), ending the clause, and not an adjective.
         const weakLabel = /^(?:my|our|his|her|their|the|new|old)\b/i.test(m[1] ?? '');
@@ -304,7 +304,8 @@ export const RULES: Rule[] = [
     kind: 'labelled-secret',
     pattern:
       /\b((?:api|access|secret|signing|private|encryption|auth|client|master|service)[ _-]?(?:key|secret|token)|secret|token|credential|password|passphrase)(?![A-Za-z0-9_])((?:[ \t]+(?:is|was|=))?[ \t]*[:=]?[ \t]*["'`]?)([A-Za-z0-9+/_\-=.]{16,})/gi,
-    replace: (m, r) => (looksRandom(m[3] ?? '') && !isOpenPgpKeyId(m) ? keep(m[1], '', m[2]) + r : undefined),
+    replace: (m, r) =>
+      looksRandom(m[3] ?? '') && !isOpenPgpKeyId(m) && !FILE_REFERENCE.test(m[3] ?? '') ? keep(m[1], '', m[2]) + r : undefined,
   },
 ];
 
@@ -317,6 +318,9 @@ function isOpenPgpKeyId(m: RegExpExecArray): boolean {
   const before = m.input.slice(Math.max(0, m.index - 60), m.index + (m[1]?.length ?? 0));
   return /\b(?:gpg|pgp|openpgp|gnupg|gpg4win)\b|user\.signingkey$/i.test(before);
 }
+
+/** A file, maybe with a line: "our code is `live.ex:25:guard_fail`", "api-key: CHAT_LOGS/c7d2….jsonl" (a scanner's report). */
+const FILE_REFERENCE = /^[\w./-]+\.[a-z]{1,5}(?::\d|$)/i;
 
 const ADJECTIVE = /(?:ant|ent|ful|ive|able|ible|ed|ing|ous|al|less|ic|ary|ory)$/i;
 

@@ -90,6 +90,15 @@ describe('redactSecrets', () => {
     expect(redactSecrets('the webhook signing key is 8f3a9c2e7b1d4f6a8c0e2b4d6f8a0c2e4b6d8f0a').count).toBe(1);
   });
 
+  it('keeps a file reference after a credential-like label (a code location, a scanner report line)', () => {
+    for (const text of [
+      'The only one from our code is `subagent_live.ex:25:guard_fail`.',
+      ' 398 twilio-api-key: CHAT_LOGS/c7d2069e-c561-4759-8adf-b0745be78c29.jsonl',
+    ])
+      expect(redactSecrets(text)).toMatchObject({ text, count: 0 });
+    expect(redactSecrets('our door code is `4711-2231`').count).toBe(1);
+  });
+
   it('removes a URL password that itself contains @', () => {
     expect(redactSecrets('https://me:p@ss@host.io/x').text).toBe('https://me:[REDACTED:url-password]@host.io/x');
   });
