@@ -212,6 +212,14 @@ describe('extractor output about this task (issue 14.2)', () => {
     expect(kept('Tickets are closed with the tracker CLI, never by hand.', 'llm')).toBe(true);
   });
 
+  it("rejects an assistant's exclamation unless it states a rule", () => {
+    expect(kept('Each shade is clearly distinct and gets brighter step by step!', 'assistant')).toBe(false);
+    expect(kept('Every remaining warning is in the vendored docs - no real problems!', 'assistant')).toBe(false);
+    expect(kept('Adjust the colours to your taste with the live preview!', 'assistant')).toBe(false);
+    expect(kept('A broken config file will never take the server down again!', 'assistant')).toBe(true);
+    expect(kept('The staging deploy goes through the release bucket, not the public one!', 'llm')).toBe(true);
+  });
+
   it('rejects a credential whose value is quoted after its name', () => {
     expect(kept('The passphrase for the backup key is `Orchid!Lamp-2031#x`.', 'llm')).toBe(false);
     expect(kept("The staging login is admin with password 'Tr4vel-Mug!9'.", 'llm')).toBe(false);

@@ -1,6 +1,6 @@
 import type { AdmissionReason, AdmissionSource } from './admission.js';
 import { hasDurableEvidence, hasLesson, hasUserEvidence, isTeamDecision } from './durable-evidence.js';
-import { hasContentEvidence, hasCjk, isShort } from './signals.js';
+import { hasContentEvidence, hasCjk, hasRuleMarker, isShort } from './signals.js';
 import { hasNoFiniteVerb, isVerbless } from './structure-signals.js';
 
 /**
@@ -111,6 +111,8 @@ export function sourceRejection(text: string, source: AdmissionSource): { reason
     if (!hasUserEvidence(t)) return { reason: 'no-content', detail: 'no rule, preference, decision or fact' };
     return undefined;
   }
+  // An assistant's exclamation cheers the moment ("Watch the colours update live!", "Safe travels!"); a rule in it is kept.
+  if (source === 'assistant' && /[^!=]!+["')]*$/.test(t) && !hasRuleMarker(t)) return { reason: 'chatter', detail: 'exclamation' };
   // "Decision: use X", "Root cause: Y": the label says what kind of lasting thing the value is.
   if (source !== 'llm' && !cjk && durableLabelValue(t) !== undefined) return undefined;
   // An extractor writes sentences whose verbs the short list may not know ("The team deploys ..."),
