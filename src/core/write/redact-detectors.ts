@@ -37,6 +37,9 @@ function classChanges(s: string): number {
   return counted === 0 ? 0 : changes / counted;
 }
 
+// A placeholder says so in one case ("…EXAMPLE", "test_…", "Fake"); a random key spells "fAkE" or "teST" by chance.
+const PLACEHOLDER_WORD = /example|test|fake|dummy|sample|EXAMPLE|TEST|FAKE|DUMMY|SAMPLE|Example|Test|Fake|Dummy|Sample/;
+
 /** Whether an unlabelled token looks like a generated credential. */
 export function looksLikeKey(token: string): boolean {
   const body = token.replace(/=+$/, '');
@@ -45,7 +48,7 @@ export function looksLikeKey(token: string): boolean {
   // Session keys and transcript paths join a project slug and a session UUID into one token; the
   // UUID's hex alternation alone would look random. Judge what is around it instead.
   if (UUID.test(body)) return body.split(UUID).some((piece) => looksLikeKey(piece));
-  if (ID_PREFIX.test(body) || /^sha(?:1|224|256|384|512)-/.test(body) || /example|test|fake|dummy|sample/i.test(body)) return false;
+  if (ID_PREFIX.test(body) || /^sha(?:1|224|256|384|512)-/.test(body) || PLACEHOLDER_WORD.test(body)) return false;
   // A path is key-like only through a segment that is key-like by itself. A leading dash marks a
   // path flattened into a slug (Claude Code's project directories: /home/a/MyApp2 -> -home-a-MyApp2).
   const segments = body.split(body.startsWith('-') ? /[/-]/ : '/').filter(Boolean);

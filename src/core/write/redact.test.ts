@@ -99,6 +99,13 @@ describe('redactSecrets', () => {
     expect(redactSecrets('our door code is `4711-2231`').count).toBe(1);
   });
 
+  it('tells a placeholder key from a random key that spells a placeholder word by chance', () => {
+    for (const key of ['Zs0edx4oJap0FHzeVYAe8ZyEMkIOsXHioDteST1B', '761KNTVfOgsEIfAkE2wYTXmyzPiGiEwbBvBJAOa0'])
+      expect(redactSecrets(`paste this into the config: ${key}`).text).toBe('paste this into the config: [REDACTED:high-entropy]');
+    for (const key of ['xK9fQ2mZ7vLpEXAMPLEhJ1sD5gA0', 'xK9fQ2mZ7vLp_test_hJ1sD5gA0Rt', 'xK9fQ2mZ7vLpFakehJ1sD5gA0RtW'])
+      expect(redactSecrets(`paste this into the config: ${key}`).count).toBe(0);
+  });
+
   it('removes a URL password that itself contains @', () => {
     expect(redactSecrets('https://me:p@ss@host.io/x').text).toBe('https://me:[REDACTED:url-password]@host.io/x');
   });
