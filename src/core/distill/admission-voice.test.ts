@@ -226,4 +226,39 @@ describe('extractor output about this task (issue 14.2)', () => {
     // The name of the variable that holds it is a fact worth keeping.
     expect(kept('The deploy token is read from `DEPLOY_TOKEN` in CI.', 'llm')).toBe(true);
   });
+
+  it('rejects a choice among what the conversation offered, keeps a choice that names what was chosen', () => {
+    expect(kept('The user picked the second approach for the cache.', 'llm')).toBe(false);
+    expect(kept('The team went with option 2.', 'llm')).toBe(false);
+    expect(kept('The team went with Postgres for the job queue instead of Redis.', 'llm')).toBe(true);
+  });
+
+  it("rejects the assistant's part in an exchange told in a later clause", () => {
+    expect(kept('The user spotted the off-by-one and the assistant thanked them for it.', 'llm')).toBe(false);
+    expect(kept('The user wants the assistant to always answer in German.', 'llm')).toBe(true);
+  });
+
+  it('rejects work in flight and anything scoped to this session, even with "all" in it', () => {
+    expect(kept('The remaining type errors are in billing.ts and invoice.ts.', 'llm')).toBe(false);
+    expect(kept('The next ticket to work on is the CSV export.', 'llm')).toBe(false);
+    expect(kept('parser.rs is broken and needs to be investigated.', 'llm')).toBe(false);
+    expect(kept('The user wants all edits in this session applied without asking.', 'llm')).toBe(false);
+    expect(kept('用户希望这次会话里所有的改动都直接应用。', 'llm')).toBe(false);
+    expect(kept('The user wants all edits applied without asking.', 'llm')).toBe(true);
+    expect(kept('The nightly export is broken whenever the VPN is down.', 'llm')).toBe(true);
+  });
+
+  it('rejects an artefact of this task said to be changed, whatever the artefact is called', () => {
+    expect(kept('The Checkout spec file was updated to use the new prices.', 'llm')).toBe(false);
+    expect(kept('The retry script was rewritten so that it honours Retry-After, because the API throttles hard.', 'llm')).toBe(true);
+  });
+
+  it('rejects a manual entry about a public tool by what it is said to be, not by its name', () => {
+    expect(kept('Sobelow is a security-focused static analysis tool for Phoenix.', 'llm')).toBe(false);
+    expect(kept('Jotai is a library that stores state in small atoms.', 'llm')).toBe(false);
+    expect(kept('Server components make a page load faster by rendering it on the server.', 'llm')).toBe(false);
+    expect(kept('Harbor is the internal app the sales team uses for quotes.', 'llm')).toBe(true);
+    expect(kept('Quill is our Rails app for invoicing.', 'llm')).toBe(true);
+    expect(kept('Sobelow cannot parse umbrella projects, so it runs per app.', 'llm')).toBe(true);
+  });
 });

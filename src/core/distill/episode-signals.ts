@@ -34,7 +34,7 @@ const REACTION =
   /^(?:the )?user\s+(?:was|seemed|felt|is|got)\s+(?:very\s+|really\s+|quite\s+)?(?:happy|pleased|satisfied|glad|content|frustrated|annoyed|upset|angry|furious|fed up|thrilled|delighted|excited|unhappy|irritated|impressed|confused|surprised|disappointed|relieved)\s+(?:with|about|by|at|that|once|when|after)\b/i;
 const REACTION_ZH = /(?:对|觉得)[^。]{0,12}(?:表示)?(?:很|非常|十分)?(?:满意|不满|失望|高兴|开心)|表示(?:满意|感谢|不满)/;
 const ARTEFACT_EVENT =
-  /^(?:a|an|the|this|that)\s+(?:new\s+)?(?:pull request|pr|commit|branch|tag|release|issue|ticket|bead|tool call|file|script|migration|plan|draft|patch)\b[^.]{0,50}?\b(?:was|were|has been|have been|got)\s+(?:opened|created|merged|pushed|closed|committed|deleted|added|run|reverted|filed|tagged|published|released|approved|rejected|cancell?ed|drafted|written|generated|applied)\b/i;
+  /^(?:a|an|the|this|that)\s+(?:new\s+)?(?:[\w.\x60-]+\s+){0,2}(?:pull request|pr|commit|branch|tag|release|issue|ticket|bead|tool call|file|test file|script|migration|plan|draft|patch)\b[^.;]{0,50}?\b(?:was|were|has been|have been|got)\s+(?:opened|created|merged|pushed|closed|committed|deleted|added|run|reverted|filed|tagged|published|released|approved|rejected|cancell?ed|drafted|written|generated|applied|updated|changed|modified|edited|renamed|moved|rewritten)\b(?![^.]{0,60}\b(?:so that|because|since)\b)/i;
 
 /**
  * A short verdict on the state of the work: "All 59 existing tests pass.", "SessionLive compiles
@@ -221,16 +221,32 @@ const ANCHOR_WORD =
 /** Code and proper names: digits, paths, punctuation of code, `camelCase`, `Acme-Web`. */
 const ANCHOR_SHAPE = /[\d/\\`#@_()[\]{}:=<>]|\.\w|\b[a-z]+[A-Z]|\b[A-Z]\w*-[A-Z]/;
 
+/**
+ * What a manual says of a public technology, whatever its name: "Credo is a static analysis tool for
+ * Elixir" (a kind of public artefact, not "an app" or "a project", which are someone's own), "Optimistic
+ * updates make a UI feel faster by ...", "X lets you ...".
+ */
+const PUBLIC_KIND = String.raw`(?:tool|library|framework|protocol|language|format|standard|runtime|package manager|orm|linter|formatter|compiler|interpreter|superset|subset|specification|utility|algorithm|data structure|design pattern|technique)`;
+const DEFINITION = new RegExp(
+  String.raw`^(?:the\s+)?[\w.+#-]+(?:\s+[\w.+#-]+){0,2}\s+(?:is|are)\s+(?:a|an)\s+(?:[\w-]+\s+){0,4}${PUBLIC_KIND}s?\b`,
+  'i',
+);
+const CAPABILITY = /^(?:the\s+)?[\w.+#-]+(?:\s+[\w.+#-]+){0,2}\s+(?:lets? you|allows? you|make (?:a|an|the)\b[^.]{1,60}\bby\s+\w+ing)\b/i;
+
 /** Textbook knowledge about a well-known technology, with nothing of this user in it. */
 export function isCommonKnowledge(text: string): boolean {
   const t = text.trim();
-  if (hasCjk(t) || hasDurableMarker(t)) return false;
+  if (hasDurableMarker(t)) return false;
+  if (hasCjk(t)) return false;
   if (t.split(/\s+/).length > 24) return false;
   // Manuals speak in a timeless present; a past event or an advice is about someone's work.
   if (/\b(?:should|must|need to|needs to|avoid|do not|don't|cannot|can't|won't|only|was|were|had|did|has been|have been)\b/i.test(t))
     return false;
   const body = t.replace(/[.!]$/, '');
-  return COMMON_SUBJECT.test(t) && !ANCHOR_WORD.test(body) && !ANCHOR_SHAPE.test(body);
+  // "lets you", and a relative "that" ("a tool for Elixir that focuses on ..."), point at nobody.
+  const unanchored = body.replace(/\b(?:lets?|allows?) you\b/i, '').replace(/\b(?:that|which)\s+(?=[a-z]+s\b)/gi, '');
+  if (ANCHOR_WORD.test(unanchored) || ANCHOR_SHAPE.test(body)) return false;
+  return COMMON_SUBJECT.test(t) || DEFINITION.test(t) || CAPABILITY.test(t);
 }
 
 /**

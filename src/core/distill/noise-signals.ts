@@ -287,11 +287,19 @@ const DEICTIC_ZH = /^(?:这个|那个|这些|那些|这样|那样|这里|那里|
 
 const PRONOUN_RULE = /^(?:it|this|that|they|these|those)\s+(?:should|must|needs? to|has to|have to)\b/i;
 
+/**
+ * A choice among what the conversation offered: "went with the recommended option", "picked option 2",
+ * "the second approach". Without the list it points into, the choice says nothing.
+ */
+const OFFERED_CHOICE =
+  /\bthe (?:recommended|suggested|proposed|above|following|previous|preceding|first|second|third|last|latter|former|other) (?:option|approach|fix|solution|plan|suggestion|idea|version|answer|choice|alternative)s?\b|\boption (?:[1-9]|one|two|three|[a-d])\b/i;
+
 /** Short text that only makes sense next to what it points at ("That fixed it", "这个不对"). */
 export function isContextDependent(text: string): boolean {
   const t = text.trim();
   // "It should use the username instead": a rule about a thing it does not name is no rule.
   if (weightedLength(t) <= 70 && PRONOUN_RULE.test(t)) return true;
+  if (weightedLength(t) <= 120 && OFFERED_CHOICE.test(t) && !hasRuleMarker(t)) return true;
   if (weightedLength(t) > 70 || hasRuleMarker(t) || hasSelfDisclosure(t)) return false;
   return DEICTIC_EN.test(t) || DEICTIC_ZH.test(t);
 }

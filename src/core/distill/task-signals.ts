@@ -70,11 +70,22 @@ const CONVERSATION_EVENT =
 /** A perfective passive: "思考级别被切换到了 high" tells what was done to something in this session. */
 const ZH_PASSIVE_EVENT = /被[^，。；,;]{1,12}了/;
 
+/** "... and the assistant called it a good catch": the agent's part in the exchange, told in a later clause. */
+const AGENT_CLAUSE_EVENT =
+  /[,;]?\s(?:and|then|so|while|after|before|but|when)\s+the (?:assistant|agent)\s+(?:\w+ed|said|made|gave|wrote|ran|took|found|built|sent|did|got|told|thought)\b/i;
+
 /** Something that happened in this conversation, told in the third person. */
 export function isSessionEvent(text: string): boolean {
   const t = text.trim();
   if (hasDurableMarker(t)) return false;
-  return USER_EVENT.test(t) || AGENT_EVENT.test(t) || ZH_EVENT.test(t) || ZH_PASSIVE_EVENT.test(t) || CONVERSATION_EVENT.test(t);
+  return (
+    USER_EVENT.test(t) ||
+    AGENT_EVENT.test(t) ||
+    AGENT_CLAUSE_EVENT.test(t) ||
+    ZH_EVENT.test(t) ||
+    ZH_PASSIVE_EVENT.test(t) ||
+    CONVERSATION_EVENT.test(t)
+  );
 }
 
 // ---------------------------------------------------------------- passing state and results
@@ -92,9 +103,21 @@ const RESULT_ZH =
 /** "I now use Helix", "we use pnpm now": "now" marks a lasting change here, not a passing state. */
 const CHANGE_NOW = /\b(?:i|we|the user|the team)\s+(?:now\s+(?:uses?|prefers?|works? with)|uses?\s+\S+(?:\s+\S+)?\s+now)\b/i;
 
+/** A scope of this session: "all changes in this session", 本次会话中的所有修改. "All" inside it lasts no longer. */
+const SESSION_SCOPE =
+  /\b(?:in|for|during|of|throughout) (?:this|the current) (?:session|conversation|chat)\b|本次会话|这次会话|本次对话|这次对话|本轮对话/i;
+/**
+ * Work in flight named as such: "The remaining dialyzer errors are in x.ex", "The next branch to work on
+ * is Y", "truncated-text.ts is broken and needs to be investigated".
+ */
+const IN_FLIGHT =
+  /^(?:the\s+)?(?:current|remaining|outstanding)\s+\w+|^(?:the\s+)?next\s+[\w-]+(?:\s+[\w-]+)?\s+to\s+(?:work on|do|tackle|fix|pick up|look at)\b|\bneeds? to be (?:investigated|fixed|looked at|checked|debugged|reviewed|tested)\b|\b(?:is|are) (?:still )?broken\b(?![^.]{0,40}\b(?:when|if|whenever|unless|on|under|with)\b)/i;
+
 export function isPassingState(text: string): boolean {
   const t = text.trim();
+  if (SESSION_SCOPE.test(t)) return true;
   if (CHANGE_NOW.test(t)) return false;
+  if (!hasCjk(t) && IN_FLIGHT.test(t) && !/\b(?:always|never|from now on|by default|every|whenever|prefers?|must)\b/i.test(t)) return true;
   if (hasCjk(t)) return (TRANSIENT_ZH.test(t) || RESULT_ZH.test(t)) && !/(?:以后|今后|总是|永远|每次|所有|必须|一律|默认)/.test(t);
   if (RESULT_EN.test(t)) return true;
   return TRANSIENT_EN.test(t) && !/\b(?:always|never|from now on|by default|every|whenever|prefers?|must)\b/i.test(t);
