@@ -261,4 +261,13 @@ describe('extractor output about this task (issue 14.2)', () => {
     expect(kept('Quill is our Rails app for invoicing.', 'llm')).toBe(true);
     expect(kept('Sobelow cannot parse umbrella projects, so it runs per app.', 'llm')).toBe(true);
   });
+
+  it('rejects where the work of this task lives and a closing clause that asks for work on what was pointed at', () => {
+    expect(kept('Work on the invoice export lives on branch feat/csv-export.', 'llm')).toBe(false);
+    expect(kept('The changes for the login fix are on the branch fix/sso-timeout.', 'llm')).toBe(false);
+    expect(kept('The build was green; fix the warnings.', 'llm')).toBe(false);
+    expect(kept('Release builds are cut from the branch release/next, never from main.', 'llm')).toBe(true);
+    expect(kept('Lockfiles are never edited by hand; regenerate them with pnpm install.', 'llm')).toBe(true);
+  });
 });
+

@@ -248,12 +248,16 @@ export function isPromptRestatement(text: string): boolean {
   return PROMPT_RESTATE.some((re) => re.test(t));
 }
 
+/** "main was clean; fix the issues": a closing clause that asks for work on what the conversation points at. */
+const TRAILING_REQUEST =
+  /[;:]\s*(?:please\s+)?(?:fix|address|handle|resolve|solve|clean up|sort out|look into|tackle|redo|finish)\s+(?:the|these|those|them|it|this|that|all)\b[^;:]{0,30}$/i;
+
 /** A request for the task at hand ("fix the build", "帮我写个排序"); a rule marker makes it a standing rule. */
 export function isTaskRequest(text: string): boolean {
   const t = text.trim();
   if (hasRuleMarker(t)) return false; // "Always run the linter before committing" is a rule, not a one-off request
   if (STATE_REQUIREMENT.test(t)) return false; // "make sure gitleaks is set to max strict" asks for a lasting state
-  if (DEICTIC_REQUEST.test(t)) return true;
+  if (DEICTIC_REQUEST.test(t) || TRAILING_REQUEST.test(t)) return true;
   return REQUEST_EN.test(t) || REQUEST_ZH.test(t) || REQUEST_ZH_BA.test(t);
 }
 

@@ -111,7 +111,7 @@ const SESSION_SCOPE =
  * is Y", "truncated-text.ts is broken and needs to be investigated".
  */
 const IN_FLIGHT =
-  /^(?:the\s+)?(?:current|remaining|outstanding)\s+\w+|^(?:the\s+)?next\s+[\w-]+(?:\s+[\w-]+)?\s+to\s+(?:work on|do|tackle|fix|pick up|look at)\b|\bneeds? to be (?:investigated|fixed|looked at|checked|debugged|reviewed|tested)\b|\b(?:is|are) (?:still )?broken\b(?![^.]{0,40}\b(?:when|if|whenever|unless|on|under|with)\b)/i;
+  /^(?:the\s+)?(?:current|remaining|outstanding)\s+\w+|^(?:the\s+)?(?:work|changes|fix(?:es)?|commits?)\s+(?:on|for)\s+[^.]{1,60}?\s+(?:lives?|is|are|sits?)\s+on\s+(?:the\s+)?branch\b|^(?:the\s+)?next\s+[\w-]+(?:\s+[\w-]+)?\s+to\s+(?:work on|do|tackle|fix|pick up|look at)\b|\bneeds? to be (?:investigated|fixed|looked at|checked|debugged|reviewed|tested)\b|\b(?:is|are) (?:still )?broken\b(?![^.]{0,40}\b(?:when|if|whenever|unless|on|under|with)\b)/i;
 
 export function isPassingState(text: string): boolean {
   const t = text.trim();
