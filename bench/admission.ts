@@ -7,7 +7,9 @@
  * <= 5 %, keep rejected <= 10 %.
  *
  * Two views per source: the gate alone (every unit offered to `admit`, as an LLM's output is), and
- * the offline path (rule-based capture picks and normalises candidates, then the gate). Secondary:
+ * the offline path (rule-based capture picks and normalises candidates, then the gate). The held-out
+ * sentences were labelled twice more, blind (bench/lib/admission-agreement.ts): kappa between the
+ * labellings, and each labelling scored against the others as if it were a gate. Secondary:
  * the older synthetic set (short written sentences). Run: `npm run bench -- admission`, or
  * `npx tsx bench/admission.ts [--misses]` (`--misses` lists errors on the tune part only).
  * `--cv` prints the leave-one-transcript-out view of the tune part (bench/lib/admission-cv.ts) and a
@@ -21,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { admit, type AdmissionSource } from '../src/core/distill/admission.js';
 import { captureByRules } from '../src/core/distill/rules.js';
 import { hasCjk } from '../src/core/distill/signals.js';
+import { printLabelAgreement } from './lib/admission-agreement.js';
 import { printCrossValidation, printMisses } from './lib/admission-cv.js';
 import { printLearnedBaseline } from './lib/admission-learned.js';
 import { printTable } from './lib/table.js';
@@ -134,6 +137,10 @@ export function runAdmissionBench(options: { misses?: boolean; cv?: boolean; exc
       rateRows(gate, split, SOURCES),
     );
   }
+  printLabelAgreement(
+    gate.filter((r) => r.split === 'heldout'),
+    DATA_DIR,
+  );
   for (const split of ['heldout', 'tune'] as const) {
     printTable(
       `Offline path (rules + gate), ${split} part: a unit counts as admitted when the rules make a memory of it`,
