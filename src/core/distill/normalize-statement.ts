@@ -150,12 +150,26 @@ function finish(text: string): string {
 const LABEL =
   /^(?:[-*•]\s+)?(?:issue|fix|error|note|nb|explanation|lesson|lesson learned|cause|root cause|solution|warning|impact|result|finding|rule|preference|decision|fact|tip|important|key point|reminder)\s*[:：-]\s+/i;
 
+/**
+ * "The queue view doesn't adhere to the invariant that every line must fit the width": a report of one
+ * breach around a standing rule. The rule is what lasts; the breach is this task's bug.
+ */
+const BROKEN_RULE =
+  /^.{1,80}?\b(?:(?:doesn'?t|does not|don'?t|do not|didn'?t|did not)\s+(?:adhere to|follow|respect|obey|honou?r|satisfy|meet)|violates|breaks)\s+(?:the|our|this|that|a)\s+(?:invariant|rule|convention|contract|requirement|constraint|guideline)\s+that\s+(.+)$/i;
+
+function ruleOfBreach(text: string): string {
+  const rule = BROKEN_RULE.exec(text)?.[1];
+  return rule && /\b(?:must|should|never|always|may not|has to|have to)\b/i.test(rule) ? rule : text;
+}
+
 export function normalizeStatement(sentence: string, options: { thirdPerson?: boolean } = {}): string {
-  let t = stripPreamble(
-    sentence
-      .trim()
-      .replace(/^[-*•]\s+/, '')
-      .replace(LABEL, ''),
+  let t = ruleOfBreach(
+    stripPreamble(
+      sentence
+        .trim()
+        .replace(/^[-*•]\s+/, '')
+        .replace(LABEL, ''),
+    ),
   );
   if (/[\u3400-\u9fff]/.test(t)) {
     t = t.replace(ZH_LEAD_IN, '').replace(ZH_REMEMBER, '').replace(ZH_LEAD_IN, '').trim();
