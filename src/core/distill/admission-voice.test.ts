@@ -271,3 +271,48 @@ describe('extractor output about this task (issue 14.2)', () => {
   });
 });
 
+describe('extractor output told in the past tense, and other shapes a blind-written set showed (issue 14.2)', () => {
+  it('rejects a past event of a thing of the work, keeps a person’s past, a dated event, a decision and a lesson', () => {
+    expect(kept('Ripgrep 14.1 was installed with apt during the setup.', 'llm')).toBe(false);
+    expect(kept('Forty import paths were rewritten to the new package name.', 'llm')).toBe(false);
+    expect(kept('The review agent read the changelog before answering.', 'llm')).toBe(false);
+    expect(kept('Priya moved to Lisbon and started a pottery class.', 'llm')).toBe(true);
+    expect(kept("The user's bike was stolen from the station.", 'llm')).toBe(true);
+    expect(kept('The 3.0 release went out on 2025-03-14 with the new editor.', 'llm')).toBe(true);
+    expect(kept('The team switched from Travis to GitHub Actions.', 'llm')).toBe(true);
+    expect(kept('Flaky e2e runs were fixed by pinning Chromium to one version.', 'llm')).toBe(true);
+    expect(kept('The cache got corrupted once by two writers at the same time; use the file lock.', 'llm')).toBe(true);
+  });
+
+  it('rejects to-do lists and work waiting on someone, in English and Chinese', () => {
+    expect(kept('Next steps: add the retry wrapper, then port the billing domain.', 'llm')).toBe(false);
+    expect(kept('Still to do for the importer: date parsing and a dry-run flag.', 'llm')).toBe(false);
+    expect(kept('下一步：整理清单并汇报给主会话。', 'llm')).toBe(false);
+    expect(kept('The schema proposal is finished and is waiting for the user’s review.', 'llm')).toBe(false);
+    expect(kept('The NAS IP address in the inventory is still TBD.', 'llm')).toBe(false);
+    expect(kept('cli.ts still imports the old client and has to be migrated too.', 'llm')).toBe(false);
+    expect(kept('Every schema change has to be reviewed by the data team.', 'llm')).toBe(true);
+  });
+
+  it('keeps heartbeat configuration; only the poll’s own upper-case tokens are status noise', () => {
+    expect(kept('HEARTBEAT.md: check the mailbox daily at 08:00 and report new invoices.', 'llm')).toBe(true);
+    expect(kept('Heartbeat tasks run silently and report at most one summary.', 'llm')).toBe(true);
+    expect(kept('HEARTBEAT_OK', 'assistant')).toBe(false);
+  });
+
+  it("rejects the host's malware reminder restated as a rule", () => {
+    expect(kept('Whenever a file is read, consider whether it is malware and refuse to improve it.', 'llm')).toBe(false);
+  });
+
+  it("keeps what the user's words mean (用户说…时), a product name in camel case, and a topology with arrows", () => {
+    expect(kept('用户说“发布”时，指的是打标签、推送并运行 npm publish。', 'llm')).toBe(true);
+    expect(kept('The user wants macOS screen locking enabled after five idle minutes on every Mac.', 'llm')).toBe(true);
+    expect(kept('Home network: fibre modem → OPNsense firewall → 2.5GbE switch to the NAS and the desktop.', 'llm')).toBe(true);
+    expect(kept('Bundle size went from 9.0M → 784K after the split.', 'llm')).toBe(false);
+  });
+
+  it('reads a dotted public name in a definition; a gotcha about it is kept', () => {
+    expect(kept('Fastify is a Node.js framework focused on low overhead.', 'llm')).toBe(false);
+    expect(kept('Next.js image optimisation needs the sharp package on Alpine, otherwise builds fail.', 'llm')).toBe(true);
+  });
+});

@@ -15,7 +15,7 @@ import { hasLesson } from './durable-evidence.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
 import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
 import { isPassingState, isSessionEvent, isThirdPersonRequest } from './task-signals.js';
-import { isCommonKnowledge, isOngoingActivity, isResearchBrief, isRunOutcome, isSessionRecap } from './episode-signals.js';
+import { isCommonKnowledge, isOngoingActivity, isPastWorkEvent, isResearchBrief, isRunOutcome, isSessionRecap } from './episode-signals.js';
 import { unsafeImperativeKind } from './unsafe-imperative.js';
 
 /**
@@ -174,6 +174,8 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (isPassingState(text) || isOngoingActivity(text)) return reject('passing-state');
   if (isRunOutcome(text)) return reject('status-noise', 'run-outcome');
   if (isResearchBrief(text)) return reject('task-request', 'research-brief');
+  // Extractor output only: assistant prose and summaries state lessons in the past ("X failed on Y").
+  if (source === 'llm' && isPastWorkEvent(text)) return reject('session-event', 'past-work-event');
   if (toolNoiseKind(text, { lenient })) return reject('tool-noise');
   if (isQuestion(text)) return reject('question');
   if (isContextDependent(text)) return reject('context-dependent');

@@ -1,5 +1,6 @@
 import { hasCjk } from './signals.js';
 import { hasDurableMarker } from './task-signals.js';
+import { mainClauseTense } from './tense.js';
 
 /**
  * Mistakes an LLM extractor makes that read like facts: what someone is doing right now ("The user
@@ -228,7 +229,7 @@ const ANCHOR_SHAPE = /[\d/\\`#@_()[\]{}:=<>]|\.\w|\b[a-z]+[A-Z]|\b[A-Z]\w*-[A-Z]
  */
 const PUBLIC_KIND = String.raw`(?:tool|library|framework|protocol|language|format|standard|runtime|package manager|orm|linter|formatter|compiler|interpreter|superset|subset|specification|utility|algorithm|data structure|design pattern|technique)`;
 const DEFINITION = new RegExp(
-  String.raw`^(?:the\s+)?[\w.+#-]+(?:\s+[\w.+#-]+){0,2}\s+(?:is|are)\s+(?:a|an)\s+(?:[\w-]+\s+){0,4}${PUBLIC_KIND}s?\b`,
+  String.raw`^(?:the\s+)?[\w.+#-]+(?:\s+[\w.+#-]+){0,2}\s+(?:is|are)\s+(?:a|an)\s+(?:[\w.+#-]+\s+){0,4}${PUBLIC_KIND}s?\b`,
   'i',
 );
 const CAPABILITY = /^(?:the\s+)?[\w.+#-]+(?:\s+[\w.+#-]+){0,2}\s+(?:lets? you|allows? you|make (?:a|an|the)\b[^.]{1,60}\bby\s+\w+ing)\b/i;
@@ -240,12 +241,18 @@ export function isCommonKnowledge(text: string): boolean {
   if (hasCjk(t)) return false;
   if (t.split(/\s+/).length > 24) return false;
   // Manuals speak in a timeless present; a past event or an advice is about someone's work.
-  if (/\b(?:should|must|need to|needs to|avoid|do not|don't|cannot|can't|won't|only|was|were|had|did|has been|have been)\b/i.test(t))
+  if (
+    /\b(?:should|must|need to|needs?|requires?|otherwise|fails?|breaks?|avoid|do not|don't|cannot|can't|won't|only|was|were|had|did|has been|have been)\b/i.test(
+      t,
+    )
+  )
     return false;
   const body = t.replace(/[.!]$/, '');
   // "lets you", and a relative "that" ("a tool for Elixir that focuses on ..."), point at nobody.
   const unanchored = body.replace(/\b(?:lets?|allows?) you\b/i, '').replace(/\b(?:that|which)\s+(?=[a-z]+s\b)/gi, '');
-  if (ANCHOR_WORD.test(unanchored) || ANCHOR_SHAPE.test(body)) return false;
+  // "Node.js", "Next.js": public names with a dot, not a file of this project.
+  if (ANCHOR_WORD.test(unanchored) || ANCHOR_SHAPE.test(body.replace(/\b(?:node|next|nuxt|vue|three|express|socket\.io|d3)\.js\b/gi, 'js')))
+    return false;
   return COMMON_SUBJECT.test(t) || DEFINITION.test(t) || CAPABILITY.test(t);
 }
 
@@ -272,4 +279,36 @@ export function isSessionRecap(text: string): boolean {
   const t = text.trim();
   if (hasDurableMarker(t)) return false;
   return TROUBLE.test(t) || RECAP.test(t) || RECAP_ZH.test(t);
+}
+
+/** What keeps a past-tense statement worth remembering: a decision, a change of habit, a cause or a limit. */
+const PAST_WORTH =
+  /\b(?:decided|chose|picked|selected|went with|standardi[sz]ed|agreed|settled|opted|switched|migrated|moved to|replaced|adopted|because|since|so that|so|turned out|caused|causes|means|instead|no longer|not|never|always|must|should|only|originally|used to|once)\b|\bby\s+\w+ing\b|\b(?:fixed|solved|resolved|prevented|avoided)\s+(?:it|this|that|the (?:issue|problem|error|crash|failure))\b/i;
+/**
+ * A past passive that leaves a setting behind ("The workflows were made non-blocking", "The key was pinned to
+ * v2", "Archives/ was excluded from the scan") states how things are now configured.
+ */
+const CONFIGURED =
+  /\b(?:was|were|got|has been|have been)\s+(?:also\s+)?(?:made|set|configured|changed|renamed|pinned|limited|restricted|locked|disabled|enabled|excluded|allowlisted|whitelisted|blocklisted|turned (?:on|off)|marked|kept)\b/i;
+/** A dated event ("shipped on 2024-05-02", "in March 2025") is history the extractor placed in time on purpose. */
+const CALENDAR_DATE =
+  /\b\d{4}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\bin\s+(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\s+)?(?:19|20)\d{2}\b/i;
+/** Advice after the report ("…; use the lock table"): the event is the reason for a lesson. */
+const ADVICE_AFTER = /[;:]\s*(?:use|avoid|run|set|keep|add|check|make sure|always|never|don't|do not|prefer|pin|disable|enable)\b/i;
+
+/**
+ * An extractor's report of something that happened to a thing of the work, in the past tense: "Gitleaks
+ * 8.30.0 was installed via Homebrew", "Twenty-five path references were rewritten", "The Explore agent read
+ * X". A person's past ("Caroline went to a support group on May 7", "The user's laptop was stolen") is a
+ * life event a memory keeps, so a subject that names a person is left to the event rules that know the
+ * conversation's verbs (asked, said, approved ...).
+ */
+export function isPastWorkEvent(text: string): boolean {
+  const t = text.trim();
+  if (hasCjk(t) || hasDurableMarker(t) || PAST_WORTH.test(t) || CALENDAR_DATE.test(t) || ADVICE_AFTER.test(t) || CONFIGURED.test(t))
+    return false;
+  // "Running vitest with threads crashed LanceDB": an action as the subject is a cause, and the sentence a lesson.
+  if (/^\w+ing\b/i.test(t)) return false;
+  const { tense, personal } = mainClauseTense(t);
+  return tense === 'past' && !personal;
 }

@@ -165,7 +165,7 @@ export function isChatter(text: string): boolean {
 // ---------------------------------------------------------------- status lines
 
 const STATUS: RegExp[] = [
-  /^\s*(?:HEARTBEAT(?:_OK)?|NO_REPLY|PING|PONG|ACK)\b/i,
+  /^\s*(?:HEARTBEAT(?:_OK)?(?![\w.])|NO_REPLY\b|(?:PING|PONG|ACK)\b)/,
   /^\s*\[(?:cron|heartbeat|status|progress)[:\]]/i,
   /^\W*(?:build|compil\w*|deploy\w*|tests?|lint\w*|type-?check\w*|install\w*|download\w*|upload\w*|sync\w*|migration\w*|job|task|step|pipeline|ci|checks?|backup|indexing|import|export|server)\b.{0,50}\b(?:passed|failed|succeeded|successful(?:ly)?|complete[d]?|done|finished|started|running|in progress|queued|pending|ok|green|red|skipped|timed out|\d{1,3}\s?%)\b.{0,30}$/i,
   /^\W*(?:done|finished|completed?|success|succeeded|all (?:set|done|good|green|tests? pass(?:ed|ing)?)|working on it|still (?:running|working|loading)|in progress|loading|running|processing|compiling|building|deploying|installing|waiting|retrying|starting|restarting|almost (?:done|there))\b.{0,40}$/i,
@@ -178,7 +178,8 @@ const STATUS_ZH =
 export function isStatusNoise(text: string): boolean {
   const t = text.trim();
   if (/^[\u4e00-\u9fff]{2,4}中(?:…+|\.{3}|。)*$/.test(t)) return true; // 上传中……, 同步中
-  if (/^\s*(?:HEARTBEAT|NO_REPLY|\[cron:)/i.test(t)) return true;
+  // The poll's own tokens are upper case; "HEARTBEAT.md: check X daily" or "Heartbeat tasks run …" is configuration.
+  if (/^\s*(?:HEARTBEAT(?:_OK)?(?![\w.])|NO_REPLY\b)|^\s*\[cron:/.test(t)) return true;
   if (hasRuleMarker(t) || hasExplanation(t) || t.length > 120) return false;
   return STATUS.some((re) => re.test(t)) || (STATUS_ZH.test(t) && weightedLength(t) <= 40);
 }
@@ -221,6 +222,8 @@ const PROMPT_RESTATE: RegExp[] = [
   /\b(?:respond|reply|answer|output) (?:only )?(?:in|with|using) (?:valid )?(?:json|yaml|markdown|the following format)\b/i,
   /\byou (?:have access to|can use|may use|can call) (?:the following|these|several) tools\b/i,
   /^(?:follow|obey|adhere to) (?:these|the following|the instructions)\b/i,
+  // Claude Code's system reminder on every file read, restated by an extractor as a rule.
+  /\bwhether (?:it|the file|the code|a file)\b[^.]{0,30}\b(?:is|would be considered|looks like) malware\b/i,
   /^(?:user|human|assistant|ai|bot|system)\s*[:：]/i,
   /^你是(?:一[个名位])?[^，。,.]{0,16}(?:助手|助理|专家|工程师|机器人|顾问|模型|老师|翻译)/,
   /你的(?:任务|工作|职责|目标|角色)(?:是|就是)/,

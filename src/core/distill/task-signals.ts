@@ -38,6 +38,9 @@ const THIRD_PERSON_WANT_TASK =
  */
 const WANT_SPECIFIC =
   /^(?:[Tt]he )?[Uu]ser\s+(?:wants|wanted|would like|'d like|needs|asked for)\s+(?:(?:the|this|that|these|those)\s+[\w\x60.'-]+(?:\s+[\w\x60.'-]+){0,5}?|[\w\x60.-]*(?:[a-z][A-Z]|\.[a-z]{1,4}\b)[\w\x60.-]*(?:\s+[\w\x60.-]+){0,2}?)\s+(?:to\s+(?:be\s+|stop\s+|start\s+)?[a-z]+|[a-z]+ed(?:\s+(?:down|up|out|back|to|in))?)\b/;
+/** Product names spelled in camel case: words of a sentence, not identifiers of this task's code. */
+const BRAND_CAMEL =
+  /\b(?:macOS|iOS|iPadOS|watchOS|iPhone|iPad|iCloud|iTerm2?|GitHub|GitLab|JavaScript|TypeScript|PowerShell|YouTube|WordPress|PostgreSQL|MySQL|MongoDB|LinkedIn|OpenAI|OpenWrt|DevOps|WhatsApp|PayPal|FreeBSD|NixOS|ChromeOS|IntelliJ|PyCharm|WebStorm|FileVault|OneDrive|SharePoint|DynamoDB|BigQuery|GraphQL|NodeJS|NextJS)\b/g;
 /** 用户希望把/将/给 X ...: the 把 construction asks for one change. */
 const ZH_WANT_CHANGE = /^用户(?:希望|想要|想|要求|需要)(?:把|将|给)/;
 /** 用户让/请/叫 助手 ..., 用户要求助手 ..., 用户希望助手 ...: a request to the agent for this task. */
@@ -48,7 +51,7 @@ const ZH_TASK_VERB = /^用户(?:让|请|叫)/;
 export function isThirdPersonRequest(text: string): boolean {
   const t = text.trim();
   if (hasDurableMarker(t)) return false;
-  if (THIRD_PERSON_REQUEST.test(t) || THIRD_PERSON_WANT_TASK.test(t) || WANT_SPECIFIC.test(t)) return true;
+  if (THIRD_PERSON_REQUEST.test(t) || THIRD_PERSON_WANT_TASK.test(t) || WANT_SPECIFIC.test(t.replace(BRAND_CAMEL, 'product'))) return true;
   return ZH_REQUEST.test(t) || ZH_TASK_VERB.test(t) || ZH_WANT_CHANGE.test(t);
 }
 
@@ -65,7 +68,7 @@ const ZH_EVENT =
 
 /** The conversation itself or one run in it: "The context ran out", "The first test run failed on X". */
 const CONVERSATION_EVENT =
-  /^(?:the\s+)?(?:(?:first|second|last|previous|next|final)\s+)?(?:conversation|session|context(?: window)?|chat|thread|turns?|(?:\w+\s+)?(?:test\s+)?run)\s+(?:was|were|got|had been|ran out|failed|crashed|timed out|ended)\b/i;
+  /^(?:the\s+)?(?:(?:first|second|last|previous|next|final)\s+)?(?:conversation|session|context(?: window)?|chat|thread|turns?|(?:\w+\s+)?(?:test\s+)?run)\s+(?:was|were|got|had been|ran out|failed|crashed|timed out|ended|switched|started|began|changed|moved)\b/i;
 
 /** A perfective passive: "思考级别被切换到了 high" tells what was done to something in this session. */
 const ZH_PASSIVE_EVENT = /被[^，。；,;]{1,12}了/;
@@ -73,6 +76,9 @@ const ZH_PASSIVE_EVENT = /被[^，。；,;]{1,12}了/;
 /** "... and the assistant called it a good catch": the agent's part in the exchange, told in a later clause. */
 const AGENT_CLAUSE_EVENT =
   /[,;]?\s(?:and|then|so|while|after|before|but|when)\s+the (?:assistant|agent)\s+(?:\w+ed|said|made|gave|wrote|ran|took|found|built|sent|did|got|told|thought)\b/i;
+
+/** "用户说X时，指的是Y" / "When the user says X": what the user's words mean, not something they said once. */
+const ZH_WHEN_SAYS = /^用户(?:说|提到|要求)[^，。,]{1,40}(?:时|的时候)/;
 
 /** Something that happened in this conversation, told in the third person. */
 export function isSessionEvent(text: string): boolean {
@@ -82,7 +88,7 @@ export function isSessionEvent(text: string): boolean {
     USER_EVENT.test(t) ||
     AGENT_EVENT.test(t) ||
     AGENT_CLAUSE_EVENT.test(t) ||
-    ZH_EVENT.test(t) ||
+    (ZH_EVENT.test(t) && !ZH_WHEN_SAYS.test(t)) ||
     ZH_PASSIVE_EVENT.test(t) ||
     CONVERSATION_EVENT.test(t)
   );
@@ -94,7 +100,7 @@ const TRANSIENT_EN =
   /\b(?:right now|at the moment|currently|for now|so far|not yet|just now|this session|in this session|(?:during|in) the session|this conversation|today|tonight|yesterday|uncommitted|unstaged|in progress|awaiting|anymore|still (?:not|no|failing|broken|running|loading|pending|looks|shows|needs?|has to|have to)|yet(?=[.!]?$)|up to date with (?:origin|main|master|upstream|remote)|(?:commits?|changes?) (?:ahead of|behind) (?:origin|upstream|main|master)|at line \d+|line \d+ of)\b|(?<!from )\bnow\b/i;
 /** A measured outcome of this run: "reduced from 9.0M to 784K", "632 → 16,684", "All 7 tests pass". */
 const RESULT_EN =
-  /\b(?:increased|decreased|reduced|dropped|went|grew|fell|shrank|improved|changed|cut)\s+(?:\w+\s+){0,3}?from\s+[\w.,%$-]+\s+to\s+[\w.,%$-]+|\d[\d.,]*\s*[A-Za-z%]*\s*(?:→|->)\s*\d|\ball\s+\d+\s+(?:tests?|checks?|jobs?|files?)\s+(?:pass|passed|are green|succeeded)|\b\d+\s+(?:files?|items?|results?|matches|tests?|errors?|warnings?|findings?)\s+(?:were|was|have been)\s+(?:found|fixed|removed|added|updated|detected)|^(?:\S+\s+){0,3}(?:were|was|have been|has been)\s+(?:found|committed|pushed|merged|deleted|removed|created|updated|fixed|reverted|closed)\b|\b(?:completed|finished|took|ran|passed|failed)\s+in\s+\d/i;
+  /\b(?:increased|decreased|reduced|dropped|went|grew|fell|shrank|improved|changed|cut)\s+(?:\w+\s+){0,3}?from\s+[\w.,%$-]+\s+to\s+[\w.,%$-]+|\d[\d.,]*\s*[A-Za-z%]{0,4}\s*(?:→|->)\s*\d|\ball\s+\d+\s+(?:tests?|checks?|jobs?|files?)\s+(?:pass|passed|are green|succeeded)|\b\d+\s+(?:files?|items?|results?|matches|tests?|errors?|warnings?|findings?)\s+(?:were|was|have been)\s+(?:found|fixed|removed|added|updated|detected)|^(?:\S+\s+){0,3}(?:were|was|have been|has been)\s+(?:found|committed|pushed|merged|deleted|removed|created|updated|fixed|reverted|closed)\b|\b(?:completed|finished|took|ran|passed|failed)\s+in\s+\d/i;
 const TRANSIENT_ZH = /现在|目前|刚才|刚刚|今天|这次|本次|暂时|还没|尚未|正在|待提交|未提交/;
 const RESULT_ZH =
   /从\s*[\d.,]+\s*\S{0,3}\s*(?:减少|降低|增加|提高|缩小)到|(?:测试|检查)(?:全部|都)?(?:通过|成功)|已(?:经)?(?:成功)?(?:提交|推送|合并|删除|创建|关闭|完成|同步|修复|更新)/;
@@ -111,14 +117,17 @@ const SESSION_SCOPE =
  * is Y", "truncated-text.ts is broken and needs to be investigated".
  */
 const IN_FLIGHT =
-  /^(?:the\s+)?(?:current|remaining|outstanding)\s+\w+|^(?:the\s+)?(?:work|changes|fix(?:es)?|commits?)\s+(?:on|for)\s+[^.]{1,60}?\s+(?:lives?|is|are|sits?)\s+on\s+(?:the\s+)?branch\b|^(?:the\s+)?next\s+[\w-]+(?:\s+[\w-]+)?\s+to\s+(?:work on|do|tackle|fix|pick up|look at)\b|\bneeds? to be (?:investigated|fixed|looked at|checked|debugged|reviewed|tested)\b|\b(?:is|are) (?:still )?broken\b(?![^.]{0,40}\b(?:when|if|whenever|unless|on|under|with)\b)/i;
+  /^(?:the\s+)?(?:current|remaining|outstanding)\s+\w+|^(?:the\s+)?(?:work|changes|fix(?:es)?|commits?)\s+(?:on|for)\s+[^.]{1,60}?\s+(?:lives?|is|are|sits?)\s+on\s+(?:the\s+)?branch\b|^(?:the\s+)?next\s+[\w-]+(?:\s+[\w-]+)?\s+to\s+(?:work on|do|tackle|fix|pick up|look at)\b|\b(?:needs?|has|have) to be (?:investigated|fixed|looked at|checked|debugged|reviewed|tested|migrated|updated|ported|removed|cleaned up|converted|rewritten|refactored)\b|^(?:next steps?|to ?do|todo|still to do|pending|remaining(?: work| tasks)?|open (?:items|questions))\b[^:]{0,30}:|\b(?:TBD|TODO|WIP)\b|\bright away\b|\bwaiting for (?:the user's |your |their |a )?(?:review|approval|feedback|input|confirmation|answer|reply|go-ahead)\b|\bopen in (?:the|their|your) (?:ide|editor)\b|\b(?:is|are) (?:still )?broken\b(?![^.]{0,40}\b(?:when|if|whenever|unless|on|under|with)\b)/i;
 
 export function isPassingState(text: string): boolean {
   const t = text.trim();
   if (SESSION_SCOPE.test(t)) return true;
   if (CHANGE_NOW.test(t)) return false;
   if (!hasCjk(t) && IN_FLIGHT.test(t) && !/\b(?:always|never|from now on|by default|every|whenever|prefers?|must)\b/i.test(t)) return true;
+  // "下一步：…", "待办：…": a to-do list, whatever it says.
+  if (hasCjk(t) && /^(?:下一步|接下来|待办|待完成|剩余工作|后续步骤)\s*[：:]/.test(t)) return true;
   if (hasCjk(t)) return (TRANSIENT_ZH.test(t) || RESULT_ZH.test(t)) && !/(?:以后|今后|总是|永远|每次|所有|必须|一律|默认)/.test(t);
-  if (RESULT_EN.test(t)) return true;
+  // "Flaky runs were fixed by pinning Chromium": how it was fixed is the lesson, not a result of this run.
+  if (RESULT_EN.test(t) && !/\b(?:fixed|solved|resolved|avoided|prevented)\s+by\s+\w+ing\b/i.test(t)) return true;
   return TRANSIENT_EN.test(t) && !/\b(?:always|never|from now on|by default|every|whenever|prefers?|must)\b/i.test(t);
 }
