@@ -33,7 +33,8 @@ const OUTCOME = new RegExp(
 );
 const REACTION =
   /^(?:the )?user\s+(?:was|seemed|felt|is|got)\s+(?:very\s+|really\s+|quite\s+)?(?:happy|pleased|satisfied|glad|content|frustrated|annoyed|upset|angry|furious|fed up|thrilled|delighted|excited|unhappy|irritated|impressed|confused|surprised|disappointed|relieved)\s+(?:with|about|by|at|that|once|when|after)\b/i;
-const REACTION_ZH = /(?:对|觉得)[^。]{0,12}(?:表示)?(?:很|非常|十分)?(?:满意|不满|失望|高兴|开心)|表示(?:满意|感谢|不满)/;
+const REACTION_ZH =
+  /(?:对|觉得)[^。]{0,20}(?:表示)?(?:很|非常|十分)?(?:满意|不满|失望|高兴|开心|恼火|生气|不爽|愤怒|沮丧)|表示(?:满意|感谢|不满)/;
 const ARTEFACT_EVENT =
   /^(?:a|an|the|this|that)\s+(?:new\s+)?(?:[\w.\x60-]+\s+){0,2}(?:pull request|pr|commit|branch|tag|release|issue|ticket|bead|tool call|file|test file|script|migration|plan|draft|patch)\b[^.;]{0,50}?\b(?:was|were|has been|have been|got)\s+(?:opened|created|merged|pushed|closed|committed|deleted|added|run|reverted|filed|tagged|published|released|approved|rejected|cancell?ed|drafted|written|generated|applied|updated|changed|modified|edited|renamed|moved|rewritten)\b(?![^.]{0,60}\b(?:so that|because|since)\b)/i;
 
@@ -63,9 +64,14 @@ const WORK_STATE =
   /\b(?:is|are)\s+(?:now\s+|all\s+)?(?:done|closed|finished|complete|completed|merged|resolved|fixed|verified|green|up[ -]to[ -]date)(?:\s+and\s+(?:done|closed|finished|complete|completed|merged|resolved|fixed|verified|tested|pushed|green))?[.!]?$|\b(?:is|are)\s+(?:now\s+)?ready\s+(?:for|to)\s+(?:a\s+|the\s+)?(?:release|review|merge|ship|commit|push|deploy)|\b(?:scan|tests?|build|lint(?:ing)?|ci|checks?|suite|pipeline)\s+(?:passed|failed|succeeded)\s+(?:with|on|after)\b/i;
 const CONDITION = /\b(?:must|should|always|never|before|after|until|once|when|whenever|if|unless)\b/i;
 
+/** "Compile error: …", "Lint warning: …", "Scan results: …", "Suggested PR title: …", "Ready work: …". */
+const RUN_LABEL =
+  /^(?:compile|compilation|lint|type ?check|build|test|runtime|dialyzer|credo)\s+(?:errors?|warnings?|failures?)\s*:|^(?:[\w-]+\s+)?(?:scan|test|lint|build|search)\s+results?\s*:|^suggested\s+(?:[\w-]+\s+)?(?:title|name|message)\s*:|^ready work\s*:/i;
+
 /** This run's outcome, or how someone felt about it. */
 export function isRunOutcome(text: string): boolean {
   const t = text.trim();
+  if (RUN_LABEL.test(t)) return true;
   if (hasDurableMarker(t)) return false;
   if (t.length <= 90 && VERDICT.test(t)) return true;
   if (WORK_STATE.test(t) && !CONDITION.test(t)) return true;
@@ -75,10 +81,14 @@ export function isRunOutcome(text: string): boolean {
 const RESEARCH_BRIEF =
   /^(?:please\s+)?(?:search|explore|find|investigate|analy[sz]e|look (?:for|into|through|at)|grep|scan|locate|identify|list|enumerate|map out|inspect|examine|audit|trace|survey|go through|dig into)\b/i;
 
+/** What a brief asks the subagent to hand back: "report back", "return the FULL content — don't summarize". */
+const BRIEF_RETURN =
+  /\b(?:report back|return (?:the |their )?(?:full|complete|exact|entire) (?:content|contents|text|paths?|list)|don'?t summari[sz]e)\b/i;
+
 /** An instruction to research something, as a parent agent writes for a subagent. */
 export function isResearchBrief(text: string): boolean {
   const t = text.trim();
-  return RESEARCH_BRIEF.test(t) && !hasDurableMarker(t);
+  return (RESEARCH_BRIEF.test(t) && !hasDurableMarker(t)) || BRIEF_RETURN.test(t);
 }
 
 /**
@@ -289,7 +299,7 @@ const PAST_WORTH =
  * v2", "Archives/ was excluded from the scan") states how things are now configured.
  */
 const CONFIGURED =
-  /\b(?:was|were|got|has been|have been)\s+(?:also\s+)?(?:made|set|configured|changed|renamed|pinned|limited|restricted|locked|disabled|enabled|excluded|allowlisted|whitelisted|blocklisted|turned (?:on|off)|marked|kept)\b/i;
+  /\b(?:was|were|got|has been|have been)\s+(?:also\s+)?(?:made|set|configured|renamed|pinned|limited|restricted|locked|disabled|enabled|excluded|allowlisted|whitelisted|blocklisted|turned (?:on|off)|marked|kept)\b/i;
 /** A dated event ("shipped on 2024-05-02", "in March 2025") is history the extractor placed in time on purpose. */
 const CALENDAR_DATE =
   /\b\d{4}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\bin\s+(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\s+)?(?:19|20)\d{2}\b/i;

@@ -222,6 +222,9 @@ const PROMPT_RESTATE: RegExp[] = [
   /\b(?:respond|reply|answer|output) (?:only )?(?:in|with|using) (?:valid )?(?:json|yaml|markdown|the following format)\b/i,
   /\byou (?:have access to|can use|may use|can call) (?:the following|these|several) tools\b/i,
   /^(?:follow|obey|adhere to) (?:these|the following|the instructions)\b/i,
+  // Codex's environment context and Claude Code's local-command caveat, restated by an extractor.
+  /\bsandbox\b[^.\n]{0,60}\bapproval policy\b|\bapproval policy\b[^.\n]{0,60}\bsandbox\b|沙箱[^。\n]{0,30}审批策略|审批策略[^。\n]{0,30}沙箱/i,
+  /\blocal[- ]command caveat\b/i,
   // Claude Code's system reminder on every file read, restated by an extractor as a rule.
   /\bwhether (?:it|the file|the code|a file)\b[^.]{0,30}\b(?:is|would be considered|looks like) malware\b/i,
   /^(?:user|human|assistant|ai|bot|system)\s*[:：]/i,
@@ -277,7 +280,8 @@ const STRONG_RULE =
 export function isQuestion(text: string): boolean {
   const t = text.trim();
   if (STRONG_RULE.test(t)) return false;
-  if (/[?？]\s*\W*$/.test(t)) return true;
+  const bare = t.replace(/(["'`‘“])[^"'`’”\n]{0,40}[’”"'`]/g, 'value');
+  if (/[?？]\s*\W*$/.test(bare)) return true;
   if (hasCjk(t))
     return /(?:吗|么|呢)[。.]?$/.test(t) || /^(?:为什么|为啥|怎么|如何|什么|哪[里个些]|谁|是不是|能不能|可不可以|有没有)/.test(t);
   // Without a question mark, a wh-word counts only when inverted ("what is", "how do"): "When I say X,
@@ -307,6 +311,7 @@ export function isContextDependent(text: string): boolean {
   // "It should use the username instead": a rule about a thing it does not name is no rule.
   if (weightedLength(t) <= 70 && PRONOUN_RULE.test(t)) return true;
   if (weightedLength(t) <= 120 && OFFERED_CHOICE.test(t) && !hasRuleMarker(t)) return true;
+  if (/^(?:the\s+)?(?:option|choice|approach|alternative)\s+(?:[1-9]|one|two|three|[a-d])\b/i.test(t)) return true;
   if (weightedLength(t) > 70 || hasRuleMarker(t) || hasSelfDisclosure(t)) return false;
   return DEICTIC_EN.test(t) || DEICTIC_ZH.test(t);
 }

@@ -24,7 +24,7 @@ export function hasDurableMarker(text: string): boolean {
 const AGENT = '(?:the assistant|the agent|the ai|the model|claude(?: code)?|codex|copilot|gpt|charbi|pi|you|me|it|him|her|them)';
 /** "The user asked (the assistant) to ...", "The user wants the assistant to ...", "User requested that ...". */
 const THIRD_PERSON_REQUEST = new RegExp(
-  `^(?:the )?user\\s+(?:has\\s+|had\\s+)?(?:asked|requested|wants|wanted|would like|'d like|needs|needed|told|instructed|directed|commanded|had|got|made|requires|required|is asking|was asking)\\s+(?:(?:${AGENT})\\s+)?(?:to|that)\\b`,
+  `^(?:the )?user\\s+(?:has\\s+|had\\s+)?(?:asked|asks|requested|requests|wants|wanted|would like|'d like|needs|needed|told|tells|instructed|instructs|directed|commanded|had|got|made|requires|required|is asking|was asking)\\s+(?:(?:${AGENT})\\s+)?(?:to|that)\\b|^(?:the )?user\\s+(?:requested|asked|asks|requests)\\s*:`,
   'i',
 );
 /** "The user wants the TeamSheet refactored", "The user wants a plan": a want about an artefact of this task. */
@@ -64,11 +64,11 @@ const AGENT_EVENT = new RegExp(
   'i',
 );
 const ZH_EVENT =
-  /^(?:用户|助手|助理|ai|模型|claude(?: code)?|codex)\s*(?:刚才|刚刚|已经|已|又|也|还|先后|先|然后|随后|接着|最后)?(?:把|将|改成|改了|切换|问|说|回答|回复|上传|分享|发送|发了|打了|粘贴|同意|批准|确认|选择|选了|点击|打开|关闭|运行|启动|停止|中断|撤销|删除|感谢|谢谢|说了声|对助手|创建|生成|修改|修复|给出|提供|完成|编写|写了|执行|搜索|查看|检查)/i;
+  /^(?:用户|助手|助理|ai|模型|claude(?: code)?|codex)\s*(?:刚才|刚刚|已经|已|又|也|还|先后|先|然后|随后|接着|最后)?(?:把|将|改成|改了|切换|询问|问|说(?!话)|解释|回答|回复|上传|分享|发送|发了|打了|粘贴|同意|批准|确认|选择|选了|点击|打开|关闭|运行|启动|停止|中断|撤销|删除|感谢|谢谢|说了声|对助手|创建|生成|修改|修复|给出|提供|完成|编写|写了|执行|搜索|查看|检查)/i;
 
 /** The conversation itself or one run in it: "The context ran out", "The first test run failed on X". */
 const CONVERSATION_EVENT =
-  /^(?:the\s+)?(?:(?:first|second|last|previous|next|final)\s+)?(?:conversation|session|context(?: window)?|chat|thread|turns?|(?:\w+\s+)?(?:test\s+)?run)\s+(?:was|were|got|had been|ran out|failed|crashed|timed out|ended|switched|started|began|changed|moved)\b/i;
+  /^(?:the\s+)?(?:(?:first|second|last|previous|next|final)\s+)?(?:conversation|session|context(?: window)?|chat|thread|model|turns?|(?:\w+\s+)?(?:test\s+)?run)\s+(?:was|were|got|had been|ran out|failed|crashed|timed out|ended|switched|started|began|changed|moved)\b/i;
 
 /** A perfective passive: "思考级别被切换到了 high" tells what was done to something in this session. */
 const ZH_PASSIVE_EVENT = /被[^，。；,;]{1,12}了/;
@@ -97,17 +97,18 @@ export function isSessionEvent(text: string): boolean {
 // ---------------------------------------------------------------- passing state and results
 
 const TRANSIENT_EN =
-  /\b(?:right now|at the moment|currently|for now|so far|not yet|just now|this session|in this session|(?:during|in) the session|this conversation|today|tonight|yesterday|uncommitted|unstaged|in progress|awaiting|anymore|still (?:not|no|failing|broken|running|loading|pending|looks|shows|needs?|has to|have to)|yet(?=[.!]?$)|up to date with (?:origin|main|master|upstream|remote)|(?:commits?|changes?) (?:ahead of|behind) (?:origin|upstream|main|master)|at line \d+|line \d+ of)\b|(?<!from )\bnow\b/i;
+  /\b(?:right now|at the moment|currently|for now|so far|not yet|just now|this session|in this session|(?:during|in) the session|this conversation|today|tonight|yesterday|uncommitted|unstaged|in progress|awaiting|anymore|still (?:not|no|failing|broken|running|loading|pending|looks|shows|needs?|has to|have to)|yet(?=[.!]?$)|up to date with (?:origin|main|master|upstream|remote)|(?:commits?|changes?) (?:ahead of|behind) (?:origin|upstream|main|master)|(?:at |on )?line \d+|already (?:the )?latest|no update (?:is )?needed|\d+\s+(?:\w+\s+)?(?:processes|instances|containers)\s+(?:are\s+)?running|~?\d+(?:\.\d+)?\s*(?:GB|MB|GiB|MiB)\s+(?:free|used|available))\b|(?<!from )\bnow\b/i;
 /** A measured outcome of this run: "reduced from 9.0M to 784K", "632 → 16,684", "All 7 tests pass". */
 const RESULT_EN =
   /\b(?:increased|decreased|reduced|dropped|went|grew|fell|shrank|improved|changed|cut)\s+(?:\w+\s+){0,3}?from\s+[\w.,%$-]+\s+to\s+[\w.,%$-]+|\d[\d.,]*\s*[A-Za-z%]{0,4}\s*(?:→|->)\s*\d|\ball\s+\d+\s+(?:tests?|checks?|jobs?|files?)\s+(?:pass|passed|are green|succeeded)|\b\d+\s+(?:files?|items?|results?|matches|tests?|errors?|warnings?|findings?)\s+(?:were|was|have been)\s+(?:found|fixed|removed|added|updated|detected)|^(?:\S+\s+){0,3}(?:were|was|have been|has been)\s+(?:found|committed|pushed|merged|deleted|removed|created|updated|fixed|reverted|closed)\b|\b(?:completed|finished|took|ran|passed|failed)\s+in\s+\d/i;
 const TRANSIENT_ZH = /现在|目前|刚才|刚刚|今天|这次|本次|暂时|还没|尚未|正在|待提交|未提交/;
 const RESULT_ZH =
-  /从\s*[\d.,]+\s*\S{0,3}\s*(?:减少|降低|增加|提高|缩小)到|(?:测试|检查)(?:全部|都)?(?:通过|成功)|已(?:经)?(?:成功)?(?:提交|推送|合并|删除|创建|关闭|完成|同步|修复|更新)/;
+  /从\s*[\d.,]+\s*\S{0,3}\s*(?:减少|降低|增加|提高|缩小)到|(?:测试|检查)(?:全部|都)?(?:通过|成功)|已(?:经)?(?:成功)?[^，。；被]{0,20}?(?:提交|推送|合并|删除|创建|关闭|完成|同步|修复|更新|导入|安装|运行|上传|移除)|(?:编译|构建|测试|lint|检查|类型检查)\s*(?:干净|通过|成功|失败)/i;
 
 /** True now, not next week: pending work, this session's results, measured before/after figures. */
 /** "I now use Helix", "we use pnpm now": "now" marks a lasting change here, not a passing state. */
-const CHANGE_NOW = /\b(?:i|we|the user|the team)\s+(?:now\s+(?:uses?|prefers?|works? with)|uses?\s+\S+(?:\s+\S+)?\s+now)\b/i;
+const CHANGE_NOW =
+  /\b(?:i|we|the user|the team)\s+(?:now\s+(?:uses?|prefers?|works? with)|uses?\s+\S+(?:\s+\S+)?\s+now)\b|^[^.;-]{1,60}?(?<!\b(?:it|this|that|they))\s+now\s+(?:lives|takes|loads|uses|reads|writes|calls|stores|keeps|returns|accepts|requires|supports|fetches|sends|points|belongs|comes from|goes through)\b/i;
 
 /** A scope of this session: "all changes in this session", 本次会话中的所有修改. "All" inside it lasts no longer. */
 const SESSION_SCOPE =
@@ -122,11 +123,13 @@ const IN_FLIGHT =
 export function isPassingState(text: string): boolean {
   const t = text.trim();
   if (SESSION_SCOPE.test(t)) return true;
-  if (CHANGE_NOW.test(t)) return false;
+  if (CHANGE_NOW.test(t) && !/\bline \d+\b/i.test(t)) return false;
   if (!hasCjk(t) && IN_FLIGHT.test(t) && !/\b(?:always|never|from now on|by default|every|whenever|prefers?|must)\b/i.test(t)) return true;
   // "下一步：…", "待办：…": a to-do list, whatever it says.
   if (hasCjk(t) && /^(?:下一步|接下来|待办|待完成|剩余工作|后续步骤)\s*[：:]/.test(t)) return true;
-  if (hasCjk(t)) return (TRANSIENT_ZH.test(t) || RESULT_ZH.test(t)) && !/(?:以后|今后|总是|永远|每次|所有|必须|一律|默认)/.test(t);
+  // A result with its reason ("因此已从路由器上移除…") records a decision.
+  if (hasCjk(t))
+    return (TRANSIENT_ZH.test(t) || RESULT_ZH.test(t)) && !/(?:以后|今后|总是|永远|每次|所有|必须|一律|默认|因此|因为|所以|由于)/.test(t);
   // "Flaky runs were fixed by pinning Chromium": how it was fixed is the lesson, not a result of this run.
   if (RESULT_EN.test(t) && !/\b(?:fixed|solved|resolved|avoided|prevented)\s+by\s+\w+ing\b/i.test(t)) return true;
   return TRANSIENT_EN.test(t) && !/\b(?:always|never|from now on|by default|every|whenever|prefers?|must)\b/i.test(t);

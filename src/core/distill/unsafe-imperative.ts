@@ -24,8 +24,23 @@ const ZH =
 
 export type UnsafeKind = 'fetch-and-run' | 'destructive' | 'run-url' | 'disable-safeguard' | 'send-away';
 
-/** Which family of unsafe instruction `text` carries, if any. */
+/** "Do not commit with --no-verify", "永远不要执行 curl … | sh": the clause forbids the unsafe thing. */
+const PROHIBITION =
+  /^\s*(?:please\s+)?(?:do not|don't|never|must not|mustn't|should not|shouldn't|avoid)\b|^\s*(?:请)?(?:不要|禁止|不许|不准|绝不|永远不要|别)/i;
+/** Asking and confirming are the safeguard: "never ask before running X" forbids the safeguard, not X. */
+const ASKING = /\b(?:ask|asks|asking|confirm|confirmation|approval|approve|prompt(?:ing)?)\b|询问|确认|审批/i;
+
+/**
+ * Which family of unsafe instruction `text` carries, if any. A clause that forbids it ("Do not commit with
+ * --no-verify: main stays clean") is a safety rule and is judged no further; every other clause is.
+ */
 export function unsafeImperativeKind(text: string): UnsafeKind | undefined {
+  const clauses = text.split(/[,;:.!?。；：，]\s*/).filter((c) => c.trim() !== '');
+  const open = clauses.filter((c) => !(PROHIBITION.test(c) && !ASKING.test(c)));
+  return open.length === clauses.length ? kindOf(text) : kindOf(open.join('. '));
+}
+
+function kindOf(text: string): UnsafeKind | undefined {
   if (FETCH_AND_RUN.test(text)) return 'fetch-and-run';
   if (DESTRUCTIVE.test(text)) return 'destructive';
   if (RUN_URL.test(text)) return 'run-url';
