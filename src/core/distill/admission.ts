@@ -15,7 +15,8 @@ import { hasLesson } from './durable-evidence.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
 import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
 import { isPassingState, isSessionEvent, isThirdPersonRequest } from './task-signals.js';
-import { isCommonKnowledge, isOngoingActivity, isPastWorkEvent, isResearchBrief, isRunOutcome, isSessionRecap } from './episode-signals.js';
+import { isCommonKnowledge, isOngoingActivity, isResearchBrief, isRunOutcome, isSessionRecap } from './episode-signals.js';
+import { isPastWorkEvent } from './past-events.js';
 import { unsafeImperativeKind } from './unsafe-imperative.js';
 
 /**
