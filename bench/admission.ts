@@ -17,7 +17,7 @@
  * `--misses --except=<transcript>` lists tune errors outside the fold being estimated. Error
  * breakdowns are printed for the tune part only: held-out rows are an estimate, never a guide.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { admit, type AdmissionSource } from '../src/core/distill/admission.js';
@@ -168,6 +168,8 @@ export function runAdmissionBench(options: { misses?: boolean; cv?: boolean; exc
     ]),
   );
 
+  printWrittenSets();
+
   // Which kinds of junk get through the gate, and why keepers are rejected: tune part only.
   const held = gate.filter((r) => r.split === 'tune');
   const kinds = new Map<string, { total: number; admitted: number }>();
@@ -202,6 +204,27 @@ export function runAdmissionBench(options: { misses?: boolean; cv?: boolean; exc
 export function admissionFlags(argv: string[]): { misses: boolean; cv: boolean; except?: string } {
   const except = argv.find((a) => a.startsWith('--except='))?.slice('--except='.length);
   return { misses: argv.includes('--misses'), cv: argv.includes('--cv'), ...(except ? { except } : {}) };
+}
+
+// ---------------------------------------------------------------- extractor output written blind
+
+/**
+ * Extractor output written later by people who had not seen the gate (bench/data/README.md): each file
+ * says in its name which transcripts it covers and whether it has guided a rule since (`dev`) or was
+ * only ever measured (`blind`).
+ */
+const WRITTEN_SETS = ['admission-llm-dev-b.jsonl', 'admission-llm-dev-d.jsonl', 'admission-llm-blind-c.jsonl'];
+
+function printWrittenSets(): void {
+  const rows = WRITTEN_SETS.filter((f) => existsSync(join(DATA_DIR, f))).map((f) => {
+    const scored = loadJsonl<RealRow>(join(DATA_DIR, f)).map((r) => ({
+      label: r.label,
+      admitted: admit({ text: r.text, source: 'llm' }).admitted,
+    }));
+    const m = rates(scored);
+    return [f, m.n, m.keep, m.junk, m.precision, m.recall, pct(m.junkAdmitted), pct(m.keepRejected)];
+  });
+  printTable('Gate alone on extractor output written blind to the gate (see bench/data/README.md)', ['file', ...HEADERS.slice(1)], rows);
 }
 
 // ---------------------------------------------------------------- secondary: the synthetic set

@@ -18,8 +18,10 @@ export const EXTRACTION_SYSTEM_PROMPT = `You distill a conversation between a us
 Return only facts worth remembering in future, unrelated sessions: stable preferences, facts about the user or
 their projects, rules the user sets, decisions, and lessons learned. Each memory is ONE atomic, self-contained
 statement (at most 500 characters) written in the third person ("The user prefers ..."), in the language of the
-conversation. Do not keep: greetings, chatter, questions, requests for the current task, tool output, recalled
-memory blocks, secrets (keys, passwords, tokens), or anything only meaningful inside this conversation.
+conversation. Do not keep: greetings, chatter, questions, requests for the current task, what was done or found in
+this session (edits, installs, commits, runs and their results), plans and next steps, general knowledge about
+public tools, tool output, recalled memory blocks, secrets (keys, passwords, tokens), or anything only meaningful
+inside this conversation.
 Messages appear as "[n role hh:mm]" followed by the text; role "summary" is an earlier summary of the same
 conversation. Assistant messages are shortened.
 For each memory give: category (${MEMORY_CATEGORIES.join(', ')}); importance and confidence in [0,1]; scope
