@@ -219,6 +219,19 @@ describe('fuse: rrf', () => {
 });
 
 describe('fuse: lexical-first', () => {
+  it('keeps lexical order between hits 1e-9 apart (a fast-check counterexample)', () => {
+    const r = fuse({
+      lexical: [
+        { id: 'm1', score: 0.010000000010000005 },
+        { id: 'm0', score: 0.010000000010000003 },
+        { id: 'm18', score: 0.01 },
+      ],
+      vector: [{ id: 'm18', score: 0.9 }],
+      config: config({ method: 'lexical-first' }),
+    });
+    expect(ids(r)).toEqual(['m1', 'm0', 'm18']);
+  });
+
   it('never reorders lexical hits; vector only breaks exact ties', () => {
     const r = fuse({
       lexical: [

@@ -182,8 +182,9 @@ function applyRrf(candidates: FusedCandidate[], channels: { lexical: boolean; ve
 }
 
 function applyLexicalFirst(candidates: FusedCandidate[], config: FusionConfig): void {
-  // Tie-break weight small enough that it can never swap two lexical hits whose normalised scores differ by >= 1e-3.
-  const epsilon = 1e-4;
+  // Tie-break weight far below any real score gap (normalised scores are in [0, 1]; doubles resolve about
+  // 1e-16 there): the vector channel orders exact ties only, never two lexical hits 1e-11 apart.
+  const epsilon = 1e-12;
   for (const c of candidates) {
     if (c.lexical) {
       c.fused = Math.min(1, c.lexical.calibrated + epsilon * (c.vector?.scaled ?? 0));
