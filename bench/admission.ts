@@ -17,7 +17,7 @@
  * `--misses --except=<transcript>` lists tune errors outside the fold being estimated. Error
  * breakdowns are printed for the tune part only: held-out rows are an estimate, never a guide.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { admit, type AdmissionSource } from '../src/core/distill/admission.js';
@@ -216,7 +216,7 @@ export function admissionFlags(argv: string[]): { misses: boolean; cv: boolean; 
 const WRITTEN_SETS = ['admission-llm-dev-b.jsonl', 'admission-llm-dev-d.jsonl', 'admission-llm-blind-c.jsonl'];
 
 function printWrittenSets(): void {
-  const rows = WRITTEN_SETS.filter((f) => existsSync(join(DATA_DIR, f))).map((f) => {
+  const rows = WRITTEN_SETS.map((f) => {
     const scored = loadJsonl<RealRow>(join(DATA_DIR, f)).map((r) => ({
       label: r.label,
       admitted: admit({ text: r.text, source: 'llm' }).admitted,

@@ -246,8 +246,7 @@ const CAPABILITY = /^(?:the\s+)?[\w.+#-]+(?:\s+[\w.+#-]+){0,2}\s+(?:lets? you|al
 /** Textbook knowledge about a well-known technology, with nothing of this user in it. */
 export function isCommonKnowledge(text: string): boolean {
   const t = text.trim();
-  if (hasDurableMarker(t)) return false;
-  if (hasCjk(t)) return false;
+  if (hasCjk(t) || hasDurableMarker(t)) return false;
   if (t.split(/\s+/).length > 24) return false;
   // Manuals speak in a timeless present; a past event or an advice is about someone's work.
   if (

@@ -165,7 +165,9 @@ export function isChatter(text: string): boolean {
 // ---------------------------------------------------------------- status lines
 
 const STATUS: RegExp[] = [
-  /^\s*(?:HEARTBEAT(?:_OK)?(?![\w.])|NO_REPLY\b|(?:PING|PONG|ACK)\b)/,
+  // The poll's tokens are upper case; "HEARTBEAT.md: check X daily" or "Heartbeat tasks run …" is configuration.
+  /^\s*(?:HEARTBEAT(?:_OK)?(?![\w.])|NO_REPLY\b)/,
+  /^\s*(?:PING|PONG|ACK)\b/i,
   /^\s*\[(?:cron|heartbeat|status|progress)[:\]]/i,
   /^\W*(?:build|compil\w*|deploy\w*|tests?|lint\w*|type-?check\w*|install\w*|download\w*|upload\w*|sync\w*|migration\w*|job|task|step|pipeline|ci|checks?|backup|indexing|import|export|server)\b.{0,50}\b(?:passed|failed|succeeded|successful(?:ly)?|complete[d]?|done|finished|started|running|in progress|queued|pending|ok|green|red|skipped|timed out|\d{1,3}\s?%)\b.{0,30}$/i,
   /^\W*(?:done|finished|completed?|success|succeeded|all (?:set|done|good|green|tests? pass(?:ed|ing)?)|working on it|still (?:running|working|loading)|in progress|loading|running|processing|compiling|building|deploying|installing|waiting|retrying|starting|restarting|almost (?:done|there))\b.{0,40}$/i,
@@ -178,7 +180,6 @@ const STATUS_ZH =
 export function isStatusNoise(text: string): boolean {
   const t = text.trim();
   if (/^[\u4e00-\u9fff]{2,4}中(?:…+|\.{3}|。)*$/.test(t)) return true; // 上传中……, 同步中
-  // The poll's own tokens are upper case; "HEARTBEAT.md: check X daily" or "Heartbeat tasks run …" is configuration.
   if (/^\s*(?:HEARTBEAT(?:_OK)?(?![\w.])|NO_REPLY\b)|^\s*\[cron:/.test(t)) return true;
   if (hasRuleMarker(t) || hasExplanation(t) || t.length > 120) return false;
   return STATUS.some((re) => re.test(t)) || (STATUS_ZH.test(t) && weightedLength(t) <= 40);
@@ -305,13 +306,15 @@ const PRONOUN_RULE = /^(?:it|this|that|they|these|those)\s+(?:should|must|needs?
 const OFFERED_CHOICE =
   /\bthe (?:recommended|suggested|proposed|above|following|previous|preceding|first|second|third|last|latter|former|other) (?:option|approach|fix|solution|plan|suggestion|idea|version|answer|choice|alternative)s?\b|\boption (?:[1-9]|one|two|three|[a-d])\b/i;
 
+const OPENS_WITH_CHOICE = /^(?:the\s+)?(?:option|choice|approach|alternative)\s+(?:[1-9]|one|two|three|[a-d])\b/i;
+
 /** Short text that only makes sense next to what it points at ("That fixed it", "这个不对"). */
 export function isContextDependent(text: string): boolean {
   const t = text.trim();
   // "It should use the username instead": a rule about a thing it does not name is no rule.
   if (weightedLength(t) <= 70 && PRONOUN_RULE.test(t)) return true;
-  if (weightedLength(t) <= 120 && OFFERED_CHOICE.test(t) && !hasRuleMarker(t)) return true;
-  if (/^(?:the\s+)?(?:option|choice|approach|alternative)\s+(?:[1-9]|one|two|three|[a-d])\b/i.test(t)) return true;
+  // Opening with the menu item ("Option 2 makes more sense - …") answers the menu, whatever rule follows.
+  if (OPENS_WITH_CHOICE.test(t) || (weightedLength(t) <= 120 && OFFERED_CHOICE.test(t) && !hasRuleMarker(t))) return true;
   if (weightedLength(t) > 70 || hasRuleMarker(t) || hasSelfDisclosure(t)) return false;
   return DEICTIC_EN.test(t) || DEICTIC_ZH.test(t);
 }

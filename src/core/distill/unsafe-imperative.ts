@@ -35,7 +35,8 @@ const ASKING = /\b(?:ask|asks|asking|confirm|confirmation|approval|approve|promp
  * --no-verify: main stays clean") is a safety rule and is judged no further; every other clause is.
  */
 export function unsafeImperativeKind(text: string): UnsafeKind | undefined {
-  const clauses = text.split(/[,;:.!?。；：，]\s*/).filter((c) => c.trim() !== '');
+  // Clause ends are punctuation before a space (or CJK punctuation), so URLs and file names stay whole.
+  const clauses = text.split(/[,;:.!?]\s+|[。；：，！？]/).filter((c) => c.trim() !== '');
   const open = clauses.filter((c) => !(PROHIBITION.test(c) && !ASKING.test(c)));
   return open.length === clauses.length ? kindOf(text) : kindOf(open.join('. '));
 }
