@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { runDistill } from '../src/core/distill/index.js';
 import type { MemoryRecord } from '../src/spec/memory-record.js';
 import { UNCAPPED, withRealTranscriptHome } from './lib/real-home.js';
-import { availableTranscripts, type RealTranscript } from './lib/real-transcripts.js';
+import { readmeItems, touchedItems, type ReadmeItem } from './lib/readme-items.js';
+import { availableTranscripts, readRealTranscript, type RealTranscript } from './lib/real-transcripts.js';
 import { printTable } from './lib/table.js';
 
 export interface RulesYield {
@@ -16,6 +17,9 @@ export interface RulesYield {
   messages: number;
   memories: MemoryRecord[];
   rejected: number;
+  /** README durable items of this transcript, and those a memory was distilled from (see readme-items.ts). */
+  items: ReadmeItem[];
+  touched: ReadmeItem[];
 }
 
 /** Distils one real transcript by rules in a temporary home and returns what was stored. */
@@ -23,7 +27,17 @@ export async function rulesYield(t: RealTranscript): Promise<RulesYield> {
   return withRealTranscriptHome(t, async ({ home, strata, ctx, records }) => {
     const report = await runDistill({ ctx, home, caps: UNCAPPED });
     const memories = await strata.list({ scopes: [`agent:${t.agentId}`, 'global'], order: 'oldest', limit: 10_000 });
-    return { transcript: t, messages: records.length, memories, rejected: report.rejected.total };
+    const lineOf = new Map(readRealTranscript(t).map((r) => [r.id, r.line]));
+    const lines = memories.flatMap((m) => (m.source.messageIds ?? []).map((id) => lineOf.get(id) ?? -10));
+    const items = readmeItems().filter((i) => i.transcript === t.id);
+    return {
+      transcript: t,
+      messages: records.length,
+      memories,
+      rejected: report.rejected.total,
+      items,
+      touched: touchedItems(items, t, lines),
+    };
   });
 }
 
@@ -32,7 +46,19 @@ export async function runRulesBench(options: { all?: boolean } = {}): Promise<Ru
   for (const t of availableTranscripts()) yields.push(await rulesYield(t));
   printTable(
     'Offline rules (no LLM): memories learned per real transcript',
-    ['transcript', 'split', 'messages', 'memories', 'rule', 'pref', 'decision', 'fact', 'lesson', 'rejected by gate'],
+    [
+      'transcript',
+      'split',
+      'messages',
+      'memories',
+      'rule',
+      'pref',
+      'decision',
+      'fact',
+      'lesson',
+      'rejected by gate',
+      'README items touched',
+    ],
     yields.map((y) => {
       const by = (c: string) => y.memories.filter((m) => m.category === c).length;
       return [
@@ -46,6 +72,7 @@ export async function runRulesBench(options: { all?: boolean } = {}): Promise<Ru
         by('fact') + by('entity'),
         by('lesson'),
         y.rejected,
+        y.items.length === 0 ? '-' : `${y.touched.length}/${y.items.length}`,
       ];
     }),
   );

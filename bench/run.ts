@@ -22,7 +22,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
     await (await import('./distill.js')).runDistillBench();
     await (await import('./distill-real.js')).runRealDistillBench();
   },
-  rules: async () => (await import('./rules.js')).runRulesBench(),
+  rules: async () => (await import('./rules.js')).runRulesBench({ all: process.argv.includes('--all') }),
   // The capture benchmark measures RSS per case, so it runs in child processes of its own.
   capture: async () => {
     const { spawnSync } = await import('node:child_process');

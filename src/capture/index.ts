@@ -38,5 +38,6 @@ export {
   type SourceKind,
 } from './readers/index.js';
 export { discoverOpenClawSqlite, ingestOpenClawSqlite, type SqliteStore } from './sqlite/openclaw-sqlite.js';
+export { detectSource, EXPECTED_LAYOUTS } from './detect.js';
 export { resetCursors, showCursors, type CursorInfo } from './admin.js';
 export { watch, type WatchOptions, type WatchResult } from './watch.js';

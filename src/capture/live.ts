@@ -9,7 +9,7 @@ import { createCleaner, type CleanOptions, type CleanStats } from './clean/index
 import { readJsonFile, writeFileDurable } from '../util/fs-util.js';
 import { DEFAULT_SKIP_AGENT_IDS } from './ingest.js';
 import { parseOpenClawLine } from './readers/openclaw.js';
-import { blockText, hashId, isObject, makeMessage, str, toMillis, type MessageBase } from './readers/common.js';
+import { blockText, entryHash, hashId, isObject, makeMessage, str, toMillis, type MessageBase } from './readers/common.js';
 
 /**
  * Live-hook capture: the host passes the whole session on every call (OpenClaw `agent_end`,
@@ -74,7 +74,7 @@ export function normaliseLiveMessage(base: MessageBase, value: unknown): Convers
   if (!role) return undefined;
   const text = blockText(value.content ?? value.text);
   const timestamp = toMillis(value.timestamp, 0);
-  const id = str(value.id) ?? str(value.entryId) ?? hashId(`${role}|${timestamp}|${text}`);
+  const id = str(value.id) ?? str(value.entryId) ?? entryHash(`${role}|${timestamp}|${text}`);
   const mirror = value.model === 'delivery-mirror';
   return makeMessage(base, { entryId: id, timestamp, role, text, flags: mirror ? { deliveryMirror: true } : {} });
 }

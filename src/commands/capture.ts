@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { resolve } from 'node:path';
-import { resetCursors, showCursors, type IngestSourceSpec, type IngestSummary } from '../capture/index.js';
+import { EXPECTED_LAYOUTS, detectSource, resetCursors, showCursors, type IngestSourceSpec, type IngestSummary } from '../capture/index.js';
 import type { PipelineIngestOptions } from '../capture/pipeline.js';
 import { describeAutoOrganize } from '../core/layers/auto-organize.js';
 import { agentFlag, globals, remoteOps, withOps, withStrata } from './context.js';
@@ -25,10 +25,12 @@ interface IngestFlags {
   embed: boolean;
 }
 
-function ingestOptions(flags: IngestFlags, agent: string | undefined): PipelineIngestOptions {
+async function ingestOptions(flags: IngestFlags, agent: string | undefined): Promise<PipelineIngestOptions> {
   if (flags.source === 'jsonl' && !flags.path) throw new Error('--source jsonl needs --path <dir or file>.');
-  const source: IngestSourceSpec | SourceName =
-    flags.path && flags.source !== 'all' ? { kind: flags.source, root: resolve(flags.path) } : flags.source;
+  const root = flags.path ? resolve(flags.path) : undefined;
+  // --path alone: read it as the host whose layout it has (it used to be ignored for the defaults).
+  const kind = root && flags.source === 'all' ? await detectSource({ root, includeSubagents: flags.includeSubagents }) : flags.source;
+  const source: IngestSourceSpec | SourceName = root && kind !== 'all' ? { kind, root } : kind;
   return {
     sources: [source],
     agentId: agent,
@@ -37,6 +39,12 @@ function ingestOptions(flags: IngestFlags, agent: string | undefined): PipelineI
     includeSubagents: flags.includeSubagents,
     dryRun: flags.dryRun,
   };
+}
+
+/** A --path that held nothing for the chosen host is said, with the layouts that are read. */
+function warnEmptyPath(flags: IngestFlags, s: IngestSummary): void {
+  if (flags.path && s.files.found === 0)
+    process.stderr.write(`no ${flags.source} transcripts found under ${resolve(flags.path)}. Expected: ${EXPECTED_LAYOUTS}.\n`);
 }
 
 function printSummary(s: IngestSummary, embedded?: { embedded: number; remaining: number }): void {
@@ -86,10 +94,11 @@ export function registerCaptureCommands(program: Command): void {
       const remote = await remoteOps(cmd);
       if (remote) {
         const { remoteIngest } = await import('../remote/capture.js');
-        const { index: _index, ...options } = ingestOptions(flags, agentFlag(g));
+        const { index: _index, ...options } = await ingestOptions(flags, agentFlag(g));
         const summary = await remoteIngest({ ...options, home: resolveHome({ home: g.home }), ops: remote });
         if (g.json) return printJson(summary);
         printSummary(summary);
+        warnEmptyPath(flags, summary);
         if (summary.errors.length > 0) process.exitCode = 1;
         return;
       }
@@ -97,7 +106,7 @@ export function registerCaptureCommands(program: Command): void {
         const progress = createProgress('ingest');
         const summary = await strata
           .ingest({
-            ...ingestOptions(flags, agentFlag(g)),
+            ...(await ingestOptions(flags, agentFlag(g))),
             onProgress: (p) => progress.update(p.filesDone, p.filesTotal),
           })
           .finally(() => progress.stop());
@@ -106,6 +115,7 @@ export function registerCaptureCommands(program: Command): void {
         if (!flags.dryRun) await strata.optimizeConversations();
         if (g.json) return printJson({ ...summary, reindexed, conversationIndex: embedded });
         printSummary(summary, embedded);
+        warnEmptyPath(flags, summary);
         if (reindexed)
           process.stdout.write(
             `  reindex: ${reindexed.read} L0 messages checked, ${reindexed.inserted} added to the conversation index, ${reindexed.updated} rewritten\n`,
@@ -144,7 +154,7 @@ export function registerCaptureCommands(program: Command): void {
         });
         worker.start();
         const result = await strata.watch({
-          ...ingestOptions({ ...flags, dryRun: false }, agentFlag(g)),
+          ...(await ingestOptions({ ...flags, dryRun: false }, agentFlag(g))),
           abortSignal: controller.signal,
           pollIntervalMs: flags.interval,
           onRun: (s) => {

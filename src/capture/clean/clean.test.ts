@@ -34,6 +34,20 @@ describe('cleaner', () => {
     expect(stats.stripped).toEqual({ envelope: 2, 'untrusted-content': 1 });
   });
 
+  it("strips the editor state Codex's IDE extension puts before a request (real shape, codex-teams L3)", () => {
+    const text =
+      '# Context from my IDE setup:\n\n## Active file: apps/web/src/app/api/teams/[id]/route.ts\n\n## Open tabs:\n' +
+      '- prime-context.md: .claude/commands/prime-context.md\n- .env: apps/web/.env\n\n## My request for Codex:\n' +
+      'Can you run tests, lint and check-types to ensure all is green.';
+    const { result, stats } = cleanOne(text, {}, { host: 'codex' });
+    expect(result).toEqual({ keep: true, text: 'Can you run tests, lint and check-types to ensure all is green.' });
+    expect(stats.stripped).toEqual({ 'ide-context': 1 });
+    // Without the request heading nothing is known to be editor state: the text is kept whole.
+    expect(cleanOne('# Context from my IDE setup:\n\n## Open tabs:\n- a.ts: a.ts', {}, { host: 'codex' }).result).toMatchObject({
+      keep: true,
+    });
+  });
+
   it('strips recalled memories (both spellings), Strata blocks and system reminders', () => {
     const text =
       '<relevant-memories>\n- user likes tea\n</relevant-memories>\n\n<relevant_memories>x</relevant_memories>' +

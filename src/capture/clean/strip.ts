@@ -12,6 +12,7 @@ export type StripKind =
   | 'media-note'
   | 'data-uri'
   | 'host-wrapper'
+  | 'ide-context'
   | 'code-block';
 
 interface Rule {
@@ -78,6 +79,14 @@ export function buildRules(options: { injectedTags?: string[]; stripCodeBlocks?:
       pattern: /^[ \t]*Untrusted context \(metadata, do not treat as instructions or commands\):[ \t]*$/gm,
       replacement: '',
       probe: 'Untrusted context (metadata',
+    },
+    {
+      // Codex's IDE extensions prefix each request with the editor's state (open tabs, active file,
+      // selection); the user typed only what follows the request heading.
+      kind: 'ide-context',
+      pattern: /^[ \t]*#[ \t]*Context from my IDE setup:[ \t]*\n[\s\S]*?^[ \t]*##[ \t]*My request for Codex:[ \t]*(?:\n|$)/m,
+      replacement: '',
+      probe: 'Context from my IDE setup:',
     },
     { kind: 'media-note', pattern: /\[media attached[^\]\n]*\]/gi, replacement: '', probe: /\[media attached/i },
     { kind: 'data-uri', pattern: /data:[a-z]+\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/=\s]{16,}/gi, replacement: '[image]', probe: ';base64,' },

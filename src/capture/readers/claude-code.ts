@@ -14,7 +14,7 @@ import {
   IGNORED,
   MALFORMED,
   blockText,
-  hashId,
+  entryHash,
   homeDir,
   isObject,
   jsonText,
@@ -27,6 +27,7 @@ import {
   type Json,
   type MessageBase,
 } from './common.js';
+import { claudeProjectDirs } from './layout.js';
 
 /** `content` of a queue line or `prompt` of a queued_command: a string or content blocks. */
 function queueText(content: unknown): string {
@@ -67,10 +68,12 @@ export const claudeCodeReader: TranscriptReader = {
     const agentId = options.agentId ?? 'claude-code';
     const files: TranscriptFile[] = [];
     for (const root of roots) {
-      const projectsDir = join(root, 'projects');
-      for (const project of await listDir(projectsDir)) {
-        if (!project.isDir) continue;
-        const dir = join(projectsDir, project.name);
+      // Default roots are config dirs; a given root may be any level of the layout.
+      const projectDirs = options.root
+        ? await claudeProjectDirs(root)
+        : (await listDir(join(root, 'projects'))).filter((e) => e.isDir).map((e) => join(root, 'projects', e.name));
+      for (const dir of projectDirs) {
+        const project = { name: basename(dir) };
         for (const entry of await listDir(dir)) {
           if (entry.isFile && entry.name.endsWith('.jsonl')) {
             const sessionId = basename(entry.name, '.jsonl');
@@ -223,7 +226,7 @@ class ClaudeParser implements TranscriptParser {
     if (text === '' || TASK_NOTIFICATION.test(text)) return IGNORED;
     const timestamp = toMillis(entry.timestamp, 0);
     this.queued.add(text);
-    const message = makeMessage(this.base, { entryId: `queued-${timestamp}-${hashId(text)}`, timestamp, role: 'user', text });
+    const message = makeMessage(this.base, { entryId: `queued-${timestamp}-${entryHash(text)}`, timestamp, role: 'user', text });
     // Typed during an assistant turn: it follows that turn (the agent reads it afterwards).
     if (this.group) {
       this.held.push(message);

@@ -11,7 +11,7 @@ import {
   IGNORED,
   MALFORMED,
   blockText,
-  hashId,
+  entryHash,
   homeDir,
   isObject,
   makeMessage,
@@ -23,6 +23,7 @@ import {
   walkFiles,
   type MessageBase,
 } from './common.js';
+import { codexSessionDirs } from './layout.js';
 
 /**
  * Codex CLI rollouts: `<codex home>/sessions/YYYY/MM/DD/rollout-<ts>-<uuid>.jsonl`. Only
@@ -45,8 +46,12 @@ export const codexReader: TranscriptReader = {
     const agentId = options.agentId ?? 'codex';
     const files: TranscriptFile[] = [];
     for (const root of roots) {
-      const dirs: Array<[string, boolean]> = [[join(root, 'sessions'), false]];
-      if (options.includeArchives) dirs.push([join(root, 'archived_sessions'), true]);
+      const dirs: Array<[string, boolean]> = options.root
+        ? await codexSessionDirs(root, options.includeArchives ?? false)
+        : [
+            [join(root, 'sessions'), false],
+            ...(options.includeArchives ? [[join(root, 'archived_sessions'), true] as [string, boolean]] : []),
+          ];
       for (const [dir, archived] of dirs) {
         for (const path of await walkFiles(dir, isRollout, 4)) {
           const stem = basename(path, '.jsonl');
@@ -69,7 +74,7 @@ export function parseCodexLine(base: MessageBase, raw: string): LineResult {
   const payload = line.payload;
   if (!isObject(payload)) return MALFORMED;
   const ts = toMillis(line.timestamp, 0);
-  const entryId = typeof line.ordinal === 'number' ? `o${line.ordinal}` : hashId(raw);
+  const entryId = typeof line.ordinal === 'number' ? `o${line.ordinal}` : entryHash(raw);
   const type = line.type;
   if (type === 'compacted') {
     return one(

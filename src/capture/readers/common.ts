@@ -30,10 +30,19 @@ export function jsonText(value: unknown): string {
   }
 }
 
-/** Short stable id for lines that carry none (Codex, generic JSONL, pi v1). */
+/** Short stable key of a text, for internal names (state files, head checks); never a stored message id. */
 export function hashId(text: string): string {
   // One-shot hash: several times cheaper than createHash() on the per-message hot path.
   return hash('sha1', text, 'base64url').slice(0, 16);
+}
+
+/**
+ * Stable message id for lines that carry none (Codex, generic JSONL, pi v1, queued messages): 64
+ * bits in hex. Not base64url: mixed-case random text is what an unlabelled API key looks like, and
+ * 72 % of such ids were replaced by a redaction marker wherever they were stored as provenance.
+ */
+export function entryHash(text: string): string {
+  return hash('sha1', text, 'hex').slice(0, 16);
 }
 
 /** Epoch ms from a number (ms, or seconds when small) or an ISO string; `fallback` otherwise. */

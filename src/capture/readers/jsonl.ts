@@ -14,7 +14,7 @@ import {
   IGNORED,
   MALFORMED,
   blockText,
-  hashId,
+  entryHash,
   makeMessage,
   one,
   parseJsonLine,
@@ -91,8 +91,8 @@ export function parseGenericLine(base: MessageBase, raw: string): LineResult {
     makeMessage(base, {
       entryId:
         given === undefined
-          ? hashId(raw)
-          : `${given.length > MAX_ID_CHARS ? hashId(given) : given}#${hashId(`${role}\n${timestamp}\n${text}`).slice(0, 8)}`,
+          ? entryHash(raw)
+          : `${given.length > MAX_ID_CHARS ? entryHash(given) : given}#${entryHash(`${role}\n${timestamp}\n${text}`).slice(0, 8)}`,
       parentId: str(line.parentId) ?? null,
       timestamp,
       role,

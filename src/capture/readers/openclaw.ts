@@ -5,7 +5,7 @@ import {
   IGNORED,
   MALFORMED,
   blockText,
-  hashId,
+  entryHash,
   homeDir,
   isObject,
   jsonText,
@@ -19,6 +19,7 @@ import {
   type Json,
   type MessageBase,
 } from './common.js';
+import { openClawAgentsDir } from './layout.js';
 
 /**
  * OpenClaw, file era: pi SessionManager JSONL (versions 1-3) under `<state>/agents/<id>/sessions/`.
@@ -82,9 +83,10 @@ export const openClawReader: TranscriptReader = {
     const roots = options.root ? [options.root] : await uniqueRealPaths(openClawStateDirs(options.env ?? process.env));
     const files: TranscriptFile[] = [];
     for (const root of roots) {
-      for (const agent of await listDir(join(root, 'agents'))) {
-        if (!agent.isDir || (options.agentId && agent.name !== options.agentId)) continue;
-        const dir = join(root, 'agents', agent.name, 'sessions');
+      const { agentsDir, only } = options.root ? await openClawAgentsDir(root) : { agentsDir: join(root, 'agents'), only: undefined };
+      for (const agent of await listDir(agentsDir)) {
+        if (!agent.isDir || (options.agentId && agent.name !== options.agentId) || (only && agent.name !== only)) continue;
+        const dir = join(agentsDir, agent.name, 'sessions');
         const keys = await sessionKeysById(dir);
         for (const entry of await listDir(dir)) {
           if (!entry.isFile) continue;
@@ -118,7 +120,7 @@ function entryTime(entry: Json, message?: Json): number {
 
 /** v1 entries have no id: derive one from what migration keeps (message time and role). */
 function entryIdOf(entry: Json, role: string, ts: number, raw: string): string {
-  return str(entry.id) ?? `v1-${ts}-${role}-${hashId(raw)}`;
+  return str(entry.id) ?? `v1-${ts}-${role}-${entryHash(raw)}`;
 }
 
 export function parseOpenClawLine(base: MessageBase, raw: string): LineResult {
