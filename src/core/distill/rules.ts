@@ -3,6 +3,7 @@ import { admit, injectionReasons, type AdmissionGate } from './admission.js';
 import { normalizeStatement } from './normalize-statement.js';
 import { SUMMARY_RULE, SUMMARY_USER_STATEMENT, triggersFor, type Speaker, type Trigger } from './rule-patterns.js';
 import { proseSentences, splitUnits } from './sentences.js';
+import { splitUserQuotes } from './summary-quotes.js';
 import { hasCjk, isInjectedBlock } from './signals.js';
 
 /**
@@ -158,6 +159,19 @@ function sentencesOf(message: string, role: Speaker): string[] {
 }
 
 export function captureByRules(options: CaptureByRulesOptions): RuleCandidate[] {
+  if (options.role === 'summary') {
+    const { rest, quotes } = splitUserQuotes(options.text);
+    if (quotes.length > 0) {
+      const quoted = quotes.flatMap((text) => captureFromMessage({ ...options, text, role: 'user', maxPerTurn: undefined }));
+      const all = [...quoted, ...captureFromMessage({ ...options, text: rest })];
+      // The summary's other sections often restate a quoted demand ("User demanded \"...\"").
+      return all.filter((c, i) => all.findIndex((o) => o.text.toLowerCase() === c.text.toLowerCase()) === i);
+    }
+  }
+  return captureFromMessage(options);
+}
+
+function captureFromMessage(options: CaptureByRulesOptions): RuleCandidate[] {
   const role = options.role ?? 'user';
   const maxPerTurn = options.maxPerTurn ?? MAX_PER_TURN[role];
   if (maxPerTurn <= 0) return [];
