@@ -48,6 +48,24 @@ describe('cleaner', () => {
     });
   });
 
+  it("drops a background task's notification with the host's pointer to its output (real shape, cc-windows L27)", () => {
+    const text =
+      '<task-notification>\n<task-id>bb91e5d</task-id>\n<output-file>C:\\Temp\\tasks\\bb91e5d.output</output-file>\n' +
+      '<status>completed</status>\n<summary>Background command "Trace route" completed (exit code 0)</summary>\n</task-notification>\n' +
+      'Read the output file to retrieve the result: C:\\Temp\\tasks\\bb91e5d.output';
+    expect(cleanOne(text, {}, { host: 'claude-code' }).result).toEqual({ keep: false, reason: 'injected' });
+    // The user's own words after the notification stay.
+    expect(cleanOne(`${text}\ncheck again please`, {}, { host: 'claude-code' }).result).toEqual({ keep: true, text: 'check again please' });
+  });
+
+  it('removes terminal colour codes from pasted output, keeping its text', () => {
+    const pasted =
+      'Finding:     \u001b[1;3;mREDACTED\u001b[0m\n\u001b[90m10:58AM\u001b[0m \u001b[33mWRN\u001b[0m \u001b[1mInvalid entry\u001b[0m';
+    const { result, stats } = cleanOne(pasted);
+    expect(result).toEqual({ keep: true, text: 'Finding:     REDACTED\n10:58AM WRN Invalid entry' });
+    expect(stats.stripped).toEqual({ 'terminal-escape': 8 });
+  });
+
   it('strips recalled memories (both spellings), Strata blocks and system reminders', () => {
     const text =
       '<relevant-memories>\n- user likes tea\n</relevant-memories>\n\n<relevant_memories>x</relevant_memories>' +

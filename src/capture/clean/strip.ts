@@ -13,6 +13,7 @@ export type StripKind =
   | 'data-uri'
   | 'host-wrapper'
   | 'ide-context'
+  | 'terminal-escape'
   | 'code-block';
 
 interface Rule {
@@ -57,7 +58,24 @@ export function buildRules(options: { injectedTags?: string[]; stripCodeBlocks?:
     tagRule('relevant-memories', ['relevant-memories', 'relevant_memories']),
     tagRule('strata-injected', [...DEFAULT_INJECTED_TAGS, ...(options.injectedTags ?? [])]),
     tagRule('system-reminder', ['system-reminder']),
+    {
+      // Claude Code follows a background task's notification with where to read its output; the
+      // line is the host's, like the block before it.
+      kind: 'host-wrapper',
+      pattern:
+        /<task-notification>[\s\S]*?<\/task-notification>[ \t]*\n?(?:[ \t]*Read the output file to retrieve the result:[^\n]*(?:\n|$))?/g,
+      replacement: '',
+      probe: '<task-notification>',
+    },
     tagRule('host-wrapper', ['task-notification', 'local-command-stdout', 'local-command-stderr', 'local-command-caveat']),
+    {
+      // Colours and cursor moves in pasted terminal output (ESC [ ... letter; OSC ... BEL / ESC \).
+      kind: 'terminal-escape',
+      // eslint-disable-next-line no-control-regex -- matching the escape character is the point
+      pattern: /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[()][0-9A-Za-z]/g,
+      replacement: '',
+      probe: '\u001b',
+    },
     {
       kind: 'envelope',
       pattern: new RegExp(
