@@ -12,6 +12,7 @@ import {
 } from './noise-signals.js';
 import { core, hasCjk, hasExplanation, hasRuleMarker, isInjectedBlock, weightedLength } from './signals.js';
 import { hasLesson } from './durable-evidence.js';
+import { hasSpanishUserEvidence } from './spanish.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
 import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
 import { isPassingState, isSessionEvent, isThirdPersonRequest } from './task-signals.js';
@@ -162,6 +163,8 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (tool === 'strong' || isLogLine(text)) return reject('tool-noise');
 
   if ([...text].length > (options.maxChars ?? DEFAULT_MAX_MEMORY_CHARS)) return reject('too-long');
+  // Spanish statements are judged by spanish.ts (the detectors below read English); questions stay out.
+  if (source === 'user' && hasSpanishUserEvidence(text) && !isQuestion(text)) return confidenceDecision(options);
   if (isChatter(text)) return reject('chatter');
   if (isStatusNoise(text) || isMarkedStatus(text)) return reject('status-noise');
   if (isNarration(text)) return reject('process-narration');
@@ -185,6 +188,10 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   const bySource = sourceRejection(text, source);
   if (bySource) return reject(bySource.reason, bySource.detail);
 
+  return confidenceDecision(options);
+}
+
+function confidenceDecision(options: AdmitOptions): AdmissionDecision {
   const minConfidence = options.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
   if (options.confidence !== undefined && options.confidence < minConfidence) {
     return reject('low-confidence', `${options.confidence} < ${minConfidence}`);

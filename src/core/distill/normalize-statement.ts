@@ -1,4 +1,5 @@
 import { stripPreamble } from './source-policy.js';
+import { looksSpanish, normalizeSpanish } from './spanish.js';
 
 /**
  * Turns a sentence a person typed into a clean standalone memory: lead-ins and leftovers removed
@@ -175,6 +176,7 @@ export function normalizeStatement(sentence: string, options: { thirdPerson?: bo
     t = t.replace(ZH_LEAD_IN, '').replace(ZH_REMEMBER, '').replace(ZH_LEAD_IN, '').trim();
     return t.replace(/[，,；;：:\s]+$/, '').replace(/(?<![。！？!?])$/, '。');
   }
+  if (looksSpanish(t)) return normalizeSpanish(t);
   for (let pass = 0; pass < 3; pass++) {
     const before = t;
     t = t.replace(LEAD_IN, '').replace(REMEMBER, '').replace(FIRST_PERSON_PREAMBLE, '').trim();

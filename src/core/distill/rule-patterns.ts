@@ -1,4 +1,5 @@
 import type { MemoryCategory } from '../../spec/memory-record.js';
+import { USER_TRIGGERS_ES } from './spanish.js';
 
 /**
  * The explicit statements rule-based capture learns, by who says them. A user states rules,
@@ -10,9 +11,14 @@ import type { MemoryCategory } from '../../spec/memory-record.js';
  */
 export type Speaker = 'user' | 'assistant' | 'summary';
 
+/** What a trigger needs of its pattern (a RegExp, or a test on a folded copy of the text). */
+export interface Matcher {
+  test(text: string): boolean;
+}
+
 export interface Trigger {
   name: string;
-  pattern: RegExp;
+  pattern: Matcher;
   category: MemoryCategory;
   confidence: number;
 }
@@ -171,7 +177,7 @@ export const SUMMARY_USER_STATEMENT =
 export const SUMMARY_RULE =
   /\b(?:always|never(?! ?mind)|must(?:n't| not)?|from now on|by default|prefers?|preference|convention|policy|not allowed|forbidden)\b/i;
 
-export function triggersFor(speaker: Speaker, cjk: boolean): Trigger[] {
-  if (speaker === 'user') return cjk ? USER_TRIGGERS_ZH : USER_TRIGGERS;
+export function triggersFor(speaker: Speaker, cjk: boolean, spanish = false): Trigger[] {
+  if (speaker === 'user') return cjk ? USER_TRIGGERS_ZH : spanish ? USER_TRIGGERS_ES : USER_TRIGGERS;
   return cjk ? LESSON_TRIGGERS_ZH : LESSON_TRIGGERS;
 }

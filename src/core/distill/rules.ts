@@ -3,6 +3,7 @@ import { admit, injectionReasons, type AdmissionGate } from './admission.js';
 import { normalizeStatement } from './normalize-statement.js';
 import { SUMMARY_RULE, SUMMARY_USER_STATEMENT, triggersFor, type Speaker, type Trigger } from './rule-patterns.js';
 import { proseSentences, splitUnits } from './sentences.js';
+import { looksSpanish } from './spanish.js';
 import { splitUserQuotes } from './summary-quotes.js';
 import { hasCjk, isInjectedBlock } from './signals.js';
 
@@ -120,7 +121,7 @@ function findTrigger(sentence: string, role: Speaker): Found | undefined {
     if (SUMMARY_RULE.test(sentence))
       return { statement: sentence, trigger: { name: 'rule', pattern: SUMMARY_RULE, category: 'rule', confidence: 0.7 } };
   }
-  const trigger = triggersFor(role, cjk).find((t) => t.pattern.test(sentence));
+  const trigger = triggersFor(role, cjk, !cjk && looksSpanish(sentence)).find((t) => t.pattern.test(sentence));
   return trigger ? { statement: sentence, trigger } : undefined;
 }
 

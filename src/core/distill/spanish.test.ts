@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { admit } from './admission.js';
+import { captureByRules } from './rules.js';
+import { looksSpanish } from './spanish.js';
+
+const learn = (text: string) => captureByRules({ text, role: 'user' }).map((c) => `${c.category}: ${c.text}`);
+
+describe('rule capture in Spanish', () => {
+  it('tells Spanish from English and Spanglish led by English', () => {
+    expect(looksSpanish('Nunca hagas push a main directamente.')).toBe(true);
+    expect(looksSpanish('Vivo en Cartagena.')).toBe(true);
+    expect(looksSpanish('We use pnpm in this repo, not npm.')).toBe(false);
+    expect(looksSpanish('Never push to main, use a PR.')).toBe(false);
+  });
+
+  it('learns rules, preferences, decisions, changes and facts, keeping their wording without the lead-in', () => {
+    expect(learn('A partir de ahora, usa tabs en vez de espacios.')).toEqual(['rule: A partir de ahora, usa tabs en vez de espacios.']);
+    expect(learn('Usamos pnpm en este repo, no npm')).toEqual(['rule: Usamos pnpm en este repo, no npm.']);
+    expect(learn('oye, por cierto, no me gustan los emojis en los commits')).toEqual([
+      'preference: No me gustan los emojis en los commits.',
+    ]);
+    expect(learn('Hemos decidido migrar a Postgres por fases.')).toEqual(['decision: Hemos decidido migrar a Postgres por fases.']);
+    expect(learn('Me cambié a Helix.')).toEqual(['preference: Me cambié a Helix.']);
+    expect(learn('Recuerda que mi cumpleaños es el 3 de mayo.')).toEqual(['fact: Mi cumpleaños es el 3 de mayo.']);
+    expect(learn('Nuestra base de datos de staging está en el puerto 5433.')).toEqual([
+      'fact: Nuestra base de datos de staging está en el puerto 5433.',
+    ]);
+  });
+
+  it('learns routines, obligations, nicknames and changes told without a marker word', () => {
+    expect(learn('la compra la hacemos los sábados en el mercado de abajo')).toHaveLength(1);
+    expect(learn('los tests de integración tienen que correr con la VPN levantada')).toHaveLength(1);
+    expect(learn('a mi abuelo le dicen Pepe')).toHaveLength(1);
+    expect(learn('ya no tomo café, me pasé al té')).toHaveLength(1);
+    expect(learn('el cilantro no lo soporto jaja')).toEqual(['preference: El cilantro no lo soporto.']);
+  });
+
+  it('keeps requests, questions, chatter and what points into the conversation out', () => {
+    for (const text of [
+      'revisa si tengo actividades pendientes en SIMA',
+      '¿Puedes revisar el log otra vez?',
+      'ok perfecto, hazlo',
+      'Siempre me pasa lo mismo con este router.',
+      'El build falló otra vez.',
+      'gracias',
+      'cuál es mi color favorito? a ver si te acuerdas',
+      'a partir de ahora y hasta que termines el refactor no corras los e2e',
+      'ya está, funcionó!!',
+    ]) {
+      expect(admit({ text, source: 'user' }).admitted, text).toBe(false);
+      expect(learn(text), text).toEqual([]);
+    }
+  });
+});

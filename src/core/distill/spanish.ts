@@ -1,0 +1,125 @@
+import type { Trigger } from './rule-patterns.js';
+
+/**
+ * Spanish for rule-based capture: OpenClaw runs on chat apps used in many languages, and a Spanish
+ * speaker states rules and preferences as plainly as anyone ("a partir de ahora, respóndeme en
+ * español", "usamos pnpm, no npm", "me cambié a Helix", "el perro se llama Bruno"). Like Chinese, the
+ * statement keeps its wording (only lead-ins go); the gate asks the same question of it as of English:
+ * is there a rule, preference, decision or standing fact in it, and nothing that ties it to this
+ * moment of the conversation. People type without accents, so patterns match accent-folded text;
+ * word edges are letters, not \b (which ends at an accent).
+ */
+const fold = (text: string): string =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+const W = (source: string): RegExp => new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${source})(?![\p{L}\p{N}])`, 'u');
+
+const FUNCTION_WORDS =
+  /(?<![\p{L}])(?:el|la|los|las|que|del|al|y|de|en|este|esta|estos|estas|ese|esa|eso|sin|sobre|hasta|desde|donde|ahora|todo|todos|nada|otro|otra|asi|vivo|soy|hemos|por|para|con|una?|es|esta|estan|mi|mis|tu|tus|nuestros?|nuestras?|siempre|nunca|tambien|pero|como|cuando|porque|usa|usamos|uso|prefiero|quiero|me|se|lo|le|nos|mas|muy|si|ya|hay|son|ni|solo|cada)(?![\p{L}])/gu;
+const ENGLISH_WORDS = /(?<![\p{L}])(?:the|and|is|are|to|of|you|i|we|it|this|that|with|for|not|use|my|our|please|always|never)(?![\p{L}])/gu;
+
+/** Written in Spanish: more Spanish function words (an ñ, ¿ or ¡ counts as one) than English ones. */
+export function looksSpanish(text: string): boolean {
+  const t = fold(text);
+  const es = (t.match(FUNCTION_WORDS) ?? []).length + (/[ñ¿¡]/i.test(text) ? 1 : 0);
+  const en = (t.match(ENGLISH_WORDS) ?? []).length;
+  return es >= 1 && es > en && (es >= 2 || en === 0);
+}
+
+/** A Spanish trigger: its pattern is tested on the accent-folded, lower-cased text. */
+const T = (name: string, category: Trigger['category'], confidence: number, source: string): Trigger => {
+  const re = W(source);
+  return { name, category, confidence, pattern: { test: (text: string) => re.test(fold(text)) } };
+};
+
+/** "no subas", "no me mandes", "no metas": a negative imperative (second-person subjunctive) is a prohibition. */
+const PROHIBITION = String.raw`ningun[oa]? [a-z]+ (?:ni|sin)|sin que yo|no (?:me |te |le |les |lo |la |los |las |se |nos )?[a-z]{2,}(?:es|as)|nada de|ni de broma|sin excepcion(?:es)?|bajo ningun concepto|en ningun caso|(?:esta )?prohibido`;
+
+export const USER_TRIGGERS_ES: Trigger[] = [
+  T('remember', 'fact', 0.9, 'recuerda|recuerdalo|acuerdate|no olvides|no te olvides|ten en cuenta|toma nota'),
+  T(
+    'change',
+    'preference',
+    0.8,
+    String.raw`(?:me|nos) (?:cambie|cambiamos|pase|pasamos|mude|mudamos) (?:de [\w.+# -]{1,30} )?a|(?:ahora|ya) (?:solo )?(?:uso|usamos|utilizo|utilizamos|tenemos)|ya no (?:[a-z]+(?:o|amos|emos|imos)|me gusta|estoy|tengo)(?![\p{L}])|(?:deje|dejamos) (?:de|el|la|los|las)|me borre de|migramos (?:de|a)|(?:le )?cambiamos|se fue (?:del|de la)|(?:hemos|he) (?:cambiado|migrado|pasado) (?:de [\w.+# -]{1,30} )?a`,
+  ),
+  T(
+    'rule',
+    'rule',
+    0.85,
+    String.raw`siempre|nunca|jamas|a partir de ahora|de ahora en adelante|desde ahora|en adelante|en el futuro|por defecto|cada vez que|todos los (?:anos|dias|meses|lunes|martes|miercoles|jueves|viernes)|no vuelvas a|solo (?:los|las|el|la|se|para|en|con)|${PROHIBITION}`,
+  ),
+  T(
+    'decision',
+    'decision',
+    0.8,
+    String.raw`(?:hemos|he|ya) (?:decidido|elegido|acordado)|decidimos|acordamos|elegimos|quedamos en|vamos a (?:usar|quedarnos con|migrar|mantener|empezar por)|nos quedamos con|al final (?:el|la|los|las|vamos|usamos|se queda)|descartad[oa]s?|se queda(?:n)? en`,
+  ),
+  T(
+    'preference',
+    'preference',
+    0.75,
+    String.raw`prefiero|preferimos|me gustan?|no me gustan?|me encantan?|odio|detesto|no (?:lo |la |los |las )?soporto|mi (?:favorit[oa]|preferid[oa])|me va mejor|me resulta (?:mas )?(?:comodo|facil|util)|me sobran?|(?:no )?me interesan?|lo quiero|los quiero|la quiero|las quiero|me entero mejor|tratame|hablame de|escribeme en|respondeme en`,
+  ),
+  T(
+    'habit',
+    'fact',
+    0.7,
+    String.raw`todos los (?:dias|lunes|martes|miercoles|jueves|viernes|sabados|domingos|meses|anos)|todas las (?:semanas|mananas|noches|tardes)|cada (?:dia|semana|mes|ano|manana|noche|lunes|martes|miercoles|jueves|viernes|sabado|domingo)|de cada mes|los (?:lunes|martes|miercoles|jueves|viernes|sabados|domingos)|veces por semana|(?:tiene|tienen|tenes|tienes) que|hay que|le dicen|le decimos`,
+  ),
+  T(
+    'use-not',
+    'rule',
+    0.8,
+    String.raw`(?:usamos|uso|utilizamos|utilizo|usa|utiliza|usar) [\w.@/+# -]{1,40}?,? (?:no|ni|nunca|en (?:lugar|vez) de)`,
+  ),
+  T(
+    'our-x-is',
+    'fact',
+    0.7,
+    String.raw`^(?!(?:tu|tus|su|sus|usted|vos|este|esta|ese|esa)\s)(?:(?:el|la|los|las|mi|mis|nuestr[oa]s?)\s+)?(?:[\w.@/~:-]+\s+){0,5}?(?:es|son|esta|estan|se llama|se llaman|le decimos|tiene|tienen|usa|corre|corren|vive|viven|va|van|queda|toca|le toca|se despliega|se guarda|se guardan|se renueva|trabaja|cumple)(?![\p{L}])`,
+  ),
+  T(
+    'self',
+    'fact',
+    0.7,
+    String.raw`soy (?:el|la|un|una|alergic[oa]|vegetarian[oa]|vegan[oa]|de)|vivo en|trabajo (?:en|como|para|de)|curro (?:en|desde|de)|estudio [a-z]+|facturo|tengo (?:diabetes|alergia|\d+ anos|un[oa]? |dos |tres )|estoy en (?:windows|mac|linux|la universidad)|estoy viendo|este semestre`,
+  ),
+];
+
+/**
+ * What ties a sentence to this moment or this exchange: now and yesterday, "lo mismo", "este archivo",
+ * what the agent did ("terminaste", "me pasaste"), a request for now after the statement ("dame
+ * ideas", "míralo", "arréglalo ya"), a feeling about it ("qué rabia").
+ */
+const CONTEXT = W(
+  String.raw`lo mismo|esto|eso|otra vez|hasta que|mientras (?:dure|tanto|estemos|este|estoy)|hasta el (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo|fin)|de nuevo|todavia|aun|ahora mismo|ahorita|ya mismo|ya esta|ya(?=\s*(?:[,.!]|$))|por ahora|de momento|hoy|ayer|anoche|esta semana|este (?:finde|fin de semana|mes)|luego sigo|esta(?:s|n)? [a-z]+(?:ando|iendo)|ahi|aqui|este (?:archivo|bug|error|test|cambio|diff)|esta (?:funcion|rama|vez)|lo del|[a-z]+(?:aste|iste)(?:lo|la|los|las|me|te)?|bueno no|olvidalo|que rabia|que lio|dame ideas|mira a ver|fijate|[a-z]+alo ya|empieza por`,
+);
+
+/** The gate's evidence for a Spanish user sentence: a trigger family above, and nothing tying it to now. */
+export function hasSpanishUserEvidence(text: string): boolean {
+  // A question anywhere ("cuál es mi comida favorita? a ver si te acordás") asks; it does not state.
+  if (/[?¿]/.test(text)) return false;
+  return looksSpanish(text) && !CONTEXT.test(fold(text)) && USER_TRIGGERS_ES.some((t) => t.pattern.test(text));
+}
+
+const LEAD_IN =
+  /^(?:(?:ok(?:ey)?|vale|oye|mira|bueno|pues|por cierto|para que (?:lo )?sepas|ademas|también|tambien|y|for the record)[\s,:.!-]+)+/iu;
+const REMEMBER =
+  /^(?:por favor,?\s+)?(?:recuerda|acuérdate de|acuerdate de|no (?:te )?olvides de|ten en cuenta|toma nota de)(?:\s+(?:esto|lo siguiente))?(?:\s*[:,-]\s*|\s+que\s+|\s+)/iu;
+
+/** The statement without its lead-in ("oye, recuerda que ..."), capitalised and closed. */
+export function normalizeSpanish(sentence: string): string {
+  let t = sentence.trim();
+  for (let pass = 0; pass < 3; pass++) {
+    const before = t;
+    t = t.replace(LEAD_IN, '').replace(REMEMBER, '').trim();
+    if (t === before) break;
+  }
+  // Laughter at the end ("ni en pintura jaja") is the chat's tone, not the statement.
+  t = t.replace(/[\s,;:]+(?:ja(?:ja)+|je(?:je)+|xd)[\s!.]*$/iu, '').replace(/[\s,;:]+$/, '');
+  t = t.charAt(0).toUpperCase() + t.slice(1);
+  return /[.!?…]$/.test(t) ? t : `${t}.`;
+}
