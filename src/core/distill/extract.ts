@@ -8,6 +8,7 @@ import { EXTRACTION_SYSTEM_PROMPT, renderBatch } from './prompt.js';
 import { countTokens } from './tokens.js';
 import { assertAgentId } from '../scope.js';
 import type { AdmissionGate } from './admission.js';
+import { restates } from './restated.js';
 import { captureByRules } from './rules.js';
 
 /**
@@ -155,9 +156,12 @@ export function extractByRules(options: {
   const out: Candidate[] = [];
   for (const m of options.messages) {
     if (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'summary') continue;
+    // A summary retells its session: what an earlier message of the session already taught is skipped.
+    const told = m.role === 'summary' ? out.filter((c) => c.sessionKey === m.sessionKey).map((c) => c.text) : [];
     // The user's own cap applies to user messages; summaries and assistants keep their defaults.
     const maxPerTurn = m.role === 'user' ? options.maxPerTurn : undefined;
     for (const c of captureByRules({ text: m.content, role: m.role, gate: options.gate, maxPerTurn })) {
+      if (told.some((t) => restates(t, c.text))) continue;
       out.push({
         text: c.text,
         category: c.category,

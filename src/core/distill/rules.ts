@@ -3,6 +3,7 @@ import { admit, injectionReasons, type AdmissionGate } from './admission.js';
 import { normalizeStatement } from './normalize-statement.js';
 import { SUMMARY_RULE, SUMMARY_USER_STATEMENT, triggersFor, type Speaker, type Trigger } from './rule-patterns.js';
 import { proseSentences, splitUnits } from './sentences.js';
+import { restates } from './restated.js';
 import { looksSpanish } from './spanish.js';
 import { splitUserQuotes } from './summary-quotes.js';
 import { hasCjk, isInjectedBlock } from './signals.js';
@@ -166,10 +167,19 @@ export function captureByRules(options: CaptureByRulesOptions): RuleCandidate[] 
       const quoted = quotes.flatMap((text) => captureFromMessage({ ...options, text, role: 'user', maxPerTurn: undefined }));
       const all = [...quoted, ...captureFromMessage({ ...options, text: rest })];
       // The summary's other sections often restate a quoted demand ("User demanded \"...\"").
-      return all.filter((c, i) => all.findIndex((o) => o.text.toLowerCase() === c.text.toLowerCase()) === i);
+      return withoutRestatements(all);
     }
+    return withoutRestatements(captureFromMessage(options));
   }
   return captureFromMessage(options);
+}
+
+/** A summary tells the same thing in several sections: the first telling stays. */
+function withoutRestatements(candidates: RuleCandidate[]): RuleCandidate[] {
+  const kept: RuleCandidate[] = [];
+  for (const c of candidates)
+    if (!kept.some((k) => k.text.toLowerCase() === c.text.toLowerCase() || restates(k.text, c.text))) kept.push(c);
+  return kept;
 }
 
 function captureFromMessage(options: CaptureByRulesOptions): RuleCandidate[] {
