@@ -79,17 +79,17 @@ const TOOLS: Record<string, string[]> = {
   os: ['macos', 'linux', 'windows', 'ubuntu', 'arch', 'fedora', 'debian', 'nixos', 'cachyos'],
 };
 const SLOT_NOUNS: Record<string, RegExp> = {
-  editor: /\b(?:editor|ide|text editor|code editor)\b|编辑器/i,
+  editor: /\b(?:editor|ide|text editor|code editor|editor de (?:código|codigo|texto))\b|编辑器/i,
   shell: /\bshell\b/i,
   terminal: /\bterminal(?: emulator)?\b|终端/i,
-  'package manager': /\bpackage manager\b|包管理器/i,
-  database: /\b(?:database|db)\b|数据库/i,
-  browser: /\bbrowser\b|浏览器/i,
-  os: /\b(?:os|operating system|distro)\b|操作系统/i,
-  theme: /\b(?:theme|colou?r ?scheme)\b|主题/i,
-  font: /\bfont\b|字体/i,
-  language: /\b(?:programming )?language\b|编程语言/i,
-  timezone: /\btime ?zone\b|时区/i,
+  'package manager': /\bpackage manager\b|\bgestor de paquetes\b|包管理器/i,
+  database: /\b(?:database|db|base de datos)\b|数据库/i,
+  browser: /\b(?:browser|navegador)\b|浏览器/i,
+  os: /\b(?:os|operating system|distro|sistema operativo)\b|操作系统/i,
+  theme: /\b(?:theme|colou?r ?scheme|tema)\b|主题/i,
+  font: /\b(?:font|fuente|tipograf[ií]a)\b|字体/i,
+  language: /\b(?:programming )?language\b|\blenguaje(?: de programación)?\b|编程语言/i,
+  timezone: /\btime ?zone\b|\bzona horaria\b|时区/i,
 };
 
 const ALIASES: Record<string, string> = {
@@ -125,7 +125,7 @@ export function slotOf(text: string): Slot | undefined {
     if (nouns.length > 0 && !nouns.includes(slot)) continue;
     // "switched from Vim to Helix": the value is what follows "to"; else the last tool named.
     const to = new RegExp(
-      `\\b(?:to|now use|use|with|为|到|成)\\s+(?:the\\s+)?${'(' + TOOLS[slot]!.join('|').replace(/[.+]/g, '\\$&') + ')'}`,
+      `(?:\\b(?:to|now use|use|with|a|al|por|uso|usamos|utilizo)|为|到|成)\\s+(?:the\\s+)?${'(' + TOOLS[slot]!.join('|').replace(/[.+]/g, '\\$&') + ')'}`,
       'i',
     ).exec(text);
     return { slot, value: canonical(to?.[1] ?? names[names.length - 1]!) };
@@ -137,8 +137,13 @@ export function slotOf(text: string): Slot | undefined {
   return value ? { slot, value: value.toLowerCase() } : undefined;
 }
 
+/** "me cambié a X", "ahora uso X", "ya no uso Y", "dejé de usar", "en vez de". */
+const SPANISH_CHANGE =
+  /(?<![\p{L}])(?:(?:me|nos) (?:cambi[eé]|cambiamos|pas[eé]|pasamos) (?:de \S+(?: \S+)? )?a|cambiamos \S+(?: \S+)? por|ahora (?:solo )?(?:uso|usamos|utilizo)|ya no (?:uso|usamos|utilizo)|dej[eé] de usar|dejamos de usar|en (?:vez|lugar) de)(?![\p{L}])/iu;
+
 /** "I switched to X", "now use X", "no longer use Y", 改用: the statement replaces an earlier choice. */
 export function isChangeStatement(text: string): boolean {
+  if (SPANISH_CHANGE.test(text)) return true;
   return /\b(?:switched|moved|migrated|changed|went|converted)\s+(?:over\s+)?(?:from\s+\S+(?:\s+\S+)?\s+)?to\b|\bnow (?:uses?|prefers?)\b|\buses?\s+\S+(?:\s+\S+)?\s+now\b|\bno longer\b|\bstopped using\b|\breplaced\b|\binstead of\b|\bnot\s+\S+\s+anymore\b|改用|换成|换到|切换到|不再用|现在用/i.test(
     text,
   );
@@ -148,7 +153,8 @@ export function isChangeStatement(text: string): boolean {
 export function isChoiceStatement(text: string): boolean {
   return (
     isChangeStatement(text) ||
-    /\b(?:prefers?|preferred|favou?rite|of choice|go-to|uses?|is|are|likes?|loves?|sticks? with)\b|喜欢|偏好|用|是/i.test(text)
+    /\b(?:prefers?|preferred|favou?rite|of choice|go-to|uses?|is|are|likes?|loves?|sticks? with)\b|喜欢|偏好|用|是/i.test(text) ||
+    /(?<![\p{L}])(?:uso|usamos|utilizo|prefiero|preferimos|me gusta|es|son|favorit[oa])(?![\p{L}])/iu.test(text)
   );
 }
 
@@ -158,7 +164,10 @@ const FILLER = new Set(
     'it this that now from no longer not anymore just also really very much still always usually mostly generally ' +
     'use uses used using prefer prefers preferred preference like likes love loves enjoy favourite favorite choice go-to stick sticks ' +
     'switch switched switching move moved migrate migrated change changed went go over instead rather than replaced stopped new old ' +
-    'editor ide shell terminal package manager database db browser os operating system theme font language timezone time zone code coding everything all'
+    'editor ide shell terminal package manager database db browser os operating system theme font language timezone time zone code coding everything all ' +
+    // Spanish, accents as typed or not.
+    'el la los las un una mi mis nuestro nuestra es son como de del al a en con por para y o ya ahora siempre uso usamos utilizo prefiero gusta me ' +
+    'cambié cambie cambiamos pasé pase pasamos dejé deje dejamos usar vez lugar favorito favorita cierto gestor paquetes base datos navegador sistema operativo tema fuente lenguaje todo'
   ).split(/\s+/),
 );
 

@@ -75,6 +75,7 @@ export const USER_TRIGGERS_ES: Trigger[] = [
     0.8,
     String.raw`(?:usamos|uso|utilizamos|utilizo|usa|utiliza|usar) [\w.@/+# -]{1,40}?,? (?:no|ni|nunca|en (?:lugar|vez) de)`,
   ),
+  T('i-use', 'preference', 0.65, String.raw`^(?:yo )?(?:uso|usamos|utilizo|utilizamos|trabajo con|programo en) [\w.+#-]+`),
   T(
     'our-x-is',
     'fact',
