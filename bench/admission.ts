@@ -26,7 +26,7 @@ import { hasCjk } from '../src/core/distill/signals.js';
 import { printLabelAgreement } from './lib/admission-agreement.js';
 import { printCrossValidation, printMisses } from './lib/admission-cv.js';
 import { printLearnedBaseline } from './lib/admission-learned.js';
-import { printSpanishSets } from './lib/admission-spanish.js';
+import { printWrittenUserSets } from './lib/admission-written-user.js';
 import { printTable } from './lib/table.js';
 
 export interface RealRow {
@@ -226,7 +226,7 @@ function printWrittenSets(): void {
     return [f, m.n, m.keep, m.junk, m.precision, m.recall, pct(m.junkAdmitted), pct(m.keepRejected)];
   });
   printTable('Gate alone on extractor output written blind to the gate (see bench/data/README.md)', ['file', ...HEADERS.slice(1)], rows);
-  printSpanishSets({ dataDir: DATA_DIR });
+  printWrittenUserSets({ dataDir: DATA_DIR });
 }
 
 // ---------------------------------------------------------------- secondary: the synthetic set

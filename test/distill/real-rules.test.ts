@@ -30,7 +30,7 @@ describe.skipIf(!present)('offline rules on the real transcripts', () => {
 
   it('cc-web: redact, do not block (L1, L341)', async () => {
     const texts = await learn('cc-web');
-    expect(texts.some((t) => /dont block the commit-push, instead redact/.test(t))).toBe(true);
+    expect(texts.some((t) => /don't block the commit-push, instead redact/.test(t))).toBe(true);
   });
 
   it('pi-theme: the TUI and theme rules (L275, L299, L389, L856, L864)', async () => {

@@ -12,7 +12,8 @@ import {
 } from './noise-signals.js';
 import { core, hasCjk, hasExplanation, hasRuleMarker, isInjectedBlock, weightedLength } from './signals.js';
 import { hasLesson } from './durable-evidence.js';
-import { hasSpanishUserEvidence } from './spanish.js';
+import { englishUserVeto, foldInformal, statesUserChange } from './english-user.js';
+import { hasSpanishUserEvidence, looksSpanish } from './spanish.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
 import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
 import { isPassingState, isSessionEvent, isThirdPersonRequest } from './task-signals.js';
@@ -155,7 +156,10 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (unsafe && DIRECTIVE.test(raw)) return reject('prompt-injection', `unsafe-imperative:${unsafe}`);
   if (isHostNoise(raw)) return reject('host-noise');
   // "I can see that the User model only has id": the claim is judged, not the preamble.
-  const text = source === 'user' ? raw : stripPreamble(raw);
+  const said = source === 'user' ? raw : stripPreamble(raw);
+  // English typed without apostrophes ("dont ever", "im vegan") reads as spelt out.
+  const english = source === 'user' && !hasCjk(said) && !looksSpanish(said);
+  const text = english ? foldInformal(said) : said;
 
   // A rule or an explanation around an error message makes it a lesson, so weak tool signals yield.
   const lenient = hasRuleMarker(text) || hasExplanation(text) || hasLesson(text);
@@ -165,6 +169,10 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if ([...text].length > (options.maxChars ?? DEFAULT_MAX_MEMORY_CHARS)) return reject('too-long');
   // Spanish statements are judged by spanish.ts (the detectors below read English); questions stay out.
   if (source === 'user' && hasSpanishUserEvidence(text) && !isQuestion(text)) return confidenceDecision(options);
+  if (english) {
+    const veto = englishUserVeto(text);
+    if (veto) return reject(veto.reason, veto.detail);
+  }
   if (isChatter(text)) return reject('chatter');
   if (isStatusNoise(text) || isMarkedStatus(text)) return reject('status-noise');
   if (isNarration(text)) return reject('process-narration');
@@ -175,7 +183,7 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (isTaskRequest(text) || isThirdPersonRequest(text)) return reject('task-request');
   if (isSessionEvent(text)) return reject('session-event');
   if (isSessionRecap(text)) return reject('session-event', 'session-recap');
-  if (isPassingState(text) || isOngoingActivity(text)) return reject('passing-state');
+  if ((isPassingState(text) && !(english && statesUserChange(text))) || isOngoingActivity(text)) return reject('passing-state');
   if (isRunOutcome(text)) return reject('status-noise', 'run-outcome');
   if (isResearchBrief(text)) return reject('task-request', 'research-brief');
   // Extractor output only: assistant prose and summaries state lessons in the past ("X failed on Y").

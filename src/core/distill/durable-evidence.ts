@@ -1,4 +1,5 @@
 import { S_VERB_SOURCE, hasCjk, hasSelfDisclosure, weightedLength } from './signals.js';
+import { hasImplicitUserStatement } from './english-user.js';
 import { hasSpanishUserEvidence } from './spanish.js';
 
 /**
@@ -110,7 +111,15 @@ export function hasUserEvidence(text: string): boolean {
   const t = text.trim();
   if (hasCjk(t))
     return hasDurableEvidence(t) || hasSelfDisclosure(t) || /记住|记得|别忘|决定|选择|改用|换成|我们用|我用|我的|我们的|我对/.test(t);
-  if (USER_RULE.test(t) || USER_DECISION.test(t) || PROHIBITION.test(t) || LESSON.test(t) || hasSpanishUserEvidence(t)) return true;
+  if (
+    USER_RULE.test(t) ||
+    USER_DECISION.test(t) ||
+    PROHIBITION.test(t) ||
+    LESSON.test(t) ||
+    hasSpanishUserEvidence(t) ||
+    hasImplicitUserStatement(t)
+  )
+    return true;
   if (hasSelfDisclosure(t) && !USER_NOW.test(t)) return true;
   // "this laptop", "this repo": the place the fact belongs to, not a pointer into the conversation.
   return FACT_FRAME.test(t) && !USER_NOW.test(t) && !/\b(?:you|your|this|that|it)\b/i.test(t.replace(PLACE, ''));

@@ -126,7 +126,8 @@ export function toThirdPerson(sentence: string): string {
     .replace(/\bmine\b/gi, 'theirs')
     .replace(/\bmyself\b/gi, 'themselves')
     .replace(/(?<=\b(?:to|for|with|from|tell|ask|remind|give|send|show|call|let|help|at|about)\s)me\b/gi, 'them')
-    .replace(/\bI'm\b/g, 'they are')
+    .replace(/\bI'm\b|\bI am\b/g, 'they are')
+    .replace(/\bI was\b/g, 'they were')
     .replace(/\bI\b/g, 'they');
 }
 

@@ -1,4 +1,5 @@
 import type { MemoryCategory } from '../../spec/memory-record.js';
+import { USER_TRIGGERS_EN_IMPLICIT } from './english-user.js';
 import { USER_TRIGGERS_ES } from './spanish.js';
 
 /**
@@ -28,7 +29,8 @@ const SUBJECT = String.raw`(?:i|we|the team|our team)`;
 export const USER_TRIGGERS: Trigger[] = [
   {
     name: 'remember',
-    pattern: /\b(?:remember|don't forget|do not forget|note to self|keep in mind|for future reference|bear in mind)\b/i,
+    pattern:
+      /\b(?<!(?:can't|cannot|don't|do not|never|not) )remember\b(?! when\b)|\b(?:don't forget|do not forget|note to self|keep in mind|for future reference|bear in mind)\b/i,
     category: 'fact',
     confidence: 0.9,
   },
@@ -125,6 +127,7 @@ export const USER_TRIGGERS: Trigger[] = [
     category: 'rule',
     confidence: 0.65,
   },
+  ...USER_TRIGGERS_EN_IMPLICIT,
 ];
 
 export const USER_TRIGGERS_ZH: Trigger[] = [

@@ -4,6 +4,7 @@ import { normalizeStatement } from './normalize-statement.js';
 import { SUMMARY_RULE, SUMMARY_USER_STATEMENT, triggersFor, type Speaker, type Trigger } from './rule-patterns.js';
 import { proseSentences, splitUnits } from './sentences.js';
 import { restates } from './restated.js';
+import { foldInformal } from './english-user.js';
 import { looksSpanish } from './spanish.js';
 import { splitUserQuotes } from './summary-quotes.js';
 import { hasCjk, isInjectedBlock } from './signals.js';
@@ -122,8 +123,11 @@ function findTrigger(sentence: string, role: Speaker): Found | undefined {
     if (SUMMARY_RULE.test(sentence))
       return { statement: sentence, trigger: { name: 'rule', pattern: SUMMARY_RULE, category: 'rule', confidence: 0.7 } };
   }
-  const trigger = triggersFor(role, cjk, !cjk && looksSpanish(sentence)).find((t) => t.pattern.test(sentence));
-  return trigger ? { statement: sentence, trigger } : undefined;
+  const spanish = !cjk && looksSpanish(sentence);
+  // English typed without apostrophes ("dont ever", "im vegan", "u"): matched and stored spelt out.
+  const said = role === 'user' && !cjk && !spanish ? foldInformal(sentence) : sentence;
+  const trigger = triggersFor(role, cjk, spanish).find((t) => t.pattern.test(said));
+  return trigger ? { statement: said, trigger } : undefined;
 }
 
 const MAX_PER_TURN: Record<Speaker, number> = { user: 3, assistant: 2, summary: 10 };

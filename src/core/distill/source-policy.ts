@@ -1,6 +1,7 @@
 import type { AdmissionReason, AdmissionSource } from './admission.js';
 import { hasDurableEvidence, hasLesson, hasUserEvidence, isTeamDecision } from './durable-evidence.js';
 import { hasContentEvidence, hasCjk, hasRuleMarker, isShort } from './signals.js';
+import { looksSpanish } from './spanish.js';
 import { hasNoFiniteVerb, isVerbless } from './structure-signals.js';
 
 /**
@@ -27,9 +28,12 @@ const HEDGED =
   /^(?:(?:ok(?:ay)?|so|alright|hm+|well|actually|yeah|also)[,.]?\s*)*(?:i think|i suspect|i guess|i believe|i suppose|i don'?t (?:think|tink|understand|know)|i'm not sure|i am not sure|i am not seeing|i'm not seeing|i don'?t see|i see|i noticed|i removed|i undid|i selected|i changed|i added|i tried|it looks like|looks like|it seems|seems like|apparently|some differences)\b/i;
 /** "we need to fix X", "we still need to port Y": work to do now. */
 const WORK_TO_DO =
-  /^(?:(?:ok(?:ay)?|so|alright|now|also)[,.]?\s*)*(?:we|i)\s+(?:still\s+|also\s+|now\s+)?(?:need|have|got)\s+to\b|^(?:(?:ok(?:ay)?|so|alright|now|also)[,.]?\s*)*(?:we|i)\s+need\s+(?:a|an|the|some)\b/i;
+  /^(?:(?:ok(?:ay)?|so|alright|now|also|hey|hi|yo)[,.]?\s*)*(?:we|i)\s+(?:still\s+|also\s+|now\s+)?(?:need|have|got)\s+to\b|^(?:(?:ok(?:ay)?|so|alright|now|also|hey|hi|yo)[,.]?\s*)*(?:we|i)\s+need\s+(?:a|an|the|some)\b/i;
 /** A reply that only makes sense after the question it answers ("yes, our current machine."). */
-const ANSWER = /^(?:yes|yeah|yep|no|nope|nah|correct|right|exactly|not quite|that's not it)\b[,.!]?/i;
+const ANSWER =
+  /^(?:yes|yeah|yep|no|nope|nah|correct|right|exactly|not quite|that's not it)\b(?:[,.!]|\s*$|\s+(?:i|we|it|that|this|the|you|just|thanks|thank)\b)/i;
+/** In Spanish "no" opens a reply whatever follows ("no funciona", "no entiendo nada"). */
+const ANSWER_ES = /^(?:si|sí|no|nop|nel|claro|exacto|correcto)\b/i;
 /** No subject: the sentence continues one before it ("should be 8ABeB7", "Need to restructure ..."). */
 const SUBJECTLESS = /^(?:also\s+)?(?:should|shall|must|needs? to|has to|have to|could|would|can|might|will|is|are|was|were)\b/i;
 /** A sentence that continues the previous one or points back at it. */
@@ -106,8 +110,8 @@ export function sourceRejection(text: string, source: AdmissionSource): { reason
     if (PROFANITY.test(t) && !STRONG_RULE.test(t) && !/\bshould\b/i.test(t)) return { reason: 'chatter', detail: 'frustration' };
     if (HEDGED.test(t) && !STRONG_RULE.test(t) && !/\bshould\b/i.test(t)) return { reason: 'passing-state', detail: 'hedged observation' };
     if (WORK_TO_DO.test(t) && !STRONG_RULE.test(t)) return { reason: 'task-request', detail: 'work to do' };
-    if (ANSWER.test(t) && !STRONG_RULE.test(t)) return { reason: 'context-dependent', detail: 'answer' };
-    if (SUBJECTLESS.test(t)) return { reason: 'context-dependent', detail: 'no subject' };
+    if ((looksSpanish(t) ? ANSWER_ES : ANSWER).test(t) && !STRONG_RULE.test(t)) return { reason: 'context-dependent', detail: 'answer' };
+    if (SUBJECTLESS.test(t) && !/^would (?:much |really )?rather\b/i.test(t)) return { reason: 'context-dependent', detail: 'no subject' };
     if (!hasUserEvidence(t)) return { reason: 'no-content', detail: 'no rule, preference, decision or fact' };
     return undefined;
   }

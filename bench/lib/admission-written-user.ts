@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { admit } from '../../src/core/distill/admission.js';
+import { captureByRules } from '../../src/core/distill/rules.js';
+import { loadJsonl, rates, type RealRow } from '../admission.js';
+import { printTable } from './table.js';
+
+const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
+/**
+ * User messages written blind (bench/data/README.md), in Spanish and in English: the gate on each
+ * (source `user`) and what offline rules learn from its keep and junk rows. `dev` sets were read to
+ * write rules after their first measurement; `blind` ones were only measured.
+ */
+const WRITTEN_USER_SETS = [
+  ['admission-user-es-dev-1.jsonl', 'dev'],
+  ['admission-user-es-dev-2.jsonl', 'dev'],
+  ['admission-user-es-blind-3.jsonl', 'blind'],
+  ['admission-user-en-dev-1.jsonl', 'dev'],
+  ['admission-user-en-dev-2.jsonl', 'dev'],
+  ['admission-user-en-blind-3.jsonl', 'blind'],
+] as const;
+
+export function printWrittenUserSets(options: { dataDir: string }): void {
+  const rows = WRITTEN_USER_SETS.filter(([f]) => existsSync(join(options.dataDir, f))).map(([f, role]) => {
+    const data = loadJsonl<RealRow>(join(options.dataDir, f));
+    const m = rates(data.map((r) => ({ label: r.label, admitted: admit({ text: r.text, source: 'user' }).admitted })));
+    const learned = (label: string) =>
+      data.filter((r) => r.label === label && captureByRules({ text: r.text, role: 'user' }).length > 0).length;
+    return [f, role, m.keep, m.junk, pct(m.junkAdmitted), pct(m.keepRejected), learned('keep'), learned('junk')];
+  });
+  printTable(
+    'User messages written blind (Spanish, English): gate alone, and rows offline rules learn a memory from',
+    ['file', 'role', 'keep', 'junk', 'junk admitted', 'keep rejected', 'rules learn: keep rows', 'rules learn: junk rows'],
+    rows,
+  );
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { admit } from './admission.js';
+import { englishUserVeto, foldInformal } from './english-user.js';
+import { captureByRules } from './rules.js';
+
+const learn = (text: string) => captureByRules({ text, role: 'user' }).map((c) => `${c.category}: ${c.text}`);
+
+describe('English user messages as people type them', () => {
+  it('reads contractions typed without apostrophes, and leaves real words alone', () => {
+    expect(foldInformal('im sure u dont want that, its not ur fault')).toBe("i'm sure you don't want that, it's not your fault");
+    expect(foldInformal('we were here, ill go, the id is 3')).toBe('we were here, ill go, the id is 3');
+    expect(learn('dont ever push to main')).toEqual(['rule: Never push to main.']);
+  });
+
+  it('learns habits, identity, people, consequences, changes, lessons and decisions told without a marker word', () => {
+    for (const text of [
+      'i swim tue thu mornings before work',
+      'im a night-shift nurse',
+      'husband is dev, he works nights mon-wed',
+      'the nas backup runs at 3am and locks the db, so timeouts around then are expected',
+      'we ripped jenkins out last year, everything is on buildkite now',
+      'learnt the hard way that the staging bucket is not versioned',
+      'me and sam agreed: no eating out on weekdays',
+      'any migration you write needs a down step',
+      'prod box is a hetzner ax41 running debian',
+      'tabs not spaces in go files, prettier config is wrong about it, not a fan of it either',
+    ])
+      expect(learn(text), text).toHaveLength(1);
+  });
+
+  it('says "the user is" for "I am" inside a sentence', () => {
+    expect(learn('the account I am logged in with is called ops-admin')).toEqual([
+      'fact: The account they are logged in with is called ops-admin.',
+    ]);
+  });
+
+  it('keeps questions, hypotheticals, quoted opinions, sarcasm, pointers and moments out, however durable they sound', () => {
+    const cases: Array<[string, string]> = [
+      ["we don't deploy on fridays right? or was that the old team's rule", 'question'],
+      ['hypothetically if we dropped node 18 what would break', 'question'],
+      ['jake keeps saying we should never use ORMs', 'context-dependent'],
+      ['oh sure, ALWAYS reach for jquery, brilliant idea 🙄', 'chatter'],
+      ['yes always do it that way', 'context-dependent'],
+      ['the api always returns 502 after a deploy rn', 'passing-state'],
+      ['always run the seeds before the migrations this time', 'passing-state'],
+      ['you literally never get this regex right', 'chatter'],
+      ['from now on im waking up at 5am (who am i kidding)', 'chatter'],
+      ['i always forget, whats the port-forward syntax', 'question'],
+    ];
+    for (const [text, reason] of cases) {
+      expect(englishUserVeto(text)?.reason, text).toBe(reason);
+      expect(admit({ text, source: 'user' }).admitted, text).toBe(false);
+      expect(learn(text), text).toEqual([]);
+    }
+  });
+
+  it('lets a standing change through the moment words it carries', () => {
+    expect(englishUserVeto('team call today: feature flags live in unleash going forward')).toBeUndefined();
+    expect(englishUserVeto('lodash is banned in the frontend as of this week')).toBeUndefined();
+    expect(admit({ text: "we're fully on github actions now, the Jenkinsfile is a fossil", source: 'user' }).admitted).toBe(true);
+  });
+});

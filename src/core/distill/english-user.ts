@@ -1,0 +1,166 @@
+import type { Trigger } from './rule-patterns.js';
+
+/**
+ * How people really type durable things to an agent in English, beyond the explicit trigger phrases
+ * of rule-patterns.ts: without apostrophes ("im", "dont", "u"), as a habit ("i run tue thu sat"), as a
+ * fact with a consequence for the agent ("..., so dont book calls then"), about their people ("husband
+ * is raj"), as a change ("we ripped datadog out", "switched banks to monzo") or a lesson learnt the
+ * hard way. And what makes an English user sentence junk however durable it sounds: a question, a
+ * hypothetical, someone else's opinion, sarcasm, an object only the conversation names ("do that
+ * again"), or a time that is only now ("rn", "today", "this time").
+ */
+
+/** Contractions typed without the apostrophe, and chat shorthand, spelt out for matching. */
+const INFORMAL: Array<[RegExp, string]> = [
+  [/\b(i)m\b/gi, "$1'm"],
+  [/\b(i)ve\b/gi, "$1've"],
+  [/\b(do|does|did|is|are|was|were|can|won|wouldn|shouldn|couldn|has|have|had|ain)nt\b/gi, "$1n't"],
+  [/\b(can|won)t\b/gi, "$1't"],
+  // Not "were": it is a word of its own.
+  [/\b(you|they)re\b/gi, "$1're"],
+  [/\b(that|there|what|it)s\b(?=\s+(?:a|an|the|my|our|not|what|how|why|just|where|because|on|in|at|for|\w+ing)\b)/gi, "$1's"],
+  [/\bu\b/gi, 'you'],
+  [/\bur\b/gi, 'your'],
+  [/\b(?:pls|plz|plse)\b/gi, 'please'],
+];
+
+export function foldInformal(text: string): string {
+  let out = text;
+  for (const [re, to] of INFORMAL) out = out.replace(re, to);
+  return out;
+}
+
+const DAY = String.raw`(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?s?`;
+/** A schedule that repeats: "every friday", "tue thu sat mornings", "at 6am every day", "mon-wed". */
+const SCHEDULE = new RegExp(
+  String.raw`\b(?:every|each)\s+(?:\d+(?:st|nd|rd|th)\s+)?(?:day|night|morning|evening|week|weekend|month|year|${DAY})\b|\b(?:daily|weekly|monthly|nightly|weekdays|weekends)\b|\b${DAY}(?:\s*(?:-|to|and|,)\s*${DAY})+\b|\b(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\b|\b(?:first|last|second|third)\s+(?:${DAY}|working day|weekday|week|weekend|day)\s+of\s+(?:every|the|each)\s+month\b|\b${DAY}\s+(?:nights|mornings|evenings|afternoons)\b|\bmost\s+(?:days|mornings|evenings|nights|weekends)\b|\bof every month\b|\bfirst thing\b`,
+  'i',
+);
+
+/** A request to do something now, however scheduled ("remind me every friday" is a task for the agent). */
+const IMPERATIVE_START =
+  /^(?:(?:ok|so|also|and|hey|pls|please)[,\s]+)*(?:remind|book|send|check|find|make|add|run|do|set|schedule|tell|write|create|fix|get|move|put|show|give|help|can|could|would|will|should|is|are|do|does|did)\b/i;
+
+const FIRST_PERSON_HABIT =
+  /\b(?:i|we)\s+(?:usually\s+|always\s+|normally\s+)?(?:run|swim|cycle|train|work|take|do|go|have|play|sing|teach|coach|volunteer|visit|call|see|drive|walk|meet|shop|cook|pay|get)\b/i;
+
+/** Who the user is, in words no trigger phrase covers ("i'm a nurse doing 12h shifts", "im type 1 diabetic"). */
+const IDENTITY =
+  /\bi'm\s+(?:a|an|allergic|vegetarian|vegan|pescatarian|based|from|married|divorced|single|left-handed|colou?r-?blind|red-green|hard of hearing|deaf|diabetic|type [12]|pregnant|lactose|gluten|celiac|coeliac|learning|training for|on call|on a (?:cut|diet|budget)|on \d|in charge of|responsible for|the (?:only|main|lead|sole))\b|\bi'm\s+(?:not\s+)?(?:a|an)\s+\w+\s+person\b|\bi'm\s+\w+ic\b|\bi'm\s+(?:on|using)\s+(?:windows|mac|macos|linux|a mac|an? \w+ ?(?:laptop|phone))\b|\bi\s+(?:maintain|own|manage|bank with|grew up|was born|speak|sing in|play in|paint|grow|teach|(?:don't\s+)?(?:eat|drink)|keep|have (?:a|an|two|three|\d) (?:kids?|sons?|daughters?|dogs?|cats?|allerg\w+))\b|^(?:(?:fwiw|fyi|btw|also)[,\s]+)*had\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+){0,3}\s+(?:on|in)\s+(?:my|\d{4})\b/i;
+
+/** The user's people and pets, named with or without "my": "husband is raj", "kids are at st brigid's". */
+const RELATION =
+  /\bgot married\b|\b(?:anniversary|birthday|bday)\s+is\b|^(?:(?:also|oh|and|fyi|btw)[,\s]+)*(?:my\s+)?(?:husband|wife|partner|hubby|bf|gf|boyfriend|girlfriend|son|daughter|kids?|children|mum|mom|dad|mother|father|parents|in-?laws|mother in law|father in law|sister|brother|landlord|landlady|boss|manager|dentist|doctor|gp|therapist|dog|cat|nanny|cleaner|accountant)\b[^.?]{0,30}?\b(?:is|are|works|lives|comes|goes|has|have|starts|finishes|gets)\b/i;
+
+/** A fact with what it means for the agent: "..., so dont suggest it", "when i ask for recs skip the chains". */
+const CONSEQUENCE =
+  /,?\s*so\s+(?:please\s+)?(?:don't|do not|never|always|skip|keep|include|use|avoid|check|ask|flag|suggest|assume|plan|expect|leave|stop|no\b)|\bso\s+(?:any|anything|that's (?:when|why|probably why)|[^.?]{0,40}\b(?:is|are) (?:a no go|out|no use|not an option|a real thing)\b|[^.?]{0,40}\b(?:for|to) me\b)|\b(?:ask|check with|tell) me (?:before|first)\b|\bflag it to me\b|\b(?:for context|for reference)\s*[:,]|\bso (?:if|when|whenever) (?:i|you)\b|\b(?:when|whenever|if|any ?time) (?:i|you) (?:ask|say|want|need|draft|write|plan|suggest|book|send|make|mention|recommend)\b[^?]{3,80}[,.]|\bkeep that (?:day |in mind|straight|clear)|\bwhen i say\b/i;
+
+/** A change that now holds: "we ripped datadog out", "switched banks to monzo", "no coffee after 2pm anymore". */
+const CHANGE =
+  /\b(?:we|i|the team|they)\s+(?:have\s+|'ve\s+)?(?:stopped using|ripped\s+[\w.-]+(?:\s+[\w.-]+)?\s+out|ripped out|dropped|ditched|got rid of|gave up|quit|moved\s+(?:[\w./-]+\s+){1,4}(?:from\s+[^,.]{1,30}\s+)?(?:to|over to|onto)|migrated\s+(?:[\w./-]+\s+){1,4}to)\b|^(?:(?:also|oh|and|fyi|btw|ok|right|so)[,\s]+)*(?:just\s+)?(?:switched|moved|changed|migrated)\s+(?:[\w.'-]+\s+){0,7}(?:to|over to|onto)\b|^(?:(?:also|oh|and|fyi|btw|ok|right|so)[,\s]+)*(?:cancelled|canceled|quit|left|sold|dropped|ditched|ended)\s+(?:the|my|our)\b|\bwe\s+(?:sold|split|cancelled|canceled|left|went with)\b|\b(?:we're|i'm)\s+(?:fully\s+|now\s+)?(?:on|with)\s+[\w.-]+(?:\s+[\w.-]+)?\s+now\b|\b(?:getting|being|been)\s+(?:ripped out|phased out|retired|removed for good)\b|\b(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+)?(?:switched|moved|migrated|changed)\s+(?:over\s+)?to\b|\b(?:don't|doesn't|do not|does not|no)\b[^.?]{1,40}\banymore\b|\b(?:is|are)\s+(?!\w+ing\b)(?:the\s+)?[\w.'-]+(?:\s+[\w.'-]+){0,3}\s+now\b|\b(?:is|are)\s+(?:banned|forbidden|off limits|deprecated|not allowed)\b|\bas of (?:this|last|next)\s+\w+|\bnobody\s+\w+s?\b[^.?]{0,30}\banymore\b/i;
+
+/** A standing rule without the usual markers: a scope ("any shell script you write", "on everything"), "X only", "would rather". */
+const SCOPED_RULE =
+  /^(?:(?:also|and|oh|ok|fyi|btw)[,\s]+)*(?:any|every|all)\s+[\w-]+(?:\s+[\w-]+){0,3}\s+(?:you|we|i)\s+(?:write|make|create|draft|add|generate|send|book|suggest)\b|^(?:(?:also|and|oh|ok|fyi|btw)[,\s]+)*(?:any|every|all)\s+[\w/-]+(?:\s+[\w/-]+){0,3}\s+(?:means|needs? to|must|should|has to|have to)\b|\ball\s+[\w-]+(?:\s+[\w-]+){0,2}\s+(?:has to|have to|must|needs? to)\b|(?:^|[,;]\s*)(?:no|zero)\s+[\w().`-]+(?:\s+[\w.`-]+){0,2}\s+(?:in|into|on|for|after|before|at)\s+(?:anything|any|all|every|\w+)\b|\b(?:drives?|drove) me (?:nuts|crazy|mad|insane|up the wall)\b|\b(?:tastes?|smells?|looks?|sounds?) like [^.]{1,30} to me\b|\bi (?:really )?(?:appreciate it|like it|love it|hate it) when\b|\bi (?:really )?don't need (?:the|a|any)\b|\S\s>\s\S|^keep\s+[\w ]{1,30}?\s+(?:short|brief|tight|simple|casual|concise|plain)\b|\bi find\s+[^.?]{1,60}\s+(?:noisy|annoying|cringe|useless|confusing|distracting|unreadable|hard to read|easier|harder|clearer)\b|^[^,?]{4,80}?\b(?:is|are|goes|go|runs?|lives?|uses?)\b[^?]{1,50},\s*not\s+(?:an?\s+|the\s+)?[\w.`'/-]+|\bruns?\s+[\w.-]+(?:\s+[\w.-]+)?\s+not\s+[\w.-]+|\bon everything\b|\b(?:in|for) this (?:repo|codebase|project|house|family|team)\b|\b[\w-]+\s+only(?:\s+(?:please|thanks))?[.!]?$|\bi'?d\s+(?:much\s+|really\s+)?rather\b|\bwould\s+(?:much\s+|really\s+)?rather\b|\bnot a (?:big |huge )?fan of\b|\bi find (?:them|it|those|these) (?:so |really |super )?\w+|\b(?:prefer|want)\s+(?:small|short|tight|simple|plain|casual|formal|metric|imperial|local)\b|\bis a (?:family|house|team|hard) rule\b|\bon purpose\b|\b(?:deliberately|intentionally)\s+(?:not|pinned|kept|left)\b/i;
+
+/** Lessons the way people tell them: "learnt the hard way", "note for future you", "for next time". */
+const LESSON =
+  /\bthe hard way\b|\bnote (?:for|to) (?:future|self)\b|\bfor next time\b|\blesson from\b|\bcost me (?:a|an|the|two|three|\d)\b|\bthat's the first place to look\b|\b(?:was|is) the (?:culprit|cause)\b|\bfound (?:it|the cause)\b[^?]{0,20}\bwas\b|\bwasted (?:a|an|the|two|three|\d)\b|\bfound (?:that|this) out\b|\bworth knowing\b|\bnote from\b|\bfigured out\b|\bone to watch\b|^(?:(?:fyi|btw|so)[,\s]+)?last (?:time|year|summer|winter)\b[^?]{15,}|\b(?:was|were|kept)\s+\w+ing\b[^.?]{0,60}\b(?:because|bc|due to)\b/i;
+
+/** A decision stated without "we decided to": "decided last night", "team agreed", "we set our budget at". */
+const DECISION =
+  /\bdecided\s+(?:last|yesterday|on|in|at|this|over)\b|\b(?:team|we|everyone)\s+agreed\b|\bwe\s+set\s+(?:our|the|a)\b|\bmin(?:imum)? supported is\b|\bwe(?:'re| are)\s+(?:selling|keeping|moving|going|staying|sticking|not doing)\b|\b(?:was|got|been) settled\b|\bagreed\s*:|\bdecided[.!]?\s*$/i;
+
+/** A named thing and what it is: "prod box is a hetzner ax41", "back garden is heavy clay", "default branch is called trunk". */
+const NAMED_FACT =
+  /^(?:(?:fyi|btw|also|oh|so|heads up)[,\s]+)*(?!no\b|nothing\b)(?:the\s+|this\s+|our\s+)?[\w.'-]+(?:\s+[\w.'-]+){0,5}\s+(?:is|are|runs?|lives?|uses?)\s+(?!(?:at \d|broken|wrong|missing|off|weird|bad|good|fine|ok|okay|slow|failing|down|up|empty|blank|gone|stuck|better|worse|too|not|still|just|so|really|being|getting|going|done|ready|back|here|there|it|that|this|\w+ing)\b)(?:(?:an?|on|in|at|called|named)\s+[\w.'`/-]+|[\w.'`/-]+\s+[\w.'`/-]+|[\w'-]*(?:[\d`/_]|\.\w)[\w.'`/-]*)/i;
+
+const T = (name: string, category: Trigger['category'], confidence: number, re: RegExp): Trigger => ({
+  name,
+  category,
+  confidence,
+  pattern: { test: (text: string) => re.test(foldInformal(text)) },
+});
+
+const HABIT: Trigger['pattern'] = {
+  test: (text) => {
+    const t = foldInformal(text);
+    return SCHEDULE.test(t) && (FIRST_PERSON_HABIT.test(t) || RELATION.test(t) || !IMPERATIVE_START.test(t));
+  },
+};
+
+/** Appended to the English user triggers: tried after the explicit phrases. */
+export const USER_TRIGGERS_EN_IMPLICIT: Trigger[] = [
+  T('change', 'preference', 0.75, CHANGE),
+  T('decision', 'decision', 0.75, DECISION),
+  T('lesson', 'lesson', 0.7, LESSON),
+  T('identity', 'fact', 0.7, IDENTITY),
+  T('relation', 'fact', 0.7, RELATION),
+  { name: 'habit', category: 'fact', confidence: 0.7, pattern: HABIT },
+  T('consequence', 'rule', 0.7, CONSEQUENCE),
+  T('scoped-rule', 'rule', 0.7, SCOPED_RULE),
+  T('named-fact', 'fact', 0.6, NAMED_FACT),
+];
+
+/** An implicit English statement the gate should see as user evidence. */
+export function hasImplicitUserStatement(text: string): boolean {
+  return USER_TRIGGERS_EN_IMPLICIT.some((t) => t.pattern.test(text));
+}
+
+/** A change that holds from now on: "now" and "anymore" there do not mark a passing state. */
+export function statesUserChange(text: string): boolean {
+  return CHANGE.test(foldInformal(text));
+}
+
+// ---------------------------------------------------------------- what makes it junk
+
+/** A tag after a rule is not a question ("always rebase, ok?"). */
+const TAG_QUESTION = /,?\s*(?:ok|okay|got it|understood|yeah|k|alright|capisce|clear)\s*\?+\s*\W*$/i;
+const HYPOTHETICAL =
+  /^(?:(?:ok|so|hmm+|also)[,\s]+)*(?:what if|hypothetically|suppose|supposing|imagine|in theory|if (?:we|i) (?:were|had|dropped|switched|moved|used))\b/i;
+/** Someone else's opinion, quoted: "jake keeps saying we should never use ORMs", "my mum always says". */
+const REPORTED =
+  /^(?:(?:ok|so|lol|and|also|but|tbh)[,\s]+)*(?:my\s+|our\s+)?(?:[\w'-]+\s+){0,2}?(?:always\s+|keeps\s+|kept\s+)?(?:says|saying|said|swears|reckons|claims|insists|thinks|told me|tells me)\b/i;
+const REPORTED_SELF =
+  /^(?:(?:ok|so|and|also|fyi|btw)[,\s]+)*(?:i|we|the team|everyone)\s+(?:always\s+)?(?:says?|said|told you|tell you|agreed|decided)\b/i;
+const SARCASM =
+  /🙄|😒|\/s\b|\bhuh[.!?]*\s*$|^(?:oh\s+)?(?:sure|yeah right|wow|great|brilliant)\b[^.]*\b(?:brilliant|genius|great idea|know best|love that|perfect)\b|\bsays me\b/i;
+/** An object only the conversation names: "do it that way", "do that again", "same as always", "the thing i told you". */
+const ANAPHORA =
+  /\b(?:do|did|doing|does)\s+(?:it|that|this|them)\s+(?:that|this|the same|the other)?\s*way\b|\b(?:do|did|say|try)\s+(?:that|this|it)\s+again\b|^(?:(?:yes|yeah|ok|so)[,\s]+)*same\s+(?:as|thing|for|here|again)\b|\bthe thing (?:i|you|we) (?:told|said|mentioned|showed)\b|\bthat\s+\w+(?:\s+\w+)?\s+(?:we|you|i)\s+(?:wrote|made|did|discussed|added|built)\s+(?:earlier|before|yesterday|last time)\b|\bthe other (?:one|file|module|function|thing|way|branch|tab|day)\b/i;
+/** A time that is only now. "as of this week", "starting today" open a standing change instead. */
+const MOMENT =
+  /(?<!\b(?:as of|starting|since)\s)\b(?:atm|right now|tonight|tomorrow|this (?:time|morning|afternoon|evening|ticket|task|refactor|pr|sprint|one)|for today|for this (?:week|ticket|task|refactor|pr|one|sprint)|for now|at the moment|(?:till|until) (?:i'm|i am|i get|we're|we get) back|before \w+day's)\b/i;
+/** "today", "this week": only now, unless the sentence opens a standing change ("team call today: X going forward"). */
+const WEAK_MOMENT = /(?<!\b(?:as of|starting|since)\s)\b(?:today|this week(?:end)?)\b/i;
+const STANDING = /\b(?:going forward|from now on|for good|as of|anymore|from here on)\b/i;
+/** Talking to oneself: "i keep meaning to start journaling", "who am i kidding", "remember when you ...". */
+const SELF_TALK =
+  /\bi (?:keep meaning to|really need to|should really|need to start|'m never gonna|am never going to|'m gonna try)\b|\bwho am i kidding\b|\blmao+\b|\bgood times\b|\bjk\b|^remember when\b/i;
+/** About the agent's last answer: "you literally never get this right", "way too long", "you get the day wrong". */
+const COMPLAINT =
+  /^(?:(?:ugh|omg|wow|lol|man|dude|bro|seriously)[,\s]+)*you\s+(?:literally\s+|really\s+|seriously\s+|just\s+)?(?:never|always|keep|constantly)\b|\byou (?:get|got|keep getting|mess|messed|screw|screwed)\b[^.]{0,30}\b(?:wrong|up)\b|^(?:way |far |much )?too (?:long|short|verbose|wordy|formal|much)\b/i;
+
+/** Why an English user sentence is junk however durable it sounds, or undefined. */
+export function englishUserVeto(
+  text: string,
+): { reason: 'question' | 'context-dependent' | 'chatter' | 'passing-state'; detail: string } | undefined {
+  const t = foldInformal(text.trim());
+  const bare = t.replace(/(?<!\w)(["'`“‘])[^"'`”’\n]{0,60}[”’"'`](?!\w)/g, 'value').replace(/https?:\/\/\S+/g, 'url');
+  if (/\?/.test(bare) && !TAG_QUESTION.test(bare)) return { reason: 'question', detail: 'question mark' };
+  if (HYPOTHETICAL.test(t)) return { reason: 'question', detail: 'hypothetical' };
+  if (REPORTED.test(t) && !REPORTED_SELF.test(t)) return { reason: 'context-dependent', detail: 'reported speech' };
+  if (SARCASM.test(t)) return { reason: 'chatter', detail: 'sarcasm' };
+  if (ANAPHORA.test(t)) return { reason: 'context-dependent', detail: 'anaphora' };
+  if (SELF_TALK.test(t)) return { reason: 'chatter', detail: 'self-talk' };
+  if (COMPLAINT.test(t)) return { reason: 'chatter', detail: 'complaint' };
+  if (/,\s*(?:what's|what is|how do|how to|where's|where is|which one)\b/i.test(t))
+    return { reason: 'question', detail: 'question clause' };
+  if (/\brn\b/.test(text) || MOMENT.test(t) || (WEAK_MOMENT.test(t) && !STANDING.test(t)))
+    return { reason: 'passing-state', detail: 'moment' };
+  // "No data is showing up", "nothing is loading": what the screen shows now.
+  if (/^(?:no|nothing)\b[^.?]{0,40}\b(?:is|are)\s+\w+ing\b/i.test(t)) return { reason: 'passing-state', detail: 'status' };
+  if (/\bjust\s+\w+ed\b/i.test(t) && !CHANGE.test(t)) return { reason: 'passing-state', detail: 'just happened' };
+  return undefined;
+}
