@@ -18,6 +18,7 @@ const WRITTEN_USER_SETS = [
   ['admission-user-en-dev-1.jsonl', 'dev'],
   ['admission-user-en-dev-2.jsonl', 'dev'],
   ['admission-user-en-blind-3.jsonl', 'blind'],
+  ['admission-user-en-blind-4.jsonl', 'blind'],
 ] as const;
 
 export function printWrittenUserSets(options: { dataDir: string }): void {
