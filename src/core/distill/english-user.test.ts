@@ -28,9 +28,12 @@ describe('English user messages as people type them', () => {
       expect(learn(text), text).toHaveLength(1);
   });
 
-  it('says "the user is" for "I am" inside a sentence', () => {
+  it('turns the pronoun into the third person however it is typed, and leaves "i.e." alone', () => {
     expect(learn('the account I am logged in with is called ops-admin')).toEqual([
       'fact: The account they are logged in with is called ops-admin.',
+    ]);
+    expect(learn("im a nurse, so don't assume i'm free on weekdays, i.e. check with me")).toEqual([
+      "fact: The user is a nurse, so don't assume they are free on weekdays, i.e. check with them.",
     ]);
   });
 
@@ -46,6 +49,7 @@ describe('English user messages as people type them', () => {
       ['you literally never get this regex right', 'chatter'],
       ['from now on im waking up at 5am (who am i kidding)', 'chatter'],
       ['i always forget, whats the port-forward syntax', 'question'],
+      ['i always mix it up', 'context-dependent'],
     ];
     for (const [text, reason] of cases) {
       expect(englishUserVeto(text)?.reason, text).toBe(reason);

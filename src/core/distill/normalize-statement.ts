@@ -121,14 +121,18 @@ export function toThirdPerson(sentence: string): string {
     }
   } else if (/^my\s/i.test(s)) s = s.replace(/^my\s/i, "The user's ");
   // The rest of the sentence: "my" -> "their", "me" -> "them", "myself" -> "themselves".
-  return s
-    .replace(/\bmy\b/gi, 'their')
-    .replace(/\bmine\b/gi, 'theirs')
-    .replace(/\bmyself\b/gi, 'themselves')
-    .replace(/(?<=\b(?:to|for|with|from|tell|ask|remind|give|send|show|call|let|help|at|about)\s)me\b/gi, 'them')
-    .replace(/\bI'm\b|\bI am\b/g, 'they are')
-    .replace(/\bI was\b/g, 'they were')
-    .replace(/\bI\b/g, 'they');
+  return (
+    s
+      .replace(/\bmy\b/gi, 'their')
+      .replace(/\bmine\b/gi, 'theirs')
+      .replace(/\bmyself\b/gi, 'themselves')
+      .replace(/(?<=\b(?:to|for|with|from|tell|ask|remind|give|send|show|call|let|help|at|about)\s)me\b/gi, 'them')
+      // People type the pronoun in lower case too ("so when i ask"); "i.e." and "(i)" are not it.
+      .replace(/(?<![\w.(])[Ii](?:'m| am)(?![\w.'])/g, 'they are')
+      .replace(/(?<![\w.(])[Ii] was(?![\w.'])/g, 'they were')
+      .replace(/(?<![\w.(])[Ii]'(ve|d|ll)(?![\w.'])/g, "they'$1")
+      .replace(/(?<![\w.(])[Ii](?![\w.')])/g, 'they')
+  );
 }
 
 function finish(text: string): string {
