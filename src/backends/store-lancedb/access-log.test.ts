@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -58,6 +58,19 @@ describe('access log (access statistics beside the table)', () => {
     await reader.refresh();
     expect(reader.get('m1')).toEqual({ count: 60, at: at(28) });
     expect(reader.get('m2')).toEqual({ count: 120, at: at(1) });
+  });
+
+  it("reloads a file rewritten under the same inode (a file system reuses a replaced file's inode)", async () => {
+    const path = join(dir, 'access.jsonl');
+    const reader = new AccessLog({ path });
+    await writeFile(path, `${JSON.stringify({ id: 'm1', count: 1, at: at(1) })}\n`);
+    await reader.refresh();
+    // Rewritten in place: same inode, longer, other first bytes.
+    const rewritten = [{ generation: 'g2' }, { id: 'm1', count: 7, at: at(2) }, { id: 'm2', count: 1, at: at(2) }];
+    await writeFile(path, `${rewritten.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    await reader.refresh();
+    expect(reader.get('m1')).toEqual({ count: 7, at: at(2) });
+    expect(reader.get('m2')).toEqual({ count: 1, at: at(2) });
   });
 
   it('store: a touch in one store object is seen by another on the same folder, in reads and searches', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { open, rename, stat, writeFile } from 'node:fs/promises';
 import { withFileLock } from '../../util/file-lock.js';
 
@@ -9,7 +10,9 @@ import { withFileLock } from '../../util/file-lock.js';
  * time = latest). The table's access columns are therefore a base that only inserts set: updates
  * keep the stored base (store.ts), so an increment is never counted twice. Readers pick up other
  * processes' appends with one stat per read; a rewrite (compaction) changes the inode, which
- * makes readers reload from the start.
+ * makes readers reload from the start. The file system may hand a later rewrite the inode of an
+ * earlier one, so readers also compare the file's first bytes, and a rewrite opens with a line
+ * of its own (a generation id) that no other file has.
  */
 export interface AccessEntry {
   count: number;
@@ -17,6 +20,7 @@ export interface AccessEntry {
 }
 
 const COMPACT_BYTES = 2 * 1024 * 1024;
+const HEAD_BYTES = 256;
 
 export interface AccessLogOptions {
   path: string;
@@ -30,6 +34,8 @@ export class AccessLog {
   private offset = 0;
   private inode = -1;
   private tail = '';
+  /** The first bytes of the file as last read from its start: the same inode with other bytes is another file. */
+  private head = Buffer.alloc(0);
 
   private readonly path: string;
   private readonly lockStaleMs: number | undefined;
@@ -62,16 +68,24 @@ export class AccessLog {
     try {
       // The handle's own stat: a compaction may have swapped the file since the stat above.
       const current = await handle.stat();
-      if (current.ino !== this.inode || current.size < this.offset) this.reset(current.ino);
+      if (current.ino !== this.inode || current.size < this.offset || !(await this.sameHead(handle))) this.reset(current.ino);
       const length = current.size - this.offset;
       if (length <= 0) return;
       const buffer = Buffer.alloc(length);
       const { bytesRead } = await handle.read({ buffer, position: this.offset, length });
+      if (this.offset === 0) this.head = Buffer.from(buffer.subarray(0, Math.min(bytesRead, HEAD_BYTES)));
       this.offset += bytesRead;
       this.apply(this.tail + buffer.subarray(0, bytesRead).toString('utf8'));
     } finally {
       await handle.close();
     }
+  }
+
+  private async sameHead(handle: Awaited<ReturnType<typeof open>>): Promise<boolean> {
+    if (this.head.length === 0) return true;
+    const buffer = Buffer.alloc(this.head.length);
+    const { bytesRead } = await handle.read({ buffer, position: 0, length: buffer.length });
+    return bytesRead === buffer.length && buffer.equals(this.head);
   }
 
   get(id: string): AccessEntry | undefined {
@@ -102,9 +116,11 @@ export class AccessLog {
 
   /** Rewrites the log with one summed line per id (caller holds the lock). */
   private async compact(): Promise<void> {
-    const text = [...this.entries].map(([id, e]) => JSON.stringify({ id, count: e.count, at: e.at })).join('\n');
+    const lines = [...this.entries].map(([id, e]) => JSON.stringify({ id, count: e.count, at: e.at }));
+    // Readers skip this line (no id); it makes the rewrite's first bytes its own.
+    const text = [JSON.stringify({ generation: randomUUID() }), ...lines].join('\n');
     const tmp = `${this.path}.${process.pid}.tmp`;
-    await writeFile(tmp, text.length > 0 ? `${text}\n` : '');
+    await writeFile(tmp, `${text}\n`);
     await rename(tmp, this.path);
     await this.refresh();
   }
@@ -113,6 +129,7 @@ export class AccessLog {
     this.entries = new Map();
     this.offset = 0;
     this.tail = '';
+    this.head = Buffer.alloc(0);
     this.inode = inode;
   }
 
