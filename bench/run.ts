@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- <name> ...]`: runs the benchmarks and prints their tables.
- * Names: write, recall, locomo, embedders, ann, admission, capture, conversations, distill, rules, http, hooks, resident-ops,
+ * Names: write, recall, locomo, embedders, ann, admission, capture, conversations, distill, rules, supersession, http, hooks, resident-ops,
  * postgres, redaction, lines, locks, openclaw (default: all available).
  */
 import { runLocomo } from './locomo.js';
@@ -23,6 +23,10 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
     await (await import('./distill-real.js')).runRealDistillBench();
   },
   rules: async () => (await import('./rules.js')).runRulesBench({ all: process.argv.includes('--all') }),
+  supersession: async () => {
+    const { runSupersessionBench, supersessionArgs } = await import('./supersession.js');
+    await runSupersessionBench(supersessionArgs(process.argv));
+  },
   // The capture benchmark measures RSS per case, so it runs in child processes of its own.
   capture: async () => {
     const { spawnSync } = await import('node:child_process');

@@ -1,3 +1,4 @@
+import { statesChangeForGood } from './english-change.js';
 import type { Trigger } from './rule-patterns.js';
 
 /**
@@ -92,7 +93,12 @@ const HABIT: Trigger['pattern'] = {
 
 /** Appended to the English user triggers: tried after the explicit phrases. */
 export const USER_TRIGGERS_EN_IMPLICIT: Trigger[] = [
-  T('change', 'preference', 0.75, CHANGE),
+  {
+    name: 'change',
+    category: 'preference',
+    confidence: 0.75,
+    pattern: { test: (text: string) => statesUserChange(text) },
+  },
   T('decision', 'decision', 0.75, DECISION),
   T('lesson', 'lesson', 0.7, LESSON),
   T('identity', 'fact', 0.7, IDENTITY),
@@ -110,7 +116,8 @@ export function hasImplicitUserStatement(text: string): boolean {
 
 /** A change that holds from now on: "now" and "anymore" there do not mark a passing state. */
 export function statesUserChange(text: string): boolean {
-  return CHANGE.test(foldInformal(text));
+  const t = foldInformal(text);
+  return CHANGE.test(t) || statesChangeForGood(t);
 }
 
 // ---------------------------------------------------------------- what makes it junk
@@ -157,10 +164,11 @@ export function englishUserVeto(
   if (COMPLAINT.test(t)) return { reason: 'chatter', detail: 'complaint' };
   if (/,\s*(?:what's|what is|how do|how to|where's|where is|which one)\b/i.test(t))
     return { reason: 'question', detail: 'question clause' };
-  if (/\brn\b/.test(text) || MOMENT.test(t) || (WEAK_MOMENT.test(t) && !STANDING.test(t)))
+  // "ripped jest out this week": when the change happened, not a state that passes.
+  if (/\brn\b/.test(text) || MOMENT.test(t) || (WEAK_MOMENT.test(t) && !STANDING.test(t) && !statesUserChange(t)))
     return { reason: 'passing-state', detail: 'moment' };
   // "No data is showing up", "nothing is loading": what the screen shows now.
   if (/^(?:no|nothing)\b[^.?]{0,40}\b(?:is|are)\s+\w+ing\b/i.test(t)) return { reason: 'passing-state', detail: 'status' };
-  if (/\bjust\s+\w+ed\b/i.test(t) && !CHANGE.test(t)) return { reason: 'passing-state', detail: 'just happened' };
+  if (/\bjust\s+\w+ed\b/i.test(t) && !statesUserChange(t)) return { reason: 'passing-state', detail: 'just happened' };
   return undefined;
 }

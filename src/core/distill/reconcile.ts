@@ -9,6 +9,7 @@ import { countTokens } from './tokens.js';
 import { contentHash } from '../write/normalize.js';
 import { statesDifferentFacts } from '../write/changed-fact.js';
 import type { Candidate } from './extract.js';
+import { isRetelling, replacedMemory } from './change-target.js';
 import { isChangeStatement, isChoiceStatement, sameContext, slotOf } from './slots.js';
 
 /**
@@ -79,14 +80,20 @@ export async function sameSlot(options: {
 }): Promise<MemoryRecord[]> {
   const slot = slotOf(options.candidate.text);
   if (!slot) return [];
-  let current = options.cache.get(options.candidate.scope);
+  const current = await currentOfScope({ ctx: options.ctx, scope: options.candidate.scope, cache: options.cache });
+  return current.filter((r) => slotOf(r.text)?.slot === slot.slot);
+}
+
+/** Current memories of a scope, newest first (cached for the batch). */
+async function currentOfScope(options: { ctx: EngineContext; scope: string; cache: Map<string, MemoryRecord[]> }): Promise<MemoryRecord[]> {
+  let current = options.cache.get(options.scope);
   if (!current) {
-    current = await options.ctx.store.list({ filter: { scopes: [options.candidate.scope] }, limit: 5000 });
-    options.cache.set(options.candidate.scope, current);
+    current = (await options.ctx.store.list({ filter: { scopes: [options.scope] }, limit: 5000 }))
+      .filter((r) => r.validTo === null)
+      .sort((a, b) => Date.parse(b.validFrom) - Date.parse(a.validFrom));
+    options.cache.set(options.scope, current);
   }
-  return current
-    .filter((r) => r.validTo === null && slotOf(r.text)?.slot === slot.slot)
-    .sort((a, b) => Date.parse(b.validFrom) - Date.parse(a.validFrom));
+  return current;
 }
 
 /** Up to `limit` current memories of the candidate's scope, by vector and by text, best first. */
@@ -213,6 +220,27 @@ export async function reconcile(options: {
         continue;
       }
     }
+    if (!options.llm) {
+      const scopeMemories = await currentOfScope({ ctx, scope: candidate.scope, cache: slotCache });
+      const target = replacedMemory({
+        text: candidate.text,
+        memories: scopeMemories.filter((m) => Date.parse(m.validFrom) <= statedAtOf(candidate)),
+      });
+      if (target) {
+        decisions[index] = {
+          ...base,
+          kind: 'supersede',
+          targetId: target.id,
+          reason: `changed: replaces "${target.text.slice(0, 80)}"`,
+          by: 'rules',
+        };
+        slotCache.set(
+          candidate.scope,
+          scopeMemories.filter((r) => r.id !== target.id),
+        );
+        continue;
+      }
+    }
     for (const m of slotMates) if (!similar.some((x) => x.record.id === m.id)) similar.push({ record: m });
     const near = similar.find((s) => s.similarity !== undefined && s.similarity >= ctx.write.nearDuplicateThreshold);
     if (near && statesDifferentFacts(candidate.text, near.record.text)) {
@@ -237,6 +265,17 @@ export async function reconcile(options: {
         targetId: near.record.id,
         reason: `near duplicate (similarity ${near.similarity!.toFixed(3)})`,
         by: 'near',
+      };
+      continue;
+    }
+    const retold = options.llm ? undefined : similar.find((s) => isRetelling(candidate.text, s));
+    if (retold) {
+      decisions[index] = {
+        ...base,
+        kind: 'skip',
+        targetId: retold.record.id,
+        reason: `restated in other words (similarity ${retold.similarity!.toFixed(3)})`,
+        by: 'rules',
       };
       continue;
     }

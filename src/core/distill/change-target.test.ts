@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { MemoryRecord } from '../../spec/memory-record.js';
+import { isAdditive, isRetelling, replacedMemory, replacedNames } from './change-target.js';
+import { statesUserChange } from './english-user.js';
+
+const mem = (id: string, text: string): MemoryRecord => ({ id, text }) as MemoryRecord;
+const target = (text: string, memories: MemoryRecord[]) => replacedMemory({ text, memories })?.id;
+
+describe('replacedNames', () => {
+  it('names what a change statement says was replaced', () => {
+    expect(replacedNames('We ripped datadog out, logs go to loki now.')).toContain('datadog');
+    expect(replacedNames("We're finally off heroku, both run on fly.io now.")).toContain('heroku');
+    expect(replacedNames('We moved postgres from RDS to Neon.')).toContain('rds');
+    expect(replacedNames("Chloe's off to uni so Jess is our sitter now.")).toContain('chloe');
+    expect(replacedNames('We let the circleci contract lapse.')).toContain('circleci');
+  });
+});
+
+describe('replacedMemory', () => {
+  const others = [
+    mem('train', 'The user is learning Spanish on Duolingo, 10 min a day on the train.'),
+    mem('kids', 'The kids have school dinners every day.'),
+    mem('trip', "We're going to the Algarve for the first two weeks of August."),
+  ];
+
+  it('replaces the memory that names what was dropped', () => {
+    const logs = mem('logs', 'We send all our logs to Datadog.');
+    expect(target('We ripped datadog out, logs go to loki now.', [...others, logs])).toBe('logs');
+  });
+
+  it('replaces the one memory about the same subject when the statement says it moved', () => {
+    const standup = mem('standup', 'Daily standup is 9:30am.');
+    expect(target('Standup moved to 10:15 so the parents can do school drop-off.', [...others, standup])).toBe('standup');
+  });
+
+  it('replaces nothing when the shared word is in several memories', () => {
+    const lunch = mem('lunch', 'The kids eat lunch at noon.');
+    expect(target("We've moved the kids to packed lunches.", [...others, lunch])).toBeUndefined();
+  });
+
+  it('matches a name only where a memory says what it is about, not in passing', () => {
+    expect(target('Commuting by e-bike these days instead of the train.', others)).toBeUndefined();
+  });
+
+  it('never replaces on a statement that adds a second thing or says the same again', () => {
+    const redis = mem('redis', 'We use Redis for caching.');
+    expect(isAdditive('We also use Valkey for queues now.')).toBe(true);
+    expect(target('We also use Valkey for queues now.', [redis])).toBeUndefined();
+    expect(isAdditive('The thursday pitch got too expensive.')).toBe(false);
+    const tabs = mem('tabs', 'The user prefers tabs over spaces in Python.');
+    expect(target('The user prefers tabs instead of spaces in Python!', [tabs])).toBeUndefined();
+  });
+
+  it('leaves a look-alike without a change word alone', () => {
+    const db = mem('db', 'Our main database is Postgres.');
+    expect(target('Analytics events go into ClickHouse, separate from the main db.', [db])).toBeUndefined();
+  });
+});
+
+describe('isRetelling', () => {
+  const stored = mem('m', 'Db migrations are run with dbmate, files live in db/migrations.');
+  it('is a paraphrase close in meaning with shared words', () => {
+    expect(isRetelling("We use dbmate for migrations, they're in db/migrations.", { record: stored, similarity: 0.87 })).toBe(true);
+  });
+  it('is not a retelling when far in meaning, changed or found by text only', () => {
+    expect(isRetelling("We use dbmate for migrations, they're in db/migrations.", { record: stored, similarity: 0.6 })).toBe(false);
+    expect(isRetelling('We use sqitch for migrations now.', { record: stored, similarity: 0.85 })).toBe(false);
+    expect(isRetelling("We use dbmate for migrations, they're in db/migrations.", { record: stored })).toBe(false);
+  });
+});
+
+describe('statesUserChange: changes said the way people say them', () => {
+  it.each([
+    'fyi: pnpm now.',
+    "we're finally off heroku, api and worker both run on fly.io now",
+    'ripped jest out this week, everything runs on vitest now',
+    'we killed the develop branch',
+    'we changed on-call to 2-week shifts with handoff wednesday 11am',
+    'swapped eslint and prettier for biome',
+    'the 1password env vault is deleted',
+    'pickup is 2:45 now',
+  ])('%s', (text) => expect(statesUserChange(text)).toBe(true));
+
+  it.each(['it works now', 'the tests pass now', 'wrote 2 tests, both green, pushing now', "i'm done now", 'i just fixed the header'])(
+    'not: %s',
+    (text) => expect(statesUserChange(text)).toBe(false),
+  );
+});

@@ -1,0 +1,151 @@
+/**
+ * Offline supersession beyond the known slots (slots.ts): "we ripped datadog out, logs go to loki
+ * now", "standup moved to 10", "i report to james now". Without an LLM, a statement that says
+ * something changed replaces the current memory it is about:
+ * - the memory naming what the statement says was replaced ("switched from X", "ditched X",
+ *   "no longer X", "instead of X"), or, failing a name,
+ * - the memory that shares the statement's subject: the same content words around a different value.
+ * A statement that adds a second thing ("also", "as well", "another") never replaces anything.
+ */
+import type { MemoryRecord } from '../../spec/memory-record.js';
+import { statesDifferentFacts } from '../write/changed-fact.js';
+
+const STOP = new Set(
+  (
+    'a an the this that these those it its is are was were be been being am do does did has have had having will would ' +
+    'shall should can could may might must to of in on at for with as by from into onto over about up out off via per ' +
+    'and or but so than then if when while because since until not no nor never now anymore any more also too very just ' +
+    'really still only even all some every each both either neither other another such same own new old current ' +
+    'they them their theirs he him his she her hers we us our ours you your yours i me my mine user users team ' +
+    'use uses used using prefer prefers preferred like likes want wants wanted need needs get gets got go goes going gone went ' +
+    'make makes made keep keeps kept switch switched switching move moved moving change changed changing instead rather ' +
+    'these days lately recently nowadays going forward from now on starting today there here what which who whom whose ' +
+    'pls please thanks fyi btw tbh rn ok okay yeah yes run runs ran work works worked live lives ship ships handle handles ' +
+    "we're we've i'm i've they're they've it's that's there's don't doesn't didn't isn't aren't can't won't"
+  ).split(/\s+/),
+);
+
+/** Lower-cased content words, crudely stemmed ("logs" → "log", "deploys" → "deploy"). */
+export function subjectWords(text: string): Set<string> {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'+#.-]*[\p{L}\p{N}+#]|[\p{L}\p{N}]/gu) ?? [];
+  return new Set(
+    words
+      .map((w) => w.replace(/'s$/, ''))
+      .filter((w) => !STOP.has(w) && w.length > 1)
+      .map((w) => (w.length > 4 && /[^s]s$/.test(w) ? w.slice(0, -1) : w)),
+  );
+}
+
+// What follows one of these is the thing replaced: "ditched X", "moved off X", "no longer use X".
+const REPLACED_BEFORE =
+  /\b(?:(?:switched|moved|migrated|changed|went|converted|ported|upgraded|downgraded)\s+(?:over\s+|away\s+)?from|moved\s+(?:off|away\s+from)(?:\s+of)?|(?:ditched|dropped|dumped|retired|killed|scrapped|removed|replaced|swapped|sunset(?:ted)?|deprecated|abandoned|uninstalled|cancell?ed)|ripped|got\s+rid\s+of|gave\s+up(?:\s+on)?|stopped\s+(?:using|doing|going\s+to|drinking|eating)|quit|no\s+longer\s+(?:use|using|on|with|at|in|have|work\s+(?:at|for|on|with)|go\s+to|eat|drink|do)|not\s+(?:using|on|with|at|in)|instead\s+of|no\s+more|traded\s+in|merged|(?:'re|'m|\bare|\bam|got|went|came|finally|moved|fully)\s+off(?:\s+of)?|let(?:\s+(?:the|our|my))?(?=\s+[\p{L}\p{N}.-]+(?:\s+[\p{L}\p{N}.-]+)?\s+(?:lapse|expire|go)\b)|(?:switched|moved|migrated|changed|converted|ported)\s+(?:[\p{L}\p{N}.-]+\s+){1,3}from|used\s+to\s+(?:use|be|have|go\s+to|work\s+(?:at|for|on)|live\s+in))\s+(?:the\s+|our\s+|my\s+|their\s+|a\s+|an\s+)?([\p{L}\p{N}][\p{L}\p{N}.+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}.+#/-]*){0,2})/giu;
+// What precedes one of these was replaced: "X is gone", "X is out", "X → Y".
+const REPLACED_AFTER =
+  /([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)(?:'s|\s+(?:is|was|are|were|has\s+been|have\s+been|got|is\s+being|are\s+being))\s+(?:gone|out|dead|retired|deprecated|replaced|dropped|history|no\s+more|over|cancell?ed|archived|deleted|removed|shut\s+(?:off|down)|off)\b|([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)\s+(?:finally\s+|just\s+)?(?:died|broke|is\s+dead)\b|([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)\s*(?:->|→|=>)\s*[\p{L}\p{N}]/giu;
+// The first words of a memory, up to its first clause break: where it names what it is about.
+const FUNCTION_WORDS =
+  /^(?:to|for|with|and|but|now|in|on|at|as|because|since|so|it|them|that|this|anymore|any|out|over|last|yesterday|from|into|onto|after|before|entirely|completely|already|finally)$/i;
+
+/** The names a change statement says were replaced, lower-cased (may be empty). */
+export function replacedNames(text: string): string[] {
+  const names: string[] = [];
+  for (const m of text.matchAll(REPLACED_BEFORE)) {
+    const words = m[1]!.split(/\s+/);
+    const cut = words.findIndex((w) => FUNCTION_WORDS.test(w));
+    const kept = cut < 0 ? words : words.slice(0, cut);
+    // "the circleci contract lapse": the longest start of the phrase a memory mentions.
+    for (let n = kept.length; n > 0; n--) names.push(kept.slice(0, n).join(' ').toLowerCase());
+  }
+  for (const m of text.matchAll(REPLACED_AFTER)) {
+    const name = (m[1] ?? m[2] ?? m[3])!.toLowerCase();
+    if (!STOP.has(name)) names.push(name);
+  }
+  return names.filter((n) => subjectWords(n).size > 0);
+}
+
+/** A second thing beside the first: "we also use Redis", "another repo", "as well", "me too". */
+export function isAdditive(text: string): boolean {
+  return /\b(?:also|as well|in addition|additionally|alongside|besides|another|a second|separate(?:ly)?)\b|\btoo\b(?=\s*(?:[.,!;)]|$))/i.test(
+    text,
+  );
+}
+
+/** The statement says the situation is new: "now", "these days", "anymore", "from now on", "moved to". */
+export function marksChange(text: string): boolean {
+  return /\b(?:now|nowadays|these days|anymore|any more|no longer|from now on|going forward|starting (?:today|tomorrow|this|next|on|from|in)|as of|since (?:last|this)|moved|moving|switched|switching|changed|changing|replaced|replacing|ditched|dropped|merged|killed|cancell?ed|quit|archived|deleted|removed|swapped|bumped|upgraded|shifted|pushed|traded|migrated|died|off|gone|new\b|instead|used to|not \S+ any ?more|no more|is gone|are gone)\b|->|→/i.test(
+    text,
+  );
+}
+
+/** A memory's first clause: "Our CI is CircleCI" of "Our CI is CircleCI, config lives in ...". */
+function headClause(text: string): string {
+  return text.split(/[,;:(]\s|\s[—–-]\s/)[0]!;
+}
+
+function mentions(text: string, name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu').test(text);
+}
+
+/**
+ * The current memory an offline change statement replaces, or undefined. `memories` are current
+ * memories of the candidate's scope stated before it, newest first.
+ */
+export function replacedMemory(options: { text: string; memories: MemoryRecord[] }): MemoryRecord | undefined {
+  const { text, memories } = options;
+  if (isAdditive(text) || !marksChange(text)) return undefined;
+  // The words of the clauses that carry the change: "standup moved to 10:15, so the parents can do
+  // school drop-off" is about standup, not school.
+  const clauses = text
+    .split(/[,;:()]\s*|\s+[—–-]\s+|\s+(?:so|because|since|but|and then|which|as)\s+|\s+and\s+(?=(?:i|we|they|he|she|the|my|our)\b)/i)
+    .filter((c) => marksChange(c));
+  const own = subjectWords(clauses.length > 0 ? clauses.join(' ') : text);
+  // A memory that already says everything the statement says is the same fact, not a change.
+  const novelTo = (m: MemoryRecord) => {
+    const theirs = subjectWords(m.text);
+    return [...own].filter((w) => !theirs.has(w)).length;
+  };
+  const named = replacedNames(text);
+  if (named.length > 0) {
+    const hit = memories.find((m) => named.some((n) => mentions(headClause(m.text), n)));
+    if (hit) return novelTo(hit) > 0 ? hit : undefined;
+    // What was dropped is no memory's subject: a memory naming it in passing is not the one replaced.
+    for (const n of named) for (const w of subjectWords(n)) own.delete(w);
+  }
+  // The same subject around another value: most shared content words, at least two or half of the smaller.
+  const scored = memories
+    .map((m) => {
+      const theirs = subjectWords(m.text);
+      const shared = [...own].filter((w) => theirs.has(w));
+      return { m, shared, score: shared.length / Math.max(1, Math.min(own.size, theirs.size)) };
+    })
+    .filter((x) => x.shared.length > 0 && novelTo(x.m) > 0)
+    .sort((a, b) => b.score - a.score);
+  const best = scored[0];
+  if (!best) return undefined;
+  if (best.shared.length >= 2 || best.score >= 0.5) return best.m;
+  // One shared word is enough when the statement says outright that it moved or changed and no
+  // other current memory shares it: "standup moved to 10:15" and the one memory about standup.
+  const [word] = best.shared;
+  if (STRONG_CHANGE.test(text) && !scored.some((x) => x !== best && x.shared.includes(word!))) return best.m;
+  return undefined;
+}
+
+const STRONG_CHANGE =
+  /\b(?:moved|changed|switched|shifted|pushed|swapped|replaced|traded|migrated|bumped|upgraded|now|anymore|no longer|no more|instead|off to|gone)\b/i;
+
+/** Below the near-duplicate threshold, the cosine at which a paraphrase with shared words is the same fact. */
+const RETELLING_SIMILARITY = 0.8;
+
+/**
+ * Offline, a statement that retells a stored memory in other words ("we use dbmate for migrations,
+ * they're in db/migrations" after "db migrations are run with dbmate, files in db/migrations"):
+ * close in meaning, two content words shared, no other number, name or negation, and nothing that
+ * says it changed or adds a second thing.
+ */
+export function isRetelling(text: string, stored: { record: MemoryRecord; similarity?: number }): boolean {
+  if (stored.similarity === undefined || stored.similarity < RETELLING_SIMILARITY) return false;
+  if (marksChange(text) || isAdditive(text) || statesDifferentFacts(text, stored.record.text)) return false;
+  const theirs = subjectWords(stored.record.text);
+  return [...subjectWords(text)].filter((w) => theirs.has(w)).length >= 2;
+}

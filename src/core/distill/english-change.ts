@@ -1,0 +1,65 @@
+/**
+ * How people tell an agent that something changed for good, beyond "I switched to X" (english-user.ts
+ * has the first forms): the new value with a "now" ("everything runs on vitest now", "fyi: pnpm
+ * now"), what was dropped ("we killed the develop branch", "we're finally off heroku", "the 1password
+ * vault is deleted"), a setting moved ("we changed on-call to 2-week shifts", "bumped everything to
+ * node 22") or a swap ("swapped eslint and prettier for biome", "running colima instead").
+ * Each form needs a change word and a subject that is the user's world, never "it" or "this": "it
+ * works now" and "the test passes now" are how a task is going, not a change to remember.
+ */
+
+const LEAD = String.raw`(?:^|[,;:—–]\s*)(?:(?:ok|so|also|and|oh|fyi|btw|heads up|update|quick update|ps|yeah|right|well)\s*[:,!-]?\s+)*`;
+/** A thing the user owns or runs, as a subject: not "it", "this", "that", "which". */
+const OWNER_SUBJECT = String.raw`(?:we|i|everything|all|both|the team|they|she|he|the kids|my \w+|our \w+)`;
+const DROP_VERB =
+  'killed|scrapped|retired|deleted|archived|uninstalled|cancell?ed|ditched|dropped|dumped|sold|traded in|gave up|quit|shut down|shut off|turned off|sunset(?:ted)?|deprecated|decommissioned|got rid of|removed';
+const MOVE_VERB =
+  'changed|switched|moved|migrated|bumped|upgraded|downgraded|shifted|pushed|pulled|brought|converted|ported|swapped|merged|went';
+
+const FORMS: RegExp[] = [
+  // "fyi: pnpm now", "heads up - trunk based now"
+  /^(?:(?:ok|so|also|oh)[,\s]+)?(?:fyi|btw|heads up|update|quick update|ps)\s*[:,!-]?\s+(?!\w+ing\b)[\w.+#/-]+(?:\s+(?!\w+ing\b)[\w.+#/-]+){0,2}\s+now[.!]*$/i,
+  // "we're finally off heroku", "i'm off caffeine"
+  /\b(?:we're|we are|i'm|i am)\s+(?:finally\s+|now\s+|fully\s+|completely\s+|officially\s+)?off\s+(?:of\s+)?[\w.+#-]{2,}/i,
+  // "we're on Doppler for secrets now", "i'm doing italian now"
+  /\b(?:we're|we are|i'm|i am)\s+(?:\w+\s+)?(?:on|with|using|doing|running|in|at)\s+[^.?;]{1,50}?\s+now\b/i,
+  // "everything runs on vitest now", "she does gymnastics on saturday mornings now", "we drive a Kia now"
+  new RegExp(
+    String.raw`\b${OWNER_SUBJECT}\s+(?:\w+ly\s+)?(?:runs?|goes|go|lives?|handles?|uses?|drives?|does|do|works?|eats?|drinks?|rides?|takes?|gets?|has|have|pays?|sees?|trains?|plays?|starts?|finish(?:es)?)\s+[^.?;]{2,60}?\s+now\b`,
+    'i',
+  ),
+  // "pickup is 2:45 now", "standup is at 10 now"
+  /\b(?:is|are)\s+(?!\w+ing\b|not\b|still\b|broken\b|fixed\b|working\b|done\b|fine\b|ok\b)(?:at\s+|on\s+|the\s+)?[\w.:'-]+(?:\s+[\w.:'-]+){0,3}\s+now\b/i,
+  // "we're fully remote now", "i'm pescatarian now"; not "i'm done now", "i'm confused now"
+  /\b(?:we're|i'm|we are|i am)\s+(?:fully\s+|completely\s+|officially\s+|totally\s+|an?\s+)?(?!(?:done|ready|back|here|there|home|stuck|confused|lost|hungry|tired|busy|free|good|fine|ok|okay|sure|sorry|going|getting|leaving|trying|about|almost|still|just|so|too|all|not|really|very|happy|glad|seeing|working|waiting|looking|able)\b)[\w-]+(?:\s+[\w-]+)?\s+now\b/i,
+  // "that's my workout now", "that's our one streaming sub now"
+  /\bthat's\s+(?:my|our|the)\s+[^.?;]{1,40}\s+now\b/i,
+  // "we killed the develop branch", "cancelled netflix", "uninstalled docker desktop"
+  new RegExp(
+    String.raw`(?:${LEAD}|\b(?:we|i|the team)\s+(?:have\s+|'ve\s+|finally\s+|just\s+)?)(?:${DROP_VERB})\s+(?:the\s+|our\s+|my\s+)?[\w.+#/-]{2,}`,
+    'i',
+  ),
+  // "the 1password vault is deleted", "pagerduty is cancelled", "the old repos are archived", "knex has been removed"
+  /\b(?!it\b|this\b|that\b|which\b)[\w.+#/-]{2,}\s+(?:is|are|was|were|has been|have been|got|is being|are being)\s+(?:gone|deleted|archived|cancell?ed|retired|removed|deprecated|dead|history|shut (?:off|down)|decommissioned|sunset)\b/i,
+  // "we changed on-call to 2-week shifts", "bumped everything to node 22", "we've pushed bedtime to 8"
+  new RegExp(
+    String.raw`(?:${LEAD}|\b(?:we|i|the team|they|she|he|[A-Z]\w+)\s+(?:have\s+|'ve\s+|has\s+|just\s+|finally\s+)?)(?:${MOVE_VERB})\s+(?:[\w.:'+#/-]+\s+){1,5}?(?:to|into|onto|for|with)\s+[\w.:'+#/-]`,
+    'i',
+  ),
+  // "standup moved to 10:15", "oscar's practice got moved to thursdays"
+  /^(?:(?:fyi|btw|heads up|so|oh)[,:\s]+)*(?:the\s+|our\s+|my\s+)?[\w.'-]+(?:\s+[\w.'-]+)?\s+(?:got\s+|has\s+been\s+|was\s+|is\s+)?(?:moved|changed|pushed|shifted|bumped|switched)\s+(?:back\s+)?(?:to|from)\s+\S/i,
+  // "running colima instead", "booked a cottage in cornwall for the same dates instead"
+  /\b(?:running|using|doing|on|booked|started|went with|got|chose|picked|bought|adopted|joined)\s+[^.?;]{1,50}\binstead\b/i,
+  // "we adopted drizzle for all db access", "replaced it with a thinkpad"
+  /\b(?:we|i)\s+(?:have\s+|'ve\s+)?(?:adopted|standardi[sz]ed on|settled on|went with|moved to)\s+\w/i,
+  /\breplaced\s+(?:it|them|that|[\w.+#/-]+(?:\s+[\w.+#/-]+){0,2})\s+with\s+\w/i,
+];
+
+/** Not a change to remember: how a task is going ("it works now", "tests pass now"). */
+const TASK_STATE =
+  /^(?:(?:ok|so|and|yeah|great|nice|cool)[,\s]+)*(?:it|this|that|the (?:test|tests|build|page|app|code|script|fix|error|bug)\w*)\b/i;
+
+export function statesChangeForGood(text: string): boolean {
+  if (TASK_STATE.test(text)) return false;
+  return FORMS.some((re) => re.test(text));
+}
