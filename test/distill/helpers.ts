@@ -1,4 +1,3 @@
-import { afterEach, beforeEach } from 'vitest';
 import { appendFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -213,19 +212,4 @@ export function themeModel(request: RecordedRequest): ScriptedReply {
       return { index: c.index, action: 'create' };
     }),
   );
-}
-
-/** A fresh offline home per test (no embedder): `home()` and `strata()` read the current one. */
-export function useOfflineHome(): { home: () => string; strata: () => Strata } {
-  let home = '';
-  let strata: Strata | undefined;
-  beforeEach(async () => {
-    home = await tempDir();
-    strata = await openStrata(home);
-  });
-  afterEach(async () => {
-    await strata?.close();
-    await removeDir(home);
-  });
-  return { home: () => home, strata: () => strata! };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runDistill } from '../../src/core/distill/index.js';
-import { ctxOf, msg, useOfflineHome, writeL0 } from './helpers.js';
+import { ctxOf, msg, writeL0 } from './helpers.js';
+import { useOfflineHome } from './offline-home.js';
 
 /**
  * Offline (no LLM), a change said in the user's own words supersedes the memory it is about, beyond
