@@ -75,13 +75,15 @@ export const USER_TRIGGERS: Trigger[] = [
   },
   {
     name: 'i-use',
-    pattern: /\bi\s+(?:usually\s+|mostly\s+|always\s+)?(?:use|am using|work with|code in)\s+\S+/i,
+    pattern:
+      /\bi\s+(?:usually\s+|mostly\s+|always\s+|only\s+)?(?:use|am using|work with|code in|wear|read on|drive an?|ride an?|take the \d)\s*\S+/i,
     category: 'preference',
     confidence: 0.65,
   },
   {
     name: 'we-use',
-    pattern: /\bwe\s+(?:usually\s+|mostly\s+|always\s+)?(?:use|are using|work with|code in|deploy (?:on|to)|host (?:on|at))\s+\S+/i,
+    pattern:
+      /\bwe\s+(?:usually\s+|mostly\s+|always\s+|only\s+)?(?:use|are using|work with|code in|deploy|host|track|tag|manage|store|pay for|rent|own)\s+(?!it\b|this\b|that\b|them\b|down\b)\S+/i,
     category: 'fact',
     confidence: 0.7,
   },

@@ -28,6 +28,15 @@ describe('rule-based capture (English)', () => {
     });
   });
 
+  it('learns how the team and the user are set up: what they track, deploy, host, rent or wear', () => {
+    const learned = (text: string) => captureByRules({ text }).map((c) => c.text);
+    expect(learned('we track tickets in Linear')).toEqual(['We track tickets in Linear.']);
+    expect(learned('we deploy the api to fly.io')).toEqual(['We deploy the api to fly.io.']);
+    expect(learned('I wear glasses, -3.5 in both eyes')).toEqual(['The user wears glasses, -3.5 in both eyes.']);
+    expect(learned('we track down the bug first')).toEqual([]);
+    expect(learned('we deploy it after lunch')).toEqual([]);
+  });
+
   it('captures nothing from chatter, requests, questions or untriggered facts', () => {
     expect(captureByRules({ text: 'ok thanks! Can you fix the login bug? What is a closure?' })).toEqual([]);
     expect(captureByRules({ text: 'The weather is nice.' })).toEqual([]);
