@@ -4,7 +4,8 @@
  * day. Every message is captured and distilled by rules (no LLM) in a fresh home, one run per day as
  * the hooks would, and the memories left current are checked against the scenario's roles.
  * Run: `npm run bench -- supersession` (`--embedder=none` for the lexical-only path, `--show`
- * to list the failures, `--sets=en-a` to run some sets only). Data: bench/data/supersession-*.jsonl (see bench/data/README.md).
+ * to list the failures, `--sets=en-a` to run some sets only, `--same-session` to say everything in
+ * one session distilled once at its end, as a hook does when the session closes). Data: bench/data/supersession-*.jsonl (see bench/data/README.md).
  */
 import { appendFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,7 +29,11 @@ const DISTRACTORS = 30;
  * Distils a scenario day by day in a fresh home that already holds the first statements of other
  * scenarios (as a real home holds other memories); returns every memory, current or past.
  */
-export async function runScenario(s: Scenario, embedder: 'local' | 'none', distractors: Scenario[] = []): Promise<MemoryRecord[]> {
+export async function runScenario(
+  s: Scenario,
+  options: { embedder: 'local' | 'none'; distractors?: Scenario[]; sameSession?: boolean },
+): Promise<MemoryRecord[]> {
+  const { embedder, distractors = [], sameSession = false } = options;
   const home = await mkdtemp(join(tmpdir(), 'strata-bench-supersession-'));
   const strata = await Strata.open({ home, overrides: { embedder: { provider: embedder } } });
   try {
@@ -48,9 +53,11 @@ export async function runScenario(s: Scenario, embedder: 'local' | 'none', distr
       await appendFile(join(home, 'conversations', `${at.slice(0, 10)}.jsonl`), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
       await runDistill({ ctx, home, caps: UNCAPPED, now: () => new Date(Date.parse(at) + 3 * 3_600_000) });
     }
+    // One session: every message a few minutes apart on the last day, distilled once at its end.
+    const lastDay = Math.max(...s.messages.map((m) => m.day));
     for (const [i, m] of s.messages.entries()) {
-      const at = new Date(START + m.day * DAY_MS + i * 60_000).toISOString();
-      const session = `${s.id}-d${m.day}-${i}`;
+      const at = new Date(START + (sameSession ? lastDay : m.day) * DAY_MS + i * 60_000).toISOString();
+      const session = sameSession ? s.id : `${s.id}-d${m.day}-${i}`;
       const base = { sessionKey: `agent:main:${session}`, sessionId: session, agentId: 'main', host: 'live' as const };
       const records = [
         { ...base, id: `${s.id}#${i}`, role: 'user' as const, content: m.text, timestamp: Date.parse(at), recordedAt: at },
@@ -64,7 +71,8 @@ export async function runScenario(s: Scenario, embedder: 'local' | 'none', distr
         },
       ];
       await appendFile(join(home, 'conversations', `${at.slice(0, 10)}.jsonl`), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-      await runDistill({ ctx, home, caps: UNCAPPED, now: () => new Date(Date.parse(at) + 3_600_000) });
+      const last = i === s.messages.length - 1;
+      if (!sameSession || last) await runDistill({ ctx, home, caps: UNCAPPED, now: () => new Date(Date.parse(at) + 3_600_000) });
     }
     return await strata.list({ scopes: ['agent:main', 'global'], includeHistory: true, order: 'oldest', limit: 1_000 });
   } finally {
@@ -75,8 +83,11 @@ export async function runScenario(s: Scenario, embedder: 'local' | 'none', distr
 
 const KINDS = ['change', 'chain', 'restate', 'distinct'] as const;
 
-export async function runSupersessionBench(options: { embedder?: 'local' | 'none'; show?: boolean; sets?: string[] } = {}): Promise<void> {
+export async function runSupersessionBench(
+  options: { embedder?: 'local' | 'none'; show?: boolean; sets?: string[]; sameSession?: boolean } = {},
+): Promise<void> {
   const embedder = options.embedder ?? 'local';
+  const sameSession = options.sameSession ?? false;
   const rows: Array<Array<string | number>> = [];
   const failures: string[] = [];
   const sets = readScenarioSets().filter((s) => !options.sets || options.sets.includes(s.name));
@@ -87,7 +98,7 @@ export async function runSupersessionBench(options: { embedder?: 'local' | 'none
         { length: Math.min(DISTRACTORS, set.scenarios.length - 1) },
         (_, j) => set.scenarios[(k + 1 + j) % set.scenarios.length]!,
       );
-      const memories = await runScenario(s, embedder, others);
+      const memories = await runScenario(s, { embedder, distractors: others, sameSession });
       const o = judgeScenario(
         s,
         memories.filter((m) => !(m.source.messageIds ?? []).some((id) => id.startsWith('seed:'))),
@@ -121,7 +132,7 @@ export async function runSupersessionBench(options: { embedder?: 'local' | 'none
     }
   }
   printTable(
-    `Offline supersession on scenarios written blind (rules, embedder ${embedder}; one distill run per day, ${DISTRACTORS} other memories in each home)`,
+    `Offline supersession on scenarios written blind (rules, embedder ${embedder}; ${sameSession ? 'all messages in one session, one distill run at its end' : 'one distill run per day'}, ${DISTRACTORS} other memories in each home)`,
     [
       'set',
       'role',
@@ -157,5 +168,10 @@ export function supersessionArgs(argv: string[]): Parameters<typeof runSupersess
     .find((a) => a.startsWith('--sets='))
     ?.slice('--sets='.length)
     .split(',');
-  return { embedder: argv.includes('--embedder=none') ? 'none' : 'local', show: argv.includes('--show'), ...(sets ? { sets } : {}) };
+  return {
+    embedder: argv.includes('--embedder=none') ? 'none' : 'local',
+    show: argv.includes('--show'),
+    sameSession: argv.includes('--same-session'),
+    ...(sets ? { sets } : {}),
+  };
 }

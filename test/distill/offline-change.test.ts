@@ -43,3 +43,43 @@ describe('offline supersession beyond the slots', () => {
     expect(now.some((t) => /main database is Postgres/.test(t))).toBe(true);
   });
 });
+
+describe('offline supersession within one session', () => {
+  // A hook distils a session once, at its end: a correction said later in it must win there too.
+  it('a change said later in the same session replaces what was said earlier in it', async () => {
+    await say('2026-03-01', 'We use Redis for caching.');
+    const session = 's-one';
+    const lines = [
+      'Our staging database listens on port 5433.',
+      'I use Vim for everything.',
+      'We deploy the api to Heroku.',
+      'ok now the flaky test, can you look at it',
+      'actually staging moved to port 5434 last week',
+      'I switched to Helix, Vim is history for me.',
+      "we're finally off heroku, the api deploys to fly.io now",
+    ];
+    await writeL0(
+      home(),
+      lines.map((content, i) => msg({ session, role: 'user', content, at: `2026-03-09T09:0${i}:00Z`, id: `${session}-u${i}` })),
+    );
+    await runDistill({ ctx: ctxOf(strata()), home: home(), now: () => new Date('2026-03-09T12:00:00Z') });
+
+    const all = await strata().list({ scopes: ['agent:main', 'global'], includeHistory: true, order: 'oldest', limit: 100 });
+    const now = all.filter((m) => m.validTo === null).map((m) => m.text);
+    expect(now.filter((t) => /5433/.test(t))).toEqual([]);
+    expect(now.filter((t) => /5434/.test(t))).toHaveLength(1);
+    expect(now.filter((t) => /\bvim\b/i.test(t) && !/helix/i.test(t))).toEqual([]);
+    expect(now.filter((t) => /helix/i.test(t))).toHaveLength(1);
+    expect(now.filter((t) => /heroku/i.test(t) && !/fly\.io/i.test(t))).toEqual([]);
+    expect(now.some((t) => /^We use Redis/.test(t))).toBe(true);
+
+    // The earlier statement is kept as history, closed when its successor was said, and linked to it.
+    const old = all.find((m) => /5433/.test(m.text))!;
+    const successor = all.find((m) => m.id === old.supersededBy)!;
+    expect(successor.text).toMatch(/5434/);
+    expect(old.validTo).toBe(successor.validFrom);
+    expect(Date.parse(old.validFrom)).toBeLessThan(Date.parse(successor.validFrom));
+    const history = await strata().history({ id: old.id });
+    expect(history.map((h) => h.action)).toEqual(expect.arrayContaining(['create', 'supersede']));
+  });
+});

@@ -86,7 +86,14 @@ export async function applyDecisions(options: {
       inserts.push({ ...record, vector });
       return { record };
     };
-    const currentTarget = async (id: string | undefined) => {
+    // The memory each decision of the batch stored, so a later decision can name it (offline reconcile).
+    const madeBy = new Map<number, string>();
+    const currentTarget = async (d: Decision) => {
+      if (d.targetCandidate !== undefined) {
+        const made = inserts.find((r) => r.id === madeBy.get(d.targetCandidate!));
+        return made && made.validTo === null ? made : undefined;
+      }
+      const id = d.targetId;
       if (!id) return undefined;
       const pending = updates.get(id);
       if (pending) return pending.validTo === null ? pending : undefined;
@@ -97,10 +104,11 @@ export async function applyDecisions(options: {
     for (const [i, d] of options.decisions.entries()) {
       const kind = d.kind;
       if (kind === 'skip') {
-        out.push({ kind, id: d.targetId, targetId: d.targetId, reason: d.reason });
+        const id = d.targetCandidate !== undefined ? madeBy.get(d.targetCandidate) : d.targetId;
+        out.push({ kind, id, targetId: id, reason: d.reason });
         continue;
       }
-      const target = kind === 'create' ? undefined : await currentTarget(d.targetId);
+      const target = kind === 'create' ? undefined : await currentTarget(d);
       if (kind === 'merge' && target && d.text) {
         const text = normalizeText(d.text);
         const messageIds = [...new Set([...(target.source.messageIds ?? []), ...d.candidate.sourceMessageIds])];
@@ -129,7 +137,11 @@ export async function applyDecisions(options: {
         // (never before it started itself, should the successor claim an earlier date).
         const validTo = Date.parse(made.record.validFrom) >= Date.parse(target.validFrom) ? made.record.validFrom : target.validFrom;
         const old: StoredMemory = { ...target, validTo, supersededBy: made.record.id, updatedAt: now };
-        updates.set(target.id, old);
+        madeBy.set(i, made.record.id);
+        // A memory made earlier in this batch is not stored yet: it is inserted as already replaced.
+        const pending = inserts.findIndex((r) => r.id === target.id);
+        if (pending >= 0) inserts[pending] = old;
+        else updates.set(target.id, old);
         entries.push({
           id: made.record.id,
           actor,
@@ -150,6 +162,7 @@ export async function applyDecisions(options: {
         out.push({ kind: 'skip', id: made.duplicate, reason: 'already stored' });
         continue;
       }
+      madeBy.set(i, made.record.id);
       // keep-both names the other memory in the reason only: it is not changed, so a revert must not touch it.
       const reason =
         effective === kind

@@ -7,7 +7,6 @@
  * - the memory that shares the statement's subject: the same content words around a different value.
  * A statement that adds a second thing ("also", "as well", "another") never replaces anything.
  */
-import type { MemoryRecord } from '../../spec/memory-record.js';
 import { statesDifferentFacts } from '../write/changed-fact.js';
 
 const STOP = new Set(
@@ -91,7 +90,7 @@ function mentions(text: string, name: string): boolean {
  * The current memory an offline change statement replaces, or undefined. `memories` are current
  * memories of the candidate's scope stated before it, newest first.
  */
-export function replacedMemory(options: { text: string; memories: MemoryRecord[] }): MemoryRecord | undefined {
+export function replacedMemory<T extends { text: string }>(options: { text: string; memories: readonly T[] }): T | undefined {
   const { text, memories } = options;
   if (isAdditive(text) || !marksChange(text)) return undefined;
   // The words of the clauses that carry the change: "standup moved to 10:15, so the parents can do
@@ -101,7 +100,7 @@ export function replacedMemory(options: { text: string; memories: MemoryRecord[]
     .filter((c) => marksChange(c));
   const own = subjectWords(clauses.length > 0 ? clauses.join(' ') : text);
   // A memory that already says everything the statement says is the same fact, not a change.
-  const novelTo = (m: MemoryRecord) => {
+  const novelTo = (m: T) => {
     const theirs = subjectWords(m.text);
     return [...own].filter((w) => !theirs.has(w)).length;
   };
@@ -143,7 +142,7 @@ const RETELLING_SIMILARITY = 0.8;
  * close in meaning, two content words shared, no other number, name or negation, and nothing that
  * says it changed or adds a second thing.
  */
-export function isRetelling(text: string, stored: { record: MemoryRecord; similarity?: number }): boolean {
+export function isRetelling(text: string, stored: { record: { text: string }; similarity?: number | undefined }): boolean {
   if (stored.similarity === undefined || stored.similarity < RETELLING_SIMILARITY) return false;
   if (marksChange(text) || isAdditive(text) || statesDifferentFacts(text, stored.record.text)) return false;
   const theirs = subjectWords(stored.record.text);

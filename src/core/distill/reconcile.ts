@@ -9,8 +9,10 @@ import { countTokens } from './tokens.js';
 import { contentHash } from '../write/normalize.js';
 import { statesDifferentFacts } from '../write/changed-fact.js';
 import type { Candidate } from './extract.js';
-import { isRetelling, replacedMemory } from './change-target.js';
-import { isChangeStatement, isChoiceStatement, sameContext, slotOf } from './slots.js';
+import { judgeInBatch, newOfflineBatch, noteInBatch, statedAtOf } from './reconcile-offline.js';
+import { sameContext, slotOf } from './slots.js';
+
+export { statedAtOf } from './reconcile-offline.js';
 
 /**
  * Reconciliation: decides, for each admitted candidate, how it relates to the current memories of
@@ -31,6 +33,8 @@ export interface Decision {
   kind: DecisionKind;
   /** The existing memory a skip / merge / supersede / keep-both refers to. */
   targetId?: string;
+  /** Instead of `targetId`: the earlier candidate of the same batch whose memory this refers to (offline only). */
+  targetCandidate?: number;
   /** New text: the merged text for merge, the contextualised text for keep-both. */
   text?: string;
   reason: string;
@@ -66,11 +70,6 @@ A candidate stated BEFORE the existing memory it conflicts with is outdated: cho
 (this is also enforced after your answer).
 targetId must be one of the ids listed for that candidate, or null for "create". Give a short reason.
 Return {"decisions": [...]} with one entry per candidate index.`;
-
-/** When a statement was made: the source message time, else its validFrom. */
-export function statedAtOf(candidate: Candidate): number {
-  return Date.parse(candidate.statedAt ?? candidate.validFrom ?? '') || 0;
-}
 
 /** Current memories of the scope about the same single-valued choice (see slots.ts), newest first. */
 export async function sameSlot(options: {
@@ -149,6 +148,7 @@ export async function reconcile(options: {
   const ambiguous: Array<{ index: number; similar: SimilarMemory[] }> = [];
   const batchHashes = new Map<string, number>();
   const slotCache = new Map<string, MemoryRecord[]>();
+  const batch = newOfflineBatch();
 
   for (const [index, candidate] of candidates.entries()) {
     const vector = vectors[index] ?? null;
@@ -176,89 +176,34 @@ export async function reconcile(options: {
       continue;
     }
     const similar = await findSimilar({ ctx, candidate, vector });
+    if (!options.llm) {
+      const verdict = judgeInBatch({
+        batch,
+        candidate,
+        vector,
+        stored: await currentOfScope({ ctx, scope: candidate.scope, cache: slotCache }),
+        similar,
+        nearDuplicateThreshold: ctx.write.nearDuplicateThreshold,
+      });
+      const target = verdict.target;
+      decisions[index] = {
+        ...base,
+        kind: verdict.kind,
+        ...(target && 'id' in target ? { targetId: target.id } : {}),
+        ...(target && 'candidate' in target ? { targetCandidate: target.candidate } : {}),
+        reason: verdict.reason,
+        by: verdict.by,
+      };
+      noteInBatch({ batch, candidate, index, vector, verdict });
+      continue;
+    }
     const slot = slotOf(candidate.text);
     const slotMates = slot
       ? (await sameSlot({ ctx, candidate, cache: slotCache })).filter((m) => sameContext(candidate.text, m.text, slot))
       : [];
-    const mate = slotMates[0];
-    if (mate && slot && !options.llm) {
-      // Offline: a restatement of the same choice is a duplicate; a different choice, stated later,
-      // supersedes it; stated earlier, it is history already replaced and is skipped.
-      const mateValue = slotOf(mate.text)?.value;
-      if (mateValue === slot.value) {
-        decisions[index] = {
-          ...base,
-          kind: 'skip',
-          targetId: mate.id,
-          reason: `same ${slot.slot} (${slot.value}) already stored`,
-          by: 'rules',
-        };
-        continue;
-      }
-      if (statedAtOf(candidate) < Date.parse(mate.validFrom)) {
-        decisions[index] = {
-          ...base,
-          kind: 'skip',
-          targetId: mate.id,
-          reason: `stated before the current ${slot.slot} (${mateValue})`,
-          by: 'rules',
-        };
-        continue;
-      }
-      if (isChangeStatement(candidate.text) || (isChoiceStatement(candidate.text) && isChoiceStatement(mate.text))) {
-        decisions[index] = {
-          ...base,
-          kind: 'supersede',
-          targetId: mate.id,
-          reason: `${slot.slot} changed from ${mateValue} to ${slot.value}`,
-          by: 'rules',
-        };
-        slotCache.set(
-          candidate.scope,
-          (slotCache.get(candidate.scope) ?? []).filter((r) => r.id !== mate.id),
-        );
-        continue;
-      }
-    }
-    if (!options.llm) {
-      const scopeMemories = await currentOfScope({ ctx, scope: candidate.scope, cache: slotCache });
-      const target = replacedMemory({
-        text: candidate.text,
-        memories: scopeMemories.filter((m) => Date.parse(m.validFrom) <= statedAtOf(candidate)),
-      });
-      if (target) {
-        decisions[index] = {
-          ...base,
-          kind: 'supersede',
-          targetId: target.id,
-          reason: `changed: replaces "${target.text.slice(0, 80)}"`,
-          by: 'rules',
-        };
-        slotCache.set(
-          candidate.scope,
-          scopeMemories.filter((r) => r.id !== target.id),
-        );
-        continue;
-      }
-    }
     for (const m of slotMates) if (!similar.some((x) => x.record.id === m.id)) similar.push({ record: m });
     const near = similar.find((s) => s.similarity !== undefined && s.similarity >= ctx.write.nearDuplicateThreshold);
-    if (near && statesDifferentFacts(candidate.text, near.record.text)) {
-      // Near-identical but another number, date, name or negation: a changed fact, never a duplicate.
-      if (!options.llm) {
-        decisions[index] = {
-          ...base,
-          kind: 'supersede',
-          targetId: near.record.id,
-          reason: `changed fact (similarity ${near.similarity!.toFixed(3)})`,
-          by: 'near',
-        };
-        continue;
-      }
-      ambiguous.push({ index, similar });
-      continue;
-    }
-    if (near) {
+    if (near && !statesDifferentFacts(candidate.text, near.record.text)) {
       decisions[index] = {
         ...base,
         kind: 'skip',
@@ -268,24 +213,8 @@ export async function reconcile(options: {
       };
       continue;
     }
-    const retold = options.llm ? undefined : similar.find((s) => isRetelling(candidate.text, s));
-    if (retold) {
-      decisions[index] = {
-        ...base,
-        kind: 'skip',
-        targetId: retold.record.id,
-        reason: `restated in other words (similarity ${retold.similarity!.toFixed(3)})`,
-        by: 'rules',
-      };
-      continue;
-    }
-    if (similar.length === 0 || !options.llm) {
-      decisions[index] = {
-        ...base,
-        kind: 'create',
-        reason: similar.length === 0 ? 'nothing similar stored' : 'no LLM configured',
-        by: similar.length === 0 ? 'none-similar' : 'rules',
-      };
+    if (similar.length === 0) {
+      decisions[index] = { ...base, kind: 'create', reason: 'nothing similar stored', by: 'none-similar' };
       continue;
     }
     ambiguous.push({ index, similar });

@@ -1,0 +1,166 @@
+/**
+ * Reconciliation without a model, by rules: a restatement of a current memory is skipped, a change
+ * replaces the memory it is about (slots.ts for single-valued choices, change-target.ts beyond
+ * them), anything else is created. "Current" includes what earlier statements of the same batch
+ * are about to store: a session is distilled once, at its end, and "our staging db is on 5433 ...
+ * actually staging moved to 5434" said in it must leave one current memory, not two.
+ */
+import type { MemoryRecord } from '../../spec/memory-record.js';
+import { cosineSimilarity } from '../recall/diversity.js';
+import { statesDifferentFacts } from '../write/changed-fact.js';
+import type { Candidate } from './extract.js';
+import { isRetelling, replacedMemory } from './change-target.js';
+import { isChangeStatement, isChoiceStatement, sameContext, slotOf } from './slots.js';
+
+/** Where a current memory lives: in the store, or in the decision of an earlier candidate of the batch. */
+export type CurrentRef = { id: string } | { candidate: number };
+
+/** A memory that is current while the batch is reconciled. */
+export interface CurrentItem {
+  text: string;
+  /** When it started being true (ms since the epoch). */
+  since: number;
+  ref: CurrentRef;
+}
+
+export interface OfflineVerdict {
+  kind: 'skip' | 'supersede' | 'create';
+  target?: CurrentRef;
+  reason: string;
+  by: 'rules' | 'near' | 'none-similar';
+}
+
+/**
+ * What to do with one candidate. `current` holds every current memory of its scope, newest first;
+ * `similar` those close to it, with a cosine when found by vector.
+ */
+export function decideOffline(options: {
+  text: string;
+  statedAt: number;
+  current: readonly CurrentItem[];
+  similar: ReadonlyArray<{ item: CurrentItem; similarity?: number }>;
+  nearDuplicateThreshold: number;
+}): OfflineVerdict {
+  const { text, statedAt, current, similar } = options;
+  const slot = slotOf(text);
+  const mate = slot ? current.find((m) => slotOf(m.text)?.slot === slot.slot && sameContext(text, m.text, slot)) : undefined;
+  if (mate && slot) {
+    // A restatement of the same choice is a duplicate; a different choice, stated later, supersedes
+    // it; stated earlier, it is history already replaced and is skipped.
+    const mateValue = slotOf(mate.text)?.value;
+    if (mateValue === slot.value)
+      return { kind: 'skip', target: mate.ref, reason: `same ${slot.slot} (${slot.value}) already stored`, by: 'rules' };
+    if (statedAt < mate.since)
+      return { kind: 'skip', target: mate.ref, reason: `stated before the current ${slot.slot} (${mateValue})`, by: 'rules' };
+    if (isChangeStatement(text) || (isChoiceStatement(text) && isChoiceStatement(mate.text))) {
+      return { kind: 'supersede', target: mate.ref, reason: `${slot.slot} changed from ${mateValue} to ${slot.value}`, by: 'rules' };
+    }
+  }
+  const replaced = replacedMemory({ text, memories: current.filter((m) => m.since <= statedAt) });
+  if (replaced)
+    return { kind: 'supersede', target: replaced.ref, reason: `changed: replaces "${replaced.text.slice(0, 80)}"`, by: 'rules' };
+
+  const near = similar.find((s) => s.similarity !== undefined && s.similarity >= options.nearDuplicateThreshold);
+  if (near) {
+    const similarity = near.similarity!.toFixed(3);
+    // Near-identical but another number, date, name or negation: a changed fact, never a duplicate.
+    if (statesDifferentFacts(text, near.item.text)) {
+      return { kind: 'supersede', target: near.item.ref, reason: `changed fact (similarity ${similarity})`, by: 'near' };
+    }
+    return { kind: 'skip', target: near.item.ref, reason: `near duplicate (similarity ${similarity})`, by: 'near' };
+  }
+  const retold = similar.find((s) => isRetelling(text, { record: s.item, similarity: s.similarity }));
+  if (retold) {
+    return {
+      kind: 'skip',
+      target: retold.item.ref,
+      reason: `restated in other words (similarity ${retold.similarity!.toFixed(3)})`,
+      by: 'rules',
+    };
+  }
+  return similar.length === 0
+    ? { kind: 'create', reason: 'nothing similar stored', by: 'none-similar' }
+    : { kind: 'create', reason: 'no LLM configured', by: 'rules' };
+}
+
+/**
+ * What a batch has decided so far: per scope, what earlier candidates are about to store (newest
+ * first, with their vectors), and the stored memories they replace.
+ */
+export interface OfflineBatch {
+  pending: Map<string, Array<{ item: CurrentItem; vector: number[] | null }>>;
+  replaced: Set<string>;
+}
+
+export function newOfflineBatch(): OfflineBatch {
+  return { pending: new Map(), replaced: new Set() };
+}
+
+/** When a statement was made: the source message time, else its validFrom. */
+export function statedAtOf(candidate: Candidate): number {
+  return Date.parse(candidate.statedAt ?? candidate.validFrom ?? '') || 0;
+}
+
+function storedItem(record: MemoryRecord): CurrentItem {
+  return { text: record.text, since: Date.parse(record.validFrom), ref: { id: record.id } };
+}
+
+/** Cosine below which a memory of the batch is not "similar" (only the reason of a create says so). */
+const RELATED = 0.5;
+
+/**
+ * The offline decision for one candidate against the current memories of its scope: `stored` (newest
+ * first), `similar` (found by vector and text in the store) and what the batch stores before it.
+ */
+export function judgeInBatch(options: {
+  batch: OfflineBatch;
+  candidate: Candidate;
+  vector: number[] | null;
+  stored: readonly MemoryRecord[];
+  similar: ReadonlyArray<{ record: MemoryRecord; similarity?: number }>;
+  nearDuplicateThreshold: number;
+}): OfflineVerdict {
+  const { batch, candidate, vector } = options;
+  const live = (r: MemoryRecord) => !batch.replaced.has(r.id);
+  const mine = batch.pending.get(candidate.scope) ?? [];
+  const current = [...mine.map((b) => b.item), ...options.stored.filter(live).map(storedItem)].sort((a, b) => b.since - a.since);
+  const similar = [
+    ...options.similar.filter((s) => live(s.record)).map((s) => ({ item: storedItem(s.record), similarity: s.similarity })),
+    ...mine.flatMap((b) => {
+      const similarity = vector && b.vector ? cosineSimilarity(vector, b.vector) : undefined;
+      return similarity !== undefined && similarity >= RELATED ? [{ item: b.item, similarity }] : [];
+    }),
+  ].sort((a, b) => (b.similarity ?? 0) - (a.similarity ?? 0));
+  return decideOffline({
+    text: candidate.text,
+    statedAt: statedAtOf(candidate),
+    current,
+    similar,
+    nearDuplicateThreshold: options.nearDuplicateThreshold,
+  });
+}
+
+/** After a decision: what it replaces stops being current for the rest of the batch; what it stores starts. */
+export function noteInBatch(options: {
+  batch: OfflineBatch;
+  candidate: Candidate;
+  index: number;
+  vector: number[] | null;
+  verdict: OfflineVerdict;
+}): void {
+  const { batch, candidate, verdict } = options;
+  const scope = candidate.scope;
+  const target = verdict.target;
+  if (verdict.kind === 'supersede' && target) {
+    if ('id' in target) batch.replaced.add(target.id);
+    else {
+      const left = (batch.pending.get(scope) ?? []).filter(
+        (b) => !('candidate' in b.item.ref) || b.item.ref.candidate !== target.candidate,
+      );
+      batch.pending.set(scope, left);
+    }
+  }
+  if (verdict.kind === 'skip') return;
+  const item: CurrentItem = { text: candidate.text, since: statedAtOf(candidate), ref: { candidate: options.index } };
+  batch.pending.set(scope, [{ item, vector: options.vector }, ...(batch.pending.get(scope) ?? [])]);
+}
