@@ -77,6 +77,33 @@ const DECISION =
 const NAMED_FACT =
   /^(?:(?:fyi|btw|also|oh|so|heads up)[,\s]+)*(?!no\b|nothing\b)(?:the\s+|this\s+|our\s+)?[\w.'-]+(?:\s+[\w.'-]+){0,5}\s+(?:is|are|runs?|lives?|uses?)\s+(?!(?:at \d|broken|wrong|missing|off|weird|bad|good|fine|ok|okay|slow|failing|down|up|empty|blank|gone|stuck|better|worse|too|not|still|just|so|really|being|getting|going|done|ready|back|here|there|it|that|this|\w+ing)\b)(?:(?:an?|on|in|at|called|named)\s+[\w.'`/-]+|[\w.'`/-]+\s+[\w.'`/-]+|[\w'-]*(?:[\d`/_]|\.\w)[\w.'`/-]*)/i;
 
+/** Where a team's things go and how they are wired: "errors from the api go to sentry", "alerts page us through opsgenie". */
+const WIRING =
+  /^(?:(?:fyi|btw|also|oh|so|heads up|reminder|note)[,:\s]+)*(?!(?:it|this|that|nothing|no|everything|something)\b)(?:the\s+|our\s+|all\s+)?[\w.'-]+(?:\s+[\w.'()-]+){0,5}?\s+(?:go(?:es)?\s+(?:to|into|through|via)|gets?\s+(?:shared|sent|stored|deployed|logged|posted|routed|built|pushed|synced|backed up|published|released)\s+(?:through|via|to|into|in|on|from)|listens?\s+on|pages?\s+(?:us|me|the team|whoever is on call)\s+(?:through|via|on|in)|(?:is|are)\s+(?:hosted|deployed|built|tracked|stored|kept|managed|handled|shared|backed up|logged|published)\s+(?:on|in|at|by|through|via|with))\s+(?!(?:the wrong|a wrong|nowhere|404|it|that|this|them|waste|sleep|bed|school|work|lunch)\b)\S/i;
+/** What makes a wiring sentence an incident, not a set-up: "requests go to the wrong pod again". */
+const INCIDENT =
+  /\b(?:wrong|broken|break(?:s|ing)?|fail(?:s|ing|ed)?|crash\w*|stuck|hangs?|hanging|times? out|timing out|somehow|keeps?|kept|again|still|suddenly|randomly|sometimes|instead of where|for some reason|weird|why)\b/i;
+/** A team's merge and release rules with a plural or "every" subject: "PRs need 2 approvals before merge". */
+const TEAM_RULE =
+  /^(?:(?:team rule|house rule|rule|fyi|btw|also|reminder)[,:\s]+)*(?:(?:all|every|any|each)\s+(?:[\w-]+\s+){0,2}(?:pr|prs|pull requests?|merge requests?|mrs?|commits?|releases?|deploys?|deployments?|migrations?|changes?|bug ?fix(?:es)?(?:\s+prs?)?)|(?:prs|pull requests|merge requests|mrs|commits|releases|deploys|deployments|migrations|schema changes|hotfixes))\b[^.?]{0,40}?\b(?:needs?|requires?|must have|have to (?:have|get|pass)|has to (?:have|get|pass))\s+(?!(?:a rebase|rebasing|fixing|to be fixed)\b)\S/i;
+/** Someone's recurring slot, with a time: "zoe has swimming saturday 9am", "Mia's school starts at 8:40". */
+const THEIR_SCHEDULE =
+  /^(?!(?:it|this|that|he|she|they|there|we|i|you|nothing|everything)\b)[\w'-]+(?:'s)?(?:\s+[\w'-]+){0,2}(?:\s*(?:,[^,]{1,30},|\([^)]{1,30}\)))?\s+(?:has|does|goes|starts|finishes|ends|opens|closes|takes|eats|drinks|plays|works|gets picked up|picks (?:\w+ )?up|drops (?:\w+ )?off)\b/i;
+const RECURRING_TIME =
+  /\b(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?s?\b|\bweek(?:day|night|end)s\b|\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\bat\s+\d{1,2}[:.]\d{2}\b|\b(?:a|per)\s+(?:day|week|month)\b/i;
+/** A one-off event, not a standing slot: "has a dentist appointment next friday". */
+const ONE_OFF =
+  /\b(?:this|next|last)\s+(?:mon|tue|wed|thu|fri|sat|sun|week)\w*|\b(?:appointment|interview|flight|party|meeting|exam|surgery|ready|due|deadline)\b|\bby\s+\d|\bon the \d/i;
+/** Someone's health fact: "Leo has a peanut allergy", "the kids are lactose intolerant". */
+const HEALTH =
+  /\b(?:has|have)\s+(?:an?\s+)?(?:severe\s+|mild\s+|bad\s+)?[\w-]+\s+(?:allergy|allergies|intolerance)\b|\b(?:is|are)\s+(?:allergic to|lactose intolerant|gluten intolerant|coeliac|celiac|diabetic|type [12] diabetic)\b/i;
+/** What a household or team has: "we have a cat called pepper", "we have three environments: dev, staging, prod". */
+const WE_HAVE =
+  /\bwe(?:'ve got| have| got)\s+(?:(?:an?|one|two|three|four|five|\d+)\s+[\w-]+(?:\s+[\w-]+){0,2}\s+(?:called|named)\b|(?:two|three|four|five|six|\d+)\s+(?!(?:problems|issues|bugs|questions|options|choices|things|ideas|tasks|errors|failures|tests|prs|tickets|blockers|concerns)\b)[\w-]+s\b\s*[:(]|an?\s+[\w-]+(?:\s+[\w-]+)?\s+(?:plan|subscription|membership|account|licen[cs]e)\b)/i;
+/** How a team does a kind of work: "we write db queries with knex", "we do deploys through argo". */
+const WE_DO_WITH =
+  /\bwe\s+(?:write|do|run|build|test|format|lint|handle|manage|ship|release|bundle|schedule|review|monitor)\s+(?!(?:it|this|that|them|a|the)\b)[\w.-]+(?:\s+[\w.-]+){0,3}\s+(?:with|using|through|via|in)\s+(?!(?:it|this|that|them|a bit|a while)\b)\S/i;
+
 const T = (name: string, category: Trigger['category'], confidence: number, re: RegExp): Trigger => ({
   name,
   category,
@@ -107,6 +134,22 @@ export const USER_TRIGGERS_EN_IMPLICIT: Trigger[] = [
   T('consequence', 'rule', 0.7, CONSEQUENCE),
   T('scoped-rule', 'rule', 0.7, SCOPED_RULE),
   T('named-fact', 'fact', 0.6, NAMED_FACT),
+  {
+    name: 'wiring',
+    category: 'fact',
+    confidence: 0.65,
+    pattern: { test: (text) => WIRING.test(foldInformal(text)) && !INCIDENT.test(text) },
+  },
+  T('team-rule', 'rule', 0.7, TEAM_RULE),
+  {
+    name: 'their-schedule',
+    category: 'fact',
+    confidence: 0.65,
+    pattern: { test: (text) => THEIR_SCHEDULE.test(text) && RECURRING_TIME.test(text) && !ONE_OFF.test(text) },
+  },
+  T('we-have', 'fact', 0.65, WE_HAVE),
+  T('health', 'fact', 0.7, HEALTH),
+  T('we-do-with', 'fact', 0.65, WE_DO_WITH),
 ];
 
 /** An implicit English statement the gate should see as user evidence. */

@@ -37,6 +37,31 @@ describe('rule-based capture (English)', () => {
     expect(learned('we deploy it after lunch')).toEqual([]);
   });
 
+  it('learns how things are wired, team merge rules and standing household facts; not incidents or one-offs', () => {
+    const learned = (text: string) => captureByRules({ text }).map((c) => c.text);
+    expect(learned('errors from the worker go to Sentry')).toEqual(['Errors from the worker go to Sentry.']);
+    expect(learned('alerts page us through PagerDuty')).toEqual(['Alerts page us through PagerDuty.']);
+    expect(learned('the api listens on port 3001 locally')).toEqual(['The api listens on port 3001 locally.']);
+    expect(learned('PRs need two approvals before merge')).toEqual(['PRs need two approvals before merge.']);
+    expect(learned("Ana's nursery opens at 7:30")).toEqual(["Ana's nursery opens at 7:30."]);
+    expect(learned('we have a cat called Miso')).toEqual(['We have a cat called Miso.']);
+    expect(learned('we write migrations with dbmate')).toEqual(['We write migrations with dbmate.']);
+    expect(learned('Leo has a peanut allergy')).toEqual(['Leo has a peanut allergy.']);
+    for (const junk of [
+      'requests go to the wrong pod again',
+      'the logs go to stdout when I run it locally and then it crashes',
+      'this PR needs a rebase',
+      'Sam has a dentist appointment next friday at 3pm',
+      'John has the report ready by 5pm',
+      'we have a bug where the cart empties',
+      'we have two problems: the cache and the auth',
+      'we do it with a script',
+      'the build goes through but the tests fail',
+    ]) {
+      expect(learned(junk), junk).toEqual([]);
+    }
+  });
+
   it('captures nothing from chatter, requests, questions or untriggered facts', () => {
     expect(captureByRules({ text: 'ok thanks! Can you fix the login bug? What is a closure?' })).toEqual([]);
     expect(captureByRules({ text: 'The weather is nice.' })).toEqual([]);
