@@ -27,7 +27,7 @@ const ROLES: Record<string, string> = { a: 'dev', b: 'blind', c: 'blind' };
 
 export function readScenarioSets(): ScenarioSet[] {
   return readdirSync(DATA)
-    .filter((f) => /^supersession-en-\w+\.jsonl$/.test(f))
+    .filter((f) => /^supersession-(?:en|es)-\w+\.jsonl$/.test(f))
     .sort()
     .map((f) => {
       const name = f.replace(/^supersession-|\.jsonl$/g, '');

@@ -86,3 +86,25 @@ describe('statesUserChange: changes said the way people say them', () => {
     (text) => expect(statesUserChange(text)).toBe(false),
   );
 });
+
+describe('Spanish changes', () => {
+  const ci = mem('ci', 'Usamos Jenkins para el CI.');
+  const repo = mem('repo', 'El repo está en GitLab.');
+  const daily = mem('daily', 'La daily es a las 9:30.');
+  const host = mem('host', 'La api está en Heroku.');
+
+  it('names what was dropped, with or without accents', () => {
+    expect(replacedNames('ya no usamos Jenkins, ahora todo corre en GitHub Actions')).toContain('jenkins');
+    expect(replacedNames('nos pasamos de Heroku a Render')).toContain('heroku');
+    expect(replacedNames('cambiamos Slack por Teams')).toContain('slack');
+    expect(replacedNames('el excel quedó atrás, ahora es todo Notion')).toContain('excel');
+  });
+
+  it('replaces the memory it is about, and only that one', () => {
+    expect(target('ya no usamos jenkins, ahora todo corre en github actions', [repo, daily, ci, host])).toBe('ci');
+    expect(target('nos pasamos de Heroku a Render', [repo, daily, ci, host])).toBe('host');
+    expect(target('la daily se movió a las 10', [repo, ci, host, daily])).toBe('daily');
+    expect(target('también usamos GitHub Actions para los deploys', [repo, daily, ci, host])).toBeUndefined();
+    expect(isAdditive('además tenemos otro repo para la app')).toBe(true);
+  });
+});

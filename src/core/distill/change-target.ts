@@ -8,6 +8,19 @@
  * A statement that adds a second thing ("also", "as well", "another") never replaces anything.
  */
 import { statesDifferentFacts } from '../write/changed-fact.js';
+import {
+  ADDITIVE_ES,
+  CHANGE_ES,
+  foldEs,
+  NAME_END_ES,
+  REPLACED_AFTER_ES,
+  REPLACED_BEFORE_ES,
+  REPLACED_BY_ES,
+  STOP_ES,
+  stemEs,
+  STRONG_CHANGE_ES,
+} from './change-target-es.js';
+import { looksSpanish } from './spanish.js';
 
 const STOP = new Set(
   (
@@ -24,14 +37,18 @@ const STOP = new Set(
   ).split(/\s+/),
 );
 
-/** Lower-cased content words, crudely stemmed ("logs" → "log", "deploys" → "deploy"). */
+const STOP_WITH_ES = new Set([...STOP, ...STOP_ES]);
+
+/** Lower-cased, accent-folded content words, crudely stemmed ("logs" → "log", "deploys" → "deploy"). */
 export function subjectWords(text: string): Set<string> {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'+#.-]*[\p{L}\p{N}+#]|[\p{L}\p{N}]/gu) ?? [];
+  const spanish = looksSpanish(text);
+  const stop = spanish ? STOP_WITH_ES : STOP;
+  const words = foldEs(text).match(/[\p{L}\p{N}][\p{L}\p{N}'+#.-]*[\p{L}\p{N}+#]|[\p{L}\p{N}]/gu) ?? [];
   return new Set(
     words
       .map((w) => w.replace(/'s$/, ''))
-      .filter((w) => !STOP.has(w) && w.length > 1)
-      .map((w) => (w.length > 4 && /[^s]s$/.test(w) ? w.slice(0, -1) : w)),
+      .filter((w) => !stop.has(w) && w.length > 1)
+      .map((w) => (spanish ? stemEs(w) : w.length > 4 && /[^s]s$/.test(w) ? w.slice(0, -1) : w)),
   );
 }
 
@@ -59,11 +76,21 @@ export function replacedNames(text: string): string[] {
     const name = (m[1] ?? m[2] ?? m[3])!.toLowerCase();
     if (!STOP.has(name)) names.push(name);
   }
+  const folded = foldEs(text);
+  for (const m of folded.matchAll(REPLACED_BEFORE_ES)) {
+    const words = m[1]!.split(/\s+/);
+    const cut = words.findIndex((w) => NAME_END_ES.test(w));
+    const kept = cut < 0 ? words : words.slice(0, cut);
+    for (let n = kept.length; n > 0; n--) names.push(kept.slice(0, n).join(' '));
+  }
+  for (const m of folded.matchAll(REPLACED_BY_ES)) for (const n of m[1]!.split(/\s+(?:y|e)\s+/)) names.push(n);
+  for (const m of folded.matchAll(REPLACED_AFTER_ES)) if (!STOP_ES.includes(m[1]!)) names.push(m[1]!);
   return names.filter((n) => subjectWords(n).size > 0);
 }
 
 /** A second thing beside the first: "we also use Redis", "another repo", "as well", "me too". */
 export function isAdditive(text: string): boolean {
+  if (ADDITIVE_ES.test(foldEs(text))) return true;
   return /\b(?:also|as well|in addition|additionally|alongside|besides|another|a second|separate(?:ly)?)\b|\btoo\b(?=\s*(?:[.,!;)]|$))/i.test(
     text,
   );
@@ -71,6 +98,7 @@ export function isAdditive(text: string): boolean {
 
 /** The statement says the situation is new: "now", "these days", "anymore", "from now on", "moved to". */
 export function marksChange(text: string): boolean {
+  if (CHANGE_ES.test(foldEs(text))) return true;
   return /\b(?:now|nowadays|these days|anymore|any more|no longer|from now on|going forward|starting (?:today|tomorrow|this|next|on|from|in)|as of|since (?:last|this)|moved|moving|switched|switching|changed|changing|replaced|replacing|ditched|dropped|merged|killed|cancell?ed|quit|archived|deleted|removed|swapped|bumped|upgraded|shifted|pushed|traded|migrated|died|off|gone|new\b|instead|used to|not \S+ any ?more|no more|is gone|are gone)\b|->|→/i.test(
     text,
   );
@@ -82,8 +110,8 @@ function headClause(text: string): string {
 }
 
 function mentions(text: string, name: string): boolean {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu').test(text);
+  const escaped = foldEs(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu').test(foldEs(text));
 }
 
 /**
@@ -96,7 +124,9 @@ export function replacedMemory<T extends { text: string }>(options: { text: stri
   // The words of the clauses that carry the change: "standup moved to 10:15, so the parents can do
   // school drop-off" is about standup, not school.
   const clauses = text
-    .split(/[,;:()]\s*|\s+[—–-]\s+|\s+(?:so|because|since|but|and then|which|as)\s+|\s+and\s+(?=(?:i|we|they|he|she|the|my|our)\b)/i)
+    .split(
+      /[,;:()]\s*|\s+[—–-]\s+|\s+(?:so|because|since|but|and then|which|as|pero|porque|pq|xq|as[ií] que|entonces|ya que|aunque)\s+|\s+and\s+(?=(?:i|we|they|he|she|the|my|our)\b)/i,
+    )
     .filter((c) => marksChange(c));
   const own = subjectWords(clauses.length > 0 ? clauses.join(' ') : text);
   // A memory that already says everything the statement says is the same fact, not a change.
@@ -122,13 +152,25 @@ export function replacedMemory<T extends { text: string }>(options: { text: stri
     .sort((a, b) => b.score - a.score);
   const best = scored[0];
   if (!best) return undefined;
-  if (best.shared.length >= 2 || best.score >= 0.5) return best.m;
+  // Two shared words name the subject; one word (however short the memory) must pass the checks below.
+  if (best.shared.length >= 2) return best.m;
   // One shared word is enough when the statement says outright that it moved or changed and no
   // other current memory shares it: "standup moved to 10:15" and the one memory about standup.
-  const [word] = best.shared;
-  if (STRONG_CHANGE.test(text) && !scored.some((x) => x !== best && x.shared.includes(word!))) return best.m;
+  // Of several memories sharing one word each, the statement is about the word it names first
+  // ("migramos payments-service a gradle con kotlin dsl" is about payments-service, not kotlin).
+  const folded = foldEs(text);
+  const at = (x: (typeof scored)[number]) => folded.indexOf(x.shared[0]!);
+  const first = scored.reduce((a, b) => (at(b) >= 0 && (at(a) < 0 || at(b) < at(a)) ? b : a), best);
+  const [word] = first.shared;
+  // A day or a time of day is shared by too many unrelated routines to name the subject alone.
+  if (WHEN_WORD.test(word!)) return undefined;
+  if ((STRONG_CHANGE.test(text) || STRONG_CHANGE_ES.test(folded)) && !scored.some((x) => x !== first && x.shared.includes(word!)))
+    return first.m;
   return undefined;
 }
+
+const WHEN_WORD =
+  /^(?:mon|tues?|wednes|thurs|fri|satur|sun)days?$|^(?:morning|evening|night|afternoon|weekend|week|day)s?$|^(?:lunes|martes|miercoles|jueves|viernes|sabados?|domingos?|manana|tarde|noche|finde|semana)$/;
 
 const STRONG_CHANGE =
   /\b(?:moved|changed|switched|shifted|pushed|swapped|replaced|traded|migrated|bumped|upgraded|now|anymore|no longer|no more|instead|off to|gone)\b/i;

@@ -139,7 +139,7 @@ export function slotOf(text: string): Slot | undefined {
 
 /** "me cambié a X", "ahora uso X", "ya no uso Y", "dejé de usar", "en vez de". */
 const SPANISH_CHANGE =
-  /(?<![\p{L}])(?:(?:me|nos) (?:cambi[eé]|cambiamos|pas[eé]|pasamos) (?:de \S+(?: \S+)? )?a|cambiamos \S+(?: \S+)? por|ahora (?:solo )?(?:uso|usamos|utilizo)|ya no (?:uso|usamos|utilizo)|dej[eé] de usar|dejamos de usar|en (?:vez|lugar) de)(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:(?:me|nos) (?:(?:he|hemos) )?(?:cambi[eé]|cambiamos|cambiado|pas[eé]|pasamos|pasado) (?:de \S+(?: \S+)? )?a|cambiamos \S+(?: \S+)? por|ahora (?:solo )?(?:uso|usamos|utilizo)|ya no (?:uso|usamos|utilizo)|dej[eé] de usar|dejamos de usar|en (?:vez|lugar) de)(?![\p{L}])/iu;
 
 /** "I switched to X", "now use X", "no longer use Y", 改用: the statement replaces an earlier choice. */
 export function isChangeStatement(text: string): boolean {

@@ -35,6 +35,25 @@ describe('rule capture in Spanish', () => {
     expect(learn('el cilantro no lo soporto jaja')).toEqual(['preference: El cilantro no lo soporto.']);
   });
 
+  it('learns how a team is set up, a household routine and a change told in the past tense', () => {
+    expect(learn('los servicios los desplegamos con argo cd')).toHaveLength(1);
+    expect(learn('el servicio de facturas en local levanta en el 8082')).toHaveLength(1);
+    expect(learn('las alertas nos llegan por opsgenie')).toHaveLength(1);
+    expect(learn('reporto a carla, la jefa de plataforma')).toHaveLength(1);
+    expect(learn('voy a natación martes y jueves a las 8')).toHaveLength(1);
+    expect(learn('hemos apagado jenkins del todo, el CI son workflows de github')).toHaveLength(1);
+    expect(learn('le cambiaron el horario a lucas, ahora sale a las 17')).toHaveLength(1);
+    // A change said with when it happened ("ya está", "ayer") is still a change, not a passing state.
+    expect(learn('la api ya está en node 22, cambiamos la imagen ayer')).toHaveLength(1);
+    for (const junk of [
+      'a mi jefe hoy se le zafó un tornillo y me cambió todo el deadline',
+      'me cambió todo el plan de hoy',
+      'hoy usamos la rama de hotfix para probar',
+    ]) {
+      expect(learn(junk), junk).toEqual([]);
+    }
+  });
+
   it('keeps requests, questions, chatter and what points into the conversation out', () => {
     for (const text of [
       'revisa si tengo actividades pendientes en SIMA',

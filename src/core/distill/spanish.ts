@@ -1,4 +1,5 @@
 import type { Trigger } from './rule-patterns.js';
+import { CHANGE_ES_TOLD, ROUTINE_ES, SELF_ES, SETUP_ES } from './spanish-facts.js';
 
 /**
  * Spanish for rule-based capture: OpenClaw runs on chat apps used in many languages, and a Spanish
@@ -36,6 +37,14 @@ const T = (name: string, category: Trigger['category'], confidence: number, sour
 
 /** "no subas", "no me mandes", "no metas": a negative imperative (second-person subjunctive) is a prohibition. */
 const PROHIBITION = String.raw`ningun[oa]? [a-z]+ (?:ni|sin)|sin que yo|no (?:me |te |le |les |lo |la |los |las |se |nos )?[a-z]{2,}(?:es|as)|nada de|ni de broma|sin excepcion(?:es)?|bajo ningun concepto|en ningun caso|(?:esta )?prohibido`;
+
+/** A trigger from a ready pattern (spanish-facts.ts), tested on the folded text. */
+const re = (name: string, category: Trigger['category'], confidence: number, pattern: RegExp): Trigger => ({
+  name,
+  category,
+  confidence,
+  pattern: { test: (text: string) => pattern.test(fold(text)) },
+});
 
 export const USER_TRIGGERS_ES: Trigger[] = [
   T('remember', 'fact', 0.9, 'recuerda|recuerdalo|acuerdate|no olvides|no te olvides|ten en cuenta|toma nota'),
@@ -88,6 +97,10 @@ export const USER_TRIGGERS_ES: Trigger[] = [
     0.7,
     String.raw`soy (?:el|la|un|una|alergic[oa]|vegetarian[oa]|vegan[oa]|de)|vivo en|trabajo (?:en|como|para|de)|curro (?:en|desde|de)|estudio [a-z]+|facturo|tengo (?:diabetes|alergia|\d+ anos|un[oa]? |dos |tres )|estoy en (?:windows|mac|linux|la universidad)|estoy viendo|este semestre`,
   ),
+  re('change-told', 'preference', 0.75, CHANGE_ES_TOLD),
+  re('setup', 'fact', 0.65, SETUP_ES),
+  re('self-fact', 'fact', 0.65, SELF_ES),
+  re('routine', 'fact', 0.65, ROUTINE_ES),
 ];
 
 /**
@@ -99,11 +112,16 @@ const CONTEXT = W(
   String.raw`lo mismo|esto|eso|otra vez|hasta que|mientras (?:dure|tanto|estemos|este|estoy)|hasta el (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo|fin)|de nuevo|todavia|aun|ahora mismo|ahorita|ya mismo|ya esta|ya(?=\s*(?:[,.!]|$))|por ahora|de momento|hoy|ayer|anoche|esta semana|este (?:finde|fin de semana|mes)|luego sigo|esta(?:s|n)? [a-z]+(?:ando|iendo)|ahi|aqui|este (?:archivo|bug|error|test|cambio|diff)|esta (?:funcion|rama|vez)|lo del|[a-z]+(?:aste|iste)(?:lo|la|los|las|me|te)?|bueno no|olvidalo|que rabia|que lio|dame ideas|mira a ver|fijate|[a-z]+alo ya|empieza por`,
 );
 
+const WHEN_IT_CHANGED = /(?<![\p{L}])(?:ayer|esta semana|este mes|ya esta|este ano)(?![\p{L}])/gu;
+
 /** The gate's evidence for a Spanish user sentence: a trigger family above, and nothing tying it to now. */
 export function hasSpanishUserEvidence(text: string): boolean {
   // A question anywhere ("cuál es mi comida favorita? a ver si te acordás") asks; it does not state.
   if (/[?¿]/.test(text)) return false;
-  return looksSpanish(text) && !CONTEXT.test(fold(text)) && USER_TRIGGERS_ES.some((t) => t.pattern.test(text));
+  // "ya está en node 20", "desde este mes", "ayer": when a change happened, not a state that passes.
+  const folded = fold(text);
+  const judged = CHANGE_ES_TOLD.test(folded) ? folded.replace(WHEN_IT_CHANGED, ' ') : folded;
+  return looksSpanish(text) && !CONTEXT.test(judged) && USER_TRIGGERS_ES.some((t) => t.pattern.test(text));
 }
 
 const LEAD_IN =

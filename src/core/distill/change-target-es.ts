@@ -1,0 +1,72 @@
+/**
+ * The Spanish words of offline supersession (change-target.ts reads English with them): how a
+ * Spanish speaker says something changed ("ya no usamos Jenkins", "nos pasamos de Heroku a Render",
+ * "cambiamos Slack por Teams", "chau Jira"), what was dropped, and what adds a second thing instead
+ * ("también", "otro"). Every pattern here reads accent-folded, lower-cased text: people type
+ * "cambie" as often as "cambié".
+ */
+
+/** Accent-folded and lower-cased, as the patterns below expect. */
+export function foldEs(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+}
+
+const W = (source: string, flags = 'u'): RegExp => new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${source})(?![\p{L}\p{N}])`, flags);
+
+/** Spanish function and change words: never the subject of a statement. */
+export const STOP_ES = (
+  'el la los las lo le les un una unos unas de del al a en con por para y e o u ni pero que se me te nos mi mis tu tus su sus ' +
+  'nuestro nuestra nuestros nuestras es son fue era eran ser estar esta estan estamos estoy soy somos hay ya ahora hoy ayer no nunca ' +
+  'mas muy tambien tampoco solo todo todos toda todas otro otra otros otras este estos estas ese esa eso esos esas desde hasta sobre ' +
+  'entre sin como cuando porque pq xq q tb tmb asi entonces aca aqui alla ahi uso usamos usa usan usar utilizo utilizamos prefiero ' +
+  'preferimos cambie cambiamos cambio cambiaron pase pasamos paso dejamos deje dejo vez lugar nuevo nueva nuevos nuevas viejo vieja ' +
+  'cualquier semana mes dia finalmente final tenemos tengo tiene tienen vamos voy va van hace hacemos hago porfa gracias bueno dale che po pues ' +
+  'ha han he has hemos habia sido estado ido pasado pasada hecho dicho tambien vale oye mira fyi contexto recordatorio'
+).split(/\s+/);
+
+/** A crude Spanish plural fold: "decisiones" -> "decision", "dependencias" -> "dependencia". */
+export function stemEs(word: string): string {
+  if (/^(?:lunes|martes|miercoles|jueves|viernes)$/.test(word)) return word;
+  if (word.length > 5 && /(?:ion|or|al|el|il|ad|ud|ar|er)es$/.test(word)) return word.slice(0, -2);
+  if (word.length > 4 && /[aeiou]s$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+/** What follows one of these was replaced: "ya no usamos X", "dejamos X", "nos pasamos de X", "cambiamos X por". */
+export const REPLACED_BEFORE_ES = W(
+  String.raw`(?:ya no (?:hay|usamos|uso|usan|usa|utilizamos|utilizo|tenemos|tengo|pagamos|pago|trabajo (?:en|con|para)|trabajamos (?:en|con|para)|vamos a|voy a|vivo en|vivimos en|estamos (?:en|con)|estoy (?:en|con)|corremos|como|tomo)|dej(?:e|amos|aron)(?: de (?:usar|ir a|ir al|tomar|pagar|comer))?|(?:nos|me) (?:cambiamos|cambie|pasamos|pase|mudamos|mude|fuimos|fui|bajamos|baje|borramos|borre|deshicimos|deshice) de|(?:migramos|movimos|mudamos) (?:[\p{L}\p{N}.-]+ ){0,2}de|en (?:vez|lugar) de|chau|chao|adios(?: a)?|sacamos|quitamos|eliminamos|borramos|matamos|jubilamos|abandonamos|cancel(?:e|amos)|(?:di|dimos) de baja|(?:nos |me )?(?:hemos|he|han|ha) (?:quitado|sacado|apagado|eliminado|dejado|cancelado|jubilado|abandonado))\s+(?:(?:el|la|los|las|un|una|mi|mis|nuestro|nuestra|nuestros|nuestras|al|a)\s+)?([\p{L}\p{N}][\p{L}\p{N}.+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}.+#/-]*){0,2})`,
+  'gu',
+);
+
+/** "cambiamos slack por teams", "hemos cambiado eslint y prettier por biome": what comes before "por" was replaced. */
+export const REPLACED_BY_ES = W(
+  String.raw`(?:cambi(?:amos|e|aron|o)|(?:hemos|he|han|ha) (?:cambiado|reemplazado|sustituido)|reemplazamos|sustituimos)\s+(?:(?:el|la|los|las|mi|mis|nuestr[oa]s?)\s+)?([\p{L}\p{N}][\p{L}\p{N}.+#/-]*(?:\s+(?:y|e)\s+[\p{L}\p{N}][\p{L}\p{N}.+#/-]*)?)\s+(?:por|con)(?=\s)`,
+  'gu',
+);
+
+/** What precedes one of these was replaced: "jenkins ya no va", "el excel quedo atras", "heroku murio". */
+export const REPLACED_AFTER_ES = W(
+  String.raw`([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)\s+(?:ya no (?:va|esta|existe|corre|se usa|funciona|sirve|se paga)|quedo (?:atras|obsolet[oa]|deprecad[oa]|archivad[oa]|muert[oa]|en el pasado)|(?:esta|fue|quedo) (?:deprecad[oa]|archivad[oa]|apagad[oa]|dad[oa] de baja|cancelad[oa]|eliminad[oa]|borrad[oa])|se fue|(?:se )?murio|se acabo|paso a la historia)`,
+  'gu',
+);
+
+/** Words that end a replaced name: "dejamos jenkins porque ..." names jenkins. */
+export const NAME_END_ES = /^(?:a|al|de|del|por|para|con|y|e|o|pero|en|porque|pq|xq|ya|ahora|que|desde|hace|se|nos|me|hoy|ayer)$/;
+
+/** The statement says the situation is new. */
+export const CHANGE_ES = W(
+  String.raw`ahora|ya no|ya es|ya son|ya (?:esta|estan|estamos) en|(?:hemos|he|han|ha) (?:movido|cambiado|migrado|pasado a|subido a|vuelto a)|pase|movi|(?:nos|me) (?:pasamos|pase|bajamos|baje|subimos|subi|mudamos|mude|fuimos|fui) a|volvi(?:mos)? a|desde (?:hoy|ahora|ayer|el|la|este|esta|que|hace)|a partir de|de ahora en adelante|en adelante|cambi(?:amos|e|aron)|(?:se|lo|la|los|las|le|les|me|nos) cambio|nos pasamos|me pase|pasamos|migramos|movimos|se movio|se mudo|nos mudamos|me mude|dejamos|deje|en (?:vez|lugar) de|reemplazamos|sustituimos|nuev[oa]s?|ya no mas|chau|adios|por fin|se acabo|quedo atras|sacamos|quitamos|eliminamos|cancel(?:e|amos)|(?:di|dimos) de baja|paso a|pasaron a`,
+);
+
+/** An outright change: one shared word with a single memory is enough. */
+export const STRONG_CHANGE_ES = W(
+  String.raw`volvi(?:mos)? a|(?:hemos|he|han|ha) (?:movido|cambiado|migrado|pasado a)|(?:nos|me) (?:pasamos|pase|bajamos|baje|subimos|subi|mudamos|mude) a|cambi(?:amos|e|aron)|(?:se|lo|la|los|las|le|les|me|nos) cambio|movimos|se movio|paso a|pasamos|nos pasamos|me pase|ahora|ya no|en (?:vez|lugar) de|migramos|reemplazamos|sustituimos|nuev[oa]`,
+);
+
+/** A second thing beside the first: "también usamos redis", "otro repo", "además". */
+export const ADDITIVE_ES = W(
+  String.raw`tambien|tb|tmb|ademas|aparte|otr[oa]s?|un segundo|una segunda|por separado|sumamos|agregamos|anadimos`,
+);
