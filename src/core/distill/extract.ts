@@ -32,6 +32,11 @@ export interface Candidate {
   sourceMessageIds: string[];
 }
 
+/** When a statement was made: the source message time, else its validFrom. */
+export function statedAtOf(candidate: Candidate): number {
+  return Date.parse(candidate.statedAt ?? candidate.validFrom ?? '') || 0;
+}
+
 export const extractionSchema = z.object({
   memories: z.array(
     z.object({

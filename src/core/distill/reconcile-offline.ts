@@ -8,7 +8,7 @@
 import type { MemoryRecord } from '../../spec/memory-record.js';
 import { cosineSimilarity } from '../recall/diversity.js';
 import { statesDifferentFacts } from '../write/changed-fact.js';
-import type { Candidate } from './extract.js';
+import { statedAtOf, type Candidate } from './extract.js';
 import { isRetelling, replacedMemory } from './change-target.js';
 import { isChangeStatement, isChoiceStatement, sameContext, slotOf } from './slots.js';
 
@@ -94,11 +94,6 @@ export interface OfflineBatch {
 
 export function newOfflineBatch(): OfflineBatch {
   return { pending: new Map(), replaced: new Set() };
-}
-
-/** When a statement was made: the source message time, else its validFrom. */
-export function statedAtOf(candidate: Candidate): number {
-  return Date.parse(candidate.statedAt ?? candidate.validFrom ?? '') || 0;
 }
 
 function storedItem(record: MemoryRecord): CurrentItem {

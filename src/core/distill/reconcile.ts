@@ -8,11 +8,9 @@ import { LlmOutputError } from '../llm/llm-output-error.js';
 import { countTokens } from './tokens.js';
 import { contentHash } from '../write/normalize.js';
 import { statesDifferentFacts } from '../write/changed-fact.js';
-import type { Candidate } from './extract.js';
-import { judgeInBatch, newOfflineBatch, noteInBatch, statedAtOf } from './reconcile-offline.js';
+import { statedAtOf, type Candidate } from './extract.js';
+import { judgeInBatch, newOfflineBatch, noteInBatch } from './reconcile-offline.js';
 import { sameContext, slotOf } from './slots.js';
-
-export { statedAtOf } from './reconcile-offline.js';
 
 /**
  * Reconciliation: decides, for each admitted candidate, how it relates to the current memories of
@@ -156,7 +154,13 @@ export async function reconcile(options: {
     const base = { candidate, vector };
     const earlier = batchHashes.get(hashKey);
     if (earlier !== undefined) {
-      decisions[index] = { ...base, kind: 'skip', reason: `same text as candidate ${earlier} of this batch`, by: 'exact' };
+      decisions[index] = {
+        ...base,
+        kind: 'skip',
+        targetCandidate: earlier,
+        reason: `same text as candidate ${earlier} of this batch`,
+        by: 'exact',
+      };
       continue;
     }
     batchHashes.set(hashKey, index);

@@ -11,10 +11,10 @@ import { createAdmissionGate, type AdmissionReason } from './admission.js';
 import { applyDecisions, type AppliedDecision } from './apply.js';
 import { BudgetTracker, type DistillBudget } from './budget.js';
 import { FileDistillProgress } from './file-progress.js';
-import { estimateExtractionTokens, extractByRules, extractWithLlm, type Candidate } from './extract.js';
+import { estimateExtractionTokens, extractByRules, extractWithLlm, statedAtOf, type Candidate } from './extract.js';
 import { DistillCursor, type L0Message } from './l0-source.js';
 import { chunkMessages, packChunks } from './prompt.js';
-import { DECISION_KINDS, estimateReconcileTokens, reconcile, statedAtOf, type DecisionKind } from './reconcile.js';
+import { DECISION_KINDS, estimateReconcileTokens, reconcile, type DecisionKind } from './reconcile.js';
 import { loadTokenizer } from './tokens.js';
 import { assertAgentId, isValidAgentId } from '../scope.js';
 

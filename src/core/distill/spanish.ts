@@ -10,7 +10,7 @@ import { CHANGE_ES_TOLD, ROUTINE_ES, SELF_ES, SETUP_ES } from './spanish-facts.j
  * moment of the conversation. People type without accents, so patterns match accent-folded text;
  * word edges are letters, not \b (which ends at an accent).
  */
-const fold = (text: string): string =>
+export const fold = (text: string): string =>
   text
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
