@@ -23,7 +23,15 @@ export interface ScenarioSet {
 
 const DATA = fileURLToPath(new URL('../data/', import.meta.url));
 /** Which sets were read while the rules were written, and which were only measured. */
-const ROLES: Record<string, string> = { a: 'dev', b: 'blind', c: 'blind' };
+const ROLES: Record<string, string> = {
+  'en-a': 'dev',
+  'en-b': 'blind',
+  'en-c': 'blind',
+  'en-d': 'dev',
+  'es-a': 'dev',
+  'es-b': 'blind',
+  'es-c': 'dev',
+};
 
 export function readScenarioSets(): ScenarioSet[] {
   return readdirSync(DATA)
@@ -35,7 +43,7 @@ export function readScenarioSets(): ScenarioSet[] {
         .split('\n')
         .filter((l) => l.trim())
         .map((l) => JSON.parse(l) as Scenario);
-      return { name, role: ROLES[name.split('-').at(-1)!] ?? '?', scenarios };
+      return { name, role: ROLES[name] ?? '?', scenarios };
     });
 }
 

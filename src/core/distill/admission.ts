@@ -191,7 +191,7 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (toolNoiseKind(text, { lenient })) return reject('tool-noise');
   if (isQuestion(text)) return reject('question');
   if (isContextDependent(text)) return reject('context-dependent');
-  if (isCommonKnowledge(text)) return reject('common-knowledge');
+  if (isCommonKnowledge(text, { fromUser: source === 'user' })) return reject('common-knowledge');
   if (weightedLength(text) < MIN_WEIGHTED_LENGTH || (!hasCjk(text) && core(text).split(' ').length < 2)) return reject('too-short');
   const bySource = sourceRejection(text, source);
   if (bySource) return reject(bySource.reason, bySource.detail);

@@ -33,6 +33,18 @@ describe('replacedMemory', () => {
     expect(target('Standup moved to 10:15 so the parents can do school drop-off.', [...others, standup])).toBe('standup');
   });
 
+  it('replaces the employer a statement says was left, not a memory sharing a passing word', () => {
+    const phone = mem('phone', "The user's phone plan is EE, 10GB data.");
+    const job = mem('job', 'The user is a junior analyst at Fenwick Insurance.');
+    expect(target('The user left Fenwick, they are a data engineer at a startup called Lumora now.', [phone, job])).toBe('job');
+    expect(target('Got promoted to senior analyst at fenwick.', [phone, job])).toBe('job');
+  });
+
+  it('reads "can be merged" and "before" as no change of subject', () => {
+    const main = mem('main', 'Main is protected: needs passing CI before merge.');
+    expect(target('In our main repo a PR needs one approval before it can be merged.', [main])).toBeUndefined();
+  });
+
   it('replaces nothing when the shared word is in several memories', () => {
     const lunch = mem('lunch', 'The kids eat lunch at noon.');
     expect(target("We've moved the kids to packed lunches.", [...others, lunch])).toBeUndefined();
@@ -106,5 +118,13 @@ describe('Spanish changes', () => {
     expect(target('la daily se movió a las 10', [repo, ci, host, daily])).toBe('daily');
     expect(target('también usamos GitHub Actions para los deploys', [repo, daily, ci, host])).toBeUndefined();
     expect(isAdditive('además tenemos otro repo para la app')).toBe(true);
+  });
+
+  it('names what was sold, thrown out, closed or is "fuera"', () => {
+    const car = mem('car', 'Tengo un Corolla 2012 gris.');
+    const db = mem('db', 'La base de datos del ERP es MySQL 5.7.');
+    expect(target('vendí el corolla y me compré un eléctrico usado, un nissan leaf', [repo, db, car])).toBe('car');
+    expect(target('ya terminamos la migración a postgres 16, mysql fuera', [repo, car, db])).toBe('db');
+    expect(replacedNames('tiramos black, flake8 e isort, ahora ruff hace todo')).toContain('black');
   });
 });

@@ -25,7 +25,8 @@ import { looksSpanish } from './spanish.js';
 const STOP = new Set(
   (
     'a an the this that these those it its is are was were be been being am do does did has have had having will would ' +
-    'shall should can could may might must to of in on at for with as by from into onto over about up out off via per ' +
+    'shall should can could may might must to of in on at for with as by from into onto over about up out off via per before after ' +
+    'full half whole main first second last next big small little good best better ' +
     'and or but so than then if when while because since until not no nor never now anymore any more also too very just ' +
     'really still only even all some every each both either neither other another such same own new old current ' +
     'they them their theirs he him his she her hers we us our ours you your yours i me my mine user users team ' +
@@ -54,7 +55,7 @@ export function subjectWords(text: string): Set<string> {
 
 // What follows one of these is the thing replaced: "ditched X", "moved off X", "no longer use X".
 const REPLACED_BEFORE =
-  /\b(?:(?:switched|moved|migrated|changed|went|converted|ported|upgraded|downgraded)\s+(?:over\s+|away\s+)?from|moved\s+(?:off|away\s+from)(?:\s+of)?|(?:ditched|dropped|dumped|retired|killed|scrapped|removed|replaced|swapped|sunset(?:ted)?|deprecated|abandoned|uninstalled|cancell?ed)|ripped|got\s+rid\s+of|gave\s+up(?:\s+on)?|stopped\s+(?:using|doing|going\s+to|drinking|eating)|quit|no\s+longer\s+(?:use|using|on|with|at|in|have|work\s+(?:at|for|on|with)|go\s+to|eat|drink|do)|not\s+(?:using|on|with|at|in)|instead\s+of|no\s+more|traded\s+in|merged|(?:'re|'m|\bare|\bam|got|went|came|finally|moved|fully)\s+off(?:\s+of)?|let(?:\s+(?:the|our|my))?(?=\s+[\p{L}\p{N}.-]+(?:\s+[\p{L}\p{N}.-]+)?\s+(?:lapse|expire|go)\b)|(?:switched|moved|migrated|changed|converted|ported)\s+(?:[\p{L}\p{N}.-]+\s+){1,3}from|used\s+to\s+(?:use|be|have|go\s+to|work\s+(?:at|for|on)|live\s+in))\s+(?:the\s+|our\s+|my\s+|their\s+|a\s+|an\s+)?([\p{L}\p{N}][\p{L}\p{N}.+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}.+#/-]*){0,2})/giu;
+  /\b(?:(?:switched|moved|migrated|changed|went|converted|ported|upgraded|downgraded)\s+(?:over\s+|away\s+)?from|moved\s+(?:off|away\s+from)(?:\s+of)?|(?:ditched|dropped|dumped|retired|killed|scrapped|removed|replaced|swapped|sunset(?:ted)?|deprecated|abandoned|uninstalled|cancell?ed)|ripped|got\s+rid\s+of|gave\s+up(?:\s+on)?|stopped\s+(?:using|doing|going\s+to|drinking|eating)|quit|sold|done\s+with|left(?!\s+(?:it|that|this|them|side|hand|over|behind|off|out|alone|open|on|in|at|for|to|a|an|early|home|work)\b)|no\s+longer\s+(?:use|using|on|with|at|in|have|work\s+(?:at|for|on|with)|go\s+to|eat|drink|do)|not\s+(?:using|on|with|at|in)|instead\s+of|no\s+more|traded\s+in|merged|(?:'re|'m|\bare|\bam|got|went|came|finally|moved|fully)\s+off(?:\s+of)?|let(?:\s+(?:the|our|my))?(?=\s+[\p{L}\p{N}.-]+(?:\s+[\p{L}\p{N}.-]+)?\s+(?:lapse|expire|go)\b)|(?:switched|moved|migrated|changed|converted|ported)\s+(?:[\p{L}\p{N}.-]+\s+){1,3}from|used\s+to\s+(?:use|be|have|go\s+to|work\s+(?:at|for|on)|live\s+in))\s+(?:the\s+|our\s+|my\s+|their\s+|a\s+|an\s+)?([\p{L}\p{N}][\p{L}\p{N}.+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}.+#/-]*){0,2})/giu;
 // What precedes one of these was replaced: "X is gone", "X is out", "X → Y".
 const REPLACED_AFTER =
   /([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)(?:'s|\s+(?:is|was|are|were|has\s+been|have\s+been|got|is\s+being|are\s+being))\s+(?:gone|out|dead|retired|deprecated|replaced|dropped|history|no\s+more|over|cancell?ed|archived|deleted|removed|shut\s+(?:off|down)|off)\b|([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)\s+(?:finally\s+|just\s+)?(?:died|broke|is\s+dead)\b|([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)\s*(?:->|→|=>)\s*[\p{L}\p{N}]/giu;
@@ -99,7 +100,7 @@ export function isAdditive(text: string): boolean {
 /** The statement says the situation is new: "now", "these days", "anymore", "from now on", "moved to". */
 export function marksChange(text: string): boolean {
   if (CHANGE_ES.test(foldEs(text))) return true;
-  return /\b(?:now|nowadays|these days|anymore|any more|no longer|from now on|going forward|starting (?:today|tomorrow|this|next|on|from|in)|as of|since (?:last|this)|moved|moving|switched|switching|changed|changing|replaced|replacing|ditched|dropped|merged|killed|cancell?ed|quit|archived|deleted|removed|swapped|bumped|upgraded|shifted|pushed|traded|migrated|died|off|gone|new\b|instead|used to|not \S+ any ?more|no more|is gone|are gone)\b|->|→/i.test(
+  return /\b(?:now|nowadays|these days|anymore|any more|no longer|from now on|going forward|starting (?:today|tomorrow|this|next|on|from|in)|as of|since (?:last|this)|moved|moving|switched|switching|changed|changing|replaced|replacing|ditched|dropped|(?<!\b(?:be|been|being|get|gets|getting)\s)merged|killed|cancell?ed|quit|left|promoted|demoted|transferred|sold|gave up|done with|stopped|shortened|lengthened|extended|reduced|increased|raised|lowered|cut (?:down|back)|halved|doubled|migration to|move to|switch to|is out|are out|archived|deleted|removed|swapped|bumped|upgraded|shifted|pushed|traded|migrated|died|off|gone|new\b|instead|used to|not \S+ any ?more|no more|is gone|are gone)\b|->|→/i.test(
     text,
   );
 }
@@ -173,7 +174,7 @@ const WHEN_WORD =
   /^(?:mon|tues?|wednes|thurs|fri|satur|sun)days?$|^(?:morning|evening|night|afternoon|weekend|week|day)s?$|^(?:lunes|martes|miercoles|jueves|viernes|sabados?|domingos?|manana|tarde|noche|finde|semana)$/;
 
 const STRONG_CHANGE =
-  /\b(?:moved|changed|switched|shifted|pushed|swapped|replaced|traded|migrated|bumped|upgraded|now|anymore|no longer|no more|instead|off to|gone)\b/i;
+  /\bnew\s+(?:[\w-]+\s+)?(?:schedule|plan|routine|rule|policy|setup|address|time|slot|days?)s?\b|\b(?:moved|changed|switched|shifted|pushed|swapped|replaced|traded|migrated|bumped|upgraded|now|anymore|no longer|no more|instead|off to|gone)\b/i;
 
 /** Below the near-duplicate threshold, the cosine at which a paraphrase with shared words is the same fact. */
 const RETELLING_SIMILARITY = 0.8;

@@ -1,4 +1,5 @@
 import { statesChangeForGood } from './english-change.js';
+import { CHANGE_MORE_RE, LIFE, NOW_STATE, ON_PLATFORM, SETUP_VALUE, TEAM_PRACTICE, TERSE_NEWS, THEIR_ROLE } from './english-facts.js';
 import type { Trigger } from './rule-patterns.js';
 
 /**
@@ -21,9 +22,12 @@ const INFORMAL: Array<[RegExp, string]> = [
   [/\b(you|they)re\b/gi, "$1're"],
   [/\b(that|there|what|it)s\b(?=\s+(?:a|an|the|my|our|not|what|how|why|just|where|because|on|in|at|for|\w+ing)\b)/gi, "$1's"],
   [/\bu\b/gi, 'you'],
+  [/\bteh\b/gi, 'the'],
   [/\bur\b/gi, 'your'],
   [/\b(?:pls|plz|plse)\b/gi, 'please'],
 ];
+
+export { statementBeforeQuestion } from './english-facts.js';
 
 export function foldInformal(text: string): string {
   let out = text;
@@ -34,7 +38,7 @@ export function foldInformal(text: string): string {
 const DAY = String.raw`(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?s?`;
 /** A schedule that repeats: "every friday", "tue thu sat mornings", "at 6am every day", "mon-wed". */
 const SCHEDULE = new RegExp(
-  String.raw`\b(?:every|each)\s+(?:\d+(?:st|nd|rd|th)\s+)?(?:day|night|morning|evening|week|weekend|month|year|${DAY})\b|\b(?:daily|weekly|monthly|nightly|weekdays|weekends)\b|\b${DAY}(?:\s*(?:-|to|and|,)\s*${DAY})+\b|\b(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\b|\b(?:first|last|second|third)\s+(?:${DAY}|working day|weekday|week|weekend|day)\s+of\s+(?:every|the|each)\s+month\b|\b${DAY}\s+(?:nights|mornings|evenings|afternoons)\b|\bmost\s+(?:days|mornings|evenings|nights|weekends)\b|\bof every month\b|\bfirst thing\b`,
+  String.raw`\b(?:every|each)\s+(?:\d+(?:st|nd|rd|th)\s+)?(?:day|night|morning|evening|week|weekend|weekday|weeknight|workday|work day|school day|month|year|${DAY})\b|\b(?:daily|weekly|monthly|nightly|weekdays|weekends)\b|\b${DAY}(?:\s*(?:-|to|and|,)\s*${DAY})+\b|\b(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\b|\b(?:first|last|second|third)\s+(?:${DAY}|working day|weekday|week|weekend|day)\s+of\s+(?:every|the|each)\s+month\b|\b${DAY}\s+(?:nights|mornings|evenings|afternoons)\b|\bmost\s+(?:days|mornings|evenings|nights|weekends)\b|\bof every month\b|\bfirst thing\b`,
   'i',
 );
 
@@ -51,7 +55,7 @@ const IDENTITY =
 
 /** The user's people and pets, named with or without "my": "husband is raj", "kids are at st brigid's". */
 const RELATION =
-  /\bgot married\b|\b(?:anniversary|birthday|bday)\s+is\b|^(?:(?:also|oh|and|fyi|btw)[,\s]+)*(?:my\s+)?(?:husband|wife|partner|hubby|bf|gf|boyfriend|girlfriend|son|daughter|kids?|children|mum|mom|dad|mother|father|parents|in-?laws|mother in law|father in law|sister|brother|landlord|landlady|boss|manager|dentist|doctor|gp|therapist|dog|cat|nanny|cleaner|accountant)\b[^.?]{0,30}?\b(?:is|are|works|lives|comes|goes|has|have|starts|finishes|gets)\b/i;
+  /\bgot married\b|\b(?:anniversary|birthday|bday)\s+is\b|^(?:(?:also|oh|and|fyi|btw)[,\s]+)*(?:my\s+)?(?:(?:other|older|younger|little|big|eldest|oldest|youngest|middle|twin|step)\s+)?(?:husband|wife|partner|hubby|bf|gf|boyfriend|girlfriend|son|daughter|kids?|children|mum|mom|dad|mother|father|parents|in-?laws|mother in law|father in law|sister|brother|landlord|landlady|boss|manager|dentist|doctor|gp|therapist|dog|cat|nanny|cleaner|accountant)\b[^.?]{0,30}?\b(?:is|are|works|lives|comes|goes|has|have|starts|finishes|gets|eats|drinks|sees|takes|does|plays|attends|needs|see|take|do|play|attend|need|eat|drink|go)\b/i;
 
 /** A fact with what it means for the agent: "..., so dont suggest it", "when i ask for recs skip the chains". */
 const CONSEQUENCE =
@@ -75,7 +79,7 @@ const DECISION =
 
 /** A named thing and what it is: "prod box is a hetzner ax41", "back garden is heavy clay", "default branch is called trunk". */
 const NAMED_FACT =
-  /^(?:(?:fyi|btw|also|oh|so|heads up)[,\s]+)*(?!no\b|nothing\b)(?:the\s+|this\s+|our\s+)?[\w.'-]+(?:\s+[\w.'-]+){0,5}\s+(?:is|are|runs?|lives?|uses?)\s+(?!(?:at \d|broken|wrong|missing|off|weird|bad|good|fine|ok|okay|slow|failing|down|up|empty|blank|gone|stuck|better|worse|too|not|still|just|so|really|being|getting|going|done|ready|back|here|there|it|that|this|\w+ing)\b)(?:(?:an?|on|in|at|called|named)\s+[\w.'`/-]+|[\w.'`/-]+\s+[\w.'`/-]+|[\w'-]*(?:[\d`/_]|\.\w)[\w.'`/-]*)/i;
+  /^(?:(?:fyi|btw|also|oh|so|heads up)[,\s]+)*(?:[\w -]{3,30}:\s+)?(?!no\b|nothing\b)(?:the\s+|this\s+|our\s+)?[\w.'-]+(?:\s+[\w.'-]+){0,5}\s+(?:is|are|runs?|lives?|uses?)\s+(?!(?:at \d|broken|wrong|missing|off|weird|bad|good|fine|ok|okay|slow|failing|down|up|empty|blank|gone|stuck|better|worse|too|not|still|just|so|really|being|getting|going|done|ready|back|here|there|it|that|this|\w+ing)\b)(?:(?:an?|on|in|at|called|named)\s+[\w.'`/-]+|[\w.'`/-]+\s+[\w.'`/-]+|[\w'-]*(?:[\d`/_]|\.\w)[\w.'`/-]*)/i;
 
 /** Where a team's things go and how they are wired: "errors from the api go to sentry", "alerts page us through opsgenie". */
 const WIRING =
@@ -85,7 +89,7 @@ const INCIDENT =
   /\b(?:wrong|broken|break(?:s|ing)?|fail(?:s|ing|ed)?|crash\w*|stuck|hangs?|hanging|times? out|timing out|somehow|keeps?|kept|again|still|suddenly|randomly|sometimes|instead of where|for some reason|weird|why)\b/i;
 /** A team's merge and release rules with a plural or "every" subject: "PRs need 2 approvals before merge". */
 const TEAM_RULE =
-  /^(?:(?:team rule|house rule|rule|fyi|btw|also|reminder)[,:\s]+)*(?:(?:all|every|any|each)\s+(?:[\w-]+\s+){0,2}(?:pr|prs|pull requests?|merge requests?|mrs?|commits?|releases?|deploys?|deployments?|migrations?|changes?|bug ?fix(?:es)?(?:\s+prs?)?)|(?:prs|pull requests|merge requests|mrs|commits|releases|deploys|deployments|migrations|schema changes|hotfixes))\b[^.?]{0,40}?\b(?:needs?|requires?|must have|have to (?:have|get|pass)|has to (?:have|get|pass))\s+(?!(?:a rebase|rebasing|fixing|to be fixed)\b)\S/i;
+  /^[\w/*.-]+(?:\s+branch(?:es)?)?\s+(?:is|are)\s+(?:protected|locked)\b|^(?:(?:team rule|house rule|rule|fyi|btw|also|reminder)[,:\s]+)*(?:[\w -]{3,40}:\s+)?(?:(?:in|for|on)\s+(?:our|the|this|all)\s+[\w -]{1,30}?,?\s+)?(?:an?\s+(?:pr|pull request|merge request|mr|commit|release|deploy|migration|change|hotfix)|(?:all|every|any|each)\s+(?:[\w-]+\s+){0,2}(?:pr|prs|pull requests?|merge requests?|mrs?|commits?|releases?|deploys?|deployments?|migrations?|changes?|bug ?fix(?:es)?(?:\s+prs?)?)|(?:prs|pull requests|merge requests|mrs|commits|releases|deploys|deployments|migrations|schema changes|hotfixes))\b[^.?]{0,40}?\b(?:needs?|requires?|must have|have to (?:have|get|pass)|has to (?:have|get|pass))\s+(?!(?:a rebase|rebasing|fixing|to be fixed)\b)\S/i;
 /** Someone's recurring slot, with a time: "zoe has swimming saturday 9am", "Mia's school starts at 8:40". */
 const THEIR_SCHEDULE =
   /^(?!(?:it|this|that|he|she|they|there|we|i|you|nothing|everything)\b)[\w'-]+(?:'s)?(?:\s+[\w'-]+){0,2}(?:\s*(?:,[^,]{1,30},|\([^)]{1,30}\)))?\s+(?:has|does|goes|starts|finishes|ends|opens|closes|takes|eats|drinks|plays|works|gets picked up|picks (?:\w+ )?up|drops (?:\w+ )?off)\b/i;
@@ -96,7 +100,7 @@ const ONE_OFF =
   /\b(?:this|next|last)\s+(?:mon|tue|wed|thu|fri|sat|sun|week)\w*|\b(?:appointment|interview|flight|party|meeting|exam|surgery|ready|due|deadline)\b|\bby\s+\d|\bon the \d/i;
 /** Someone's health fact: "Leo has a peanut allergy", "the kids are lactose intolerant". */
 const HEALTH =
-  /\b(?:has|have)\s+(?:an?\s+)?(?:severe\s+|mild\s+|bad\s+)?[\w-]+\s+(?:allergy|allergies|intolerance)\b|\b(?:is|are)\s+(?:allergic to|lactose intolerant|gluten intolerant|coeliac|celiac|diabetic|type [12] diabetic)\b/i;
+  /^(?:(?:also|and|fyi|btw|oh)[,\s]+)*(?:(?:mildly|very|severely|a bit|slightly|super)\s+)?allergic to\b|\b(?:has|have)\s+(?:an?\s+)?(?:severe\s+|mild\s+|bad\s+)?[\w-]+\s+(?:allergy|allergies|intolerance)\b|\b(?:is|are)\s+(?:allergic to|lactose intolerant|gluten intolerant|coeliac|celiac|diabetic|type [12] diabetic)\b/i;
 /** What a household or team has: "we have a cat called pepper", "we have three environments: dev, staging, prod". */
 const WE_HAVE =
   /\bwe(?:'ve got| have| got)\s+(?:(?:an?|one|two|three|four|five|\d+)\s+[\w-]+(?:\s+[\w-]+){0,2}\s+(?:called|named)\b|(?:two|three|four|five|six|\d+)\s+(?!(?:problems|issues|bugs|questions|options|choices|things|ideas|tasks|errors|failures|tests|prs|tickets|blockers|concerns)\b)[\w-]+s\b\s*[:(]|an?\s+[\w-]+(?:\s+[\w-]+)?\s+(?:plan|subscription|membership|account|licen[cs]e)\b)/i;
@@ -150,6 +154,12 @@ export const USER_TRIGGERS_EN_IMPLICIT: Trigger[] = [
   T('we-have', 'fact', 0.65, WE_HAVE),
   T('health', 'fact', 0.7, HEALTH),
   T('we-do-with', 'fact', 0.65, WE_DO_WITH),
+  T('life', 'fact', 0.65, LIFE),
+  T('on-platform', 'fact', 0.65, ON_PLATFORM),
+  T('terse-news', 'preference', 0.65, TERSE_NEWS),
+  { name: 'their-role', category: 'fact', confidence: 0.65, pattern: THEIR_ROLE },
+  T('setup-value', 'fact', 0.65, SETUP_VALUE),
+  T('team-practice', 'fact', 0.65, TEAM_PRACTICE),
 ];
 
 /** An implicit English statement the gate should see as user evidence. */
@@ -160,7 +170,7 @@ export function hasImplicitUserStatement(text: string): boolean {
 /** A change that holds from now on: "now" and "anymore" there do not mark a passing state. */
 export function statesUserChange(text: string): boolean {
   const t = foldInformal(text);
-  return CHANGE.test(t) || statesChangeForGood(t);
+  return CHANGE.test(t) || CHANGE_MORE_RE.test(t) || NOW_STATE.test(t) || statesChangeForGood(t);
 }
 
 // ---------------------------------------------------------------- what makes it junk

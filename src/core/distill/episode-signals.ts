@@ -243,8 +243,12 @@ const DEFINITION = new RegExp(
 );
 const CAPABILITY = /^(?:the\s+)?[\w.+#-]+(?:\s+[\w.+#-]+){0,2}\s+(?:lets? you|allows? you|make (?:a|an|the)\b[^.]{1,60}\bby\s+\w+ing)\b/i;
 
-/** Textbook knowledge about a well-known technology, with nothing of this user in it. */
-export function isCommonKnowledge(text: string): boolean {
+/**
+ * Textbook knowledge about a well-known technology, with nothing of this user in it. A person who
+ * names a tool in a plain sentence ("python services use poetry") tells their set-up; only a
+ * definition or a capability reads as a manual from them.
+ */
+export function isCommonKnowledge(text: string, options: { fromUser?: boolean } = {}): boolean {
   const t = text.trim();
   if (hasCjk(t) || hasDurableMarker(t)) return false;
   if (t.split(/\s+/).length > 24) return false;
@@ -261,7 +265,7 @@ export function isCommonKnowledge(text: string): boolean {
   // "Node.js", "Next.js": public names with a dot, not a file of this project.
   if (ANCHOR_WORD.test(unanchored) || ANCHOR_SHAPE.test(body.replace(/\b(?:node|next|nuxt|vue|three|express|socket\.io|d3)\.js\b/gi, 'js')))
     return false;
-  return COMMON_SUBJECT.test(t) || DEFINITION.test(t) || CAPABILITY.test(t);
+  return (!options.fromUser && COMMON_SUBJECT.test(t)) || DEFINITION.test(t) || CAPABILITY.test(t);
 }
 
 /**

@@ -57,12 +57,13 @@ function codeDensity(text: string): number {
  * finite verb after the command.
  */
 const FINITE_AFTER_COMMAND =
-  /^\S+\s+(?:\S+\s+)?(?:is|are|was|needs|requires|expects|fails|breaks|hangs|works|runs|reads|writes|uses|creates|ignores|skips|signs|builds|installs|returns|prints|needs|only|always|never|does(?:n't| not)|won't|will not|can(?:'t|not))\b/i;
+  /^\S+\s+(?:\S+\s+)?(?:is|are|was|needs|requires|expects|fails|breaks|hangs|works|runs|reads|writes|uses|creates|ignores|skips|signs|builds|installs|returns|prints|needs|only|always|never|does(?:n't| not)|won't|will not|can(?:'t|not))\b|^\S+\s+[a-z]+s\s+(?:use|run|live|need|go|get|are)\b/i;
 function isProseAboutCommand(text: string): boolean {
   const t = text.trim();
   return (
     !t.includes('\n') &&
-    /[.!]$/.test(t) &&
+    // Typed without a full stop, a sentence still reads as one when it has no quotes or brackets.
+    (/[.!]$/.test(t) || !/[`'"=<>{}()[\]]/.test(t)) &&
     t.split(/\s+/).length >= 6 &&
     !/\s--?[\w-]|[|;$]|&&|\s>\s?\S/.test(t) &&
     FINITE_AFTER_COMMAND.test(t)
@@ -237,6 +238,9 @@ const PROMPT_RESTATE: RegExp[] = [
 
 const REQUEST_EN =
   /^(?:(?:ok(?:ay)?|now|so|also|and|then|please|pls|kindly|hey|hi|right|alright|next|first|great|cool|thanks|yes|yeah|yep|no|nope|dude|my dude|hm+|hmm+|well|actually|wait),?\s+)*(?:(?:can|could|would|will) you(?: please| quickly| also)?\s+|help me(?: to)?\s+|i (?:need|want|would like|'d like) you to\s+|go ahead and\s+|let'?s\s+|(?:please|pls)\s+|try (?:to\s+)?)?(?:write|fix|create|add|implement|refactor|run|rerun|build|generate|explain|summari[sz]e|translate|show|list|find|check|look(?: at| into)?|update|delete|remove|rename|debug|review|make|draft|rewrite|convert|install|deploy|open|read|search|compare|analy[sz]e|test|change|modify|set up|setup|configure|clean up|move|split|merge|commit|push|revert|format|optimi[sz]e|document|tell me|give me|send|print|plot|calculate|compute|scaffold|bump|upgrade|downgrade|investigate|profile|benchmark|paste|copy|download|upload|restart|stop|kill|start|add|save|cycle|sleep|harden|organi[sz]e|sync|summeri[sz]e|scrub|purge|sanitize|perform|trace|traceroute|research|enable|disable|import|export|port|redo|undo|reda|wire|verify|evaluate|simplify|speed up|resume|retry|tackle|close|finish|continue with|proceed with|fetch|pull|rebase|tag|release|publish|bump|think|say|write|wrie|show me|walk me through|keep going with)\b/i;
+/** A request verb that is the noun of a statement: "deploy freeze is every friday", "release branches are cut from develop". */
+const VERB_AS_NOUN =
+  /^(?![^.]*\b(?:again|stuck|still|keeps?|hanging|failing|flaky|erroring|crashing|timing out)\b)(?!(?:check|verify|ensure|confirm|make|see|test|tell|show|explain|find)\b)[a-z]+(?:\s+[a-z-]+)?\s+(?:is|are|was|were|happens|starts|ends|lives|live)\s+(?!(?:still|not|broken|failing|down|slow|wrong|weird|done|ready|fixed)\b)|^(?![^.]*\b(?:again|stuck|still|keeps?|hanging|failing|flaky|erroring|crashing|timing out)\b)(?!(?:check|verify|ensure|confirm|make|see|test|tell|show|explain|find)\b)[a-z]+\s+[a-z-]+s(?:\s(?!to\b)[\w/-]+){0,4}\s(?:follow|use|need|go|get|live|run|stay|must|should)\s/i;
 /** An imperative about something in the current context ("use the attached CSV") is a one-off. */
 const DEICTIC_REQUEST =
   /^(?:please\s+)?(?:use|take|see|check|open|read|look at|go through|based on)\s+(?:the attached|this|these|that|those|the above|the following|the below|my attached|the (?:file|csv|pdf|image|screenshot|doc|document|spreadsheet|link) (?:i|we) (?:sent|shared|attached|uploaded))\b/i;
@@ -265,6 +269,7 @@ export function isTaskRequest(text: string): boolean {
   if (hasRuleMarker(t)) return false; // "Always run the linter before committing" is a rule, not a one-off request
   if (STATE_REQUIREMENT.test(t)) return false; // "make sure gitleaks is set to max strict" asks for a lasting state
   if (DEICTIC_REQUEST.test(t) || TRAILING_REQUEST.test(t)) return true;
+  if (VERB_AS_NOUN.test(t)) return false;
   return REQUEST_EN.test(t) || REQUEST_ZH.test(t) || REQUEST_ZH_BA.test(t);
 }
 
@@ -288,7 +293,7 @@ export function isQuestion(text: string): boolean {
   // Without a question mark, a wh-word counts only when inverted ("what is", "how do"): "When I say X,
   // I mean Y" and "What I want: ..." are statements.
   if (/^(?:any idea|anyone know|does anyone know|do you know|i wonder|wondering|not sure (?:why|if|whether|how))\b/i.test(t)) return true;
-  return /^(?:(?:what|why|how|when|where|who|which)(?:'s| (?:is|are|was|were|do|does|did|can|could|would|should|will|has|have)\b)|(?:is|are) there\b|(?:do|does|did|can|could|would|should) (?:you|i|we|it)\b)/i.test(
+  return /^(?:(?:what|why|how|when|where|who|which)(?:'s| (?:is|are|was|were|do|does|did|can|could|would|should|will|has|have)\b)|how (?:many|much|far|long|often|old|big)\b|(?:is|are) there\b|(?:do|does|did|can|could|would|should) (?:you|i|we|it)\b)/i.test(
     t,
   );
 }

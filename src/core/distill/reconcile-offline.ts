@@ -9,7 +9,7 @@ import type { MemoryRecord } from '../../spec/memory-record.js';
 import { cosineSimilarity } from '../recall/diversity.js';
 import { statesDifferentFacts } from '../write/changed-fact.js';
 import { statedAtOf, type Candidate } from './extract.js';
-import { isRetelling, replacedMemory } from './change-target.js';
+import { isAdditive, isRetelling, replacedMemory, subjectWords } from './change-target.js';
 import { isChangeStatement, isChoiceStatement, sameContext, slotOf } from './slots.js';
 
 /** Where a current memory lives: in the store, or in the decision of an earlier candidate of the batch. */
@@ -52,7 +52,8 @@ export function decideOffline(options: {
       return { kind: 'skip', target: mate.ref, reason: `same ${slot.slot} (${slot.value}) already stored`, by: 'rules' };
     if (statedAt < mate.since)
       return { kind: 'skip', target: mate.ref, reason: `stated before the current ${slot.slot} (${mateValue})`, by: 'rules' };
-    if (isChangeStatement(text) || (isChoiceStatement(text) && isChoiceStatement(mate.text))) {
+    const second = isAdditive(text);
+    if (!second && (isChangeStatement(text) || (isChoiceStatement(text) && isChoiceStatement(mate.text)))) {
       return { kind: 'supersede', target: mate.ref, reason: `${slot.slot} changed from ${mateValue} to ${slot.value}`, by: 'rules' };
     }
   }
@@ -61,6 +62,9 @@ export function decideOffline(options: {
     return { kind: 'supersede', target: replaced.ref, reason: `changed: replaces "${replaced.text.slice(0, 80)}"`, by: 'rules' };
 
   const near = similar.find((s) => s.similarity !== undefined && s.similarity >= options.nearDuplicateThreshold);
+  // "the analytics warehouse is on clickhouse, separate from the app db": a second thing, however close.
+  if (near && isAdditive(text) && [...subjectWords(text)].some((w) => !subjectWords(near.item.text).has(w)))
+    return { kind: 'create', reason: `a second thing beside "${near.item.text.slice(0, 60)}"`, by: 'rules' };
   if (near) {
     const similarity = near.similarity!.toFixed(3);
     // Near-identical but another number, date, name or negation: a changed fact, never a duplicate.

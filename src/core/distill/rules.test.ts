@@ -119,6 +119,30 @@ describe('rule-based capture: the many ways people state things (issue 14)', () 
     expect(learned('ok btw, please remember that I prefer pnpm over npm btw.')).toEqual(['The user prefers pnpm over npm.']);
   });
 
+  it('learns a fact given as the reason for a question, how someone lives, and news told with "now"', () => {
+    expect(learned('my tmux prefix is C-a, how do i split panes vertically?')).toEqual(["The user's tmux prefix is C-a."]);
+    expect(learned('we are on node 18 for all the backend services')).toHaveLength(1);
+    expect(learned('I commute by bus, about 30 min each way')).toHaveLength(1);
+    expect(learned('I pay for youtube premium')).toHaveLength(1);
+    expect(learned('the main app database is mariadb')).toHaveLength(1);
+    expect(learned('the team tracks all work in Jira')).toHaveLength(1);
+    expect(learned('Marek reviews all my backend PRs')).toHaveLength(1);
+    expect(learned('deploy freeze is every thursday after 3pm')).toHaveLength(1);
+    expect(learned('the api runs on 7070 locally now')).toHaveLength(1);
+    expect(learned("I left Acme, I'm a platform engineer at a startup called Quill now.")).toHaveLength(1);
+    expect(learned('finally caved and switched to emacs')).toHaveLength(1);
+    expect(learned('poetry services use uv for dependency management')).toHaveLength(1);
+  });
+
+  it('does not learn a pointer into the conversation, a status "now" or a question without its mark', () => {
+    expect(learned('this is what we had before, can you please make it like that again?')).toEqual([]);
+    expect(learned('it works now')).toEqual([]);
+    expect(learned("he's at school now")).toEqual([]);
+    expect(learned('how many grams of protein is in an egg')).toEqual([]);
+    expect(learned('what are the tradeoffs?')).toEqual([]);
+    expect(learned('fix the tests so they use the new api')).toEqual([]);
+  });
+
   it('never keeps leftovers: the first-person preamble, "btw", swearing', () => {
     expect(learned('Just so you know, I am allergic to penicillin')).toEqual(['The user is allergic to penicillin.']);
     expect(learned('omfg use fucking rgb values in the themes, no rgb indices!')).toEqual([

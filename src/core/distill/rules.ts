@@ -4,8 +4,8 @@ import { normalizeStatement } from './normalize-statement.js';
 import { SUMMARY_RULE, SUMMARY_USER_STATEMENT, triggersFor, type Speaker, type Trigger } from './rule-patterns.js';
 import { proseSentences, splitUnits } from './sentences.js';
 import { restates } from './restated.js';
-import { foldInformal } from './english-user.js';
-import { looksSpanish } from './spanish.js';
+import { foldInformal, statementBeforeQuestion } from './english-user.js';
+import { looksSpanish, statementBeforeRequestEs } from './spanish.js';
 import { splitUserQuotes } from './summary-quotes.js';
 import { hasCjk, isInjectedBlock } from './signals.js';
 
@@ -196,7 +196,10 @@ function captureFromMessage(options: CaptureByRulesOptions): RuleCandidate[] {
 
   const seen = new Set<string>();
   const candidates: Array<RuleCandidate & { order: number }> = [];
-  for (const [order, sentence] of sentencesOf(message, role).entries()) {
+  for (const [order, said] of sentencesOf(message, role).entries()) {
+    // "our api is on 8080, how do i proxy to it?": the statement is judged without its question.
+    const sentence =
+      (role === 'user' && !hasCjk(said) && (looksSpanish(said) ? statementBeforeRequestEs(said) : statementBeforeQuestion(said))) || said;
     const found = findTrigger(sentence, role);
     if (!found) continue;
     const { trigger } = found;
@@ -207,7 +210,9 @@ function captureFromMessage(options: CaptureByRulesOptions): RuleCandidate[] {
     if (!decision.admitted) continue;
     const text = normalizeStatement(found.statement, { thirdPerson: (found.judgeAs ?? role) === 'user' });
     const key = text.toLowerCase();
-    if (seen.has(key) || (hasCjk(text) ? [...text].length < 4 : text.split(/\s+/).length < 3)) continue;
+    // Spanish drops the subject: "Soy vegano.", "Cancelamos Sentry." are whole statements in two words.
+    const minWords = looksSpanish(text) ? 2 : 3;
+    if (seen.has(key) || (hasCjk(text) ? [...text].length < 4 : text.split(/\s+/).length < minWords)) continue;
     seen.add(key);
     // "We should start with X" is the team deciding; "setTheme should return an error" is a rule.
     const category =

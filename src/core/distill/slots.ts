@@ -185,11 +185,22 @@ function contextWords(text: string, slot: Slot): Set<string> {
   );
 }
 
+/** What a preposition puts a choice in: "in project 1", "for work", "at home". */
+function placedWords(text: string, slot: Slot): Set<string> {
+  const placed = [...text.matchAll(CONTEXT_PHRASE)].map((m) => m[1]!).join(' ');
+  return contextWords(placed, slot);
+}
+
+const CONTEXT_PHRASE = /(?<![\p{L}])(?:in|for|at|on|inside|within|en|para)\s+((?:[\p{L}\p{N}'+#-]+\s*){1,3})/giu;
+
 /**
  * Whether two statements about the same slot speak of the same context: "in project 1" and "in
  * project 2" are two facts, "I use Vim" and "My editor of choice is Vim" are one.
  */
 export function sameContext(a: string, b: string, slot: Slot): boolean {
+  // "finally caved and switched to zed" after "my editor is sublime, so tips for that": a change
+  // placed nowhere in particular is about the choice placed nowhere in particular.
+  if (isChangeStatement(a) && placedWords(a, slot).size === 0 && placedWords(b, slot).size === 0) return true;
   const x = contextWords(a, slot);
   const y = contextWords(b, slot);
   if (x.size === 0 || y.size === 0) return true;

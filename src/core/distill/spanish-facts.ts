@@ -13,7 +13,7 @@ const DAY = String.raw`(?:lunes|martes|miercoles|jueves|viernes|sabados?|domingo
 
 /** A team's set-up, with the object first or after: "la infra la definimos con cloudformation", "usamos fastify". */
 export const SETUP_ES = W(
-  String.raw`(?:lo|la|los|las) (?:desplegamos|definimos|sacamos|miramos|llevamos|guardamos|gestionamos|pagamos|usamos|tenemos|hacemos|corremos|levantamos|manejamos|subimos|compilamos) (?:con|en|de|por|desde|a|via)|(?:usamos|usan|utilizamos|utilizan|desplegamos|definimos|gestionamos|llevamos|hosteamos|levantamos|compilamos|manejamos|trabajamos con|tiramos de) [\p{L}\p{N}]|(?:compila|compilan|levanta|levantan|despliega|despliegan|corre|corren|vive|viven) (?:con|en|sobre|desde) |(?:nos |me |les )?llegan? (?:por|a|via) |pasan? por [\p{L}\p{N}]|se (?:pagan?|despliegan?|guardan?|gestionan?|hacen?) (?:con|en|por|dentro|antes|cada|los|el|la|desde)`,
+  String.raw`(?:lo|la|los|las) (?:desplegamos|deployamos|definimos|sacamos|miramos|vemos|llevamos|guardamos|gestionamos|pagamos|usamos|tenemos|hacemos|corremos|levantamos|manejamos|subimos|compilamos|escribimos|programamos|testeamos|hosteamos) (?:con|en|de|por|desde|a|via)|(?:sumamos|agregamos|incorporamos|le sumamos|le agregamos) [\p{L}\p{N}]|sigue(?:n)? siendo |(?:lo|la|los|las) (?:revisa|revisan|aprueba|aprueban|mantiene|mantienen|lleva|llevan|maneja|manejan) [\p{L}]|(?:usamos|usan|utilizamos|utilizan|desplegamos|deployamos|definimos|gestionamos|llevamos|hosteamos|levantamos|compilamos|manejamos|trabajamos con|tiramos de|corremos|indentamos|formateamos|testeamos|escribimos|programamos|seguimos) [\p{L}\p{N}]|somos (?:\d+|dos|tres|cuatro|cinco|seis|siete|ocho)(?![\p{L}\p{N}])|(?:compila|compilan|levanta|levantan|despliega|despliegan|corre|corren|vive|viven) (?:con|en|sobre|desde) |(?:nos |me |les )?llegan? (?:por|a|via) |pasan? por [\p{L}\p{N}]|se (?:pagan?|despliegan?|guardan?|gestionan?|hacen?) (?:con|en|por|dentro|antes|cada|los|el|la|desde)`,
 );
 
 /** What the user does as a standing fact: a medicine, a payment, who they report to, their job, their diet, their duty. */
@@ -21,12 +21,28 @@ export const SELF_ES = W(
   String.raw`tomo [\p{L}\p{N}]+ (?:de )?\d|pago [\p{L}\p{N}]+|(?:le |se lo |se la )?pago (?:por|con|el|la|los|las) |reporto a|(?:laburo|curro|trabajo) (?:en|de|como|para|desde)|estoy de guardia|me toca (?:guardia|la guardia)|no (?:como|tomo|bebo|tenemos|tengo) [\p{L}]+|soy (?:celiac[oa]|diabetic[oa]|intolerante|hipertens[oa]|alergic[oa])|(?:vivimos|vivo) en|tenemos (?:un[oa]? |dos |tres |\d )?[\p{L}]+ (?:\d|familiar|de \d|para|en|con)|tengo (?:una?|el|la) [\p{L}]+ (?:[\p{L}]+ )?(?:para|en casa|de)`,
 );
 
+/**
+ * How someone lives, first person present: "tengo un iphone 12", "tengo dos gatos", "voy al gym de la
+ * esquina", "al laburo voy en subte", "trabajo 100% remoto", "leo todo en un kindle", "el café lo tomo
+ * con leche", "comparto piso con andrés", "estoy aprendiendo francés", "mi banco es bbva".
+ */
+export const LIFE_ES = W(
+  String.raw`tengo (?!(?:una?|el|la) (?:error|problema|bug|duda|pregunta|tema|issue|examen|reunion|turno|cita|call|llamada)(?![\p{L}]))(?:una?|dos|tres|cuatro|\d+) [\p{L}\p{N}]|voy (?:al|a la|en|con) [\p{L}\p{N}]|(?:trabajo|laburo|curro) (?:\d+ ?%|remoto|en remoto|a distancia|desde casa|medio tiempo|full|part)|leo (?:todo )?(?:en|con) |(?:lo|la) tomo (?:con|sin|solo)|tomo (?:el )?cafe|me suscribi a|no puedo (?:comer|tomar|beber)|me (?:levanto|acuesto|despierto) a las|mi (?:otr[oa] )?(?:gat[oa]|perr[oa]|hij[oa]|herman[oa]|mama|papa|madre|padre|pareja|mujer|marido|novi[oa]|jefe|jefa|abuel[oa]) (?:[\p{L}]+ )?(?:es|son|se llama|come|trabaja|vive|tiene|va|hace|cumple|toma) |comparto (?:piso|depa|departamento|casa) con|estoy (?:aprendiendo|estudiando|haciendo (?:dieta|keto|ayuno)|entrenando para|ahorrando para)|mi (?:banco|medico|dentista|gimnasio|gym|jefe|jefa|pareja|mujer|marido|novi[oa]|proveedor|compania|operador|seguro|obra social|prepaga) (?:es|son|se llama)(?![\p{L}])|en casa tengo `,
+);
+
 /** A routine on named days: "voy al gym lunes miércoles y viernes", "de lunes a viernes", "semana por medio". */
 export const ROUTINE_ES = W(
   String.raw`${DAY}(?:,? (?:y |e )?${DAY})+|de ${DAY} a ${DAY}|semana por medio|una semana de cada [\p{L}\d]+|cada (?:dos|tres|cuatro|\d) semanas|(?:por|a) las mananas|a la (?:manana|noche|tarde) (?:antes|despues)`,
 );
 
+/**
+ * More changes as people tell them: "vendí el corolla", "me compré un pixel 8", "reemplazamos jest
+ * por vitest", "tiramos black", "capistrano ya fue", "renuncié al café", "me trasladaron", "auth pasó
+ * a manos de lucía", "nueva convención acordada", "ahora ruff hace todo", "ahora deployamos con ...".
+ */
+const CHANGE_MORE_ES = String.raw`^(?:(?:fyi|ojo|ok|bueno)[:,]? )?[\p{L}\p{N}.@/+-]+ ahora[.!]?$|(?:vendi|vendimos|regale|me compre|nos compramos|me cambie (?:de|el|la)|cambie (?:el|la|de)|renuncie|renunciamos|reemplazamos|reemplace|tiramos|juntamos|movi|movimos|terminamos la mudanza|me trasladaron|nos trasladaron|se me rompio|se mudo a|se mudaron a|pasamos (?:todo )?a) |(?:sacaron|cambiaron|movieron|pasaron) (?:el|la|los|las|al|a la) |paso a manos de|[\p{L}\p{N}.+-]+ ya fue(?![\p{L}])|nuev[oa] (?:regla|convencion|norma|politica|horario|jefe|jefa|manager) |ahora (?:[\p{L}\p{N}.+-]+ ){0,2}(?:hace|hacen|corre|corren|cae|caen|vive|viven|lleva|llevan|maneja|revisa|usa|usan) |ahora (?:[a-z]+amos|[a-z]+emos|[a-z]+imos|todo (?:en|con|por)) `;
+
 /** A change told in the past tense or with "ahora": what replaced what, who moved where. */
 export const CHANGE_ES_TOLD = W(
-  String.raw`(?:hemos|he|han|ha) (?:subido|migrado|movido|cambiado|pasado|vuelto|quitado|apagado|dejado|reescrito|sacado|matado|eliminado|jubilado|cancelado|terminado la migracion)|(?:migramos|movimos|quitamos|apagamos|sacamos|eliminamos|subimos|volvimos a|reescribi|reescribimos|pasamos (?:de|a)|nos bajamos a|nos mudamos|me mude|me di de baja|me borre|cancele|cancelamos|dimos de baja|arranque en|volvi a|me pase a|nos pasamos a|terminamos la migracion)|(?:me|le|les|nos|lo|la|los) (?:cambio|cambiaron|pasaron|movieron|subieron|bajaron) (?:el|la|los|las|al|a la|de) |(?:se ha ido|se fue) (?:a|de)|quedo atras|se acabo|ya no hay|dejo de [\p{L}]+|(?:^|[,;] ?)(?:chau|adios) [\p{L}\p{N}]|ahora (?:el|la|los|las|mi|mis|nuestr[oa]s?|todo|a [\p{L}]+) [^,.;]{1,40}(?: es | son | esta | estan | va | van | viene | vienen | pasea | entrena | lleva)|ahora (?:entreno|voy|pido|uso|usamos|hago|reporto|trabajo|laburo|vivimos|vivo|estamos|estoy|tomo|pago|como)|ya (?:esta|estamos|estan) en [\p{L}\p{N}]`,
+  String.raw`(?:hemos|he|han|ha) (?:subido|migrado|movido|cambiado|pasado|vuelto|quitado|apagado|dejado|reescrito|sacado|matado|eliminado|jubilado|cancelado|terminado la migracion)|(?:migramos|movimos|quitamos|apagamos|sacamos|eliminamos|subimos|volvimos a|reescribi|reescribimos|pasamos (?:de|a)|nos bajamos a|nos mudamos|me mude|me di de baja|me borre|cancele|cancelamos|dimos de baja|arranque en|volvi a|me pase a|nos pasamos a|terminamos la migracion)|(?:me|le|les|nos|lo|la|los) (?:cambio|cambiaron|pasaron|movieron|subieron|bajaron) (?:el|la|los|las|al|a la|de) |(?:se ha ido|se fue) (?:a|de)|quedo atras|se acabo|ya no hay|dejo de [\p{L}]+|(?:^|[,;] ?)(?:chau|adios) [\p{L}\p{N}]|ahora (?:el|la|los|las|mi|mis|nuestr[oa]s?|todo|a [\p{L}]+) [^,.;]{1,40}(?: es | son | esta | estan | va | van | viene | vienen | pasea | entrena | lleva)|ahora (?:entreno|voy|pido|uso|usamos|hago|reporto|trabajo|laburo|vivimos|vivo|estamos|estoy|tomo|pago|como)|ya (?:esta|estamos|estan) en [\p{L}\p{N}]|${CHANGE_MORE_ES}`,
 );

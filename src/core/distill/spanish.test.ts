@@ -27,6 +27,21 @@ describe('rule capture in Spanish', () => {
     ]);
   });
 
+  it('learns the statement before a question or a request about it, and two-word statements', () => {
+    expect(learn('tengo un iphone 13, cómo paso los contactos?')).toEqual(['fact: Tengo un iphone 13.']);
+    expect(learn('el front lo tenemos en Vercel, dame un healthcheck para ahí')).toEqual(['fact: El front lo tenemos en Vercel.']);
+    expect(learn('soy vegana')).toHaveLength(1);
+    expect(learn('cancelamos datadog.')).toHaveLength(1);
+    expect(learn('lo de los tests: que corran antes de cada commit, sin excepciones')).toHaveLength(1);
+    expect(learn('vendí la moto y me compré una bici eléctrica')).toHaveLength(1);
+  });
+
+  it('does not learn a complaint or an experience once its question or request is cut off', () => {
+    expect(learn('nunca entiendo estos errores de typescript, que significa este?')).toEqual([]);
+    expect(learn('siempre me olvido cómo se hace un rebase, explicamelo de nuevo')).toEqual([]);
+    expect(learn('nunca he ido a Lima, que me recomiendas ver?')).toEqual([]);
+  });
+
   it('learns routines, obligations, nicknames and changes told without a marker word', () => {
     expect(learn('la compra la hacemos los sábados en el mercado de abajo')).toHaveLength(1);
     expect(learn('los tests de integración tienen que correr con la VPN levantada')).toHaveLength(1);

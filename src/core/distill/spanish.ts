@@ -1,5 +1,5 @@
 import type { Trigger } from './rule-patterns.js';
-import { CHANGE_ES_TOLD, ROUTINE_ES, SELF_ES, SETUP_ES } from './spanish-facts.js';
+import { CHANGE_ES_TOLD, LIFE_ES, ROUTINE_ES, SELF_ES, SETUP_ES } from './spanish-facts.js';
 
 /**
  * Spanish for rule-based capture: OpenClaw runs on chat apps used in many languages, and a Spanish
@@ -18,13 +18,16 @@ export const fold = (text: string): string =>
 const W = (source: string): RegExp => new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${source})(?![\p{L}\p{N}])`, 'u');
 
 const FUNCTION_WORDS =
-  /(?<![\p{L}])(?:el|la|los|las|que|del|al|y|de|en|este|esta|estos|estas|ese|esa|eso|sin|sobre|hasta|desde|donde|ahora|todo|todos|nada|otro|otra|asi|vivo|soy|hemos|por|para|con|una?|es|esta|estan|mi|mis|tu|tus|nuestros?|nuestras?|siempre|nunca|tambien|pero|como|cuando|porque|usa|usamos|uso|prefiero|quiero|me|se|lo|le|nos|mas|muy|si|ya|hay|son|ni|solo|cada)(?![\p{L}])/gu;
+  /(?<![\p{L}])(?:el|la|los|las|que|del|al|y|de|en|este|esta|estos|estas|ese|esa|eso|sin|sobre|hasta|desde|donde|ahora|todo|todos|nada|otro|otra|asi|vivo|soy|hemos|por|para|con|una?|es|esta|estan|mi|mis|tu|tus|nuestros?|nuestras?|siempre|nunca|tambien|pero|como|cuando|porque|usa|usamos|uso|prefiero|quiero|me|se|lo|le|nos|mas|muy|si|ya|hay|son|ni|solo|cada|tengo|tomo|voy|estoy|somos|tenemos|vamos|q|xq|pq|porfa|tb|tmb|aca|alla|aqui|entre)(?![\p{L}])/gu;
 const ENGLISH_WORDS = /(?<![\p{L}])(?:the|and|is|are|to|of|you|i|we|it|this|that|with|for|not|use|my|our|please|always|never)(?![\p{L}])/gu;
+
+const WE_VERB = /(?<![\p{L}])(?:[a-z]{4,}(?:amos|imos)|[a-z]{5,}emos)(?![\p{L}])/gu;
 
 /** Written in Spanish: more Spanish function words (an ñ, ¿ or ¡ counts as one) than English ones. */
 export function looksSpanish(text: string): boolean {
   const t = fold(text);
-  const es = (t.match(FUNCTION_WORDS) ?? []).length + (/[ñ¿¡]/i.test(text) ? 1 : 0);
+  // "cancelamos datadog": a first-person plural verb is Spanish however few function words surround it.
+  const es = (t.match(FUNCTION_WORDS) ?? []).length + (/[ñ¿¡]/i.test(text) ? 1 : 0) + (t.match(WE_VERB) ?? []).length;
   const en = (t.match(ENGLISH_WORDS) ?? []).length;
   return es >= 1 && es > en && (es >= 2 || en === 0);
 }
@@ -36,7 +39,7 @@ const T = (name: string, category: Trigger['category'], confidence: number, sour
 };
 
 /** "no subas", "no me mandes", "no metas": a negative imperative (second-person subjunctive) is a prohibition. */
-const PROHIBITION = String.raw`ningun[oa]? [a-z]+ (?:ni|sin)|sin que yo|no (?:me |te |le |les |lo |la |los |las |se |nos )?[a-z]{2,}(?:es|as)|nada de|ni de broma|sin excepcion(?:es)?|bajo ningun concepto|en ningun caso|(?:esta )?prohibido`;
+const PROHIBITION = String.raw`ningun[oa]? (?:[a-z]+ ){1,3}(?:ni|sin)|sin que yo|no (?:me |te |le |les |lo |la |los |las |se |nos )?[a-z]{2,}(?:es|as)|nada de|ni de broma|sin excepcion(?:es)?|bajo ningun concepto|en ningun caso|(?:esta )?prohibido`;
 
 /** A trigger from a ready pattern (spanish-facts.ts), tested on the folded text. */
 const re = (name: string, category: Trigger['category'], confidence: number, pattern: RegExp): Trigger => ({
@@ -58,7 +61,7 @@ export const USER_TRIGGERS_ES: Trigger[] = [
     'rule',
     'rule',
     0.85,
-    String.raw`siempre|nunca|jamas|a partir de ahora|de ahora en adelante|desde ahora|en adelante|en el futuro|por defecto|cada vez que|todos los (?:anos|dias|meses|lunes|martes|miercoles|jueves|viernes)|no vuelvas a|solo (?:los|las|el|la|se|para|en|con)|${PROHIBITION}`,
+    String.raw`^(?:regla|convencion|norma|politica|estandar)(?: [a-z]+){0,3} ?:|basta con|alcanza con|siempre|nunca|jamas|a partir de ahora|de ahora en adelante|desde ahora|en adelante|en el futuro|por defecto|cada vez que|todos los (?:anos|dias|meses|lunes|martes|miercoles|jueves|viernes)|no vuelvas a|solo (?:los|las|el|la|se|para|en|con)|${PROHIBITION}`,
   ),
   T(
     'decision',
@@ -84,7 +87,12 @@ export const USER_TRIGGERS_ES: Trigger[] = [
     0.8,
     String.raw`(?:usamos|uso|utilizamos|utilizo|usa|utiliza|usar) [\w.@/+# -]{1,40}?,? (?:no|ni|nunca|en (?:lugar|vez) de)`,
   ),
-  T('i-use', 'preference', 0.65, String.raw`^(?:yo )?(?:uso|usamos|utilizo|utilizamos|trabajo con|programo en) [\w.+#-]+`),
+  T(
+    'i-use',
+    'preference',
+    0.65,
+    String.raw`^(?:(?:en|para) (?:mi|mis|el|la|los|las) [\p{L}\p{N} ]{1,30}? )?(?:yo )?(?:uso|usamos|utilizo|utilizamos|trabajo con|programo en) [\w.+#-]+`,
+  ),
   T(
     'our-x-is',
     'fact',
@@ -101,6 +109,7 @@ export const USER_TRIGGERS_ES: Trigger[] = [
   re('setup', 'fact', 0.65, SETUP_ES),
   re('self-fact', 'fact', 0.65, SELF_ES),
   re('routine', 'fact', 0.65, ROUTINE_ES),
+  re('life', 'fact', 0.65, LIFE_ES),
 ];
 
 /**
@@ -109,7 +118,7 @@ export const USER_TRIGGERS_ES: Trigger[] = [
  * ideas", "míralo", "arréglalo ya"), a feeling about it ("qué rabia").
  */
 const CONTEXT = W(
-  String.raw`lo mismo|esto|eso|otra vez|hasta que|mientras (?:dure|tanto|estemos|este|estoy)|hasta el (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo|fin)|de nuevo|todavia|aun|ahora mismo|ahorita|ya mismo|ya esta|ya(?=\s*(?:[,.!]|$))|por ahora|de momento|hoy|ayer|anoche|esta semana|este (?:finde|fin de semana|mes)|luego sigo|esta(?:s|n)? [a-z]+(?:ando|iendo)|ahi|aqui|este (?:archivo|bug|error|test|cambio|diff)|esta (?:funcion|rama|vez)|lo del|[a-z]+(?:aste|iste)(?:lo|la|los|las|me|te)?|bueno no|olvidalo|que rabia|que lio|dame ideas|mira a ver|fijate|[a-z]+alo ya|empieza por`,
+  String.raw`lo mismo|esto|eso|otra vez|hasta que|mientras (?:dure|tanto|estemos|este|estoy)|hasta el (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo|fin)|de nuevo|todavia|aun|ahora mismo|ahorita|ya mismo|ya esta|ya(?=\s*(?:[,.!]|$))|por ahora|de momento|hoy|ayer|anoche|esta semana|este (?:finde|fin de semana|mes)|luego sigo|esta(?:s|n)? [a-z]+(?:ando|iendo)|ahi|aqui|este (?:archivo|bug|error|test|cambio|diff)|esta (?:funcion|rama|vez)|lo del|[a-z]+(?:aste|iste)(?:lo|la|los|las|me|te)?|bueno no|olvidalo|que rabia|que lio|dame ideas|mira a ver|fijate|[a-z]+alo ya|empieza por|(?:nunca|siempre) (?:me |lo |la )?(?:entiendo|se|olvido|acuerdo|encuentro|consigo|logro|puedo|he [a-z]*(?:ado|ido))|siempre que [a-z]+o `,
 );
 
 const WHEN_IT_CHANGED = /(?<![\p{L}])(?:ayer|esta semana|este mes|ya esta|este ano)(?![\p{L}])/gu;
@@ -122,6 +131,35 @@ export function hasSpanishUserEvidence(text: string): boolean {
   const folded = fold(text);
   const judged = CHANGE_ES_TOLD.test(folded) ? folded.replace(WHEN_IT_CHANGED, ' ') : folded;
   return looksSpanish(text) && !CONTEXT.test(judged) && USER_TRIGGERS_ES.some((t) => t.pattern.test(text));
+}
+
+const TAIL_LEAD = String.raw`^[¿¡\s]*(?:(?:y|asi que|entonces|pero|o sea)\s+)?`;
+/** A question about the statement: "..., cómo paso los contactos?" (only with a question mark after it). */
+const QUESTION_TAIL_ES = new RegExp(
+  String.raw`${TAIL_LEAD}(?:como|que|q|donde|cual|cuales|cuando|cuanto|me (?:pasas|das|recomendas|recomiendas|ayudas|armas|agendas|haces|decis|dices|explicas)|podes|puedes|podrias|hay|vale la pena|me conviene|sabes)(?![\p{L}])`,
+  'u',
+);
+/** A request about it: "..., dame un healthcheck", "..., sacame esas deps porfa". */
+const REQUEST_TAIL_ES = new RegExp(
+  String.raw`${TAIL_LEAD}(?:porfa|por favor|dame|decime|dime|hazme|haceme|ponme|poneme|[a-z]{3,}(?:ame|eme|ime|amelo|amela|anos|elo|ela))(?![\p{L}])`,
+  'u',
+);
+
+/**
+ * The statement a Spanish sentence makes before asking something about it or for something
+ * ("tengo un iphone 12, cómo paso los contactos?", "el backend lo tenemos en railway, dame un
+ * healthcheck"): undefined when no clause after the first is a question or a request.
+ */
+export function statementBeforeRequestEs(sentence: string): string | undefined {
+  const clauses = sentence.split(/\s*[,;:]\s+|\s+[-–—]\s+/);
+  const at = clauses.findIndex((c, i) => {
+    if (i === 0) return false;
+    const folded = fold(c);
+    return REQUEST_TAIL_ES.test(folded) || (QUESTION_TAIL_ES.test(folded) && clauses.slice(i).join(' ').includes('?'));
+  });
+  if (at <= 0) return undefined;
+  const head = clauses.slice(0, at).join(', ').trim();
+  return head.includes('?') || head.split(/\s+/).length < 2 ? undefined : head;
 }
 
 const LEAD_IN =
