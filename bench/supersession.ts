@@ -4,7 +4,8 @@
  * day. Every message is captured and distilled by rules (no LLM) in a fresh home, one run per day as
  * the hooks would, and the memories left current are checked against the scenario's roles.
  * Run: `npm run bench -- supersession` (`--embedder=none` for the lexical-only path, `--show`
- * to list the failures, `--sets=en-a` to run some sets only, `--same-session` to say everything in
+ * to list the failures, `--sets=en-a` to run some sets only, `--statements` for the first table only (how many statements
+ * the rules learn, no distill), `--same-session` to say everything in
  * one session distilled once at its end, as a hook does when the session closes). Data: bench/data/supersession-*.jsonl (see bench/data/README.md).
  */
 import { appendFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -16,7 +17,8 @@ import type { EngineContext } from '../src/core/engine/context.js';
 import type { MemoryRecord } from '../src/spec/memory-record.js';
 import { Strata } from '../src/strata.js';
 import { UNCAPPED } from './lib/real-home.js';
-import { judgeScenario, readScenarioSets, type Outcome, type Scenario } from './lib/supersession-data.js';
+import { captureByRules } from '../src/core/distill/rules.js';
+import { judgeScenario, readScenarioSets, type Outcome, type Scenario, type ScenarioSet } from './lib/supersession-data.js';
 import { printTable } from './lib/table.js';
 
 const DAY_MS = 86_400_000;
@@ -83,14 +85,26 @@ export async function runScenario(
 
 const KINDS = ['change', 'chain', 'restate', 'distinct'] as const;
 
+/** How many statements (every message but noise) the rules learn a memory from: the reach of the triggers. */
+function printStatementsLearned(sets: ScenarioSet[]): void {
+  const rows = sets.map((set) => {
+    const said = set.scenarios.flatMap((s) => s.messages.filter((m) => m.role !== 'noise'));
+    const learned = said.filter((m) => captureByRules({ text: m.text, role: 'user' }).length > 0).length;
+    return [set.name, set.role, said.length, learned];
+  });
+  printTable('Statements the rules learn a memory from (every message but noise)', ['set', 'role', 'statements', 'learned'], rows);
+}
+
 export async function runSupersessionBench(
-  options: { embedder?: 'local' | 'none'; show?: boolean; sets?: string[]; sameSession?: boolean } = {},
+  options: { embedder?: 'local' | 'none'; show?: boolean; sets?: string[]; sameSession?: boolean; statementsOnly?: boolean } = {},
 ): Promise<void> {
   const embedder = options.embedder ?? 'local';
   const sameSession = options.sameSession ?? false;
   const rows: Array<Array<string | number>> = [];
   const failures: string[] = [];
   const sets = readScenarioSets().filter((s) => !options.sets || options.sets.includes(s.name));
+  printStatementsLearned(sets);
+  if (options.statementsOnly) return;
   for (const set of sets) {
     const outcomes: Array<{ s: Scenario; o: Outcome; distractorsSuperseded: number }> = [];
     for (const [k, s] of set.scenarios.entries()) {
@@ -172,6 +186,7 @@ export function supersessionArgs(argv: string[]): Parameters<typeof runSupersess
     embedder: argv.includes('--embedder=none') ? 'none' : 'local',
     show: argv.includes('--show'),
     sameSession: argv.includes('--same-session'),
+    statementsOnly: argv.includes('--statements'),
     ...(sets ? { sets } : {}),
   };
 }

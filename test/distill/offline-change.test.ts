@@ -44,6 +44,27 @@ describe('offline supersession beyond the slots', () => {
   });
 });
 
+describe('offline supersession of a thing told twice', () => {
+  it('a dropped tool ends every current memory about it, the retelling stored on another day too', async () => {
+    await say('2026-04-01', 'The node services log with winston.');
+    await say('2026-04-03', "since we're a winston shop, structured logs come out through winston transports");
+    await say('2026-04-04', 'We use Redis for caching.');
+    const told = (await current()).filter((t) => /winston/i.test(t));
+    expect(told).toHaveLength(2);
+
+    await say('2026-05-10', "winston's gone, we replaced it with pino everywhere for perf");
+    const now = await current();
+    expect(now.filter((t) => /winston/i.test(t) && !/pino/i.test(t))).toEqual([]);
+    expect(now.filter((t) => /pino/i.test(t))).toHaveLength(1);
+    expect(now.some((t) => /^We use Redis/.test(t))).toBe(true);
+    const all = await strata().list({ scopes: ['agent:main', 'global'], includeHistory: true, order: 'oldest', limit: 100 });
+    const successor = all.find((m) => /pino/i.test(m.text))!;
+    const ended = all.filter((m) => /winston/i.test(m.text) && !/pino/i.test(m.text));
+    expect(ended.map((m) => m.supersededBy)).toEqual([successor.id, successor.id]);
+    expect(ended.map((m) => m.validTo)).toEqual([successor.validFrom, successor.validFrom]);
+  });
+});
+
 describe('offline supersession within one session', () => {
   // A hook distils a session once, at its end: a correction said later in it must win there too.
   it('a change said later in the same session replaces what was said earlier in it', async () => {

@@ -88,7 +88,7 @@ export async function applyDecisions(options: {
     };
     // The memory each decision of the batch stored, so a later decision can name it (offline reconcile).
     const madeBy = new Map<number, string>();
-    const currentTarget = async (d: Decision) => {
+    const currentTarget = async (d: Pick<Decision, 'targetId' | 'targetCandidate'>) => {
       if (d.targetCandidate !== undefined) {
         const made = inserts.find((r) => r.id === madeBy.get(d.targetCandidate!));
         return made && made.validTo === null ? made : undefined;
@@ -133,15 +133,23 @@ export async function applyDecisions(options: {
           out.push({ kind: 'skip', id: made.duplicate, reason: 'already stored (re-run)' });
           continue;
         }
-        // The old memory stopped being true when its successor started, not when this run happened
-        // (never before it started itself, should the successor claim an earlier date).
-        const validTo = Date.parse(made.record.validFrom) >= Date.parse(target.validFrom) ? made.record.validFrom : target.validFrom;
-        const old: StoredMemory = { ...target, validTo, supersededBy: made.record.id, updatedAt: now };
         madeBy.set(i, made.record.id);
-        // A memory made earlier in this batch is not stored yet: it is inserted as already replaced.
-        const pending = inserts.findIndex((r) => r.id === target.id);
-        if (pending >= 0) inserts[pending] = old;
-        else updates.set(target.id, old);
+        const ended = [target];
+        for (const ref of d.also ?? []) {
+          const more = await currentTarget(ref);
+          if (more && !ended.some((e) => e.id === more.id)) ended.push(more);
+        }
+        const related = ended.map((t) => {
+          // The old memory stopped being true when its successor started, not when this run happened
+          // (never before it started itself, should the successor claim an earlier date).
+          const validTo = Date.parse(made.record.validFrom) >= Date.parse(t.validFrom) ? made.record.validFrom : t.validFrom;
+          const old: StoredMemory = { ...t, validTo, supersededBy: made.record.id, updatedAt: now };
+          // A memory made earlier in this batch is not stored yet: it is inserted as already replaced.
+          const pending = inserts.findIndex((r) => r.id === t.id);
+          if (pending >= 0) inserts[pending] = old;
+          else updates.set(t.id, old);
+          return { id: t.id, previous: plainRecord(t), next: summarize(old) };
+        });
         entries.push({
           id: made.record.id,
           actor,
@@ -149,7 +157,7 @@ export async function applyDecisions(options: {
           reason: d.reason,
           previous: null,
           next: summarize(made.record),
-          related: [{ id: target.id, previous: plainRecord(target), next: summarize(old) }],
+          related,
         });
         out.push({ kind, id: made.record.id, targetId: target.id, reason: d.reason });
         continue;

@@ -116,6 +116,21 @@ function mentions(text: string, name: string): boolean {
 }
 
 /**
+ * Besides `primary` (what `replacedMemory` chose), the current memories that are about the same
+ * dropped name: "winston's gone" after both "the node services log with winston" and its retelling
+ * "since we're a winston shop, logs go through winston transports" ends both.
+ */
+export function alsoReplaced<T extends { text: string }>(options: { text: string; memories: readonly T[]; primary: T }): T[] {
+  const { text, memories, primary } = options;
+  const named = replacedNames(text).filter((n) => mentions(headClause(primary.text), n));
+  if (named.length === 0) return [];
+  const own = subjectWords(text);
+  return memories.filter(
+    (m) => m !== primary && named.some((n) => mentions(headClause(m.text), n)) && [...own].some((w) => !subjectWords(m.text).has(w)),
+  );
+}
+
+/**
  * The current memory an offline change statement replaces, or undefined. `memories` are current
  * memories of the candidate's scope stated before it, newest first.
  */

@@ -9,7 +9,7 @@ import type { MemoryRecord } from '../../spec/memory-record.js';
 import { cosineSimilarity } from '../recall/diversity.js';
 import { statesDifferentFacts } from '../write/changed-fact.js';
 import { statedAtOf, type Candidate } from './extract.js';
-import { isAdditive, isRetelling, replacedMemory, subjectWords } from './change-target.js';
+import { alsoReplaced, isAdditive, isRetelling, replacedMemory, subjectWords } from './change-target.js';
 import { isChangeStatement, isChoiceStatement, sameContext, slotOf } from './slots.js';
 
 /** Where a current memory lives: in the store, or in the decision of an earlier candidate of the batch. */
@@ -26,6 +26,8 @@ export interface CurrentItem {
 export interface OfflineVerdict {
   kind: 'skip' | 'supersede' | 'create';
   target?: CurrentRef;
+  /** Other current memories a supersede ends too: retellings of the thing the change says was dropped. */
+  also?: CurrentRef[];
   reason: string;
   by: 'rules' | 'near' | 'none-similar';
 }
@@ -57,9 +59,13 @@ export function decideOffline(options: {
       return { kind: 'supersede', target: mate.ref, reason: `${slot.slot} changed from ${mateValue} to ${slot.value}`, by: 'rules' };
     }
   }
-  const replaced = replacedMemory({ text, memories: current.filter((m) => m.since <= statedAt) });
-  if (replaced)
-    return { kind: 'supersede', target: replaced.ref, reason: `changed: replaces "${replaced.text.slice(0, 80)}"`, by: 'rules' };
+  const before = current.filter((m) => m.since <= statedAt);
+  const replaced = replacedMemory({ text, memories: before });
+  if (replaced) {
+    const also = alsoReplaced({ text, memories: before, primary: replaced }).map((m) => m.ref);
+    const reason = `changed: replaces "${replaced.text.slice(0, 80)}"${also.length > 0 ? ` and ${also.length} retelling(s)` : ''}`;
+    return { kind: 'supersede', target: replaced.ref, ...(also.length > 0 ? { also } : {}), reason, by: 'rules' };
+  }
 
   const near = similar.find((s) => s.similarity !== undefined && s.similarity >= options.nearDuplicateThreshold);
   // "the analytics warehouse is on clickhouse, separate from the app db": a second thing, however close.
@@ -149,14 +155,15 @@ export function noteInBatch(options: {
 }): void {
   const { batch, candidate, verdict } = options;
   const scope = candidate.scope;
-  const target = verdict.target;
-  if (verdict.kind === 'supersede' && target) {
-    if ('id' in target) batch.replaced.add(target.id);
-    else {
-      const left = (batch.pending.get(scope) ?? []).filter(
-        (b) => !('candidate' in b.item.ref) || b.item.ref.candidate !== target.candidate,
-      );
-      batch.pending.set(scope, left);
+  if (verdict.kind === 'supersede' && verdict.target) {
+    for (const target of [verdict.target, ...(verdict.also ?? [])]) {
+      if ('id' in target) batch.replaced.add(target.id);
+      else {
+        const left = (batch.pending.get(scope) ?? []).filter(
+          (b) => !('candidate' in b.item.ref) || b.item.ref.candidate !== target.candidate,
+        );
+        batch.pending.set(scope, left);
+      }
     }
   }
   if (verdict.kind === 'skip') return;

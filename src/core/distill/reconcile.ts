@@ -33,6 +33,8 @@ export interface Decision {
   targetId?: string;
   /** Instead of `targetId`: the earlier candidate of the same batch whose memory this refers to (offline only). */
   targetCandidate?: number;
+  /** A supersede that ends more than its target (offline only): retellings of what the change dropped. */
+  also?: Array<{ targetId?: string; targetCandidate?: number }>;
   /** New text: the merged text for merge, the contextualised text for keep-both. */
   text?: string;
   reason: string;
@@ -195,6 +197,7 @@ export async function reconcile(options: {
         kind: verdict.kind,
         ...(target && 'id' in target ? { targetId: target.id } : {}),
         ...(target && 'candidate' in target ? { targetCandidate: target.candidate } : {}),
+        ...(verdict.also ? { also: verdict.also.map((r) => ('id' in r ? { targetId: r.id } : { targetCandidate: r.candidate })) } : {}),
         reason: verdict.reason,
         by: verdict.by,
       };
