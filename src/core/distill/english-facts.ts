@@ -22,9 +22,9 @@ const NOT_A_PLACE = String.raw`(?:school|work|home|bed|lunch|dinner|the (?:offic
  * lumora now", "i report to tomasz now", "the api runs on 5050 locally now".
  */
 export const NOW_STATE = new RegExp(
-  String.raw`\b(?:i|we|he|she|they|(?:the|our|my)\s+[\w-]+(?:\s+[\w-]+)?)\s*(?:'s|'re|'m|\s(?:is|are|am))\s+(?:on|at|in|with|using|an?)\s+(?!${NOT_A_PLACE})[^,.?!;]{1,40}?\s+now\b` +
-    String.raw`|\b(?:i|we|he|she|they)\s+(?:report|meet|work|live|train|commute|bank|shop|cycle|drive|take|use|run|swim|play|go|see|eat|drink|get up|wake up|start|finish)\s+(?!(?:it|that|this|on it|back)\b)[^,.?!;]{1,40}?\s+now\b` +
-    String.raw`|\b(?:the|our|my)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:runs|lives|listens|sits|meets|starts|opens|closes|deploys|ships|is hosted|are hosted)\s+[^,.?!;]{1,40}?\s+now\b`,
+  String.raw`\b(?:i|we|he|she|they|(?:the|our|my)\s+[\w-]+(?:\s+[\w-]+)?)\s*(?:'s|'re|'m|\s(?:is|are|am))\s+(?:on|at|in|with|using|an?)\s+(?!${NOT_A_PLACE})(?:[^,.?!;]|\.(?=\w)){1,40}?\s+now\b` +
+    String.raw`|\b(?:i|we|he|she|they)\s+(?:report|meet|work|live|train|commute|bank|shop|cycle|drive|take|use|run|swim|play|go|see|eat|drink|get up|wake up|start|finish)\s+(?!(?:it|that|this|on it|back)\b)(?:[^,.?!;]|\.(?=\w)){1,40}?\s+now\b` +
+    String.raw`|\b(?:the|our|my)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:runs|lives|listens|sits|meets|starts|opens|closes|deploys|ships|is hosted|are hosted)\s+(?:[^,.?!;]|\.(?=\w)){1,40}?\s+now\b`,
   'i',
 );
 
@@ -42,7 +42,7 @@ export const ON_PLATFORM =
 
 /** Terse news of a value: "fyi: pnpm now", "node 20 now, finally on an lts", "back to linux, fedora on a thinkpad". */
 export const TERSE_NEWS =
-  /^(?:(?:fyi|btw|ok|so|update|heads up|and)[,:\s]+)*(?![^,.!;]*\b(?:works?|working|done|fixed|good|fine|better|worse|ready|passing|green|broken|failing|live|deployed|merged|pushed|gone|clean|happy|much|way|looks|seems|all|it|this|that|everything)\b)[\w.@/+-]+(?:\s+[\w.@/+-]+){0,2}\s+now\s*(?:[,.!;:]|$)|^(?:(?:and|so|ok|fyi|btw)[,\s]+)*(?:we're\s+|i'm\s+)?back to\s+(?!(?:the|it|this|that|work|bed|sleep|normal|square|you|me|my|our|your|basics|school|where|what|how|square one)\b)[\w.-]+/i;
+  /^(?:(?:fyi|btw|ok|so|update|heads up|and)[,:\s]+)*(?![^,.!;]*\b(?:works?|working|done|fixed|good|fine|better|worse|ready|passing|green|broken|failing|live|deployed|merged|pushed|gone|clean|happy|much|way|looks|seems|all|it|this|that|everything|the|a|an|my|our|i|we|you|they|he|she|pass|passes|passing|runs?|compiles?|builds?|loads?|shows?|is|are)\b)[\w.@/+-]+(?:\s+[\w.@/+-]+){0,2}\s+now\s*(?:[,.!;:]|$)|^(?:(?:and|so|ok|fyi|btw)[,\s]+)*(?:we're\s+|i'm\s+)?back to\s+(?!(?:the|it|this|that|work|bed|sleep|normal|square|you|me|my|our|your|basics|school|where|what|how|square one)\b)[\w.-]+/i;
 
 /** A named person and what they do for the user or team: "Priya reviews all my frontend PRs". */
 export const THEIR_ROLE =

@@ -170,7 +170,7 @@ export function hasImplicitUserStatement(text: string): boolean {
 /** A change that holds from now on: "now" and "anymore" there do not mark a passing state. */
 export function statesUserChange(text: string): boolean {
   const t = foldInformal(text);
-  return CHANGE.test(t) || CHANGE_MORE_RE.test(t) || NOW_STATE.test(t) || statesChangeForGood(t);
+  return CHANGE.test(t) || CHANGE_MORE_RE.test(t) || NOW_STATE.test(t) || TERSE_NEWS.test(t) || statesChangeForGood(t);
 }
 
 // ---------------------------------------------------------------- what makes it junk
