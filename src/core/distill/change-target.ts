@@ -125,9 +125,11 @@ export function alsoReplaced<T extends { text: string }>(options: { text: string
   const named = replacedNames(text).filter((n) => mentions(headClause(primary.text), n));
   if (named.length === 0) return [];
   const own = subjectWords(text);
-  return memories.filter(
-    (m) => m !== primary && named.some((n) => mentions(headClause(m.text), n)) && [...own].some((w) => !subjectWords(m.text).has(w)),
-  );
+  return memories.filter((m) => {
+    if (m === primary || !named.some((n) => mentions(headClause(m.text), n))) return false;
+    const theirs = subjectWords(m.text);
+    return [...own].some((w) => !theirs.has(w));
+  });
 }
 
 /**

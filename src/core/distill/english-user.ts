@@ -27,8 +27,6 @@ const INFORMAL: Array<[RegExp, string]> = [
   [/\b(?:pls|plz|plse)\b/gi, 'please'],
 ];
 
-export { statementBeforeQuestion } from './english-facts.js';
-
 export function foldInformal(text: string): string {
   let out = text;
   for (const [re, to] of INFORMAL) out = out.replace(re, to);
@@ -156,7 +154,6 @@ export const USER_TRIGGERS_EN_IMPLICIT: Trigger[] = [
   T('we-do-with', 'fact', 0.65, WE_DO_WITH),
   T('life', 'fact', 0.65, LIFE),
   T('on-platform', 'fact', 0.65, ON_PLATFORM),
-  T('terse-news', 'preference', 0.65, TERSE_NEWS),
   { name: 'their-role', category: 'fact', confidence: 0.65, pattern: THEIR_ROLE },
   T('setup-value', 'fact', 0.65, SETUP_VALUE),
   T('team-practice', 'fact', 0.65, TEAM_PRACTICE),

@@ -69,7 +69,8 @@ export function decideOffline(options: {
 
   const near = similar.find((s) => s.similarity !== undefined && s.similarity >= options.nearDuplicateThreshold);
   // "the analytics warehouse is on clickhouse, separate from the app db": a second thing, however close.
-  if (near && isAdditive(text) && [...subjectWords(text)].some((w) => !subjectWords(near.item.text).has(w)))
+  const nearWords = near && isAdditive(text) ? subjectWords(near.item.text) : undefined;
+  if (near && nearWords && [...subjectWords(text)].some((w) => !nearWords.has(w)))
     return { kind: 'create', reason: `a second thing beside "${near.item.text.slice(0, 60)}"`, by: 'rules' };
   if (near) {
     const similarity = near.similarity!.toFixed(3);
