@@ -130,7 +130,9 @@ export async function createWorld(options: {
   const configPath = join(stateDir, 'openclaw.json');
   await mkdir(stateDir, { recursive: true });
   const modelId = options.modelId ?? 'scripted-model';
-  const gatewayPort = await freePort();
+  // Moved (and rewritten in the config) when a gateway start finds it taken: a port picked here can be
+  // bound by another process (a `serve --port 0`, say) before the gateway listens on it.
+  let gatewayPort = await freePort();
   const config = {
     models: {
       mode: 'merge',
@@ -161,7 +163,14 @@ export async function createWorld(options: {
   const openclawBin = join(options.openclaw.binDir, 'openclaw');
   const strataBin = join(options.strata.binDir, 'strata');
   const gateways = new Set<Gateway>();
-  async function startGatewayOnce(): Promise<Gateway> {
+  async function movePort(): Promise<void> {
+    gatewayPort = await freePort();
+    const current = JSON.parse(await readFile(configPath, 'utf8')) as { gateway?: Record<string, unknown> };
+    current.gateway = { ...current.gateway, port: gatewayPort };
+    await writeFile(configPath, JSON.stringify(current, null, 2) + '\n');
+  }
+  async function startGatewayOnce(fresh: boolean): Promise<Gateway> {
+    if (fresh) await movePort();
     const child: ChildProcess = spawn(openclawBin, ['gateway', 'run', '--port', String(gatewayPort), '--bind', 'loopback', '--verbose'], {
       env,
       cwd: home,
@@ -219,12 +228,17 @@ export async function createWorld(options: {
     async startGateway() {
       // OpenClaw >= 2026.9.6 gives its state-lease heartbeat worker a fixed 5 s to come up and exits
       // when a starved CPU misses that; it is the host's own startup under load, not Strata: start again.
+      let portTaken = false;
       for (let attempt = 1; ; attempt++) {
         try {
-          return await startGatewayOnce();
+          return await startGatewayOnce(portTaken);
         } catch (error) {
-          if (attempt >= 3 || !/state lease heartbeat did not become ready/.test(String(error))) throw error;
-          process.stderr.write(`openclaw gateway start ${attempt} missed OpenClaw's lease-heartbeat startup timeout; starting again\n`);
+          // Or another process bound the free port between its choice and the gateway's listen.
+          portTaken = /EADDRINUSE/.test(String(error));
+          const retriable = portTaken || /state lease heartbeat did not become ready/.test(String(error));
+          if (attempt >= 3 || !retriable) throw error;
+          const why = portTaken ? 'its port was taken' : "it missed OpenClaw's lease-heartbeat startup timeout";
+          process.stderr.write(`openclaw gateway start ${attempt}: ${why}; starting again\n`);
         }
       }
     },
