@@ -17,12 +17,19 @@ const CHANGED: Array<[string, string]> = [
   ['The user likes coffee in the morning.', 'The user does not like coffee in the morning.'],
   ['Alice is the lead engineer on the billing project.', 'Bob is the lead engineer on the billing project.'],
   ['The production cluster runs Kubernetes version 1.28.', 'The production cluster runs Kubernetes version 1.30.'],
+  ['Standup is on tuesdays.', 'Standup is on thursdays.'],
+  ['The user goes to the gym on weeknights.', 'The user goes to the gym on weekends.'],
+  ['La reunión del equipo es los martes.', 'La reunión del equipo es los jueves.'],
 ];
 const SAME: Array<[string, string]> = [
   ['The user prefers dark mode in every editor.', 'The user prefers dark mode in every editor!'],
   ['The staging database port is 5432.', 'the staging database port is 5432'],
   ["The user doesn't like coffee.", 'The user does not like coffee.'],
   ['Staging database port is 6543.', 'The staging database port is 6543.'],
+  // An apostrophe is not a quotation mark, a possessive is the name, a plural weekday the weekday.
+  ["The user's band plays on weekends, I'm on bass.", "The user's band plays on weekends and I'm on bass."],
+  ["Leo's school starts at 8.", 'Leo school starts at 8.'],
+  ['Standup is on tuesdays.', 'Standup is on Tuesday.'],
 ];
 
 let embedder: EmbedderV1;

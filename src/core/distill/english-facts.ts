@@ -15,8 +15,8 @@ const CHANGE_MORE = String.raw`\band\s+(?:switched|moved|changed|migrated)\s+(?:
 
 export const CHANGE_MORE_RE = new RegExp(CHANGE_MORE, 'i');
 
-/** Where someone only is for now: "he's at school now", "i'm in a meeting now". */
-const NOT_A_PLACE = String.raw`(?:school|work|home|bed|lunch|dinner|the (?:office|gym|shop|store|doctor|dentist|station|airport|hospital)|a (?:meeting|call)|hospital|it|that|this|the moment|last)\b`;
+/** Where someone only is for now: "he's at school now", "i'm in a meeting now", "on the train now". */
+export const NOT_A_PLACE = String.raw`(?:school|work|home|bed|lunch|dinner|breakfast|class|church|hospital|traffic|(?:my|his|her|our|their) way|the (?:office|gym|shop|store|doctor|dentist|station|airport|hospital|car|bus|train|tube|subway|plane|ferry|road|phone|beach|park|pool|shower|queue|line|pub|bar|cafe|library)|an? (?:meeting|call|standup|interview|break|queue|line|taxi|cab|uber|car|bus|train|plane|flight|hurry|rush)|(?:holiday|vacation|leave|break)|it|that|this|the moment|last)\b`;
 /**
  * A state that holds now, told as news: "the backend's on fly.io now", "i'm a data engineer at
  * lumora now", "i report to tomasz now", "the api runs on 5050 locally now".

@@ -63,4 +63,12 @@ describe('English user messages as people type them', () => {
     expect(englishUserVeto('lodash is banned in the frontend as of this week')).toBeUndefined();
     expect(admit({ text: "we're fully on github actions now, the Jenkinsfile is a fossil", source: 'user' }).admitted).toBe(true);
   });
+
+  it('tells where someone is for the moment from where they are now for good', () => {
+    for (const text of ["i'm in a meeting now", "I'm on the train now", "i'm at work now, ping me later", "we're on the phone now"]) {
+      expect(learn(text), text).toEqual([]);
+    }
+    expect(learn("we're in the new office now")).toEqual(["preference: We're in the new office now."]);
+    expect(learn("we're with octopus energy now")).toEqual(["preference: We're with octopus energy now."]);
+  });
 });

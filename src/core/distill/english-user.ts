@@ -1,5 +1,15 @@
 import { statesChangeForGood } from './english-change.js';
-import { CHANGE_MORE_RE, LIFE, NOW_STATE, ON_PLATFORM, SETUP_VALUE, TEAM_PRACTICE, TERSE_NEWS, THEIR_ROLE } from './english-facts.js';
+import {
+  CHANGE_MORE_RE,
+  LIFE,
+  NOT_A_PLACE,
+  NOW_STATE,
+  ON_PLATFORM,
+  SETUP_VALUE,
+  TEAM_PRACTICE,
+  TERSE_NEWS,
+  THEIR_ROLE,
+} from './english-facts.js';
 import type { Trigger } from './rule-patterns.js';
 
 /**
@@ -164,9 +174,16 @@ export function hasImplicitUserStatement(text: string): boolean {
   return USER_TRIGGERS_EN_IMPLICIT.some((t) => t.pattern.test(text));
 }
 
+/** Where someone only is for now, not news: "i'm in a meeting now", "we're on the train now", "i'm at work now". */
+const SOMEWHERE_FOR_NOW = new RegExp(
+  String.raw`\b(?:i'm|i am|we're|we are|he's|she's|they're)\s+(?:still\s+|just\s+)?(?:on|at|in|off to)\s+${NOT_A_PLACE}[^.?;,]{0,20}?\s+(?:right\s+)?now\b`,
+  'i',
+);
+
 /** A change that holds from now on: "now" and "anymore" there do not mark a passing state. */
 export function statesUserChange(text: string): boolean {
   const t = foldInformal(text);
+  if (SOMEWHERE_FOR_NOW.test(t)) return false;
   return CHANGE.test(t) || CHANGE_MORE_RE.test(t) || NOW_STATE.test(t) || TERSE_NEWS.test(t) || statesChangeForGood(t);
 }
 

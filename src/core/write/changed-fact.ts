@@ -8,17 +8,21 @@
  */
 
 const NUMBER = /\d+(?:[.,:/-]\d+)*/g;
+// Plurals count as the singular ("on tuesdays" is "on tuesday"); Spanish and Chinese weekdays too.
 const WEEKDAY_MONTH =
-  /\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|rsday|urday)?\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)(?:uary|ruary|ch|il|e|y|ust|tember|ober|ember)?\b|\b(?:today|tomorrow|yesterday|tonight|morning|afternoon|evening|night|noon|midnight|weekend|weekday|am|pm)\b/gi;
+  /\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|rsday|urday)?s?\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)(?:uary|ruary|ch|il|e|y|ust|tember|ober|ember)?\b|\b(?:today|tomorrow|yesterday|tonight|noon|midnight|am|pm)\b|\b(?:morning|afternoon|evening|night|weekend|weekday|weeknight)s?\b|\b(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bados?|domingos?|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre)\b|(?:周|星期|礼拜)[一二三四五六日天]/gi;
+/** A weekday or month is compared as a time ("Tuesday" vs "tuesdays"), not as a name. */
+const TIME_WORD = new RegExp(`^(?:${WEEKDAY_MONTH.source})$`, 'i');
 const NEGATION =
   /\b(?:not|no|never|none|nothing|neither|nor|without|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|shouldn't|mustn't|hasn't|haven't|stopped|quit|dislikes?|hates?|avoids?)\b|n't\b|不|没|別|别|非/gi;
-const QUOTED = /"([^"]{1,80})"|'([^'\s][^']{0,78}[^'\s])'|`([^`]{1,80})`/g;
+// A single quote inside a word is an apostrophe ("user's", "i'm"), not a quotation mark.
+const QUOTED = /"([^"]{1,80})"|(?<![\p{L}\p{N}])'([^'\s][^']{0,78}[^'\s])'(?![\p{L}\p{N}])|`([^`]{1,80})`/gu;
 // Identifiers: paths, hosts, emails, versions, words mixing letters and digits, snake/kebab case.
 const IDENTIFIER = /[\w.-]+@[\w.-]+|[\w-]+(?:\.[\w-]+)+|\b(?=[a-z_-]*\d)[a-z0-9_-]*[a-z][a-z0-9_-]*\b|\b\w+[_-]\w+\b/gi;
 // A capitalised word: a name (Alice, Berlin, PostgreSQL, Vim), unless it is a common sentence opener.
 const NAME = /\b[A-Z][\w'-]*/g;
 const OPENERS = new Set(
-  'the a an this that these those it its he she they we i you user users my our your his her their when if in on at for to and but or so as after before always never please remember note use from with by of'.split(
+  'the a an this that these those it its he she they we i you user users my our your his her their when if in on at for to and but or so as after before always never please remember note use from with by of no yes since because every everything all any each both there here also just only then now reminder fyi btw'.split(
     ' ',
   ),
 );
@@ -36,9 +40,12 @@ export function factDetails(text: string): Record<'numbers' | 'times' | 'negatio
   const normalized = text.normalize('NFKC');
   return {
     numbers: all(NUMBER, normalized),
-    times: all(WEEKDAY_MONTH, normalized),
+    times: all(WEEKDAY_MONTH, normalized).map((t) => t.replace(/(day|ing|night|end|noon|bado|mingo)s$/, '$1')),
     negations: all(NEGATION, normalized).map((n) => (n.endsWith("n't") || n === 'not' || n === 'no' ? 'not' : n)),
-    names: all(NAME, normalized).filter((n) => !OPENERS.has(n)),
+    // "Leo's" is Leo; "I'm" and "User's" open a sentence.
+    names: all(NAME, normalized)
+      .map((n) => n.replace(/['’]s$/, ''))
+      .filter((n) => !OPENERS.has(n.replace(/['’]\w*$/, '')) && !TIME_WORD.test(n)),
     quoted: all(QUOTED, normalized),
     identifiers: all(IDENTIFIER, normalized),
   };
@@ -57,10 +64,12 @@ export function statesDifferentFacts(a: string, b: string): boolean {
   // ("Staging database ..." vs "The staging database ..." is the same statement).
   const words = (t: string) =>
     new Set(
-      t
-        .normalize('NFKC')
-        .toLowerCase()
-        .match(/[\p{L}\p{N}'-]+/gu) ?? [],
+      (
+        t
+          .normalize('NFKC')
+          .toLowerCase()
+          .match(/[\p{L}\p{N}'-]+/gu) ?? []
+      ).map((w) => w.replace(/'s$/, '')),
     );
   const wa = words(a);
   const wb = words(b);
