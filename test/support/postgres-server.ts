@@ -67,8 +67,30 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
       (error, _out, stderr) => (error ? reject(new Error(`initdb failed: ${stderr || error.message}`)) : resolve()),
     );
   });
-  const tcpPort = options.tcp ? options.tcp.port || (await freePort()) : null;
   if (options.tcp?.allowFrom) await appendFile(join(data, 'pg_hba.conf'), `host all all ${options.tcp.allowFrom} trust\n`);
+  // A port chosen here can be bound by another process before postgres listens on it: start again on another.
+  for (let attempt = 1; ; attempt++) {
+    const tcpPort = options.tcp ? options.tcp.port || (await freePort()) : null;
+    try {
+      return await launch({ dir, data, bin, owner, env, tcpPort, options });
+    } catch (error) {
+      const taken = options.tcp && !options.tcp.port && /could not bind|already in use/i.test(String(error));
+      if (!taken || attempt >= 3) throw error;
+    }
+  }
+}
+
+async function launch(o: {
+  dir: string;
+  data: string;
+  bin: string;
+  owner: { uid: number; gid: number } | null;
+  env: NodeJS.ProcessEnv;
+  tcpPort: number | null;
+  options: StartOptions;
+}): Promise<PostgresServerInfo> {
+  const { dir, data, bin, owner, env, tcpPort, options } = o;
+  const spawnAs = owner ? { uid: owner.uid, gid: owner.gid } : {};
   const log = openSync(join(dir, 'postgres.log'), 'a');
   if (owner) await chown(join(dir, 'postgres.log'), owner.uid, owner.gid);
   const settings = {
