@@ -28,9 +28,11 @@ const ROLES: Record<string, string> = {
   'en-b': 'blind',
   'en-c': 'blind',
   'en-d': 'dev',
+  'en-e': 'blind',
   'es-a': 'dev',
   'es-b': 'blind',
   'es-c': 'dev',
+  'es-d': 'dev',
 };
 
 export function readScenarioSets(): ScenarioSet[] {

@@ -22,6 +22,15 @@ export const STOP_ES = (
   'ha han he has hemos habia sido estado ido pasado pasada hecho dicho vale oye mira fyi contexto recordatorio'
 ).split(/\s+/);
 
+/**
+ * Set phrases whose noun names no subject: "los sacamos a mano" is not about a hand, "lo dimos de
+ * baja" not about "baja" ("cuando baja el sol"), "a veces" not about times. Read folded.
+ */
+export const IDIOMS_ES = W(
+  String.raw`a mano|a pie|a veces|a menudo|a tiempo|a full|al toque|de baja|de alta|de nuevo|de vez en cuando|en cuenta|en serio|en general|por suerte|por cierto|de hecho|a la vez|a lo sumo|al menos`,
+  'gu',
+);
+
 /** A crude Spanish plural fold: "decisiones" -> "decision", "dependencias" -> "dependencia". */
 export function stemEs(word: string): string {
   if (/^(?:lunes|martes|miercoles|jueves|viernes)$/.test(word)) return word;

@@ -45,6 +45,15 @@ describe('replacedMemory', () => {
     expect(target('In our main repo a PR needs one approval before it can be merged.', [main])).toBeUndefined();
   });
 
+  it('never takes the noun of a set phrase ("a mano", "de baja", "by hand") for a subject', () => {
+    const garden = mem('garden', 'El huerto lo riego a mano con la manguera todas las tardes cuando baja el sol.');
+    expect(target('Los builds del juego los sacamos a mano desde la compu del Nacho.', [...others, garden])).toBeUndefined();
+    expect(target('Ahora el server de pruebas corre en fly.io, lo de hetzner lo dimos de baja.', [...others, garden])).toBeUndefined();
+    expect(replacedNames('dimos de baja heroku, ahora todo en render')).toContain('heroku');
+    const hand = mem('hand', 'The user washes the dishes by hand every evening.');
+    expect(target('We now deploy by hand from the release branch.', [...others, hand])).toBeUndefined();
+  });
+
   it('replaces nothing when the shared word is in several memories', () => {
     const lunch = mem('lunch', 'The kids eat lunch at noon.');
     expect(target("We've moved the kids to packed lunches.", [...others, lunch])).toBeUndefined();

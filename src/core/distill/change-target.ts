@@ -11,6 +11,7 @@ import { statesDifferentFacts } from '../write/changed-fact.js';
 import {
   ADDITIVE_ES,
   CHANGE_ES,
+  IDIOMS_ES,
   foldEs,
   NAME_END_ES,
   REPLACED_AFTER_ES,
@@ -41,10 +42,18 @@ const STOP = new Set(
 const STOP_WITH_ES = new Set([...STOP, ...STOP_ES]);
 
 /** Lower-cased, accent-folded content words, crudely stemmed ("logs" → "log", "deploys" → "deploy"). */
+/** "by hand", "on time", "a mano", "de baja": set phrases, never what a statement is about. */
+const IDIOMS_EN =
+  /\b(?:by hand|on foot|in person|on time|in time|at times|for now|at least|at most|in fact|of course|in general|by default|at once|on purpose)\b/gi;
+
+function withoutIdioms(folded: string): string {
+  return folded.replace(IDIOMS_EN, ' ').replace(IDIOMS_ES, ' ');
+}
+
 export function subjectWords(text: string): Set<string> {
   const spanish = looksSpanish(text);
   const stop = spanish ? STOP_WITH_ES : STOP;
-  const words = foldEs(text).match(/[\p{L}\p{N}][\p{L}\p{N}'+#.-]*[\p{L}\p{N}+#]|[\p{L}\p{N}]/gu) ?? [];
+  const words = withoutIdioms(foldEs(text)).match(/[\p{L}\p{N}][\p{L}\p{N}'+#.-]*[\p{L}\p{N}+#]|[\p{L}\p{N}]/gu) ?? [];
   return new Set(
     words
       .map((w) => w.replace(/'s$/, ''))
@@ -86,7 +95,9 @@ export function replacedNames(text: string): string[] {
   }
   for (const m of folded.matchAll(REPLACED_BY_ES)) for (const n of m[1]!.split(/\s+(?:y|e)\s+/)) names.push(n);
   for (const m of folded.matchAll(REPLACED_AFTER_ES)) if (!STOP_ES.includes(m[1]!)) names.push(m[1]!);
-  return names.filter((n) => subjectWords(n).size > 0);
+  // "los sacamos a mano" drops no "mano": a set phrase's noun is never the thing replaced.
+  const idiomNouns = new Set([...folded.matchAll(IDIOMS_EN), ...folded.matchAll(IDIOMS_ES)].map((m) => m[0].split(/\s+/).at(-1)));
+  return names.filter((n) => subjectWords(n).size > 0 && !idiomNouns.has(n.split(/\s+/)[0]));
 }
 
 /** A second thing beside the first: "we also use Redis", "another repo", "as well", "me too". */
