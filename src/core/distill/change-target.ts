@@ -41,7 +41,6 @@ const STOP = new Set(
 
 const STOP_WITH_ES = new Set([...STOP, ...STOP_ES]);
 
-/** Lower-cased, accent-folded content words, crudely stemmed ("logs" → "log", "deploys" → "deploy"). */
 /** "by hand", "on time", "a mano", "de baja": set phrases, never what a statement is about. */
 const IDIOMS_EN =
   /\b(?:by hand|on foot|in person|on time|in time|at times|for now|at least|at most|in fact|of course|in general|by default|at once|on purpose)\b/gi;
@@ -50,6 +49,7 @@ function withoutIdioms(folded: string): string {
   return folded.replace(IDIOMS_EN, ' ').replace(IDIOMS_ES, ' ');
 }
 
+/** Lower-cased, accent-folded content words, crudely stemmed ("logs" → "log", "deploys" → "deploy"). */
 export function subjectWords(text: string): Set<string> {
   const spanish = looksSpanish(text);
   const stop = spanish ? STOP_WITH_ES : STOP;
