@@ -214,7 +214,13 @@ export function admissionFlags(argv: string[]): { misses: boolean; cv: boolean; 
  * says in its name which transcripts it covers and whether it has guided a rule since (`dev`) or was
  * only ever measured (`blind`).
  */
-const WRITTEN_SETS = ['admission-llm-dev-b.jsonl', 'admission-llm-dev-d.jsonl', 'admission-llm-blind-c.jsonl'];
+const WRITTEN_SETS = [
+  'admission-llm-dev-b.jsonl',
+  'admission-llm-dev-d.jsonl',
+  'admission-llm-blind-c.jsonl',
+  'admission-llm-es-dev.jsonl',
+  'admission-llm-es-blind.jsonl',
+];
 
 function printWrittenSets(): void {
   const rows = WRITTEN_SETS.map((f) => {

@@ -14,6 +14,7 @@ import { core, hasCjk, hasExplanation, hasRuleMarker, isInjectedBlock, weightedL
 import { hasLesson } from './durable-evidence.js';
 import { englishUserVeto, foldInformal, statesUserChange } from './english-user.js';
 import { hasSpanishUserEvidence, looksSpanish } from './spanish.js';
+import { judgeSpanishMemory } from './spanish-llm.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
 import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
 import { isPassingState, isSessionEvent, isThirdPersonRequest } from './task-signals.js';
@@ -169,6 +170,9 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if ([...text].length > (options.maxChars ?? DEFAULT_MAX_MEMORY_CHARS)) return reject('too-long');
   // Spanish statements are judged by spanish.ts (the detectors below read English); questions stay out.
   if (source === 'user' && hasSpanishUserEvidence(text) && !isQuestion(text)) return confidenceDecision(options);
+  // Extractor output in Spanish: its events, requests and passing states are read in spanish-llm.ts.
+  const spanishMemory = source === 'llm' ? judgeSpanishMemory(text) : undefined;
+  if (spanishMemory?.reason) return reject(spanishMemory.reason, spanishMemory.detail);
   if (english) {
     const veto = englishUserVeto(text);
     if (veto) return reject(veto.reason, veto.detail);
@@ -183,21 +187,32 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (isTaskRequest(text) || isThirdPersonRequest(text)) return reject('task-request');
   if (isSessionEvent(text)) return reject('session-event');
   if (isSessionRecap(text)) return reject('session-event', 'session-recap');
-  if ((isPassingState(text) && !(english && statesUserChange(text))) || isOngoingActivity(text)) return reject('passing-state');
+  // The English passing-state words misread Spanish ("todo" is not a to-do); spanish-llm.ts read those.
+  if ((isPassingState(text) && !spanishMemory && !(english && statesUserChange(text))) || isOngoingActivity(text))
+    return reject('passing-state');
   if (isRunOutcome(text)) return reject('status-noise', 'run-outcome');
   if (isResearchBrief(text)) return reject('task-request', 'research-brief');
   // Extractor output only: assistant prose and summaries state lessons in the past ("X failed on Y").
   if (source === 'llm' && isPastWorkEvent(text)) return reject('session-event', 'past-work-event');
+  if (source === 'llm' && AGENT_SAYS_DONE.test(text)) return reject('process-narration', 'first-person work');
   if (toolNoiseKind(text, { lenient })) return reject('tool-noise');
   if (isQuestion(text)) return reject('question');
   if (isContextDependent(text)) return reject('context-dependent');
   if (isCommonKnowledge(text, { fromUser: source === 'user' })) return reject('common-knowledge');
   if (weightedLength(text) < MIN_WEIGHTED_LENGTH || (!hasCjk(text) && core(text).split(' ').length < 2)) return reject('too-short');
-  const bySource = sourceRejection(text, source);
+  // A Spanish statement with a subject and a verb: the English "no verb" and "no content" checks do not read it.
+  const bySource = spanishMemory?.statement ? undefined : sourceRejection(text, source);
   if (bySource) return reject(bySource.reason, bySource.detail);
 
   return confidenceDecision(options);
 }
+
+/**
+ * Extractor output is in the third person; "I built the script, updated the hook and pushed it" is
+ * the agent's own report of the work copied over, not a memory.
+ */
+const AGENT_SAYS_DONE =
+  /^I\s+(?:(?:also|then|just|first|finally|have|'ve)\s+)?(?:built|updated|added|pushed|fixed|ran|created|wrote|implemented|refactored|installed|deployed|committed|tested|removed|edited|modified|set up|configured|renamed|deleted|reverted|merged|patched|rewrote|cleaned up|checked|verified|looked)\b/;
 
 function confidenceDecision(options: AdmitOptions): AdmissionDecision {
   const minConfidence = options.minConfidence ?? DEFAULT_MIN_CONFIDENCE;

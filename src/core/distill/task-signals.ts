@@ -80,6 +80,15 @@ const AGENT_CLAUSE_EVENT =
 /** "用户说X时，指的是Y" / "When the user says X": what the user's words mean, not something they said once. */
 const ZH_WHEN_SAYS = /^用户(?:说|提到|要求)[^，。,]{1,40}(?:时|的时候)/;
 
+/**
+ * An artefact of the session made or changed, in the past passive: "Commit 7a23400 was pushed to
+ * main", "NavUser.test.tsx was created with 7 tests", "spotter-dov.1 was closed". A condition or a
+ * rule around it ("if it was merged ...") makes it something else.
+ */
+const ARTEFACT_DONE =
+  /\b(?:was|were|has been|have been|got)\s+(?:force-)?(?:pushed|committed|merged|opened|closed|created|deleted|reverted|rebased|amended|staged|stashed|tagged)\b/i;
+const RULE_AROUND = /\b(?:if|when|whenever|once|unless|until|must|should|never|always|every|each)\b/i;
+
 /** Something that happened in this conversation, told in the third person. */
 export function isSessionEvent(text: string): boolean {
   const t = text.trim();
@@ -90,7 +99,8 @@ export function isSessionEvent(text: string): boolean {
     AGENT_CLAUSE_EVENT.test(t) ||
     (ZH_EVENT.test(t) && !ZH_WHEN_SAYS.test(t)) ||
     ZH_PASSIVE_EVENT.test(t) ||
-    CONVERSATION_EVENT.test(t)
+    CONVERSATION_EVENT.test(t) ||
+    (ARTEFACT_DONE.test(t) && !RULE_AROUND.test(t))
   );
 }
 

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { admit } from './admission.js';
+
+/**
+ * Extractor output in Spanish (the prompt asks for the conversation's language). Before
+ * spanish-llm.ts the gate rejected short standing facts as verbless or without content and let
+ * requests, events and passing states through (bench/data/admission-llm-es-*.jsonl).
+ */
+const verdict = (text: string) => {
+  const d = admit({ text, source: 'llm' });
+  return d.admitted ? 'kept' : d.reason;
+};
+
+describe('Spanish memories an extractor wrote', () => {
+  it('keeps short standing facts with a subject or a leading verb', () => {
+    expect(verdict('El usuario prefiere respuestas cortas.')).toBe('kept');
+    expect(verdict('Lucía vive en Rosario.')).toBe('kept');
+    expect(verdict('Tomás no bebe café.')).toBe('kept');
+    expect(verdict('Prefiere vitest a jest.')).toBe('kept');
+    expect(verdict('El agente de soporte debe responder siempre en español.')).toBe('kept');
+    expect(verdict('El asistente no debe usar emojis con Lucía.')).toBe('kept');
+    expect(verdict('Los tests de e2e fallan si el puerto 5173 ya está ocupado.')).toBe('kept');
+  });
+
+  it('rejects requests, events of the conversation and what the agent did', () => {
+    expect(verdict('El usuario pidió revisar el PR 812.')).toBe('task-request');
+    expect(verdict('La usuaria quiere que el asistente le arme un itinerario para Oporto.')).toBe('task-request');
+    expect(verdict('Martín preguntó por los horarios del gimnasio.')).toBe('session-event');
+    expect(verdict('El asistente agregó un índice a la tabla users.')).toBe('process-narration');
+    expect(verdict('Se creó una rama nueva para la migración del cliente.')).toBe('session-event');
+  });
+
+  it('rejects passing states, plans, reactions, pointers and run results', () => {
+    expect(verdict('El usuario está en una reunión ahora mismo.')).toBe('passing-state');
+    expect(verdict('Tomás va a llamar al banco mañana.')).toBe('passing-state');
+    expect(verdict('Al usuario le gustó cómo quedó el diseño.')).toBe('chatter');
+    expect(verdict('Esa solución es mejor que la anterior.')).toBe('context-dependent');
+    expect(verdict('Las pruebas unitarias pasan después del cambio.')).toBe('status-noise');
+  });
+});
