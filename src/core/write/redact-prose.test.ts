@@ -45,3 +45,34 @@ describe('credentials told in a sentence', () => {
     expect(redactSecrets(text)).toMatchObject({ text, count: 0 });
   });
 });
+
+// A number that opens something, said with its label, in English or Spanish (extractors write in the conversation's language).
+const NUMBERS: Array<[string, string]> = [
+  ['The PIN of their debit card is 7390.', '7390'],
+  ['Their door code: 2580', '2580'],
+  ['The verification code they got is 118 204.', '118 204'],
+  ['El código de verificación que le mandaron es 604217.', '604217'],
+  ['El número de su tarjeta es 4000 1234 5678 9011.', '4000 1234 5678 9011'],
+];
+const NOT_NUMBERS = [
+  'The HTTP status code is 404 when the token expired.',
+  'Pin the runner to version 3.2.1.',
+  'El puerto de staging es 5433.',
+];
+
+describe('numeric credentials told with their label', () => {
+  it.each(NUMBERS)('removes the number of %j', (text, secret) => {
+    const result = redactSecrets(text);
+    expect(result.text).not.toContain(secret);
+    expect(result.count).toBeGreaterThan(0);
+  });
+
+  it.each(NOT_NUMBERS)('keeps %j', (text) => {
+    expect(redactSecrets(text)).toMatchObject({ text, count: 0 });
+  });
+
+  it('removes a Spanish password told in a sentence', () => {
+    const result = redactSecrets('La contraseña del router de casa es Lince#2031.');
+    expect(result.text).not.toContain('Lince#2031');
+  });
+});

@@ -10,7 +10,8 @@ import type { Rule } from './redact-rules.js';
 import { isPlaceholder } from './redact-rules.js';
 
 // Not "pin": pinning a version ("pin numpy to `1.26.4`") is far more common in agent talk than a PIN with letters.
-const CREDENTIAL = '(?:password|passwd|passphrase|passcode|token|api[ _-]?key|secret|credentials?)s?';
+// Spanish too ("la contraseña del wifi es ..."): extractors write memories in the conversation's language.
+const CREDENTIAL = '(?:password|passwd|passphrase|passcode|token|api[ _-]?key|secret|credentials?|contrase(?:ñ|n)a|clave(?: de acceso)?)s?';
 /** Up to 40 characters of the same clause between the label and the verb; a `quoted` name counts as one. */
 const CLAUSE = '(?:[^.\\n`"\']|`[^`\\n]{1,60}`){0,40}?';
 // Not "to"/"of" alone: "tokens to `cl100k_base`" names an encoding; "set to" / "changed to" do set a value.
@@ -47,7 +48,23 @@ const bareSecret = (value: string): boolean =>
   /[a-z]/i.test(value) &&
   (/[a-z].*[A-Z]|[A-Z].*[a-z]/.test(value) || STRONG_SYMBOL.test(value));
 
+/**
+ * A number that opens something, told with its label: "the PIN of their card is 4821", "the
+ * verification code is 559013", "el número de su tarjeta es 4532 7781 0093 2210". Digits alone pass
+ * every other rule (a card number only when its checksum holds), and never belong in a memory.
+ */
+const NUMERIC_CREDENTIAL =
+  '(?:pin|cvv|cvc|otp|(?:verification|security|one-time|2fa|mfa|sms|login|unlock|door|alarm|gate|safe) (?:code|pin)|card number|account number|iban|c[oó]digo de (?:verificaci[oó]n|seguridad|acceso|desbloqueo|la puerta|la alarma)|n[uú]mero de (?:su |la |mi |tu )?(?:tarjeta|cuenta))';
+
 export const PROSE_CREDENTIAL_RULES: Rule[] = [
+  {
+    kind: 'numeric-credential',
+    pattern: new RegExp(
+      `(\\b${NUMERIC_CREDENTIAL}\\b[^.\\n\\d]{0,40}?\\b(?:is|was|are|es|era|son)\\b[ \\t]*:?[ \\t]*|\\b${NUMERIC_CREDENTIAL}[ \\t]*[:=][ \\t]*)(\\d(?:[ -]?\\d){3,33})(?![\\w-]|[.,]\\d)`,
+      'giu',
+    ),
+    replace: (m, r) => `${m[1]}${r}`,
+  },
   {
     // "the passphrase for key X is `v`", "password `v`", "token: 'v'": the quotes mark the value's extent.
     kind: 'password',
@@ -61,7 +78,7 @@ export const PROSE_CREDENTIAL_RULES: Rule[] = [
     // "the password for staging is Harbor!2026x.", "log in as jdoe with password Pa55w0rd-dev!42".
     kind: 'password',
     pattern: new RegExp(
-      `(\\b${CREDENTIAL}\\b${CLAUSE}\\b(?:is|are|was|were|remains|set to|changed to)[ \\t]+|\\bwith[ \\t]+(?:the[ \\t]+)?(?:password|passphrase|passcode)[ \\t]+|${PASSWORD_TO})(?!\\[REDACTED:)([^\\s"'\`,;]{8,128})`,
+      `(\\b${CREDENTIAL}\\b${CLAUSE}\\b(?:is|are|was|were|remains|set to|changed to|es|son|era|sigue siendo)[ \\t]+|\\bwith[ \\t]+(?:the[ \\t]+)?(?:password|passphrase|passcode)[ \\t]+|${PASSWORD_TO})(?!\\[REDACTED:)([^\\s"'\`,;]{8,128})`,
       'gi',
     ),
     replace: (m, r) => {
