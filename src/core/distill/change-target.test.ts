@@ -28,6 +28,19 @@ describe('replacedMemory', () => {
     expect(target('We ripped datadog out, logs go to loki now.', [...others, logs])).toBe('logs');
   });
 
+  it('replaces the memory naming what a change only says was dropped ("no more sentry")', () => {
+    const errors = mem('errors', 'Errors from the api go to Sentry, project is called api-prod.');
+    expect(target('No more sentry, it got too pricey.', [...others, errors])).toBe('errors');
+    const dog = mem('dog', "The user's dog Biscuit eats Purina Pro Plan dry food.");
+    expect(target("Vet put Biscuit on a prescription kidney diet (hill's k/d), so no more purina for him.", [...others, dog])).toBe('dog');
+    const glasses = mem('glasses', 'The user wears glasses, -3.5 in both eyes.');
+    expect(replacedNames("We don't use jira anymore.")).toContain('jira');
+    expect(target("Had laser eye surgery last month and they don't need glasses anymore!", [...others, glasses])).toBe('glasses');
+    // The memory already says it was dropped: the same news again.
+    const gone = mem('gone', 'No more Sentry for the api since March.');
+    expect(target('No more sentry, it got too pricey.', [...others, gone])).toBeUndefined();
+  });
+
   it('replaces the one memory about the same subject when the statement says it moved', () => {
     const standup = mem('standup', 'Daily standup is 9:30am.');
     expect(target('Standup moved to 10:15 so the parents can do school drop-off.', [...others, standup])).toBe('standup');

@@ -64,7 +64,7 @@ export function subjectWords(text: string): Set<string> {
 
 // What follows one of these is the thing replaced: "ditched X", "moved off X", "no longer use X".
 const REPLACED_BEFORE =
-  /\b(?:(?:switched|moved|migrated|changed|went|converted|ported|upgraded|downgraded)\s+(?:over\s+|away\s+)?from|moved\s+(?:off|away\s+from)(?:\s+of)?|(?:ditched|dropped|dumped|retired|killed|scrapped|removed|replaced|swapped|sunset(?:ted)?|deprecated|abandoned|uninstalled|cancell?ed)|ripped|got\s+rid\s+of|gave\s+up(?:\s+on)?|stopped\s+(?:using|doing|going\s+to|drinking|eating)|quit|sold|done\s+with|left(?!\s+(?:it|that|this|them|side|hand|over|behind|off|out|alone|open|on|in|at|for|to|a|an|early|home|work)\b)|no\s+longer\s+(?:use|using|on|with|at|in|have|work\s+(?:at|for|on|with)|go\s+to|eat|drink|do)|not\s+(?:using|on|with|at|in)|instead\s+of|no\s+more|traded\s+in|merged|(?:'re|'m|\bare|\bam|got|went|came|finally|moved|fully)\s+off(?:\s+of)?|let(?:\s+(?:the|our|my))?(?=\s+[\p{L}\p{N}.-]+(?:\s+[\p{L}\p{N}.-]+)?\s+(?:lapse|expire|go)\b)|(?:switched|moved|migrated|changed|converted|ported)\s+(?:[\p{L}\p{N}.-]+\s+){1,3}from|used\s+to\s+(?:use|be|have|go\s+to|work\s+(?:at|for|on)|live\s+in))\s+(?:the\s+|our\s+|my\s+|their\s+|a\s+|an\s+)?([\p{L}\p{N}][\p{L}\p{N}.+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}.+#/-]*){0,2})/giu;
+  /\b(?:(?:switched|moved|migrated|changed|went|converted|ported|upgraded|downgraded)\s+(?:over\s+|away\s+)?from|moved\s+(?:off|away\s+from)(?:\s+of)?|(?:ditched|dropped|dumped|retired|killed|scrapped|removed|replaced|swapped|sunset(?:ted)?|deprecated|abandoned|uninstalled|cancell?ed)|ripped|got\s+rid\s+of|gave\s+up(?:\s+on)?|stopped\s+(?:using|doing|going\s+to|drinking|eating)|quit|sold|done\s+with|left(?!\s+(?:it|that|this|them|side|hand|over|behind|off|out|alone|open|on|in|at|for|to|a|an|early|home|work)\b)|no\s+longer\s+(?:use|using|on|with|at|in|have|work\s+(?:at|for|on|with)|go\s+to|eat|drink|do)|not\s+(?:using|on|with|at|in)|(?:do|does|did)(?:n['’]?t|\s+not)\s+(?:really\s+|even\s+)?(?:need|have|wear|eat|drink|take|own|use|play|drive|go\s+to|live\s+in|work\s+(?:at|for|on|with))(?=(?:\s+[\p{L}\p{N}.+#/'-]+){1,4}\s+any\s?more\b)|instead\s+of|no\s+more|traded\s+in|merged|(?:'re|'m|\bare|\bam|got|went|came|finally|moved|fully)\s+off(?:\s+of)?|let(?:\s+(?:the|our|my))?(?=\s+[\p{L}\p{N}.-]+(?:\s+[\p{L}\p{N}.-]+)?\s+(?:lapse|expire|go)\b)|(?:switched|moved|migrated|changed|converted|ported)\s+(?:[\p{L}\p{N}.-]+\s+){1,3}from|used\s+to\s+(?:use|be|have|go\s+to|work\s+(?:at|for|on)|live\s+in))\s+(?:the\s+|our\s+|my\s+|their\s+|a\s+|an\s+)?([\p{L}\p{N}][\p{L}\p{N}.+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}.+#/-]*){0,2})/giu;
 // What precedes one of these was replaced: "X is gone", "X is out", "X → Y".
 const REPLACED_AFTER =
   /([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)(?:'s|\s+(?:is|was|are|were|has\s+been|have\s+been|got|is\s+being|are\s+being))\s+(?:gone|out|dead|retired|deprecated|replaced|dropped|history|no\s+more|over|cancell?ed|archived|deleted|removed|shut\s+(?:off|down)|off)\b|([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)\s+(?:finally\s+|just\s+)?(?:died|broke|is\s+dead)\b|([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)\s*(?:->|→|=>)\s*[\p{L}\p{N}]/giu;
@@ -166,7 +166,7 @@ export function replacedMemory<T extends { text: string }>(options: { text: stri
   const named = replacedNames(text);
   if (named.length > 0) {
     const hit = memories.find((m) => named.some((n) => mentions(headClause(m.text), n)));
-    if (hit) return novelTo(hit) > 0 ? hit : undefined;
+    if (hit) return novelTo(hit) > 0 || onlyDrops(own, named, hit.text) ? hit : undefined;
     // What was dropped is no memory's subject: a memory naming it in passing is not the one replaced.
     for (const n of named) for (const w of subjectWords(n)) own.delete(w);
   }
@@ -196,6 +196,17 @@ export function replacedMemory<T extends { text: string }>(options: { text: stri
   if ((STRONG_CHANGE.test(text) || STRONG_CHANGE_ES.test(folded)) && !scored.some((x) => x !== first && x.shared.includes(word!)))
     return first.m;
   return undefined;
+}
+
+/**
+ * "no more sentry" after "errors go to Sentry": the change says only that a name was dropped, so it
+ * repeats nothing but that name, and is still news unless the memory itself says it was dropped.
+ */
+function onlyDrops(own: Set<string>, named: string[], memory: string): boolean {
+  const dropped = new Set(named.flatMap((n) => [...subjectWords(n)]));
+  if (own.size === 0 || [...own].some((w) => !dropped.has(w))) return false;
+  const before = new Set(replacedNames(memory).flatMap((n) => [...subjectWords(n)]));
+  return ![...dropped].some((w) => before.has(w));
 }
 
 const WHEN_WORD =

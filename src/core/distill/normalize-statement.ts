@@ -53,7 +53,15 @@ const MODALS = new Set([
   'used',
 ]);
 const ADVERB =
-  /^(?:always|never|usually|often|sometimes|generally|mostly|really|strongly|also|still|just|only|now|no longer|much|rather|definitely|absolutely|typically|normally|mainly|primarily)$/i;
+  /^(?:always|never|usually|often|sometimes|generally|mostly|really|strongly|also|still|just|only|now|no longer|much|rather|definitely|absolutely|typically|normally|mainly|primarily|even|seldom|almost|already|kinda|sorta)$/i;
+
+/** Verbs that end in "-ly" like an adverb: "I rely on", "I apply". */
+const LY_VERBS = /^(?:apply|rely|reply|supply|comply|imply|multiply|fly|rally|tally|bully|ally|sully|dally|belly)$/i;
+
+/** "I basically live on coffee": an adverb between "I" and the verb is not the verb. */
+function isAdverb(word: string): boolean {
+  return ADVERB.test(word) || (/^[a-z]{2,}ly$/i.test(word) && !LY_VERBS.test(word));
+}
 
 const IRREGULAR_PAST = new Set([
   'was',
@@ -112,7 +120,7 @@ export function toThirdPerson(sentence: string): string {
   else if (m) {
     const words = m[2]!.split(/\s+/);
     let i = 0;
-    while (i < words.length && (ADVERB.test(words[i]!) || (/^no$/i.test(words[i]!) && /^longer$/i.test(words[i + 1] ?? ''))))
+    while (i < words.length && (isAdverb(words[i]!) || (/^no$/i.test(words[i]!) && /^longer$/i.test(words[i + 1] ?? ''))))
       i += /^no$/i.test(words[i]!) ? 2 : 1;
     if (i < words.length) {
       // "I no longer use" keeps "no longer"; the first real verb is conjugated.

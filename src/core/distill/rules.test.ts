@@ -119,6 +119,11 @@ describe('rule-based capture: the many ways people state things (issue 14)', () 
     expect(learned('ok btw, please remember that I prefer pnpm over npm btw.')).toEqual(['The user prefers pnpm over npm.']);
   });
 
+  it('conjugates the verb after an adverb ending in -ly, not the adverb', () => {
+    expect(learned('I basically live on coffee, 3-4 cups a day')).toEqual(['The user basically lives on coffee, 3-4 cups a day.']);
+    expect(learned('I apply sunscreen every morning')).toEqual(['The user applies sunscreen every morning.']);
+  });
+
   it('learns a fact given as the reason for a question, how someone lives, and news told with "now"', () => {
     expect(learned('my tmux prefix is C-a, how do i split panes vertically?')).toEqual(["The user's tmux prefix is C-a."]);
     expect(learned('we are on node 18 for all the backend services')).toHaveLength(1);
