@@ -67,6 +67,7 @@ describe('admission gate: rejections by reason', () => {
 const keepers = [
   'The user is a backend developer who works mostly in Go.',
   'Our staging database is PostgreSQL 16 on port 5433.',
+  'Port 5433 is the staging db.',
   'React Query treats initialData as fresh unless initialDataUpdatedAt is set.',
   'Tests in this repo must all pass before a PR is merged.',
   'Release tags are created by CI whenever a PR was merged into main.',

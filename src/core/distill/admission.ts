@@ -17,7 +17,7 @@ import { hasSpanishUserEvidence, looksSpanish } from './spanish.js';
 import { judgeSpanishMemory } from './spanish-llm.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
 import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
-import { isPassingState, isSessionEvent, isThirdPersonRequest } from './task-signals.js';
+import { isArtefactEvent, isPassingState, isSessionEvent, isThirdPersonRequest } from './task-signals.js';
 import { isCommonKnowledge, isOngoingActivity, isResearchBrief, isRunOutcome, isSessionRecap } from './episode-signals.js';
 import { isPastWorkEvent } from './past-events.js';
 import { unsafeImperativeKind } from './unsafe-imperative.js';
@@ -185,7 +185,7 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (isLeadIn(text) || isFileListing(text)) return reject('fragment');
   if (isPromptRestatement(text)) return reject('restated-instruction');
   if (isTaskRequest(text) || isThirdPersonRequest(text)) return reject('task-request');
-  if (isSessionEvent(text)) return reject('session-event');
+  if (isSessionEvent(text) || (source !== 'user' && isArtefactEvent(text))) return reject('session-event');
   if (isSessionRecap(text)) return reject('session-event', 'session-recap');
   // The English passing-state words misread Spanish ("todo" is not a to-do); spanish-llm.ts read those.
   if ((isPassingState(text) && !spanishMemory && !(english && statesUserChange(text))) || isOngoingActivity(text))

@@ -242,7 +242,7 @@ const REQUEST_EN =
 const NOT_A_REQUEST_NOUN = String.raw`^(?![^.]*\b(?:again|stuck|still|keeps?|hanging|failing|flaky|erroring|crashing|timing out)\b)(?!(?:check|verify|ensure|confirm|make|see|test|tell|show|explain|find)\b)`;
 const VERB_AS_NOUN = new RegExp(
   NOT_A_REQUEST_NOUN +
-    String.raw`(?:[a-z]+(?:\s+[a-z-]+)?\s+(?:is|are|was|were|happens|starts|ends|lives|live)\s+(?!(?:still|not|broken|failing|down|slow|wrong|weird|done|ready|fixed)\b)` +
+    String.raw`(?:[a-z]+(?:\s+[\w.:-]+)?\s+(?:is|are|was|were|happens|starts|ends|lives|live)\s+(?!(?:still|not|broken|failing|down|slow|wrong|weird|done|ready|fixed)\b)` +
     String.raw`|[a-z]+\s+[a-z-]+s(?:\s(?!to\b)[\w/-]+){0,4}\s(?:follow|use|need|go|get|live|run|stay|must|should)\s)`,
   'i',
 );

@@ -104,6 +104,8 @@ describe('rule-based capture: the many ways people state things (issue 14)', () 
     expect(learned('We use pnpm in this repo, not npm.')).toEqual(['We use pnpm in this repo, not npm.']);
     expect(learned("Don't ever push to main directly.")).toEqual(['Never push to main directly.']);
     expect(learned('Our staging DB is on port 5433.')).toEqual(['Our staging DB is on port 5433.']);
+    // "Port" opens the sentence as a noun, not as the verb of a request.
+    expect(learned('port 5433 is our staging db')).toEqual(['Port 5433 is our staging db.']);
     expect(learned('From now on answer in German please.')).toEqual(['From now on answer in German.']);
     for (const change of [
       'I switched to Helix.',

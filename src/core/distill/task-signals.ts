@@ -89,6 +89,12 @@ const ARTEFACT_DONE =
   /\b(?:was|were|has been|have been|got)\s+(?:force-)?(?:pushed|committed|merged|opened|closed|created|deleted|reverted|rebased|amended|staged|stashed|tagged)\b/i;
 const RULE_AROUND = /\b(?:if|when|whenever|once|unless|until|must|should|never|always|every|each)\b/i;
 
+/** A report (assistant, summary, extractor) that an artefact of the work was made or changed; a user's "our office was closed" is news. */
+export function isArtefactEvent(text: string): boolean {
+  const t = text.trim();
+  return ARTEFACT_DONE.test(t) && !RULE_AROUND.test(t) && !hasDurableMarker(t);
+}
+
 /** Something that happened in this conversation, told in the third person. */
 export function isSessionEvent(text: string): boolean {
   const t = text.trim();
@@ -99,8 +105,7 @@ export function isSessionEvent(text: string): boolean {
     AGENT_CLAUSE_EVENT.test(t) ||
     (ZH_EVENT.test(t) && !ZH_WHEN_SAYS.test(t)) ||
     ZH_PASSIVE_EVENT.test(t) ||
-    CONVERSATION_EVENT.test(t) ||
-    (ARTEFACT_DONE.test(t) && !RULE_AROUND.test(t))
+    CONVERSATION_EVENT.test(t)
   );
 }
 
