@@ -18,7 +18,7 @@ export const SETUP_ES = W(
 
 /** What the user does as a standing fact: a medicine, a payment, who they report to, their job, their diet, their duty. */
 export const SELF_ES = W(
-  String.raw`tomo [\p{L}\p{N}]+ (?:de )?\d|pago [\p{L}\p{N}]+|(?:le |se lo |se la )?pago (?:por|con|el|la|los|las) |reporto a|(?:laburo|curro|trabajo) (?:en|de|como|para|desde)|estoy de guardia|me toca (?:guardia|la guardia)|no (?:como|tomo|bebo|tenemos|tengo) [\p{L}]+|soy (?:celiac[oa]|diabetic[oa]|intolerante|hipertens[oa]|alergic[oa])|(?:vivimos|vivo) en|tenemos (?:un[oa]? |dos |tres |\d )?[\p{L}]+ (?:\d|familiar|de \d|para|en|con)|tengo (?:una?|el|la) [\p{L}]+ (?:[\p{L}]+ )?(?:para|en casa|de)`,
+  String.raw`tomo [\p{L}\p{N}]+ (?:de )?\d|pago [\p{L}\p{N}]+|(?:le |se lo |se la )?pago (?:por|con|el|la|los|las) |reporto a|(?:laburo|curro|trabajo) (?:en|de|como|para|desde)|estoy de guardia|me toca (?:guardia|la guardia)|no (?:como|tomo|bebo|tenemos|tengo) [\p{L}]+|soy (?:celiac[oa]|diabetic[oa]|intolerante|hipertens[oa]|alergic[oa])|soy (?:hincha|fan|soci[oa]|abonad[oa]) de|soy (?:enfermer[oa]|medic[oa]|doctor[a]?|profe(?:sor[a]?)?|maestr[oa]|ingenier[oa]|abogad[oa]|contador[a]?|estudiante|jubilad[oa]|programador[a]?|desarrollador[a]?|disenador[a]?|periodista|arquitect[oa]|cociner[oa]|repartidor[a]?|freelance)(?![\p{L}])|tomo [\p{L}]+ (?:para|por) |estoy suscrit[oa] a|tengo (?:suscripcion|cuenta) (?:a|en|de)|(?:vivimos|vivo) en|tenemos (?:un[oa]? |dos |tres |\d )?[\p{L}]+ (?:\d|familiar|de \d|para|en|con)|tengo (?:una?|el|la) [\p{L}]+ (?:[\p{L}]+ )?(?:para|en casa|de)`,
 );
 
 /**
@@ -27,12 +27,29 @@ export const SELF_ES = W(
  * con leche", "comparto piso con andrés", "estoy aprendiendo francés", "mi banco es bbva".
  */
 export const LIFE_ES = W(
-  String.raw`tengo (?!(?:una?|el|la) (?:error|problema|bug|duda|pregunta|tema|issue|examen|reunion|turno|cita|call|llamada)(?![\p{L}]))(?:una?|dos|tres|cuatro|\d+) [\p{L}\p{N}]|voy (?:al|a la|en|con) [\p{L}\p{N}]|(?:trabajo|laburo|curro) (?:\d+ ?%|remoto|en remoto|a distancia|desde casa|medio tiempo|full|part)|leo (?:todo )?(?:en|con) |(?:lo|la) tomo (?:con|sin|solo)|tomo (?:el )?cafe|me suscribi a|no puedo (?:comer|tomar|beber)|me (?:levanto|acuesto|despierto) a las|mi (?:otr[oa] )?(?:gat[oa]|perr[oa]|hij[oa]|herman[oa]|mama|papa|madre|padre|pareja|mujer|marido|novi[oa]|jefe|jefa|abuel[oa]) (?:[\p{L}]+ )?(?:es|son|se llama|come|trabaja|vive|tiene|va|hace|cumple|toma) |comparto (?:piso|depa|departamento|casa) con|estoy (?:aprendiendo|estudiando|haciendo (?:dieta|keto|ayuno)|entrenando para|ahorrando para)|mi (?:banco|medico|dentista|gimnasio|gym|proveedor|compania|operador|seguro|obra social|prepaga) (?:es|son|se llama)(?![\p{L}])|en casa tengo `,
+  String.raw`tengo (?!(?:una?|el|la) (?:error|problema|bug|duda|pregunta|tema|issue|examen|reunion|turno|cita|call|llamada)(?![\p{L}]))(?:una?|dos|tres|cuatro|\d+) [\p{L}\p{N}]|voy (?:al|a la|en|con) [\p{L}\p{N}]|(?:trabajo|laburo|curro) (?:\d+ ?%|remoto|en remoto|a distancia|desde casa|medio tiempo|full|part)|leo (?:todo )?(?:en|con) |(?:lo|la) tomo (?:con|sin|solo)|tomo (?:el )?cafe|me suscribi a|no puedo (?:comer|tomar|beber)|me (?:levanto|acuesto|despierto) a las|mi (?:otr[oa] )?(?:gat[oa]|perr[oa]|hij[oa]|herman[oa]|mama|papa|madre|padre|pareja|mujer|marido|novi[oa]|jefe|jefa|abuel[oa]) (?:[\p{L}]+ )?(?:es|son|se llama|come|trabaja|vive|tiene|va|hace|cumple|toma) |comparto (?:piso|depa|departamento|casa) con|vivo con |tengo (?:cinco|seis|siete|ocho|nueve|diez) [\p{L}]|estoy (?:aprendiendo|estudiando|haciendo (?:dieta|keto|ayuno)|entrenando para|ahorrando para)|mi (?:banco|medico|dentista|gimnasio|gym|proveedor|compania|operador|seguro|obra social|prepaga) (?:es|son|se llama)(?![\p{L}])|en casa tengo `,
+);
+
+/**
+ * The object told first and taken up again by a pronoun, the way Spanish states how something is
+ * handled: "el audio del juego lo integramos con fmod", "la api la levanto en local en el 3000",
+ * "a la canela la llevo a la vete de la colonia", "el front lo estoy haciendo en react". What is
+ * said of it must say where, with what or how often (a place or tool after the verb), and not
+ * when this once ("los tests de hoy los dejamos para la tarde" is a plan for today).
+ */
+export const TOPIC_ES = new RegExp(
+  String.raw`^(?![^.]*(?<![\p{L}])(?:hoy|manana|luego|ahora|despues|esta (?:tarde|noche|semana)|para (?:la tarde|la noche|el finde))(?![\p{L}]))(?:(?:che|oye|ojo|bueno|pues|y|mira)[,:]? )?(?:a )?(?:el|la|los|las|al|mi|mis|nuestr[oa]s?|todo|todos) (?!que )[^,.;:?]{1,45}? (?:lo|la|los|las|le|les) (?:(?:estoy|estamos) [a-z]+(?:ando|iendo)|[a-z]{2,}(?:o|oy|amos|emos|imos)) (?:siempre |solo |todo |todos |directo |)(?:en|con|a|al|a la|por|desde|via|cada|para|de)(?![\p{L}])`,
+  'u',
+);
+
+/** A process the team runs, in the impersonal "se": "los logs se envían a cloudwatch", "los datos se enmascaran antes de ...". */
+export const PROCESS_ES = W(
+  String.raw`se (?:envian?|mandan?|guardan?|almacenan?|orquestan?|enmascaran?|anonimizan?|cifran?|ejecutan?|procesan?|publican?|versionan?|aprueban?|revisan?|renuevan?|respaldan?|sincronizan?|programan?|monitorean?|registran?|exportan?|importan?|archivan?|rotan?|firman?|compilan?|empaquetan?|generan?|validan?|cargan?|definen?|documentan?) (?:con|en|a|al|por|antes|despues|cada|desde|todos|todas|via|automaticamente|dentro|fuera|mediante|usando)(?![\p{L}])`,
 );
 
 /** A routine on named days: "voy al gym lunes miércoles y viernes", "de lunes a viernes", "semana por medio". */
 export const ROUTINE_ES = W(
-  String.raw`${DAY}(?:,? (?:y |e )?${DAY})+|de ${DAY} a ${DAY}|semana por medio|una semana de cada [\p{L}\d]+|cada (?:dos|tres|cuatro|\d) semanas|(?:por|a) las mananas|a la (?:manana|noche|tarde) (?:antes|despues)`,
+  String.raw`${DAY}(?:,? (?:y |e )?${DAY})+|de ${DAY} a ${DAY}|semana por medio|\d+ veces (?:por|x|a la|cada) semana|una semana de cada [\p{L}\d]+|cada (?:dos|tres|cuatro|\d) semanas|(?:por|a) las mananas|a la (?:manana|noche|tarde) (?:antes|despues)`,
 );
 
 /**

@@ -69,6 +69,28 @@ describe('rule capture in Spanish', () => {
     }
   });
 
+  it('learns the object told first and taken up by a pronoun, a process in the impersonal "se", and who someone is', () => {
+    for (const text of [
+      'el backend de la app lo corremos en fly.io',
+      'a la gata la llevo al vete de la esquina',
+      'la landing la estoy armando con astro',
+      'las facturas se archivan en drive cada fin de mes',
+      'soy profesora de primaria en Quilmes',
+      'vivo con mi hermano y dos gatos',
+      'nado 3 veces x semana en el club',
+    ]) {
+      expect(learn(text), text).toHaveLength(1);
+    }
+    // The same shapes about today or a plan are not standing facts.
+    for (const junk of [
+      'los tests de hoy los dejamos para la tarde',
+      'el deploy lo hago mañana a primera hora',
+      'las pruebas las corro después con calma',
+    ]) {
+      expect(learn(junk), junk).toEqual([]);
+    }
+  });
+
   it('keeps requests, questions, chatter and what points into the conversation out', () => {
     for (const text of [
       'revisa si tengo actividades pendientes en SIMA',

@@ -1,5 +1,5 @@
 import type { Trigger } from './rule-patterns.js';
-import { CHANGE_ES_TOLD, LIFE_ES, ROUTINE_ES, SELF_ES, SETUP_ES } from './spanish-facts.js';
+import { CHANGE_ES_TOLD, LIFE_ES, PROCESS_ES, ROUTINE_ES, SELF_ES, SETUP_ES, TOPIC_ES } from './spanish-facts.js';
 
 /**
  * Spanish for rule-based capture: OpenClaw runs on chat apps used in many languages, and a Spanish
@@ -110,6 +110,8 @@ export const USER_TRIGGERS_ES: Trigger[] = [
   re('self-fact', 'fact', 0.65, SELF_ES),
   re('routine', 'fact', 0.65, ROUTINE_ES),
   re('life', 'fact', 0.65, LIFE_ES),
+  re('topic', 'fact', 0.65, TOPIC_ES),
+  re('process', 'fact', 0.65, PROCESS_ES),
 ];
 
 /**
