@@ -121,6 +121,13 @@ class LanceConversationIndex implements ConversationIndexV2 {
         return meta;
       }
       const db = await this.connection();
+      // No meta but a table: a creation cut short (kill -9 between the table's first files and the
+      // meta, which is written last). The table may lack its versions or its indexes, and holds no
+      // row a watermark counts, so it is made again and the log re-indexed from the start.
+      if ((await db.tableNames()).includes(TABLE)) {
+        await rm(join(this.dir, `${TABLE}.lance`), { recursive: true, force: true });
+        await rm(join(this.dir, WATERMARK), { force: true });
+      }
       if (!(await db.tableNames()).includes(TABLE)) {
         const created = await wrap('create', () =>
           db.createEmptyTable(TABLE, buildSchema(options.dimensions), { mode: 'create', existOk: true }),
