@@ -128,7 +128,8 @@ export function judgeSpanishMemory(text: string): SpanishLlmJudgement | undefine
     statement: false,
   });
   if (CHATTER.test(t)) return reject('chatter');
-  if (AGENT.test(t) || MADE.test(t)) return reject(AGENT.test(t) ? 'process-narration' : 'session-event');
+  if (AGENT.test(t)) return reject('process-narration');
+  if (MADE.test(t)) return reject('session-event');
   if (subject) {
     const after = t.slice(subject.length).trimStart();
     if (!durable && REQUEST.test(after)) return reject('task-request');
