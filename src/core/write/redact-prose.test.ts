@@ -76,3 +76,17 @@ describe('numeric credentials told with their label', () => {
     expect(result.text).not.toContain('Lince#2031');
   });
 });
+
+describe('a password quoted in brackets after its name', () => {
+  it('removes the value a summary quotes ("the app password she sent (\\"v\\")")', () => {
+    // A written compaction summary carried this through redaction and the gate.
+    const text = 'The kita app password she sent by mistake on Monday ("Lia2019!sonne") — I told her to change it.';
+    expect(redactSecrets(text).text).not.toContain('Lia2019!sonne');
+    expect(redactSecrets('la contraseña que mandó (“Girasol_77x”)').text).not.toContain('Girasol_77x');
+  });
+
+  it('keeps names: a product, a code identifier', () => {
+    for (const text of ['the password manager ("1password") is used', 'password reset flow (`resetPassword2`)'])
+      expect(redactSecrets(text)).toMatchObject({ text, count: 0 });
+  });
+});

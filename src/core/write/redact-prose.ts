@@ -75,6 +75,17 @@ export const PROSE_CREDENTIAL_RULES: Rule[] = [
     replace: (m, r) => (quotedSecret(m[3] ?? '') ? `${m[1]}${m[2]}${r}${m[2]}` : undefined),
   },
   {
+    // "the app password she sent by mistake (\"Lia2019!sonne\")": a quoted value in brackets after a
+    // password's own name, with no verb between; it must look made up on its own.
+    kind: 'password',
+    // Backticks quote code (`resetPassword2`), not what someone sent.
+    pattern: new RegExp(
+      `(\\b(?:password|passphrase|passcode|contrase(?:ñ|n)a)s?\\b${CLAUSE}\\([ \\t]*["'“‘])([^"'“”‘’\\s]{8,128})(?=["'”’])`,
+      'gi',
+    ),
+    replace: (m, r) => (bareSecret(m[2] ?? '') ? `${m[1]}${r}` : undefined),
+  },
+  {
     // "the password for staging is Harbor!2026x.", "log in as jdoe with password Pa55w0rd-dev!42".
     kind: 'password',
     pattern: new RegExp(
