@@ -104,3 +104,26 @@ describe('offline supersession within one session', () => {
     expect(history.map((h) => h.action)).toEqual(expect.arrayContaining(['create', 'supersede']));
   });
 });
+
+describe('offline, a fact the user says they are repeating', () => {
+  it('"as I said" / "reminder" / "still" skip the retelling of a stored memory', async () => {
+    await say('2026-02-01', 'we use 2-space indentation everywhere, no tabs');
+    await say('2026-02-02', 'All our prod infra is in eu-west-1.');
+    await say('2026-02-03', 'the backend is hosted on heroku');
+    await say('2026-02-04', 'We use Redis for caching.');
+    await say('2026-02-20', 'reminder our style is 2 spaces, never tabs');
+    await say('2026-02-21', 'as I said, everything we run is in the ireland region (eu-west-1), so pick that in examples');
+    await say('2026-02-22', "we're still on heroku for the backend, dynos and all");
+    const now = await current();
+    expect(now.filter((t) => /2.space|tabs/i.test(t))).toHaveLength(1);
+    expect(now.filter((t) => /eu-west-1/i.test(t))).toHaveLength(1);
+    expect(now.filter((t) => /heroku/i.test(t))).toHaveLength(1);
+    expect(now).toHaveLength(4);
+  });
+
+  it('a marked statement about something new is still stored', async () => {
+    await say('2026-02-01', 'We use Redis for caching.');
+    await say('2026-02-02', 'as I said, backend is a two person show, me and raj');
+    expect(await current()).toEqual(['We use Redis for caching.', 'Backend is a two person show, me and raj.']);
+  });
+});

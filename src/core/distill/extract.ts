@@ -30,6 +30,8 @@ export interface Candidate {
   agentId: string;
   sessionKey: string;
   sourceMessageIds: string[];
+  /** Rule capture only: the speaker said it was a repetition ("as I said", "still"). */
+  restated?: true;
 }
 
 /** When a statement was made: the source message time, else its validFrom. */
@@ -180,6 +182,7 @@ export function extractByRules(options: {
         agentId: options.agentId,
         sessionKey: m.sessionKey,
         sourceMessageIds: [m.id],
+        ...(c.restated ? { restated: c.restated } : {}),
       });
     }
   }

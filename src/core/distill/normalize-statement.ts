@@ -11,9 +11,9 @@ import { looksSpanish, normalizeSpanish } from './spanish.js';
 const LEAD_IN =
   /^(?:(?:ok(?:ay)?|oh|hey|hi|so|and|also|plus|btw|by the way|fyi|for the record|for future reference|ps|p\.s\.|note|nb|alright|right|well|actually|yeah|yes|anyway|anyways|hmm+|hm|um+|uh+|oh and|just so you know|just fyi|heads up|quick note|one more thing|omfg|omg|dude|my dude|man|guys)\b[,:.!-]*\s+)+/i;
 const REMEMBER =
-  /^(?:(?:please|pls|and)\s+)?(?:remember|note|don't forget|do not forget|keep in mind|make a note|bear in mind|never forget)(?:\s+(?:this|that|the following))?(?:\s*[:,-]\s*|\s+that\s+|\s+)/i;
+  /^(?:(?:please|pls|and)\s+)?(?:remember|note|don't forget|do not forget|keep in mind|make a note|bear in mind|never forget|(?:just\s+)?(?:a\s+)?(?:quick\s+|friendly\s+|gentle\s+)?reminder)(?:\s+(?:this|that|the following))?(?:\s*[:,-]\s*|\s+that\s+|\s+)/i;
 const FIRST_PERSON_PREAMBLE =
-  /^(?:i (?:just )?(?:want|wanted|need|needed|'d like|would like) (?:you )?to (?:know|remember|note|mention|say|tell you|point out|let you know|make (?:it )?clear)(?: that)?|i should (?:mention|say|tell you|point out|note)(?: that)?|let me (?:tell you|remind you|be clear|mention)(?: that)?|i'?m telling you(?: that)?|you should know(?: that)?|for your information|fyi|to be clear|i (?:think|guess|believe|suppose|feel like|reckon)(?: that)?)[,:]?\s+/i;
+  /^(?:i (?:just )?(?:want|wanted|need|needed|'d like|would like) (?:you )?to (?:know|remember|note|mention|say|tell you|point out|let you know|make (?:it )?clear)(?: that)?|i should (?:mention|say|tell you|point out|note)(?: that)?|let me (?:tell you|remind you|be clear|mention)(?: that)?|i'?m telling you(?: that)?|you should know(?: that)?|for your information|fyi|to be clear|(?:as|like) i (?:said|mentioned|told you)(?: before| earlier)?|as mentioned(?: before| earlier)?|i (?:think|guess|believe|suppose|feel like|reckon)(?: that)?)[,:]?\s+/i;
 const TRAILING = /(?:[\s,;]+(?:btw|by the way|fyi|thanks|thank you|thx|ty|please|pls|ok|okay|k|lol|haha|:\)|;\)|🙂|😉|👍))+\s*[.!?]*$/i;
 const INTENSIFIER = /\b(?:fucking|fuckin|freaking|frickin|damn|bloody|goddamn|effing)\s+/gi;
 

@@ -28,3 +28,30 @@ describe('offline reconciliation by rules', () => {
     expect(verdict.kind).toBe('create');
   });
 });
+
+describe('a statement the speaker marks as said before', () => {
+  const infra = item('infra', 'All our prod infra is in eu-west-1.');
+  const retold = 'Everything we run is in the ireland region (eu-west-1), so pick that in examples.';
+  const decideMarked = (text: string, current: CurrentItem[], similarity: number, restated = true) =>
+    decideOffline({
+      text,
+      statedAt: 100,
+      current,
+      similar: current.map((c) => ({ item: c, similarity })),
+      nearDuplicateThreshold: 0.92,
+      restated,
+    });
+
+  it('is skipped as a retelling of the close memory it shares a word with', () => {
+    expect(decideMarked(retold, [infra], 0.62)).toMatchObject({ kind: 'skip', target: { id: 'infra' } });
+    // Unmarked, the same paraphrase is too far from the memory to be called the same fact.
+    expect(decideMarked(retold, [infra], 0.62, false).kind).toBe('create');
+  });
+
+  it('is created when no close memory shares a word, or when it says another value', () => {
+    expect(decideMarked('We still deploy with Helm charts.', [infra], 0.62).kind).toBe('create');
+    expect(decideMarked(retold, [infra], 0.3).kind).toBe('create');
+    const redis = item('redis', 'Redis runs on port 6380 in our docker-compose.');
+    expect(decideMarked('The compose redis is still on 6381.', [redis], 0.8).kind).not.toBe('skip');
+  });
+});

@@ -4,6 +4,7 @@ import { normalizeStatement } from './normalize-statement.js';
 import { SUMMARY_RULE, SUMMARY_USER_STATEMENT, triggersFor, type Speaker, type Trigger } from './rule-patterns.js';
 import { proseSentences, splitUnits } from './sentences.js';
 import { restates } from './restated.js';
+import { saysRestated, withoutRestatementLeadIn } from './restatement-markers.js';
 import { statementBeforeQuestion } from './english-facts.js';
 import { foldInformal } from './english-user.js';
 import { looksSpanish, statementBeforeRequestEs } from './spanish.js';
@@ -26,6 +27,8 @@ export interface RuleCandidate {
   confidence: number;
   /** The trigger family that matched ("rule", "change", "use-not", ...). */
   trigger: string;
+  /** The speaker marked it as said before ("as I said", "reminder", "still"): see restatement-markers.ts. */
+  restated?: true;
 }
 
 export interface CaptureByRulesOptions {
@@ -197,7 +200,8 @@ function captureFromMessage(options: CaptureByRulesOptions): RuleCandidate[] {
 
   const seen = new Set<string>();
   const candidates: Array<RuleCandidate & { order: number }> = [];
-  for (const [order, said] of sentencesOf(message, role).entries()) {
+  for (const [order, whole] of sentencesOf(message, role).entries()) {
+    const said = role === 'user' ? withoutRestatementLeadIn(whole) : whole;
     // "our api is on 8080, how do i proxy to it?": the statement is judged without its question.
     const sentence =
       (role === 'user' && !hasCjk(said) && (looksSpanish(said) ? statementBeforeRequestEs(said) : statementBeforeQuestion(said))) || said;
@@ -222,7 +226,16 @@ function captureFromMessage(options: CaptureByRulesOptions): RuleCandidate[] {
         : trigger.name === 'normative' && /^we should\b/i.test(text)
           ? 'decision'
           : trigger.category;
-    candidates.push({ text, category, importance: IMPORTANCE[category], confidence: trigger.confidence, trigger: trigger.name, order });
+    const restated = role === 'user' && saysRestated(whole) ? { restated: true as const } : {};
+    candidates.push({
+      text,
+      category,
+      importance: IMPORTANCE[category],
+      confidence: trigger.confidence,
+      trigger: trigger.name,
+      order,
+      ...restated,
+    });
   }
   return candidates
     .sort((a, b) => b.importance - a.importance || b.confidence - a.confidence || a.order - b.order)

@@ -165,9 +165,9 @@ export function statementBeforeRequestEs(sentence: string): string | undefined {
 }
 
 const LEAD_IN =
-  /^(?:(?:ok(?:ey)?|vale|oye|mira|bueno|pues|por cierto|para que (?:lo )?sepas|ademas|también|tambien|y|for the record)[\s,:.!-]+)+/iu;
+  /^(?:(?:ok(?:ey)?|vale|oye|mira|ojo|bueno|pues|por cierto|para que (?:lo )?sepas|ademas|también|tambien|y|recordatorio|for the record)[\s,:.!-]+)+/iu;
 const REMEMBER =
-  /^(?:por favor,?\s+)?(?:recuerda|acuérdate de|acuerdate de|no (?:te )?olvides de|ten en cuenta|toma nota de)(?:\s+(?:esto|lo siguiente))?(?:\s*[:,-]\s*|\s+que\s+|\s+)/iu;
+  /^(?:por favor,?\s+)?(?:recuerda|recordá|recorda|acuérdate(?: de)?|acuerdate(?: de)?|acordate(?: de)?|no (?:te )?olvides de|ten en cuenta|toma nota de)(?:\s+(?:esto|lo siguiente))?(?:\s*[:,-]\s*|\s+(?:que|q)\s+|\s+)/iu;
 
 /** The statement without its lead-in ("oye, recuerda que ..."), capitalised and closed. */
 export function normalizeSpanish(sentence: string): string {
