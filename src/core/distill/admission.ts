@@ -16,6 +16,7 @@ import { englishUserVeto, foldInformal, statesUserChange } from './english-user.
 import { hasSpanishUserEvidence, looksSpanish } from './spanish.js';
 import { judgeSpanishMemory } from './spanish-llm.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
+import { quotedWords } from './summary-voice.js';
 import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
 import { isArtefactEvent, isPassingState, isSessionEvent, isThirdPersonRequest } from './task-signals.js';
 import { isCommonKnowledge, isOngoingActivity, isResearchBrief, isRunOutcome, isSessionRecap } from './episode-signals.js';
@@ -156,6 +157,12 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   const unsafe = unsafeImperativeKind(raw);
   if (unsafe && DIRECTIVE.test(raw)) return reject('prompt-injection', `unsafe-imperative:${unsafe}`);
   if (isHostNoise(raw)) return reject('host-noise');
+  // A summary quoting the user ('Aisha: "never ..."') is judged as the user's own message.
+  const quoted = source === 'summary' ? quotedWords(raw) : undefined;
+  if (quoted !== undefined) {
+    const asUser = admit({ ...options, text: quoted, source: 'user' });
+    if (asUser.admitted) return asUser;
+  }
   // "I can see that the User model only has id": the claim is judged, not the preamble.
   const said = source === 'user' ? raw : stripPreamble(raw);
   // English typed without apostrophes ("dont ever", "im vegan") reads as spelt out.

@@ -180,7 +180,19 @@ export const SUMMARY_USER_STATEMENT =
 
 /** Summary sentences also carry rules and preferences in the third person. */
 export const SUMMARY_RULE =
-  /\b(?:always|never(?! ?mind)|must(?:n't| not)?|from now on|by default|prefers?|preference|convention|policy|not allowed|forbidden)\b/i;
+  /\b(?:always|never(?! ?mind)|must(?:n't| not)?|from now on|by default|prefers?|preference|convention|policy|not allowed|forbidden|banned|don'?t|do not|source of truth)\b/i;
+
+/**
+ * A summary's decision with its reason ("Chose Postgres queue over Redis streams: low volume, ...",
+ * "Multipart upload instead of writing to /tmp: pods have a 1Gi limit", "Decided X rather than Y,
+ * because ..."): the reason is what makes it a choice that holds beyond the task.
+ */
+export const SUMMARY_DECISION =
+  /^(?:(?:decided|chose|picked|opted|went|settled)\b|[^.]{3,80}\b(?:instead of|rather than|over)\b)[^.]{3,200}(?:\bbecause\b|\bsince\b|\bso that\b|\bto avoid\b|:\s|\s[—–]\s)/i;
+
+/** An "errors and fixes" entry: the error, then an arrow or a dash to its cause or fix. */
+export const SUMMARY_ERROR_FIX =
+  /\b(?:\w*error|\w*exception|fails?|failed|failure|cannot|can'?t|not found|does not exist|undefined|refused|denied|timed? ?out|flaky|crash\w*)\b[^→]{0,200}?(?:\s(?:→|->)\s|\s[—–]\s*(?:caused by|fixed by|fix(?:ed)?:|because)\b)/i;
 
 export function triggersFor(speaker: Speaker, cjk: boolean, spanish = false): Trigger[] {
   if (speaker === 'user') return cjk ? USER_TRIGGERS_ZH : spanish ? USER_TRIGGERS_ES : USER_TRIGGERS;

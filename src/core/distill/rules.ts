@@ -1,9 +1,18 @@
 import type { MemoryCategory } from '../../spec/memory-record.js';
 import { admit, injectionReasons, type AdmissionGate } from './admission.js';
 import { normalizeStatement } from './normalize-statement.js';
-import { SUMMARY_RULE, SUMMARY_USER_STATEMENT, triggersFor, type Speaker, type Trigger } from './rule-patterns.js';
+import {
+  SUMMARY_DECISION,
+  SUMMARY_ERROR_FIX,
+  SUMMARY_RULE,
+  SUMMARY_USER_STATEMENT,
+  triggersFor,
+  type Speaker,
+  type Trigger,
+} from './rule-patterns.js';
 import { proseSentences, splitUnits } from './sentences.js';
 import { restates } from './restated.js';
+import { isPersonStatement } from './summary-voice.js';
 import { saysRestated, withoutRestatementLeadIn } from './restatement-markers.js';
 import { statementBeforeQuestion } from './english-facts.js';
 import { foldInformal } from './english-user.js';
@@ -62,7 +71,7 @@ const CATEGORY_RULES: Array<[MemoryCategory, RegExp]> = [
   ['lesson', /\b(?:lesson|learned|turns out|turned out|til|caused by|root cause)\b|教训|经验|原因是|原来是因为/i],
   [
     'preference',
-    /\b(?:prefer(?:s|red)?|likes?|loves?|enjoys?|hates?|dislikes?|can't stand|rather|favou?rite|switched to|uses)\b|喜欢|偏好|讨厌|习惯|倾向|更愿意|改用|换成/i,
+    /\b(?:prefer(?:s|red)?|likes?|loves?|enjoys?|hates?|dislikes?|can't stand|rather|favou?rite|switched to|uses|wants)\b|喜欢|偏好|讨厌|习惯|倾向|更愿意|改用|换成/i,
   ],
   [
     'event',
@@ -126,6 +135,12 @@ function findTrigger(sentence: string, role: Speaker): Found | undefined {
     }
     if (SUMMARY_RULE.test(sentence))
       return { statement: sentence, trigger: { name: 'rule', pattern: SUMMARY_RULE, category: 'rule', confidence: 0.7 } };
+    if (SUMMARY_ERROR_FIX.test(sentence))
+      return { statement: sentence, trigger: { name: 'lesson', pattern: SUMMARY_ERROR_FIX, category: 'lesson', confidence: 0.7 } };
+    if (SUMMARY_DECISION.test(sentence))
+      return { statement: sentence, trigger: { name: 'decision', pattern: SUMMARY_DECISION, category: 'decision', confidence: 0.7 } };
+    if (isPersonStatement(sentence))
+      return { statement: sentence, trigger: { name: 'person', pattern: /./, category: detectCategory(sentence), confidence: 0.7 } };
   }
   const spanish = !cjk && looksSpanish(sentence);
   // English typed without apostrophes ("dont ever", "im vegan", "u"): matched and stored spelt out.

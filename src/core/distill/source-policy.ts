@@ -1,7 +1,9 @@
 import type { AdmissionReason, AdmissionSource } from './admission.js';
 import { hasDurableEvidence, hasLesson, hasUserEvidence, isTeamDecision } from './durable-evidence.js';
 import { hasContentEvidence, hasCjk, hasRuleMarker, isShort } from './signals.js';
+import { SUMMARY_DECISION, SUMMARY_ERROR_FIX } from './rule-patterns.js';
 import { looksSpanish } from './spanish.js';
+import { isPersonStatement } from './summary-voice.js';
 import { hasNoFiniteVerb, isVerbless } from './structure-signals.js';
 
 /**
@@ -135,6 +137,8 @@ export function sourceRejection(text: string, source: AdmissionSource): { reason
     if (EXPECTATION.test(t)) return { reason: 'passing-state', detail: 'expectation' };
     if (/^(?:i|we)\b/i.test(t) && !isTeamDecision(t)) return { reason: 'process-narration' };
   }
-  if (!hasDurableEvidence(t)) return { reason: 'no-content', detail: 'no rule, lesson or standing fact' };
+  // A summary's own voice: what it learned about a person, a choice told with its reason.
+  if (!hasDurableEvidence(t) && !(source === 'summary' && (isPersonStatement(t) || SUMMARY_DECISION.test(t) || SUMMARY_ERROR_FIX.test(t))))
+    return { reason: 'no-content', detail: 'no rule, lesson or standing fact' };
   return undefined;
 }
