@@ -14,6 +14,7 @@ describe('a compaction summary telling what it learned about a person', () => {
       'The user, Lena, is a data engineer at a logistics startup.',
       'Jonas has a severe nut allergy.',
       'He pushes and tags releases himself.',
+      'Money: she keeps her freelance income in a separate account.',
     ]) {
       expect(isPersonStatement(text), text).toBe(true);
       expect(summary(text), text).toBe(true);

@@ -6,7 +6,7 @@
  * extractor-output checks (task requests, events, passing states) still run before this.
  */
 const NAME = String.raw`[A-Z][a-zà-öø-ÿ]+(?:[ -][A-Z][a-zà-öø-ÿ]+)?`;
-const PERSON = String.raw`(?:(?:[Tt]he )?[Uu]ser(?:\s*\(${NAME}\))?(?:,\s*${NAME},)?|She|He|${NAME})`;
+const PERSON = String.raw`(?:(?:[Tt]he )?[Uu]ser(?:\s*\(${NAME}\))?(?:,\s*${NAME},)?|[Ss]he|[Hh]e|${NAME})`;
 const HOW = String.raw`(?:(?:also|still|usually|always|never|only|really|strongly|generally|explicitly|repeatedly)\s+)?`;
 /** Verbs of what a person lastingly likes, wants, insists on or is: not of what they did this session. */
 const STANDING = String.raw`(?:prefers|preferred|wants|likes|loves|hates|dislikes|enjoys|keeps|can'?t stand|cannot stand|would rather|'d rather|does(?:n'?t| not) (?:want|like|use|eat|drink|drive|trust|allow)|insists|insisted|is allergic|has an? (?:[\w-]+ ){0,2}(?:allergy|intolerance)|is (?:vegetarian|vegan|lactose intolerant|colou?r-?blind|left-handed|diabetic)|asked (?:that|not to)|required that|speaks|lives (?:in|with|near)|works (?:as|at|for|from)|is (?:${NAME},\s+)?an? (?:[\w-]+\s+){0,3}(?:engineer|developer|programmer|designer|manager|translator|nurse|teacher|student|founder|scientist|analyst|consultant|freelancer|architect|researcher|writer|doctor|lawyer|accountant))\b`;
