@@ -72,3 +72,14 @@ describe('English user messages as people type them', () => {
     expect(learn("we're with octopus energy now")).toEqual(["preference: We're with octopus energy now."]);
   });
 });
+
+describe("a noun's 's that is 'is'", () => {
+  it('is read as "is" before a place, an article or an adverb, and stays a possessive before a noun', () => {
+    expect(captureByRules({ text: "the api's on localhost:8080, the frontend proxies to it" }).map((c) => c.text)).toEqual([
+      'The api is on localhost:8080, the frontend proxies to it.',
+    ]);
+    expect(foldInformal("my mum's in leeds")).toBe('my mum is in leeds');
+    expect(foldInformal("the user's profile page is slow")).toBe("the user's profile page is slow");
+    expect(foldInformal("it's on port 3000")).toBe("it's on port 3000");
+  });
+});

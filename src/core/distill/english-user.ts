@@ -31,6 +31,11 @@ const INFORMAL: Array<[RegExp, string]> = [
   // Not "were": it is a word of its own.
   [/\b(you|they)re\b/gi, "$1're"],
   [/\b(that|there|what|it)s\b(?=\s+(?:a|an|the|my|our|not|what|how|why|just|where|because|on|in|at|for|\w+ing)\b)/gi, "$1's"],
+  // "the api's on 8080", "my mum's in leeds": after a noun, "'s" before a place, an article or an adverb is "is".
+  [
+    /\b(?!(?:it|that|there|what|here|who|he|she|let|where|how)'s)([a-z][\w.-]*)'s\s+(?=(?:on|in|at|with|a|an|the|still|now|not|always|never|just|all|hosted|running|deployed|based|written|built|\d)\b)/gi,
+    '$1 is ',
+  ],
   [/\bu\b/gi, 'you'],
   [/\bteh\b/gi, 'the'],
   [/\bur\b/gi, 'your'],
