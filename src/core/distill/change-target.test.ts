@@ -100,6 +100,11 @@ describe('isRetelling', () => {
     expect(isRetelling("We use dbmate for migrations, they're in db/migrations.", { record: stored, similarity: 0.6 })).toBe(false);
     expect(isRetelling('We use sqitch for migrations now.', { record: stored, similarity: 0.85 })).toBe(false);
     expect(isRetelling("We use dbmate for migrations, they're in db/migrations.", { record: stored })).toBe(false);
+    // Marked by the speaker as said before: looser closeness, one shared word, found by text too.
+    const marked = { marked: true };
+    expect(isRetelling("We use dbmate for migrations, they're in db/migrations.", { record: stored, similarity: 0.6 }, marked)).toBe(true);
+    expect(isRetelling("We use dbmate for migrations, they're in db/migrations.", { record: stored }, marked)).toBe(true);
+    expect(isRetelling('We use sqitch for migrations now.', { record: stored, similarity: 0.85 }, marked)).toBe(false);
   });
 });
 

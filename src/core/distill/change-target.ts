@@ -217,16 +217,36 @@ const STRONG_CHANGE =
 
 /** Below the near-duplicate threshold, the cosine at which a paraphrase with shared words is the same fact. */
 const RETELLING_SIMILARITY = 0.8;
+/** When the speaker says it is a repetition ("as I said", restatement-markers.ts), closeness counts from here. */
+const MARKED_RETELLING_SIMILARITY = 0.5;
 
 /**
  * Offline, a statement that retells a stored memory in other words ("we use dbmate for migrations,
  * they're in db/migrations" after "db migrations are run with dbmate, files in db/migrations"):
  * close in meaning, two content words shared, no other number, name or negation, and nothing that
- * says it changed or adds a second thing.
+ * says it changed or adds a second thing. `marked`: the speaker said it was a repetition, which vectors
+ * cannot tell from a second fact on the same topic, so looser closeness and one shared word suffice,
+ * and only numbers with none in common say it is another fact (a retelling changes names and wording:
+ * "2-space indentation, no tabs" → "our style is 2 spaces, never tabs"; 6380 → 6381 is news).
  */
-export function isRetelling(text: string, stored: { record: { text: string }; similarity?: number | undefined }): boolean {
-  if (stored.similarity === undefined || stored.similarity < RETELLING_SIMILARITY) return false;
-  if (marksChange(text) || isAdditive(text) || statesDifferentFacts(text, stored.record.text)) return false;
+export function isRetelling(
+  text: string,
+  stored: { record: { text: string }; similarity?: number | undefined },
+  options: { marked?: boolean } = {},
+): boolean {
+  const marked = options.marked === true;
+  const { similarity } = stored;
+  if (similarity === undefined ? !marked : similarity < (marked ? MARKED_RETELLING_SIMILARITY : RETELLING_SIMILARITY)) return false;
+  if (marksChange(text) || isAdditive(text)) return false;
+  if (marked ? otherNumbers(text, stored.record.text) : statesDifferentFacts(text, stored.record.text)) return false;
   const theirs = subjectWords(stored.record.text);
-  return [...subjectWords(text)].filter((w) => theirs.has(w)).length >= 2;
+  return [...subjectWords(text)].filter((w) => theirs.has(w)).length >= (marked ? 1 : 2);
+}
+
+/** Both say numbers and none of them is shared. */
+function otherNumbers(a: string, b: string): boolean {
+  const numbers = (t: string) => new Set(t.match(/\d+/g) ?? []);
+  const x = numbers(a);
+  const y = numbers(b);
+  return x.size > 0 && y.size > 0 && ![...x].some((n) => y.has(n));
 }

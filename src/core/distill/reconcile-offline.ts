@@ -9,7 +9,7 @@ import type { MemoryRecord } from '../../spec/memory-record.js';
 import { cosineSimilarity } from '../recall/diversity.js';
 import { statesDifferentFacts } from '../write/changed-fact.js';
 import { statedAtOf, type Candidate } from './extract.js';
-import { alsoReplaced, isAdditive, isRetelling, marksChange, replacedMemory, subjectWords } from './change-target.js';
+import { alsoReplaced, isAdditive, isRetelling, replacedMemory, subjectWords } from './change-target.js';
 import { isChangeStatement, isChoiceStatement, sameContext, slotOf } from './slots.js';
 
 /** Where a current memory lives: in the store, or in the decision of an earlier candidate of the batch. */
@@ -93,7 +93,9 @@ export function decideOffline(options: {
   }
   // "as I said, ..." / "we're still on heroku": told again in other words, so the closest memory
   // sharing a word with it is the one retold, when nothing says it changed or adds a second thing.
-  const told = options.restated ? similar.find((s) => isToldAgain(text, s)) : undefined;
+  const told = options.restated
+    ? similar.find((s) => isRetelling(text, { record: s.item, similarity: s.similarity }, { marked: true }))
+    : undefined;
   if (told) {
     const similarity = told.similarity === undefined ? 'by text' : `similarity ${told.similarity.toFixed(3)}`;
     return { kind: 'skip', target: told.item.ref, reason: `said again, the speaker says so (${similarity})`, by: 'rules' };
@@ -101,27 +103,6 @@ export function decideOffline(options: {
   return similar.length === 0
     ? { kind: 'create', reason: 'nothing similar stored', by: 'none-similar' }
     : { kind: 'create', reason: 'no LLM configured', by: 'rules' };
-}
-
-/** Below this cosine a memory is not the one a marked restatement retells, whatever words it shares. */
-const TOLD_AGAIN_SIMILARITY = 0.5;
-
-function isToldAgain(text: string, similar: { item: CurrentItem; similarity?: number | undefined }): boolean {
-  if (similar.similarity !== undefined && similar.similarity < TOLD_AGAIN_SIMILARITY) return false;
-  if (marksChange(text) || isAdditive(text) || otherNumbers(text, similar.item.text)) return false;
-  const theirs = subjectWords(similar.item.text);
-  return [...subjectWords(text)].some((w) => theirs.has(w));
-}
-
-/**
- * A retelling changes names and wording ("2-space indentation, no tabs" → "our style is 2 spaces,
- * never tabs"), so only numbers with none in common say it is another fact (6380 → 6381).
- */
-function otherNumbers(a: string, b: string): boolean {
-  const numbers = (t: string) => new Set(t.match(/\d+/g) ?? []);
-  const x = numbers(a);
-  const y = numbers(b);
-  return x.size > 0 && y.size > 0 && ![...x].some((n) => y.has(n));
 }
 
 /**
