@@ -221,6 +221,16 @@ const SELF_TALK =
 const COMPLAINT =
   /^(?:(?:ugh|omg|wow|lol|man|dude|bro|seriously)[,\s]+)*you\s+(?:literally\s+|really\s+|seriously\s+|just\s+)?(?:never|always|keep|constantly)\b|\byou (?:get|got|keep getting|mess|messed|screw|screwed)\b[^.]{0,30}\b(?:wrong|up)\b|^(?:way |far |much )?too (?:long|short|verbose|wordy|formal|much)\b/i;
 
+/** Points at something on screen: "no not that, the one above", "the bit below". */
+const POINTER =
+  /\bthe (?:one|ones|bit|part|line|lines|version|link|file|thing|way) (?:above|below|before that|i (?:sent|pasted|showed))\b|^(?:(?:no|nah|nope)[,.!\s]+)*not (?:that|this|those|these)(?: one)?\b/i;
+/** What goes on with the user this moment: "stuck in traffic", "running late", "tell sam i'm 15 min late". */
+const RIGHT_NOW =
+  /\b(?:stuck in (?:traffic|a meeting|a queue|the queue)|running (?:late|behind)|\d+\s*(?:min|mins|minutes) late)\b|\btell \w+ (?:i'm|i am|we're|we are|that i|that we)\b/i;
+/** Something misbehaving now: "hotel wifi keeps dropping every 10 min", "the build is taking forever". */
+const MISBEHAVING =
+  /\bkeeps (?:dropping|crashing|failing|freezing|hanging|disconnecting|timing out|breaking|dying|restarting|rebooting|buffering|lagging|erroring)\b|\b(?:is|are|'s|'re) taking (?:forever|ages|so long)\b/i;
+
 /** Why an English user sentence is junk however durable it sounds, or undefined. */
 export function englishUserVeto(
   text: string,
@@ -231,7 +241,10 @@ export function englishUserVeto(
   if (HYPOTHETICAL.test(t)) return { reason: 'question', detail: 'hypothetical' };
   if (REPORTED.test(t) && !REPORTED_SELF.test(t)) return { reason: 'context-dependent', detail: 'reported speech' };
   if (SARCASM.test(t)) return { reason: 'chatter', detail: 'sarcasm' };
-  if (ANAPHORA.test(t)) return { reason: 'context-dependent', detail: 'anaphora' };
+  if (ANAPHORA.test(t) || POINTER.test(t)) return { reason: 'context-dependent', detail: 'anaphora' };
+  // "or was that the old team's rule", "or use: ...": the rest of the last message.
+  if (/^or\b/i.test(t)) return { reason: 'context-dependent', detail: 'continuation' };
+  if (RIGHT_NOW.test(t) || (MISBEHAVING.test(t) && !statesUserChange(t))) return { reason: 'passing-state', detail: 'right now' };
   if (SELF_TALK.test(t)) return { reason: 'chatter', detail: 'self-talk' };
   if (COMPLAINT.test(t)) return { reason: 'chatter', detail: 'complaint' };
   if (/,\s*(?:what's|what is|how do|how to|where's|where is|which one)\b/i.test(t))

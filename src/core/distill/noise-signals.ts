@@ -12,6 +12,7 @@ import { core, hasCjk, hasExplanation, hasRuleMarker, hasSelfDisclosure, weighte
 const TOOL_STRONG: RegExp[] = [
   /```/,
   /^\s+at [\w.$<>[\]]+ \(?[^()\n]*:\d+:\d+\)?\s*$/m, // JS stack frame
+  /\bat [\w.$<>[\]]+ \([^()\s]*:\d+:\d+\)/, // JS stack frame run into a sentence ("... at renderList (List.tsx:42:18)")
   /Traceback \(most recent call last\)|^\s*File "[^"]+", line \d+/m,
   /^(?:\+\+\+ |--- a\/|@@ -\d+|diff --git )/m,
   /<\/?\s*(?:tool_call|tool_result|tool_use|function_calls?|function_results?|invoke|observation)\b[^>]*>/i,
