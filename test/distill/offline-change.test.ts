@@ -127,3 +127,17 @@ describe('offline, a fact the user says they are repeating', () => {
     expect(await current()).toEqual(['We use Redis for caching.', 'Backend is a two person show, me and raj.']);
   });
 });
+
+describe('offline, a plain statement with no trigger phrase', () => {
+  it('is learned, and a retelling of it later is skipped while a second fact is stored', async () => {
+    await say('2026-02-01', 'internal service-to-service calls use gRPC');
+    await say('2026-02-02', 'We use Redis for caching.');
+    expect(await current()).toEqual(['Internal service-to-service calls use gRPC.', 'We use Redis for caching.']);
+    await say('2026-02-20', 'calls between our internal services go over gRPC');
+    await say('2026-02-21', 'the staging cluster has three nodes');
+    const now = await current();
+    expect(now.filter((t) => /grpc/i.test(t))).toEqual(['Internal service-to-service calls use gRPC.']);
+    expect(now).toContain('The staging cluster has three nodes.');
+    expect(now).toHaveLength(3);
+  });
+});

@@ -106,6 +106,10 @@ const USER_NOW = /\b(?:right now|currently|still|already|yet|at the moment)\b/i;
 /** "no console logs!", "don't fail, redact": a terse prohibition. */
 const PROHIBITION = /^(?:no|never|don'?t|do not|stop)\s[^?]{2,60}$/i;
 
+/** The household's people and pets and what they do: "the kids drink whole milk", "the rest of the family eats normal bread". */
+const HOUSEHOLD_HABIT =
+  /^(?:the|our|my)\s+(?:[\w-]+\s+){0,3}?(?:kids?|children|son|daughter|sons|daughters|wife|husband|partner|family|parents|in-laws|mum|mom|dad|boys|girls|twins|baby|toddler|dogs?|cats?)\s+(?:both\s+|all\s+|usually\s+|always\s+|only\s+)?(?!(?:is|are|was|were|has|had|will|would|can|could|should|did|do|does|just|got|went|said|asked|want|wants|need|needs)\b)[a-z]{3,}\b/i;
+
 /** For user messages: a rule, preference, decision, self-disclosure or standing fact. */
 export function hasUserEvidence(text: string): boolean {
   const t = text.trim();
@@ -117,7 +121,8 @@ export function hasUserEvidence(text: string): boolean {
     PROHIBITION.test(t) ||
     LESSON.test(t) ||
     hasSpanishUserEvidence(t) ||
-    hasImplicitUserStatement(t)
+    hasImplicitUserStatement(t) ||
+    HOUSEHOLD_HABIT.test(t)
   )
     return true;
   if (hasSelfDisclosure(t) && !USER_NOW.test(t)) return true;

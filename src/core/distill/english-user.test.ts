@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { admit } from './admission.js';
 import { englishUserVeto, foldInformal } from './english-user.js';
+import { normalizeStatement } from './normalize-statement.js';
 import { captureByRules } from './rules.js';
 
 const learn = (text: string) => captureByRules({ text, role: 'user' }).map((c) => `${c.category}: ${c.text}`);
@@ -35,6 +36,13 @@ describe('English user messages as people type them', () => {
     expect(learn("im a nurse, so don't assume i'm free on weekdays, i.e. check with me")).toEqual([
       "fact: The user is a nurse, so don't assume they are free on weekdays, i.e. check with them.",
     ]);
+    // "my" inside a name stays; "wants me back" is the user too.
+    expect(normalizeStatement('I use oh-my-zsh with the my-app theme', { thirdPerson: true })).toBe(
+      'The user uses oh-my-zsh with the my-app theme.',
+    );
+    expect(normalizeStatement('dr alvarez, my dentist, wants me back in 6 months', { thirdPerson: true })).toBe(
+      'Dr alvarez, their dentist, wants them back in 6 months.',
+    );
   });
 
   it('keeps questions, hypotheticals, quoted opinions, sarcasm, pointers and moments out, however durable they sound', () => {
@@ -50,6 +58,10 @@ describe('English user messages as people type them', () => {
       ['from now on im waking up at 5am (who am i kidding)', 'chatter'],
       ['i always forget, whats the port-forward syntax', 'question'],
       ['i always mix it up', 'context-dependent'],
+      ['no not that, the one above', 'context-dependent'],
+      ["or was that the old team's rule", 'context-dependent'],
+      ['im stuck in traffic on the m25, tell sam im 15 min late', 'passing-state'],
+      ['the hotel wifi keeps dropping every 10 min, always on the hour', 'passing-state'],
     ];
     for (const [text, reason] of cases) {
       expect(englishUserVeto(text)?.reason, text).toBe(reason);

@@ -32,6 +32,8 @@ export interface Candidate {
   sourceMessageIds: string[];
   /** Rule capture only: the speaker said it was a repetition ("as I said", "still"). */
   restated?: true;
+  /** Rule capture only: no trigger phrase introduced it (rules.ts). */
+  untriggered?: true;
 }
 
 /** When a statement was made: the source message time, else its validFrom. */
@@ -183,6 +185,7 @@ export function extractByRules(options: {
         sessionKey: m.sessionKey,
         sourceMessageIds: [m.id],
         ...(c.restated ? { restated: c.restated } : {}),
+        ...(c.untriggered ? { untriggered: c.untriggered } : {}),
       });
     }
   }

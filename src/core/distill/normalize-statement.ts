@@ -131,10 +131,14 @@ export function toThirdPerson(sentence: string): string {
   // The rest of the sentence: "my" -> "their", "me" -> "them", "myself" -> "themselves".
   return (
     s
-      .replace(/\bmy\b/gi, 'their')
-      .replace(/\bmine\b/gi, 'theirs')
+      // Inside a name ("oh-my-zsh", "my-app") the word stays.
+      .replace(/(?<![\w-])my(?![\w-])/gi, 'their')
+      .replace(/(?<![\w-])mine(?![\w-])/gi, 'theirs')
       .replace(/\bmyself\b/gi, 'themselves')
-      .replace(/(?<=\b(?:to|for|with|from|tell|ask|remind|give|send|show|call|let|help|at|about)\s)me\b/gi, 'them')
+      .replace(
+        /(?<=\b(?:to|for|with|from|tell|ask|remind|give|send|show|call|let|help|at|about|wants|want|needs|need|expects)\s)me\b/gi,
+        'them',
+      )
       // People type the pronoun in lower case too ("so when i ask"); "i.e." and "(i)" are not it.
       .replace(/(?<![\w.(])[Ii](?:'m| am)(?![\w.'])/g, 'they are')
       .replace(/(?<![\w.(])[Ii] was(?![\w.'])/g, 'they were')

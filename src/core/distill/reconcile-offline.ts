@@ -42,7 +42,10 @@ export function decideOffline(options: {
   current: readonly CurrentItem[];
   similar: ReadonlyArray<{ item: CurrentItem; similarity?: number }>;
   nearDuplicateThreshold: number;
-  /** The speaker marked the statement as said before (restatement-markers.ts). */
+  /**
+   * The speaker marked the statement as said before (restatement-markers.ts), or no trigger phrase
+   * introduced it: either way the close memory sharing a word with it is what it retells.
+   */
   restated?: boolean;
 }): OfflineVerdict {
   const { text, statedAt, current, similar } = options;
@@ -154,7 +157,7 @@ export function judgeInBatch(options: {
     current,
     similar,
     nearDuplicateThreshold: options.nearDuplicateThreshold,
-    restated: candidate.restated === true,
+    restated: candidate.restated === true || candidate.untriggered === true,
   });
 }
 

@@ -62,7 +62,7 @@ describe('rule-based capture (English)', () => {
     }
   });
 
-  it('captures nothing from chatter, requests, questions or untriggered facts', () => {
+  it('captures nothing from chatter, requests, questions or passing remarks', () => {
     expect(captureByRules({ text: 'ok thanks! Can you fix the login bug? What is a closure?' })).toEqual([]);
     expect(captureByRules({ text: 'The weather is nice.' })).toEqual([]);
   });
@@ -139,6 +139,32 @@ describe('rule-based capture: the many ways people state things (issue 14)', () 
     expect(learned("I left Acme, I'm a platform engineer at a startup called Quill now.")).toHaveLength(1);
     expect(learned('finally caved and switched to emacs')).toHaveLength(1);
     expect(learned('poetry services use uv for dependency management')).toHaveLength(1);
+  });
+
+  it('learns a plain English statement no trigger phrase introduced, and marks it untriggered', () => {
+    const plain = captureByRules({ text: 'internal service-to-service calls use gRPC' });
+    expect(plain).toMatchObject([{ text: 'Internal service-to-service calls use gRPC.', trigger: 'statement', untriggered: true }]);
+    expect(captureByRules({ text: 'we use Redis for caching' })[0]?.untriggered).toBeUndefined();
+    // The household's people do things with verbs no list holds.
+    expect(learned('the kids drink regular whole milk')).toEqual(['The kids drink regular whole milk.']);
+    for (const junk of [
+      'no not that, the one above',
+      'remoev that, we just want to say that themes are not supported',
+      'in the system prompt make sure you know to read the README.md also when the user asks you to create a new theme',
+      'my dude, this exploded when i restarted with -r',
+      'This will be a complex migration that we will have to do in phases.',
+      'im stuck in traffic on the m25, tell sam im 15 min late',
+      'hotel wifi keeps dropping every 10 min',
+      "always the same error, look:\nTypeError: Cannot read properties of undefined (reading 'map')\n    at renderList (List.tsx:42:18)",
+      'or was that the old team rule',
+      'the weather is so nice',
+    ]) {
+      expect(learned(junk), junk).toEqual([]);
+    }
+    // Spanish and a summary's quotes of the user are read for their trigger phrases only.
+    expect(learned('el docker build tarda una eternidad hoy')).toEqual([]);
+    expect(captureByRules({ text: '## All user messages\n- "the staging cluster has three nodes"', role: 'summary' })).toEqual([]);
+    expect(learned('the staging cluster has three nodes')).toEqual(['The staging cluster has three nodes.']);
   });
 
   it('does not learn a pointer into the conversation, a status "now" or a question without its mark', () => {

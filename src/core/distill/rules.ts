@@ -15,6 +15,7 @@ import { restates } from './restated.js';
 import { isPersonStatement } from './summary-voice.js';
 import { saysRestated, withoutRestatementLeadIn } from './restatement-markers.js';
 import { statementBeforeQuestion } from './english-facts.js';
+import { isPlainStatement } from './plain-statement.js';
 import { foldInformal } from './english-user.js';
 import { looksSpanish, statementBeforeRequestEs } from './spanish.js';
 import { splitUserQuotes } from './summary-quotes.js';
@@ -27,7 +28,10 @@ import { hasCjk, isInjectedBlock } from './signals.js';
  * the summary says the user demanded, third-person rules and explicit lessons; from assistant
  * messages: explicit lessons only. Each candidate is judged by the admission gate on the sentence
  * as written (so a request or a complaint never becomes a memory), then normalised to a clean
- * standalone sentence. Precision over recall: a sentence without a trigger is never captured.
+ * standalone sentence. An English user sentence with no trigger phrase is still learned when it is
+ * a plain statement (plain-statement.ts) the gate admits; it is marked
+ * `untriggered`, and offline reconciliation takes it as a retelling of a close memory it shares a
+ * word with, so what it adds is a new fact, never a second copy of a known one.
  */
 export interface RuleCandidate {
   text: string;
@@ -38,6 +42,8 @@ export interface RuleCandidate {
   trigger: string;
   /** The speaker marked it as said before ("as I said", "reminder", "still"): see restatement-markers.ts. */
   restated?: true;
+  /** No trigger phrase introduced it (trigger `statement`): a memory close to it is what it retells. */
+  untriggered?: true;
 }
 
 export interface CaptureByRulesOptions {
@@ -50,6 +56,9 @@ export interface CaptureByRulesOptions {
   /** A gate to count decisions in; by default each candidate goes through `admit` uncounted. */
   gate?: AdmissionGate;
 }
+
+/** A summary's quotes of the user are read for trigger phrases only: the session's own messages were captured as they came. */
+type MessageOptions = CaptureByRulesOptions & { quoted?: boolean };
 
 const IMPORTANCE: Record<MemoryCategory, number> = {
   rule: 0.8,
@@ -114,7 +123,7 @@ interface Found {
 const STRONG_DEMAND = /demanded|insisted|emphasi[sz]ed|stressed|required|requires|specified|set the rule|made clear|clarified|corrected/i;
 
 /** The trigger a sentence of `role` carries, and the part of it that is the statement. */
-function findTrigger(sentence: string, role: Speaker): Found | undefined {
+function findTrigger(sentence: string, role: Speaker, options: { plainStatements: boolean }): Found | undefined {
   const cjk = hasCjk(sentence);
   if (role === 'summary' && !cjk) {
     const quoted = SUMMARY_USER_STATEMENT.exec(sentence);
@@ -146,7 +155,12 @@ function findTrigger(sentence: string, role: Speaker): Found | undefined {
   // English typed without apostrophes ("dont ever", "im vegan", "u"): matched and stored spelt out.
   const said = role === 'user' && !cjk && !spanish ? foldInformal(sentence) : sentence;
   const trigger = triggersFor(role, cjk, spanish).find((t) => t.pattern.test(said));
-  return trigger ? { statement: said, trigger } : undefined;
+  if (trigger) return { statement: said, trigger };
+  // A plain English statement with no trigger phrase ("the kids drink whole milk", "internal calls
+  // use gRPC"): the gate alone judges it, and reconciliation takes it as a likely retelling.
+  if (options.plainStatements && role === 'user' && !cjk && !spanish && isPlainStatement(said))
+    return { statement: said, trigger: { name: 'statement', pattern: /./, category: detectCategory(said), confidence: 0.6 } };
+  return undefined;
 }
 
 const MAX_PER_TURN: Record<Speaker, number> = { user: 3, assistant: 2, summary: 10 };
@@ -187,7 +201,7 @@ export function captureByRules(options: CaptureByRulesOptions): RuleCandidate[] 
   if (options.role === 'summary') {
     const { rest, quotes } = splitUserQuotes(options.text);
     if (quotes.length > 0) {
-      const quoted = quotes.flatMap((text) => captureFromMessage({ ...options, text, role: 'user', maxPerTurn: undefined }));
+      const quoted = quotes.flatMap((text) => captureFromMessage({ ...options, text, role: 'user', maxPerTurn: undefined, quoted: true }));
       const all = [...quoted, ...captureFromMessage({ ...options, text: rest })];
       // The summary's other sections often restate a quoted demand ("User demanded \"...\"").
       return withoutRestatements(all);
@@ -205,7 +219,7 @@ function withoutRestatements(candidates: RuleCandidate[]): RuleCandidate[] {
   return kept;
 }
 
-function captureFromMessage(options: CaptureByRulesOptions): RuleCandidate[] {
+function captureFromMessage(options: MessageOptions): RuleCandidate[] {
   const role = options.role ?? 'user';
   const maxPerTurn = options.maxPerTurn ?? MAX_PER_TURN[role];
   if (maxPerTurn <= 0) return [];
@@ -220,7 +234,7 @@ function captureFromMessage(options: CaptureByRulesOptions): RuleCandidate[] {
     // "our api is on 8080, how do i proxy to it?": the statement is judged without its question.
     const sentence =
       (role === 'user' && !hasCjk(said) && (looksSpanish(said) ? statementBeforeRequestEs(said) : statementBeforeQuestion(said))) || said;
-    const found = findTrigger(sentence, role);
+    const found = findTrigger(sentence, role, { plainStatements: options.quoted !== true });
     if (!found) continue;
     const { trigger } = found;
     // The sentence as written is what the gate judges: a request or a complaint stays junk whatever
@@ -242,6 +256,7 @@ function captureFromMessage(options: CaptureByRulesOptions): RuleCandidate[] {
           ? 'decision'
           : trigger.category;
     const restated = role === 'user' && saysRestated(whole) ? { restated: true as const } : {};
+    const untriggered = trigger.name === 'statement' ? { untriggered: true as const } : {};
     candidates.push({
       text,
       category,
@@ -250,6 +265,7 @@ function captureFromMessage(options: CaptureByRulesOptions): RuleCandidate[] {
       trigger: trigger.name,
       order,
       ...restated,
+      ...untriggered,
     });
   }
   return candidates
