@@ -14,8 +14,12 @@ const LEAD_IN =
 /** "this repo", "this laptop": the place the fact belongs to, not a pointer. */
 const THIS_PLACE =
   /\bthis (?:project|repo|repository|codebase|app|application|service|cluster|machine|device|computer|laptop|desktop|box|pc|network|server|host|workspace|team|company|monorepo|house|household|family|city)\b/gi;
-/** Points into the conversation: "this exploded when ...", "remove that, ...", "we deploy it after lunch". */
-const POINTS_IN = /^(?:that|here|there|there's)\b|^[\w-]+\s+that\b|\b(?:this|these|those|it|it's|them)\b/i;
+/**
+ * Points into the conversation or back at the last sentence: "this exploded when ...", "remove that,
+ * ...", "we deploy it after lunch", "she loves orchids" (who?), "don't put work stuff there".
+ */
+const POINTS_IN =
+  /^(?:that|here|there|there's|he|she|they|his|her|their|its)\b|^[\w-]+\s+that\b|\b(?:this|these|those|it|it's|them)\b|\b(?:there|here)\s*[.!]*$/i;
 /** No subject: "rethinking my whole week", "remind me a week before", "with my two kids in tow". "Linting is ..." has one. */
 const NO_SUBJECT =
   /^[a-z]+ing\b(?!\s+(?:is|are|was|were|has|runs|uses|goes|happens)\b)|^(?:remind|tell|ask|send|show|give|make|let|help|find|check|write|add|put|book|call|get|go|try|look|see|fix|use|keep|pick|plan|note|list|suggest|recommend|with|without)\b/i;

@@ -158,6 +158,8 @@ describe('rule-based capture: the many ways people state things (issue 14)', () 
       "always the same error, look:\nTypeError: Cannot read properties of undefined (reading 'map')\n    at renderList (List.tsx:42:18)",
       'or was that the old team rule',
       'the weather is so nice',
+      'she loves orchids and cant have chocolate',
+      'dont put work stuff there',
     ]) {
       expect(learned(junk), junk).toEqual([]);
     }
