@@ -1,4 +1,4 @@
-import { S_VERB_SOURCE, hasCjk, hasSelfDisclosure, weightedLength } from './signals.js';
+import { HOUSEHOLD_SUBJECT_SOURCE, S_VERB_SOURCE, hasCjk, hasSelfDisclosure, weightedLength } from './signals.js';
 import { hasImplicitUserStatement } from './english-user.js';
 import { hasSpanishUserEvidence } from './spanish.js';
 
@@ -106,9 +106,12 @@ const USER_NOW = /\b(?:right now|currently|still|already|yet|at the moment)\b/i;
 /** "no console logs!", "don't fail, redact": a terse prohibition. */
 const PROHIBITION = /^(?:no|never|don'?t|do not|stop)\s[^?]{2,60}$/i;
 
-/** The household's people and pets and what they do: "the kids drink whole milk", "the rest of the family eats normal bread". */
-const HOUSEHOLD_HABIT =
-  /^(?:the|our|my)\s+(?:[\w-]+\s+){0,3}?(?:kids?|children|son|daughter|sons|daughters|wife|husband|partner|family|parents|in-laws|mum|mom|dad|boys|girls|twins|baby|toddler|dogs?|cats?)\s+(?:both\s+|all\s+|usually\s+|always\s+|only\s+)?(?!(?:is|are|was|were|has|had|will|would|can|could|should|did|do|does|just|got|went|said|asked|want|wants|need|needs)\b)[a-z]{3,}\b/i;
+/** What the household's people and pets do: "the kids drink whole milk", "the rest of the family eats normal bread". */
+const HOUSEHOLD_HABIT = new RegExp(
+  HOUSEHOLD_SUBJECT_SOURCE +
+    String.raw`(?:both\s+|all\s+|usually\s+|always\s+|only\s+)?(?!(?:is|are|was|were|has|had|will|would|can|could|should|did|do|does|just|got|went|said|asked|want|wants|need|needs)\b)[a-z]{3,}\b`,
+  'i',
+);
 
 /** For user messages: a rule, preference, decision, self-disclosure or standing fact. */
 export function hasUserEvidence(text: string): boolean {

@@ -1,3 +1,4 @@
+import { HOUSEHOLD_SUBJECT_SOURCE } from './signals.js';
 import { isVerbless } from './structure-signals.js';
 
 /**
@@ -34,8 +35,7 @@ const PASSING_OPINION =
   /\b(?:is|are|was|were)\s+(?:so\s+|really\s+|very\s+|pretty\s+|super\s+)?(?:nice|great|good|bad|awful|terrible|lovely|beautiful|cool|awesome|amazing|weird|annoying|fine|ok|okay|horrible|brilliant|perfect|fun|boring|hot|cold|sunny|rainy|crazy|insane|wild)\b[.!\s]*$/i;
 
 /** The household's people and pets as the subject: their verb is often one the verb list lacks ("drink", "see"). */
-const HOUSEHOLD_SUBJECT =
-  /^(?:the|our|my)\s+(?:[\w-]+\s+){0,3}?(?:kids?|children|sons?|daughters?|wife|husband|partner|family|parents|in-laws|mum|mom|dad|boys|girls|twins|baby|toddler|dogs?|cats?)\s+[a-z]{3,}/i;
+const HOUSEHOLD_SUBJECT = new RegExp(HOUSEHOLD_SUBJECT_SOURCE + '[a-z]{3,}', 'i');
 
 export function isPlainStatement(sentence: string): boolean {
   const t = sentence.trim();

@@ -29,9 +29,9 @@ import { hasCjk, isInjectedBlock } from './signals.js';
  * messages: explicit lessons only. Each candidate is judged by the admission gate on the sentence
  * as written (so a request or a complaint never becomes a memory), then normalised to a clean
  * standalone sentence. An English user sentence with no trigger phrase is still learned when it is
- * a plain statement (plain-statement.ts) the gate admits; it is marked
- * `untriggered`, and offline reconciliation takes it as a retelling of a close memory it shares a
- * word with, so what it adds is a new fact, never a second copy of a known one.
+ * a plain statement (plain-statement.ts) the gate admits; it is marked `untriggered`, and offline
+ * reconciliation takes it as a retelling of a close memory it shares a word with, so what it adds
+ * is a new fact, never a second copy of a known one.
  */
 export interface RuleCandidate {
   text: string;

@@ -37,6 +37,12 @@ export function core(text: string): string {
 export const S_VERB_SOURCE = String.raw`\b[a-z]{2,}(?<![sui])s\s+(?:(?:to|from|into|onto|via|through|on|in|at|with|over|under|for|by)\s+[A-Z\d\x60"']|(?:the|a|an|its|their|his|her|our|your|all|every|each|no|only|up|down|out|off|back|everything|anything|nothing|them|it|both)\b|\d|[A-Z\x60"'])`;
 const S_VERB = new RegExp(S_VERB_SOURCE);
 
+/**
+ * The household's people and pets as a subject ("the kids", "our two dogs", "the rest of the
+ * family"), then a word: what they do is told with verbs no list holds ("drink", "see").
+ */
+export const HOUSEHOLD_SUBJECT_SOURCE = String.raw`^(?:the|our|my)\s+(?:[\w-]+\s+){0,3}?(?:kids?|children|sons?|daughters?|wife|husband|partner|family|parents|in-laws|mum|mom|dad|boys|girls|twins|baby|toddler|dogs?|cats?)\s+`;
+
 export function hasShapeVerb(text: string): boolean {
   return S_VERB.test(text);
 }
