@@ -8,6 +8,7 @@
 
 /** Accent-folded and lower-cased, as the patterns below expect (the fold spanish.ts matches with). */
 export { fold as foldEs } from './spanish.js';
+import { CHANGED_VERB_ES } from './spanish-verbs.js';
 
 const W = (source: string, flags = 'u'): RegExp => new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${source})(?![\p{L}\p{N}])`, flags);
 
@@ -41,7 +42,7 @@ export function stemEs(word: string): string {
 
 /** What follows one of these was replaced: "ya no usamos X", "dejamos X", "nos pasamos de X", "cambiamos X por". */
 export const REPLACED_BEFORE_ES = W(
-  String.raw`(?:ya no (?:hay|usamos|uso|usan|usa|utilizamos|utilizo|tenemos|tengo|pagamos|pago|trabajo (?:en|con|para)|trabajamos (?:en|con|para)|vamos a|voy a|vivo en|vivimos en|estamos (?:en|con)|estoy (?:en|con)|corremos|como|tomo)|dej(?:e|amos|aron)(?: de (?:usar|ir a|ir al|tomar|pagar|comer))?|(?:nos|me) (?:cambiamos|cambie|pasamos|pase|mudamos|mude|fuimos|fui|bajamos|baje|borramos|borre|deshicimos|deshice) de|(?:migramos|movimos|mudamos) (?:[\p{L}\p{N}.-]+ ){0,2}de|en (?:vez|lugar) de|chau|chao|adios(?: a)?|sacamos|quitamos|eliminamos|borramos|matamos|jubilamos|abandonamos|tiramos|vendi|vendimos|cerramos|regale|cancel(?:e|amos)|(?:di|dimos) de baja|(?:nos |me )?(?:hemos|he|han|ha) (?:quitado|sacado|apagado|eliminado|dejado|cancelado|jubilado|abandonado))\s+(?:(?:el|la|los|las|un|una|mi|mis|nuestro|nuestra|nuestros|nuestras|al|a)\s+)?([\p{L}\p{N}][\p{L}\p{N}.+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}.+#/-]*){0,2})`,
+  String.raw`(?:ya no (?:hay|usamos|uso|usan|usa|utilizamos|utilizo|tenemos|tengo|pagamos|pago|trabajo (?:en|con|para)|trabajamos (?:en|con|para)|vamos a|voy a|vivo en|vivimos en|estamos (?:en|con)|estoy (?:en|con)|corremos|como|tomo)|dej(?:e|o|amos|aron)(?: de (?:usar|ir a|ir al|tomar|pagar|comer))?|(?:nos|me) (?:cambiamos|cambie|pasamos|pase|mudamos|mude|fuimos|fui|bajamos|baje|borramos|borre|deshicimos|deshice) de|(?:migramos|movimos|mudamos) (?:[\p{L}\p{N}.-]+ ){0,2}de|en (?:vez|lugar) de|chau|chao|adios(?: a)?|sacamos|quitamos|eliminamos|borramos|matamos|jubilamos|abandonamos|tiramos|vendi|vendimos|cerramos|regale|cancel(?:e|amos)|(?:di|dimos) de baja|(?:nos |me )?(?:hemos|he|han|ha) (?:quitado|sacado|apagado|eliminado|dejado|cancelado|jubilado|abandonado|vendido|desinstalado|archivado|retirado))\s+(?:(?:el|la|los|las|un|una|mi|mis|nuestro|nuestra|nuestros|nuestras|al|a)\s+)?([\p{L}\p{N}][\p{L}\p{N}.+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}.+#/-]*){0,2})`,
   'gu',
 );
 
@@ -53,7 +54,7 @@ export const REPLACED_BY_ES = W(
 
 /** What precedes one of these was replaced: "jenkins ya no va", "el excel quedo atras", "heroku murio". */
 export const REPLACED_AFTER_ES = W(
-  String.raw`([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)\s+(?:ya no (?:va|esta|existe|corre|se usa|funciona|sirve|se paga)|quedo (?:atras|obsolet[oa]|deprecad[oa]|archivad[oa]|muert[oa]|en el pasado)|(?:esta|fue|quedo) (?:deprecad[oa]|archivad[oa]|apagad[oa]|dad[oa] de baja|cancelad[oa]|eliminad[oa]|borrad[oa])|se fue|(?:se )?murio|se acabo|paso a la historia|fuera(?=\s*(?:[,.;!]|$))|ya fue|ya (?:lo|la|los|las) (?:cerramos|cancelamos|vendimos|vendi|dimos de baja))`,
+  String.raw`([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)\s+(?:ya no (?:va|esta|existe|corre|se usa|funciona|sirve|se paga)|quedo (?:atras|obsolet[oa]|deprecad[oa]|archivad[oa]|muert[oa]|en el pasado)|(?:esta|fue|quedo) (?:deprecad[oa]|archivad[oa]|apagad[oa]|dad[oa] de baja|cancelad[oa]|eliminad[oa]|borrad[oa])|se fue|(?:se )?murio|se (?:apago|apagaron)|se acabo|paso a la historia|fuera(?=\s*(?:[,.;!]|$))|ya fue|ya (?:lo|la|los|las) (?:cerramos|cancelamos|vendimos|vendi|dimos de baja))`,
   'gu',
 );
 
@@ -62,12 +63,12 @@ export const NAME_END_ES = /^(?:a|al|de|del|por|para|con|y|e|o|pero|en|porque|pq
 
 /** The statement says the situation is new. */
 export const CHANGE_ES = W(
-  String.raw`ahora|ya no|ya es|ya son|ya (?:esta|estan|estamos) en|(?:hemos|he|han|ha) (?:movido|cambiado|migrado|pasado a|subido a|vuelto a)|pase|movi|(?:nos|me) (?:pasamos|pase|bajamos|baje|subimos|subi|mudamos|mude|fuimos|fui) a|volvi(?:mos)? a|desde (?:hoy|ahora|ayer|el|la|este|esta|que|hace)|a partir de|de ahora en adelante|en adelante|cambi(?:amos|e|aron)|(?:se|lo|la|los|las|le|les|me|nos) cambio|nos pasamos|me pase|pasamos|migramos|movimos|se movio|se mudo|nos mudamos|me mude|dejamos|deje|en (?:vez|lugar) de|reemplazamos|sustituimos|nuev[oa]s?|ya no mas|chau|adios|por fin|se acabo|quedo atras|sacamos|quitamos|eliminamos|cancel(?:e|amos)|(?:di|dimos) de baja|paso a|pasaron a|subimos|subi|tiramos|abandonamos|vendi|vendimos|cerramos|terminamos la (?:migracion|mudanza)|me he puesto|nos hemos puesto|me reasignaron|me trasladaron|ya fue|fuera(?=\s*(?:[,.;!]|$))`,
+  String.raw`${CHANGED_VERB_ES}|se (?:apago|apagaron)|ahora|ya no|ya es|ya son|ya (?:esta|estan|estamos) en|(?:hemos|he|han|ha) (?:movido|cambiado|migrado|pasado a|subido a|vuelto a)|pase|movi|(?:nos|me) (?:pasamos|pase|bajamos|baje|subimos|subi|mudamos|mude|fuimos|fui) a|volvi(?:mos)? a|desde (?:hoy|ahora|ayer|el|la|este|esta|que|hace)|a partir de|de ahora en adelante|en adelante|cambi(?:amos|e|aron)|(?:se|lo|la|los|las|le|les|me|nos) cambio|nos pasamos|me pase|pasamos|migramos|movimos|se movio|se mudo|nos mudamos|me mude|dejamos|deje|en (?:vez|lugar) de|reemplazamos|sustituimos|nuev[oa]s?|ya no mas|chau|adios|por fin|se acabo|quedo atras|sacamos|quitamos|eliminamos|cancel(?:e|amos)|(?:di|dimos) de baja|paso a|pasaron a|subimos|subi|tiramos|abandonamos|vendi|vendimos|cerramos|terminamos la (?:migracion|mudanza)|me he puesto|nos hemos puesto|me reasignaron|me trasladaron|ya fue|fuera(?=\s*(?:[,.;!]|$))`,
 );
 
 /** An outright change: one shared word with a single memory is enough. */
 export const STRONG_CHANGE_ES = W(
-  String.raw`volvi(?:mos)? a|(?:hemos|he|han|ha) (?:movido|cambiado|migrado|pasado a)|(?:nos|me) (?:pasamos|pase|bajamos|baje|subimos|subi|mudamos|mude) a|cambi(?:amos|e|aron)|(?:se|lo|la|los|las|le|les|me|nos) cambio|movimos|se movio|paso a|pasamos|nos pasamos|me pase|ahora|ya no|en (?:vez|lugar) de|migramos|reemplazamos|sustituimos|nuev[oa]|movi|subimos|subi|vendi|abandonamos|tiramos`,
+  String.raw`${CHANGED_VERB_ES}|ya (?:esta|estan|estamos) en|se acabo|volvi(?:mos)? a|(?:hemos|he|han|ha) (?:movido|cambiado|migrado|pasado a)|(?:nos|me) (?:pasamos|pase|bajamos|baje|subimos|subi|mudamos|mude) a|cambi(?:amos|e|aron)|(?:se|lo|la|los|las|le|les|me|nos) cambio|movimos|se movio|paso a|pasamos|nos pasamos|me pase|ahora|ya no|en (?:vez|lugar) de|migramos|reemplazamos|sustituimos|nuev[oa]|movi|subimos|subi|vendi|abandonamos|tiramos`,
 );
 
 /** A second thing beside the first: "también usamos redis", "otro repo", "además". */

@@ -154,4 +154,15 @@ describe('Spanish changes', () => {
     expect(target('ya terminamos la migración a postgres 16, mysql fuera', [repo, car, db])).toBe('db');
     expect(replacedNames('tiramos black, flake8 e isort, ahora ruff hace todo')).toContain('black');
   });
+
+  it('reads a drop said with its subject, a switch-off and a change verb in any person', () => {
+    const swim = mem('swim', 'Lía hace judo los jueves en el polideportivo.');
+    const books = mem('books', 'Los libros de cuentas viven en un SQL Server local.');
+    const flow = mem('flow', 'Seguimos gitflow: las ramas feature salen de develop.');
+    // Nothing new beside the name dropped: still news, since the memory never said it was dropped.
+    expect(target('lía dejó judo', [repo, swim, daily])).toBe('swim');
+    expect(target('los libros de cuentas ya están en postgres, el sql server se apagó en marzo', [repo, daily, books])).toBe('books');
+    expect(target('se acabó develop', [repo, daily, flow])).toBe('flow');
+    expect(target('desinstalamos jenkins del servidor', [repo, daily, ci])).toBe('ci');
+  });
 });

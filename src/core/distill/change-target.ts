@@ -22,6 +22,7 @@ import {
   STRONG_CHANGE_ES,
 } from './change-target-es.js';
 import { looksSpanish } from './spanish.js';
+import { CHANGED_VERB_ES_ACCENTED } from './spanish-verbs.js';
 
 const STOP = new Set(
   (
@@ -110,7 +111,7 @@ export function isAdditive(text: string): boolean {
 
 /** The statement says the situation is new: "now", "these days", "anymore", "from now on", "moved to". */
 export function marksChange(text: string): boolean {
-  if (CHANGE_ES.test(foldEs(text))) return true;
+  if (CHANGE_ES.test(foldEs(text)) || CHANGED_VERB_ES_ACCENTED.test(text.normalize('NFC').toLowerCase())) return true;
   return /\b(?:now|nowadays|these days|anymore|any more|no longer|from now on|going forward|starting (?:today|tomorrow|this|next|on|from|in)|as of|since (?:last|this)|moved|moving|switched|switching|changed|changing|replaced|replacing|ditched|dropped|(?<!\b(?:be|been|being|get|gets|getting)\s)merged|killed|cancell?ed|quit|left|promoted|demoted|transferred|sold|gave up|done with|stopped|shortened|lengthened|extended|reduced|increased|raised|lowered|cut (?:down|back)|halved|doubled|migration to|move to|switch to|is out|are out|archived|deleted|removed|swapped|bumped|upgraded|shifted|pushed|traded|migrated|died|off|gone|new\b|instead|used to|not \S+ any ?more|no more|is gone|are gone)\b|->|→/i.test(
     text,
   );
@@ -166,7 +167,7 @@ export function replacedMemory<T extends { text: string }>(options: { text: stri
   const named = replacedNames(text);
   if (named.length > 0) {
     const hit = memories.find((m) => named.some((n) => mentions(headClause(m.text), n)));
-    if (hit) return novelTo(hit) > 0 || onlyDrops(own, named, hit.text) ? hit : undefined;
+    if (hit) return novelTo(hit) > 0 || onlyDrops({ own, named, memory: hit.text, text: clauses.join(' ') || text }) ? hit : undefined;
     // What was dropped is no memory's subject: a memory naming it in passing is not the one replaced.
     for (const n of named) for (const w of subjectWords(n)) own.delete(w);
   }
@@ -199,12 +200,18 @@ export function replacedMemory<T extends { text: string }>(options: { text: stri
 }
 
 /**
- * "no more sentry" after "errors go to Sentry": the change says only that a name was dropped, so it
+ * "no more sentry" after "errors go to Sentry", "valen dejó natación" after "valen hace natación los
+ * sábados": the change says only that a name was dropped (its subject may come before it), so it
  * repeats nothing but that name, and is still news unless the memory itself says it was dropped.
+ * "prefers tabs instead of spaces in python" says more after the name: the same fact again.
  */
-function onlyDrops(own: Set<string>, named: string[], memory: string): boolean {
+function onlyDrops(options: { own: Set<string>; named: string[]; memory: string; text: string }): boolean {
+  const { own, named, memory } = options;
   const dropped = new Set(named.flatMap((n) => [...subjectWords(n)]));
-  if (own.size === 0 || [...own].some((w) => !dropped.has(w))) return false;
+  const folded = foldEs(options.text);
+  const from = Math.min(...[...dropped].map((w) => folded.indexOf(w)).filter((i) => i >= 0));
+  const after = [...own].filter((w) => !dropped.has(w) && folded.indexOf(w) > from);
+  if (own.size === 0 || after.length > 0) return false;
   const before = new Set(replacedNames(memory).flatMap((n) => [...subjectWords(n)]));
   return ![...dropped].some((w) => before.has(w));
 }

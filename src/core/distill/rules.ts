@@ -17,7 +17,7 @@ import { saysRestated, withoutRestatementLeadIn } from './restatement-markers.js
 import { statementBeforeQuestion } from './english-facts.js';
 import { isPlainStatement } from './plain-statement.js';
 import { foldInformal } from './english-user.js';
-import { looksSpanish, statementBeforeRequestEs } from './spanish.js';
+import { looksSpanish, statementBeforeAsideEs, statementBeforeRequestEs } from './spanish.js';
 import { splitUserQuotes } from './summary-quotes.js';
 import { hasCjk, isInjectedBlock } from './signals.js';
 
@@ -233,7 +233,10 @@ function captureFromMessage(options: MessageOptions): RuleCandidate[] {
     const said = role === 'user' ? withoutRestatementLeadIn(whole) : whole;
     // "our api is on 8080, how do i proxy to it?": the statement is judged without its question.
     const sentence =
-      (role === 'user' && !hasCjk(said) && (looksSpanish(said) ? statementBeforeRequestEs(said) : statementBeforeQuestion(said))) || said;
+      (role === 'user' &&
+        !hasCjk(said) &&
+        (looksSpanish(said) ? (statementBeforeRequestEs(said) ?? statementBeforeAsideEs(said)) : statementBeforeQuestion(said))) ||
+      said;
     const found = findTrigger(sentence, role, { plainStatements: options.quoted !== true });
     if (!found) continue;
     const { trigger } = found;

@@ -91,6 +91,44 @@ describe('rule capture in Spanish', () => {
     }
   });
 
+  it('learns a change told with any person and tense of a verb of taking up, dropping or replacing', () => {
+    for (const text of [
+      'cancelé spotify, no lo usaba',
+      'adoptamos renovate para las dependencias',
+      'he vendido la furgoneta',
+      'nos hemos mudado a valencia',
+      'mi hermana dejó el trabajo del banco',
+      'actualizamos el cluster a kubernetes 1.29',
+      'subí la cuota del gimnasio a 40 euros',
+      'volví a firefox',
+      'contratamos a una niñera para los martes',
+    ]) {
+      expect(learn(text), text).toHaveLength(1);
+    }
+    // Everyday work and what broke are no change of set-up; "vamos con" is the task of the moment.
+    for (const junk of [
+      'el build dejó de funcionar',
+      'borré el archivo de config',
+      'pasó algo raro con el deploy',
+      'ahora vamos con el bug del login, empieza por el modelo',
+    ]) {
+      expect(learn(junk), junk).toEqual([]);
+    }
+  });
+
+  it('learns the statement before an aside about the moment, unless only a rule word or "X es" stands before it', () => {
+    expect(learn('mi banco es el santander, ahí cobro la nómina')).toEqual(['fact: Mi banco es el santander.']);
+    expect(learn('hemos migrado los logs a loki porque grafana ya lo incluía, revisa la config que me pasaste')).toEqual([
+      'preference: Hemos migrado los logs a loki porque grafana ya lo incluía.',
+    ]);
+    for (const junk of [
+      'siempre que corro los tests se cuelga, mira a ver que pasa',
+      'el server de dev está caído, ahorita no puedo probar nada',
+    ]) {
+      expect(learn(junk), junk).toEqual([]);
+    }
+  });
+
   it('keeps requests, questions, chatter and what points into the conversation out', () => {
     for (const text of [
       'revisa si tengo actividades pendientes en SIMA',

@@ -1,4 +1,5 @@
 import type { Trigger } from './rule-patterns.js';
+import { CHANGED_VERB_ES_ACCENTED } from './spanish-verbs.js';
 import { CHANGE_ES_TOLD, LIFE_ES, PROCESS_ES, ROUTINE_ES, SELF_ES, SETUP_ES, TOPIC_ES } from './spanish-facts.js';
 
 /**
@@ -23,11 +24,12 @@ const ENGLISH_WORDS = /(?<![\p{L}])(?:the|and|is|are|to|of|you|i|we|it|this|that
 
 const WE_VERB = /(?<![\p{L}])(?:[a-z]{4,}(?:amos|imos)|[a-z]{5,}emos)(?![\p{L}])/gu;
 
-/** Written in Spanish: more Spanish function words (an ñ, ¿ or ¡ counts as one) than English ones. */
+/** Written in Spanish: more Spanish function words (an ñ, ¿, ¡ or accented vowel counts as one) than English ones. */
 export function looksSpanish(text: string): boolean {
   const t = fold(text);
-  // "cancelamos datadog": a first-person plural verb is Spanish however few function words surround it.
-  const es = (t.match(FUNCTION_WORDS) ?? []).length + (/[ñ¿¡]/i.test(text) ? 1 : 0) + (t.match(WE_VERB) ?? []).length;
+  // "cancelamos datadog": a first-person plural verb is Spanish however few function words surround it;
+  // "cancelé netflix": so is an accented vowel (English text has none but loanwords like "café").
+  const es = (t.match(FUNCTION_WORDS) ?? []).length + (/[ñ¿¡áéíóú]/i.test(text.normalize('NFC')) ? 1 : 0) + (t.match(WE_VERB) ?? []).length;
   const en = (t.match(ENGLISH_WORDS) ?? []).length;
   return es >= 1 && es > en && (es >= 2 || en === 0);
 }
@@ -106,6 +108,13 @@ export const USER_TRIGGERS_ES: Trigger[] = [
     String.raw`soy (?:el|la|un|una|alergic[oa]|vegetarian[oa]|vegan[oa]|de)|vivo en|trabajo (?:en|como|para|de)|curro (?:en|desde|de)|estudio [a-z]+|facturo|tengo (?:diabetes|alergia|\d+ anos|un[oa]? |dos |tres )|estoy en (?:windows|mac|linux|la universidad)|estoy viendo|este semestre`,
   ),
   re('change-told', 'preference', 0.75, CHANGE_ES_TOLD),
+  // "valen dejó natación": the accent tells the past from the present "dejo", so the raw text is read.
+  {
+    name: 'change-told',
+    category: 'preference',
+    confidence: 0.75,
+    pattern: { test: (text: string) => CHANGED_VERB_ES_ACCENTED.test(text.normalize('NFC').toLowerCase()) },
+  },
   re('setup', 'fact', 0.65, SETUP_ES),
   re('self-fact', 'fact', 0.65, SELF_ES),
   re('routine', 'fact', 0.65, ROUTINE_ES),
@@ -125,14 +134,48 @@ const CONTEXT = W(
 
 const WHEN_IT_CHANGED = /(?<![\p{L}])(?:ayer|esta semana|este mes|ya esta|este ano)(?![\p{L}])/gu;
 
+/** Something in `text` ties it to this moment or exchange; `change`: "ayer", "este mes" only date a change. */
+function tiedToNow(text: string, change: boolean): boolean {
+  const folded = fold(text);
+  return CONTEXT.test(change ? folded.replace(WHEN_IT_CHANGED, ' ') : folded);
+}
+
 /** The gate's evidence for a Spanish user sentence: a trigger family above, and nothing tying it to now. */
 export function hasSpanishUserEvidence(text: string): boolean {
   // A question anywhere ("cuál es mi comida favorita? a ver si te acordás") asks; it does not state.
   if (/[?¿]/.test(text)) return false;
   // "ya está en node 20", "desde este mes", "ayer": when a change happened, not a state that passes.
-  const folded = fold(text);
-  const judged = CHANGE_ES_TOLD.test(folded) ? folded.replace(WHEN_IT_CHANGED, ' ') : folded;
-  return looksSpanish(text) && !CONTEXT.test(judged) && USER_TRIGGERS_ES.some((t) => t.pattern.test(text));
+  return looksSpanish(text) && !tiedToNow(text, CHANGE_ES_TOLD.test(fold(text))) && USER_TRIGGERS_ES.some((t) => t.pattern.test(text));
+}
+
+/** Trigger families too loose to stand before an aside about the moment. */
+const WEAK_BEFORE_ASIDE = new Set(['rule', 'our-x-is', 'habit']);
+
+/** Clause breaks, kept when the clauses are joined again ("porque" stays "porque"). */
+const CLAUSE_BREAK = /(\s*[,;:]\s+|\s+[-–—]\s+|\s+(?:pq|xq|porque|asi que|así que)\s+)/iu;
+
+/**
+ * The statement before an aside about the moment: "mi banco es BBVA, ahí cobro la nómina", "he
+ * cambiado el puerto al 8081 porque chocaba con keycloak, actualiza los curls que me pasaste". The
+ * aside ties the whole sentence to the exchange, so without this the standing fact before it is
+ * lost; undefined when no clause after the first is tied to now, or the first is too.
+ */
+export function statementBeforeAsideEs(sentence: string): string | undefined {
+  const parts = sentence.split(CLAUSE_BREAK);
+  const change = CHANGE_ES_TOLD.test(fold(sentence));
+  // parts alternate clause, break, clause, ...: clause i sits at 2i.
+  const clauses = parts.filter((_, i) => i % 2 === 0);
+  const at = clauses.findIndex((c, i) => i > 0 && tiedToNow(c, change));
+  if (at <= 0) return undefined;
+  const head = parts
+    .slice(0, 2 * at - 1)
+    .join('')
+    .trim();
+  if (tiedToNow(head, change) || head.split(/\s+/).length < 2) return undefined;
+  // A rule word ("siempre que hago npm install se me congela, mira a ver") or a bare "X es/está" ("el
+  // server está caído, ahorita no puedo") before an aside about now is mostly the task of the moment.
+  const standing = USER_TRIGGERS_ES.filter((t) => !WEAK_BEFORE_ASIDE.has(t.name) && t.pattern.test(head));
+  return standing.length > 0 ? head : undefined;
 }
 
 const TAIL_LEAD = String.raw`^[¿¡\s]*(?:(?:y|asi que|entonces|pero|o sea)\s+)?`;
