@@ -102,6 +102,9 @@ describe('rule capture in Spanish', () => {
       'subí la cuota del gimnasio a 40 euros',
       'volví a firefox',
       'contratamos a una niñera para los martes',
+      // What someone works with, after where: "para consultas rápidas ... uso psql".
+      'en el portátil del curro programo con intellij',
+      'para los informes semanales de ventas uso metabase',
     ]) {
       expect(learn(text), text).toHaveLength(1);
     }

@@ -93,7 +93,7 @@ export const USER_TRIGGERS_ES: Trigger[] = [
     'i-use',
     'preference',
     0.65,
-    String.raw`^(?:(?:en|para) (?:mi|mis|el|la|los|las) [\p{L}\p{N} ]{1,30}? )?(?:yo )?(?:uso|usamos|utilizo|utilizamos|trabajo con|programo en) [\w.+#-]+`,
+    String.raw`^(?:(?:en|para) (?:mi|mis|el|la|los|las|[\p{L}]+) [\p{L}\p{N} ]{1,50}? )?(?:yo )?(?:uso|usamos|utilizo|utilizamos|trabajo con|programo (?:en|con)|codeo (?:en|con)) [\w.+#-]+`,
   ),
   T(
     'our-x-is',
