@@ -54,7 +54,7 @@ export const REPLACED_BY_ES = W(
 
 /** What precedes one of these was replaced: "jenkins ya no va", "el excel quedo atras", "heroku murio". */
 export const REPLACED_AFTER_ES = W(
-  String.raw`([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)\s+(?:ya no (?:va|esta|existe|corre|se usa|funciona|sirve|se paga)|quedo (?:atras|obsolet[oa]|deprecad[oa]|archivad[oa]|muert[oa]|en el pasado)|(?:esta|fue|quedo) (?:deprecad[oa]|archivad[oa]|apagad[oa]|dad[oa] de baja|cancelad[oa]|eliminad[oa]|borrad[oa])|se fue|(?:se )?murio|se (?:apago|apagaron)|se acabo|paso a la historia|fuera(?=\s*(?:[,.;!]|$))|ya fue|ya (?:lo|la|los|las) (?:cerramos|cancelamos|vendimos|vendi|dimos de baja))`,
+  String.raw`([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)\s+(?:ya no (?:es|son|va|esta|existe|corre|se usa|funciona|sirve|se paga)|quedo (?:atras|obsolet[oa]|deprecad[oa]|archivad[oa]|muert[oa]|en el pasado)|(?:esta|fue|quedo) (?:deprecad[oa]|archivad[oa]|apagad[oa]|dad[oa] de baja|cancelad[oa]|eliminad[oa]|borrad[oa])|se fue|(?:se )?murio|se (?:apago|apagaron)|se acabo|paso a la historia|fuera(?=\s*(?:[,.;!]|$))|ya fue|ya (?:lo|la|los|las) (?:cerramos|cancelamos|vendimos|vendi|dimos de baja))`,
   'gu',
 );
 
@@ -73,5 +73,6 @@ export const STRONG_CHANGE_ES = W(
 
 /** A second thing beside the first: "también usamos redis", "otro repo", "además". */
 export const ADDITIVE_ES = W(
-  String.raw`tambien|tb|tmb|ademas|aparte|otr[oa]s?|un segundo|una segunda|por separado|sumamos|agregamos|anadimos`,
+  // "se fue a otra empresa", "chocaba con otro proceso": after a preposition, "otro" is where or why, not a second thing.
+  String.raw`tambien|tb|tmb|ademas|aparte|(?<!(?:a|al|de|del|con|por|en|para) )otr[oa]s?|un segundo|una segunda|por separado|sumamos|agregamos|anadimos`,
 );

@@ -164,5 +164,25 @@ describe('Spanish changes', () => {
     expect(target('los libros de cuentas ya están en postgres, el sql server se apagó en marzo', [repo, daily, books])).toBe('books');
     expect(target('se acabó develop', [repo, daily, flow])).toBe('flow');
     expect(target('desinstalamos jenkins del servidor', [repo, daily, ci])).toBe('ci');
+    const boss = mem('boss', 'Mi jefa directa es Nuria, la de finanzas.');
+    expect(target('nuria ya no es mi jefa', [repo, daily, boss])).toBe('boss');
+  });
+
+  it('reads "otro" and "another" after a preposition as where or why, not a second thing', () => {
+    const port = mem('port', 'La api de pedidos corre en el puerto 4000.');
+    expect(target('cambié la api de pedidos al 4100 porque chocaba con otro proceso', [repo, daily, port])).toBe('port');
+    const team = mem('team', 'Aisha is on the billing squad.');
+    expect(target('Aisha moved to another squad in Lisbon.', [repo, team])).toBe('team');
+    expect(isAdditive('tenemos otro repo para la app')).toBe(true);
+    expect(isAdditive('We got another cat.')).toBe(true);
+  });
+
+  it('finds the memory by the old value named beside the change when the change itself names none', () => {
+    const editor = mem('editor', 'Uso webstorm para todo, tanto el front como los scripts.');
+    const api = mem('api', 'El backend local corre en el puerto 8080.');
+    const worker = mem('worker', 'El backend de pagos tiene un worker de colas aparte.');
+    expect(target('me he pasado a zed, webstorm me comía la batería', [repo, daily, editor])).toBe('editor');
+    // Two memories share "backend"; only one names the old port.
+    expect(target('moví el backend al 3001 xq el 8080 me chocaba con otro servicio', [worker, api, repo])).toBe('api');
   });
 });

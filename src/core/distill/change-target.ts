@@ -104,7 +104,8 @@ export function replacedNames(text: string): string[] {
 /** A second thing beside the first: "we also use Redis", "another repo", "as well", "me too". */
 export function isAdditive(text: string): boolean {
   if (ADDITIVE_ES.test(foldEs(text))) return true;
-  return /\b(?:also|as well|in addition|additionally|alongside|besides|another|a second|separate(?:ly)?)\b|\btoo\b(?=\s*(?:[.,!;)]|$))/i.test(
+  // "moved to another team": after a preposition, "another" is where, not a second thing.
+  return /\b(?:also|as well|in addition|additionally|alongside|besides|(?<!\b(?:to|from|with|for|into|onto|in|at|by) )another|a second|separate(?:ly)?)\b|\btoo\b(?=\s*(?:[.,!;)]|$))/i.test(
     text,
   );
 }
@@ -167,7 +168,7 @@ export function replacedMemory<T extends { text: string }>(options: { text: stri
   const named = replacedNames(text);
   if (named.length > 0) {
     const hit = memories.find((m) => named.some((n) => mentions(headClause(m.text), n)));
-    if (hit) return novelTo(hit) > 0 || onlyDrops({ own, named, memory: hit.text, text: clauses.join(' ') || text }) ? hit : undefined;
+    if (hit) return novelTo(hit) > 0 || !alreadyDropped(named, hit.text) ? hit : undefined;
     // What was dropped is no memory's subject: a memory naming it in passing is not the one replaced.
     for (const n of named) for (const w of subjectWords(n)) own.delete(w);
   }
@@ -181,7 +182,7 @@ export function replacedMemory<T extends { text: string }>(options: { text: stri
     .filter((x) => x.shared.length > 0 && novelTo(x.m) > 0)
     .sort((a, b) => b.score - a.score);
   const best = scored[0];
-  if (!best) return undefined;
+  if (!best) return byOldValueBeside({ text, own, memories: memories.filter((m) => novelTo(m) > 0) });
   // Two shared words name the subject; one word (however short the memory) must pass the checks below.
   if (best.shared.length >= 2) return best.m;
   // One shared word is enough when the statement says outright that it moved or changed and no
@@ -196,24 +197,43 @@ export function replacedMemory<T extends { text: string }>(options: { text: stri
   if (WHEN_WORD.test(word!)) return undefined;
   if ((STRONG_CHANGE.test(text) || STRONG_CHANGE_ES.test(folded)) && !scored.some((x) => x !== first && x.shared.includes(word!)))
     return first.m;
-  return undefined;
+  return byOldValueBeside({ text, own, memories: memories.filter((m) => novelTo(m) > 0) });
 }
 
 /**
- * "no more sentry" after "errors go to Sentry", "valen dejó natación" after "valen hace natación los
- * sábados": the change says only that a name was dropped (its subject may come before it), so it
- * repeats nothing but that name, and is still news unless the memory itself says it was dropped.
- * "prefers tabs instead of spaces in python" says more after the name: the same fact again.
+ * "me he pasado a neovim, intellij me comía 8 gigas", "moví el backend al 3001 xq el 8080 me chocaba":
+ * the old value is named beside the change, in a clause of its own. When the change's own words find
+ * no single memory, a word of the rest that only one memory's first clause names points at it.
  */
-function onlyDrops(options: { own: Set<string>; named: string[]; memory: string; text: string }): boolean {
-  const { own, named, memory } = options;
+function byOldValueBeside<T extends { text: string }>(options: { text: string; own: Set<string>; memories: readonly T[] }): T | undefined {
+  const { text, own, memories } = options;
+  if (!STRONG_CHANGE.test(text) && !STRONG_CHANGE_ES.test(foldEs(text))) return undefined;
+  const heads = memories.map((m) => ({ m, words: subjectWords(headClause(m.text)) }));
+  const pointed = new Set<T>();
+  for (const w of subjectWords(text)) {
+    if (own.has(w) || WHEN_WORD.test(w)) continue;
+    const naming = heads.filter((h) => h.words.has(w));
+    if (naming.length === 1) pointed.add(naming[0]!.m);
+  }
+  return pointed.size === 1 ? [...pointed][0] : undefined;
+}
+
+/**
+ * A statement naming what was dropped says nothing new beside the memory it names ("no more sentry"
+ * after "errors go to Sentry", "valen dejó natación" after "valen hace natación los sábados", "carmen
+ * ya no es mi jefa"): it is still news, unless the memory itself says the name was dropped or set it
+ * against something ("prefers tabs over spaces" before "tabs instead of spaces").
+ */
+function alreadyDropped(named: string[], memory: string): boolean {
   const dropped = new Set(named.flatMap((n) => [...subjectWords(n)]));
-  const folded = foldEs(options.text);
-  const from = Math.min(...[...dropped].map((w) => folded.indexOf(w)).filter((i) => i >= 0));
-  const after = [...own].filter((w) => !dropped.has(w) && folded.indexOf(w) > from);
-  if (own.size === 0 || after.length > 0) return false;
-  const before = new Set(replacedNames(memory).flatMap((n) => [...subjectWords(n)]));
-  return ![...dropped].some((w) => before.has(w));
+  if (replacedNames(memory).some((n) => [...subjectWords(n)].some((w) => dropped.has(w)))) return true;
+  const folded = foldEs(memory);
+  return [...dropped].some((w) =>
+    new RegExp(
+      String.raw`(?<![\p{L}])(?:over|not|never|instead of|rather than|en vez de|en lugar de|nada de|ni|sin)\s+(?:[\p{L}\p{N}-]+\s+)?${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+      'u',
+    ).test(folded),
+  );
 }
 
 const WHEN_WORD =

@@ -164,8 +164,9 @@ describe('rule-based capture: the many ways people state things (issue 14)', () 
       expect(learned(junk), junk).toEqual([]);
     }
     // Spanish and a summary's quotes of the user are read for their trigger phrases only: a plain
-    // Spanish statement with no trigger ("yo codeo en ...") is not learned (see the issue 14 note).
-    expect(learned('yo codeo en vscode con la extension de C# dev kit')).toEqual([]);
+    // Spanish statement with no trigger is not learned (see the issue 14 note), while the same in English is.
+    expect(learned('el gato duerme arriba del ropero')).toEqual([]);
+    expect(learned('the cat sleeps on top of the wardrobe')).toEqual(['The cat sleeps on top of the wardrobe.']);
     expect(captureByRules({ text: '## All user messages\n- "the staging cluster has three nodes"', role: 'summary' })).toEqual([]);
     expect(learned('the staging cluster has three nodes')).toEqual(['The staging cluster has three nodes.']);
   });
