@@ -29,6 +29,25 @@ describe('offline reconciliation by rules', () => {
   });
 });
 
+describe('where the person lives and whom they report to: one at a time', () => {
+  it('a move or a new manager replaces the old one though the two share no word', () => {
+    const home = item('home', 'Vivo en Rosario, cerca del parque Independencia.');
+    expect(decide('Me mudé a Córdoba el mes pasado.', [home])).toMatchObject({ kind: 'supersede', target: { id: 'home' } });
+    const boss = item('boss', "The user's manager is Priya, head of data.");
+    expect(decide('After the reorg they report to Tomás now.', [boss])).toMatchObject({ kind: 'supersede', target: { id: 'boss' } });
+    expect(decide('Mi jefe directo es Andrés.', [item('jefa', 'Mi jefa es la ingeniera Paula Ruiz.')])).toMatchObject({
+      kind: 'supersede',
+    });
+  });
+
+  it("someone else's home, the same home again or a team moving its tools are no move", () => {
+    const home = item('home', 'Vivo en Rosario, cerca del parque Independencia.');
+    expect(decide('Mi hermana vive en Madrid.', [home]).kind).toBe('create');
+    expect(decide('Vivo en Rosario desde 2019.', [home])).toMatchObject({ kind: 'skip', target: { id: 'home' } });
+    expect(decide('Nos mudamos a linear, jira ya fue.', [home]).kind).not.toBe('supersede');
+  });
+});
+
 describe('a statement the speaker marks as said before', () => {
   const infra = item('infra', 'All our prod infra is in eu-west-1.');
   const retold = 'Everything we run is in the ireland region (eu-west-1), so pick that in examples.';

@@ -7,6 +7,8 @@
  * the tool. Slots are the common developer choices (editor, shell, terminal, package manager,
  * database, browser, OS, language, theme, font); anything else is left to the LLM path.
  */
+import { personalSlotOf } from './personal-slots.js';
+
 export interface Slot {
   slot: string;
   /** Normalised tool or value name. */
@@ -116,6 +118,8 @@ function canonical(name: string): string {
 
 /** The single-valued choice a statement is about, if it names one. */
 export function slotOf(text: string): Slot | undefined {
+  const personal = personalSlotOf(text);
+  if (personal) return { slot: personal.slot, value: personal.value };
   const nouns = Object.entries(SLOT_NOUNS)
     .filter(([, re]) => re.test(text))
     .map(([slot]) => slot);
@@ -143,7 +147,7 @@ const SPANISH_CHANGE =
 
 /** "I switched to X", "now use X", "no longer use Y", 改用: the statement replaces an earlier choice. */
 export function isChangeStatement(text: string): boolean {
-  if (SPANISH_CHANGE.test(text)) return true;
+  if (SPANISH_CHANGE.test(text) || personalSlotOf(text)?.change) return true;
   return /\b(?:switched|moved|migrated|changed|went|converted)\s+(?:over\s+)?(?:from\s+\S+(?:\s+\S+)?\s+)?to\b|\bnow (?:uses?|prefers?)\b|\buses?\s+\S+(?:\s+\S+)?\s+now\b|\bno longer\b|\bstopped using\b|\breplaced\b|\binstead of\b|\bnot\s+\S+\s+anymore\b|改用|换成|换到|切换到|不再用|现在用/i.test(
     text,
   );
@@ -153,6 +157,7 @@ export function isChangeStatement(text: string): boolean {
 export function isChoiceStatement(text: string): boolean {
   return (
     isChangeStatement(text) ||
+    personalSlotOf(text) !== undefined ||
     /\b(?:prefers?|preferred|favou?rite|of choice|go-to|uses?|is|are|likes?|loves?|sticks? with)\b|喜欢|偏好|用|是/i.test(text) ||
     /(?<![\p{L}])(?:uso|usamos|utilizo|prefiero|preferimos|me gusta|es|son|favorit[oa])(?![\p{L}])/iu.test(text)
   );
@@ -198,6 +203,8 @@ const CONTEXT_PHRASE = /(?<![\p{L}])(?:in|for|at|on|inside|within|en|para)\s+((?
  * project 2" are two facts, "I use Vim" and "My editor of choice is Vim" are one.
  */
 export function sameContext(a: string, b: string, slot: Slot): boolean {
+  // One home and one manager at a time, whatever else each statement says.
+  if (slot.slot === 'home' || slot.slot === 'manager') return true;
   // "finally caved and switched to zed" after "my editor is sublime, so tips for that": a change
   // placed nowhere in particular is about the choice placed nowhere in particular.
   if (isChangeStatement(a) && placedWords(a, slot).size === 0 && placedWords(b, slot).size === 0) return true;
