@@ -10,9 +10,14 @@ describe('restatement markers', () => {
       'reminder: the compose redis is on 6380',
       'como te dije, uso vim para todo',
       'sigo con el plan de 16:8',
+      // Accented endings ("recordá", "comenté") and the formal "le": letters, not \b, are the word edges.
+      'recordá q el deploy es los martes',
+      'como le comenté, el backup corre de noche',
+      'le reitero que staging se llama pre',
+      'ya sabés que soy vegano',
     ])
       expect(saysRestated(said), said).toBe(true);
-    for (const said of ['we deploy on fridays only', 'me cambié a helix', 'our staging db is on port 5433'])
+    for (const said of ['we deploy on fridays only', 'me cambié a helix', 'our staging db is on port 5433', 'aun así prefiero tabs'])
       expect(saysRestated(said), said).toBe(false);
   });
 
@@ -20,6 +25,7 @@ describe('restatement markers', () => {
     expect(withoutRestatementLeadIn('like i said before, we deploy on fridays only')).toBe('we deploy on fridays only');
     expect(withoutRestatementLeadIn('no dairy for me remember, lactose issues')).toBe('no dairy for me, lactose issues');
     expect(withoutRestatementLeadIn('como te dije, uso vim')).toBe('uso vim');
+    expect(withoutRestatementLeadIn('Le recuerdo que el backup corre de noche')).toBe('el backup corre de noche');
   });
 
   it('let rule capture learn the statement and mark it', () => {

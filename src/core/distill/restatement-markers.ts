@@ -7,8 +7,11 @@
  */
 const MARKER_EN =
   /\b(?:as|like)\s+i\s+(?:said|say|mentioned|told\s+you|wrote)\b|\bas\s+(?:mentioned|discussed|noted|before|usual|always)\b|\b(?:i\s+)?(?:already\s+)?told\s+you\b|\breminder\b|(?<!\bplease\s)\bremember\b(?!\s+(?:that|this|to)\b)|\bdon'?t\s+forget\b|\bstill\b|\bsame\s+as\s+(?:before|ever|always)\b/i;
-const MARKER_ES =
-  /\bcomo\s+(?:ya\s+)?(?:te\s+)?(?:dije|coment[eé]|cont[eé]|mencion[eé]|sabes|siempre)\b|\bte\s+recuerdo\b|\brecuerd[ae](?:te)?\s+(?:que|q)\b|\brecord[aá](?:me)?\b|\bacu[eé]rdate\b|\bacordate\b|\brecordatorio\b|\bcomo\s+todos\s+los\s+(?:d[ií]as|meses|a[nñ]os|lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bados|domingos)\b|\bya\s+te\s+(?:lo\s+)?(?:dije|coment[eé])\b|\bsigo\b|\bseguimos\b|\bsigue\b|\bsiguen\b|\btodav[ií]a\b|\baún\b|\bde\s+siempre\b/i;
+// Letters as word edges: "recordá", "comenté", "aún" end in an accent, where \b sees no edge.
+const MARKER_ES = new RegExp(
+  String.raw`(?<![\p{L}])(?:como\s+(?:ya\s+)?(?:te\s+|le\s+|les\s+)?(?:dije|coment[eé]|cont[eé]|mencion[eé]|sabes|sab[eé]s|siempre)|(?:te|le|les)\s+(?:recuerdo|reitero|repito)|recuerd[ae](?:te)?\s+(?:que|q)|record[aá](?:me)?|acu[eé]rdate|acordate|recordatorio|como\s+todos\s+los\s+(?:d[ií]as|meses|a[nñ]os|lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bados|domingos)|ya\s+(?:te\s+|le\s+)?(?:lo\s+)?(?:dije|coment[eé])|ya\s+sab[eé]s|sigo|seguimos|sigue|siguen|todav[ií]a|aún|de\s+siempre)(?![\p{L}])`,
+  'iu',
+);
 
 /** Whether the sentence as said marks itself as a repetition of something told before. */
 export function saysRestated(sentence: string): boolean {
@@ -20,7 +23,7 @@ export function saysRestated(sentence: string): boolean {
  * reads like reported speech to the gate); the statement is what follows.
  */
 const LEAD_IN =
-  /^(?:(?:ok(?:ay)?|so|and|yeah|btw|fyi|again)[,\s]+)*(?:(?:as|like)\s+i\s+(?:said|mentioned|told\s+you)(?:\s+(?:before|earlier|already|last\s+time))?|as\s+(?:mentioned|discussed)(?:\s+(?:before|earlier))?|como\s+(?:ya\s+)?te\s+(?:dije|coment[eé]|cont[eé])(?:\s+(?:antes|la\s+otra\s+vez))?)\s*[,:;-]?\s+/i;
+  /^(?:(?:ok(?:ay)?|so|and|yeah|btw|fyi|again)[,\s]+)*(?:(?:as|like)\s+i\s+(?:said|mentioned|told\s+you)(?:\s+(?:before|earlier|already|last\s+time))?|as\s+(?:mentioned|discussed)(?:\s+(?:before|earlier))?|como\s+(?:ya\s+)?(?:te|le|les)\s+(?:dije|coment[eé]|cont[eé]|mencion[eé])(?:\s+(?:antes|la\s+otra\s+vez))?|(?:te|le|les)\s+(?:recuerdo|reitero|repito)\s+(?:que|q)|ya\s+sab[eé]s\s+(?:que|q))\s*[,:;-]?\s+/i;
 const TRAILER =
   /[,;]?\s+(?:(?:as|like)\s+i\s+(?:said|mentioned|told\s+you)(?:\s+(?:before|earlier|already))?|remember|como\s+te\s+dije)(?=[,.!]|\s*$)/i;
 
