@@ -56,6 +56,13 @@ const cases: Array<[AdmissionReason, string]> = [
   ['task-request', 'Explore the repository and list every module that calls the payment API.'],
   ['common-knowledge', 'DNS translates domain names into IP addresses.'],
   ['common-knowledge', 'TypeScript is a typed superset of JavaScript.'],
+  // The manual voice in Chinese and Spanish.
+  ['common-knowledge', 'Redis 是一个内存数据库，常用作缓存。'],
+  ['common-knowledge', 'Caddy 默认会自动申请 HTTPS 证书。'],
+  ['common-knowledge', '一般来说，rebase 比 merge 留下的历史更干净。'],
+  ['common-knowledge', 'Rust es un lenguaje de sistemas sin recolector de basura.'],
+  ['common-knowledge', 'En JavaScript los objetos se pasan por referencia.'],
+  ['common-knowledge', 'Beber dos litros de agua al día es lo recomendable.'],
 ];
 
 describe('admission gate: rejections by reason', () => {
@@ -86,6 +93,11 @@ const keepers = [
   '我们决定不再支持 IE11。',
   '我的猫叫年糕。',
   '上次线上事故的原因是缓存没有设置过期时间。',
+  // The same shapes about this user or project are theirs.
+  '该项目是一个使用 pnpm 的单体仓库。',
+  '用户的 Redis 默认跑在 6380 端口。',
+  'Nuestro ORM es una librería interna, pricing-orm.',
+  'En Python usamos siempre type hints.',
 ];
 
 describe('admission gate: keepers pass', () => {

@@ -244,13 +244,28 @@ const DEFINITION = new RegExp(
 const CAPABILITY = /^(?:the\s+)?[\w.+#-]+(?:\s+[\w.+#-]+){0,2}\s+(?:lets? you|allows? you|make (?:a|an|the)\b[^.]{1,60}\bby\s+\w+ing)\b/i;
 
 /**
+ * The same manual voice in Chinese and Spanish: a public tool named by its Latin name and defined
+ * ("Prisma 是一个 TypeScript ORM", "OpenWrt 是面向路由器的 Linux 发行版") or its default told ("Blocky
+ * 默认不保存查询"), a generality ("一般来说", "en Python las listas son mutables", "Git es un sistema de
+ * control de versiones", "dormir 8 horas es lo recomendable"), with nobody of this conversation in it.
+ */
+const COMMON_ZH = /^[A-Za-z][\w.+#-]*(?:\s+[A-Za-z][\w.+#-]*){0,2}\s*(?:是(?:一[个种款]|面向)|默认)|一般来说|一般而言|通常来说/;
+const ANCHOR_ZH = /用户|我们|我的|该项目|本项目|这个项目|此项目|仓库|团队|公司|他们|他|她/;
+const COMMON_ES =
+  /^(?:en (?:python|javascript|typescript|java|go|rust|sql|general)(?![\p{L}])|por lo general|generalmente|normalmente)|(?<![\p{L}])(?:es|son) (?:un|una) (?:lenguaje|herramienta|librer[ií]a|biblioteca|framework|protocolo|formato|est[aá]ndar|sistema|t[eé]cnica|gestor|orm)(?![\p{L}])|(?<![\p{L}])lo (?:recomendable|recomendado)(?![\p{L}])/iu;
+const ANCHOR_ES =
+  /(?<![\p{L}])(?:usuari[oa]s?|nuestr[oa]s?|equipo|proyecto|repo|repositorio|empresa|su|sus|mi|mis|le|les|nos|[a-z]{2,}(?:amos|emos|imos))(?![\p{L}])/iu;
+
+/**
  * Textbook knowledge about a well-known technology, with nothing of this user in it. A person who
  * names a tool in a plain sentence ("python services use poetry") tells their set-up; only a
  * definition or a capability reads as a manual from them.
  */
 export function isCommonKnowledge(text: string, options: { fromUser?: boolean } = {}): boolean {
   const t = text.trim();
-  if (hasCjk(t) || hasDurableMarker(t)) return false;
+  if (hasCjk(t)) return !ANCHOR_ZH.test(t) && COMMON_ZH.test(t);
+  if (COMMON_ES.test(t) && !ANCHOR_ES.test(t)) return true;
+  if (hasDurableMarker(t)) return false;
   if (t.split(/\s+/).length > 24) return false;
   // Manuals speak in a timeless present; a past event or an advice is about someone's work.
   if (
