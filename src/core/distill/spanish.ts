@@ -132,7 +132,8 @@ const CONTEXT = W(
   String.raw`lo mismo|esto|eso|otra vez|hasta que|mientras (?:dure|tanto|estemos|este|estoy)|hasta el (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo|fin)|de nuevo|todavia|aun|ahora mismo|ahorita|ya mismo|ya esta|ya(?=\s*(?:[,.!]|$))|por ahora|de momento|hoy|ayer|anoche|esta semana|este (?:finde|fin de semana|mes)|luego sigo|esta(?:s|n)? [a-z]+(?:ando|iendo)|ahi|aqui|este (?:archivo|bug|error|test|cambio|diff)|esta (?:funcion|rama|vez)|lo del|[a-z]+(?:aste|iste)(?:lo|la|los|las|me|te)?|bueno no|olvidalo|que rabia|que lio|dame ideas|mira a ver|fijate|[a-z]+alo ya|empieza por|(?:nunca|siempre) (?:me |lo |la )?(?:entiendo|se|olvido|acuerdo|encuentro|consigo|logro|puedo|he [a-z]*(?:ado|ido))|siempre que [a-z]+o `,
 );
 
-const WHEN_IT_CHANGED = /(?<![\p{L}])(?:ayer|esta semana|este mes|ya esta|este ano)(?![\p{L}])/gu;
+// "otra vez han cambiado el horario", "bajé de nuevo a 500 megas": a change that happened again.
+const WHEN_IT_CHANGED = /(?<![\p{L}])(?:ayer|esta semana|este mes|ya esta|este ano|otra vez|de nuevo)(?![\p{L}])/gu;
 
 /** Something in `text` ties it to this moment or exchange; `change`: "ayer", "este mes" only date a change. */
 function tiedToNow(text: string, change: boolean): boolean {
@@ -196,7 +197,8 @@ const REQUEST_TAIL_ES = new RegExp(
  * healthcheck"): undefined when no clause after the first is a question or a request.
  */
 export function statementBeforeRequestEs(sentence: string): string | undefined {
-  const clauses = sentence.split(/\s*[,;:]\s+|\s+[-–—]\s+/);
+  // A period before a lower-case word ("me compré un pixel 8. cómo paso los contactos?") ends a clause too.
+  const clauses = sentence.split(/\s*[,;:]\s+|\s+[-–—]\s+|(?<=[.!])\s+/);
   const at = clauses.findIndex((c, i) => {
     if (i === 0) return false;
     const folded = fold(c);
@@ -204,7 +206,7 @@ export function statementBeforeRequestEs(sentence: string): string | undefined {
   });
   if (at <= 0) return undefined;
   const head = clauses.slice(0, at).join(', ').trim();
-  return head.includes('?') || head.split(/\s+/).length < 2 ? undefined : head;
+  return head.includes('?') || head.split(/\s+/).length < 2 ? undefined : head.replace(/[.!]+$/, '');
 }
 
 const LEAD_IN =
