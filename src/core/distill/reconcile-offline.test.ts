@@ -35,7 +35,7 @@ describe('where the person lives and whom they report to: one at a time', () => 
     expect(decide('Me mudé a Córdoba el mes pasado.', [home])).toMatchObject({ kind: 'supersede', target: { id: 'home' } });
     const boss = item('boss', "The user's manager is Priya, head of data.");
     expect(decide('After the reorg they report to Tomás now.', [boss])).toMatchObject({ kind: 'supersede', target: { id: 'boss' } });
-    expect(decide('Mi jefe directo es Andrés.', [item('jefa', 'Mi jefa es la ingeniera Paula Ruiz.')])).toMatchObject({
+    expect(decide('Ahora mi jefe directo es Andrés.', [item('jefa', 'Mi jefa es la ingeniera Paula Ruiz.')])).toMatchObject({
       kind: 'supersede',
     });
   });
@@ -45,6 +45,8 @@ describe('where the person lives and whom they report to: one at a time', () => 
     expect(decide('Mi hermana vive en Madrid.', [home]).kind).toBe('create');
     expect(decide('Vivo en Rosario desde 2019.', [home])).toMatchObject({ kind: 'skip', target: { id: 'home' } });
     expect(decide('Nos mudamos a linear, jira ya fue.', [home]).kind).not.toBe('supersede');
+    // Two plain statements of a home, with nothing saying it changed, may be a correction or two people's.
+    expect(decide('Vivo en Córdoba, cerca del centro.', [home]).kind).not.toBe('supersede');
   });
 });
 

@@ -60,7 +60,10 @@ export function decideOffline(options: {
     if (statedAt < mate.since)
       return { kind: 'skip', target: mate.ref, reason: `stated before the current ${slot.slot} (${mateValue})`, by: 'rules' };
     const second = isAdditive(text);
-    if (!second && (isChangeStatement(text) || (isChoiceStatement(text) && isChoiceStatement(mate.text)))) {
+    // Where one lives and whom one reports to change when the speaker says so ("me mudé", "now"); two
+    // plain statements of them ("vivo en X", "vivo en Y") may be a correction or two people's, so stay.
+    const personal = slot.slot === 'home' || slot.slot === 'manager';
+    if (!second && (isChangeStatement(text) || (!personal && isChoiceStatement(text) && isChoiceStatement(mate.text)))) {
       return { kind: 'supersede', target: mate.ref, reason: `${slot.slot} changed from ${mateValue} to ${slot.value}`, by: 'rules' };
     }
   }

@@ -157,7 +157,6 @@ export function isChangeStatement(text: string): boolean {
 export function isChoiceStatement(text: string): boolean {
   return (
     isChangeStatement(text) ||
-    personalSlotOf(text) !== undefined ||
     /\b(?:prefers?|preferred|favou?rite|of choice|go-to|uses?|is|are|likes?|loves?|sticks? with)\b|喜欢|偏好|用|是/i.test(text) ||
     /(?<![\p{L}])(?:uso|usamos|utilizo|prefiero|preferimos|me gusta|es|son|favorit[oa])(?![\p{L}])/iu.test(text)
   );
