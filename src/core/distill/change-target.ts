@@ -11,6 +11,7 @@ import { statesDifferentFacts } from '../write/changed-fact.js';
 import {
   ADDITIVE_ES,
   CHANGE_ES,
+  CHANGED_VERB_RE_ES,
   IDIOMS_ES,
   foldEs,
   NAME_END_ES,
@@ -110,9 +111,16 @@ export function isAdditive(text: string): boolean {
   );
 }
 
+/** A change verb of spanish-verbs.ts, in Spanish text: "cancelé netflix", "valen dejó natación". */
+function spanishChangeVerb(text: string): boolean {
+  return (
+    looksSpanish(text) && (CHANGED_VERB_RE_ES.test(foldEs(text)) || CHANGED_VERB_ES_ACCENTED.test(text.normalize('NFC').toLowerCase()))
+  );
+}
+
 /** The statement says the situation is new: "now", "these days", "anymore", "from now on", "moved to". */
 export function marksChange(text: string): boolean {
-  if (CHANGE_ES.test(foldEs(text)) || CHANGED_VERB_ES_ACCENTED.test(text.normalize('NFC').toLowerCase())) return true;
+  if (CHANGE_ES.test(foldEs(text)) || spanishChangeVerb(text)) return true;
   return /\b(?:now|nowadays|these days|anymore|any more|no longer|from now on|going forward|starting (?:today|tomorrow|this|next|on|from|in)|as of|since (?:last|this)|moved|moving|switched|switching|changed|changing|replaced|replacing|ditched|dropped|(?<!\b(?:be|been|being|get|gets|getting)\s)merged|killed|cancell?ed|quit|left|promoted|demoted|transferred|sold|gave up|done with|stopped|shortened|lengthened|extended|reduced|increased|raised|lowered|cut (?:down|back)|halved|doubled|migration to|move to|switch to|is out|are out|archived|deleted|removed|swapped|bumped|upgraded|shifted|pushed|traded|migrated|died|off|gone|new\b|instead|used to|not \S+ any ?more|no more|is gone|are gone)\b|->|→/i.test(
     text,
   );
@@ -195,7 +203,10 @@ export function replacedMemory<T extends { text: string }>(options: { text: stri
   const [word] = first.shared;
   // A day or a time of day is shared by too many unrelated routines to name the subject alone.
   if (WHEN_WORD.test(word!)) return undefined;
-  if ((STRONG_CHANGE.test(text) || STRONG_CHANGE_ES.test(folded)) && !scored.some((x) => x !== first && x.shared.includes(word!)))
+  if (
+    (STRONG_CHANGE.test(text) || STRONG_CHANGE_ES.test(folded) || spanishChangeVerb(text)) &&
+    !scored.some((x) => x !== first && x.shared.includes(word!))
+  )
     return first.m;
   return byOldValueBeside({ text, own, memories: memories.filter((m) => novelTo(m) > 0) });
 }
@@ -207,7 +218,7 @@ export function replacedMemory<T extends { text: string }>(options: { text: stri
  */
 function byOldValueBeside<T extends { text: string }>(options: { text: string; own: Set<string>; memories: readonly T[] }): T | undefined {
   const { text, own, memories } = options;
-  if (!STRONG_CHANGE.test(text) && !STRONG_CHANGE_ES.test(foldEs(text))) return undefined;
+  if (!STRONG_CHANGE.test(text) && !STRONG_CHANGE_ES.test(foldEs(text)) && !spanishChangeVerb(text)) return undefined;
   const heads = memories.map((m) => ({ m, words: subjectWords(headClause(m.text)) }));
   const pointed = new Set<T>();
   for (const w of subjectWords(text)) {
