@@ -6,9 +6,10 @@
  * "cambie" as often as "cambié".
  */
 
+import { CHANGED_VERB_ES } from './spanish-verbs.js';
+
 /** Accent-folded and lower-cased, as the patterns below expect (the fold spanish.ts matches with). */
 export { fold as foldEs } from './spanish.js';
-import { CHANGED_VERB_ES } from './spanish-verbs.js';
 
 const W = (source: string, flags = 'u'): RegExp => new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${source})(?![\p{L}\p{N}])`, flags);
 

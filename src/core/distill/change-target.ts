@@ -131,8 +131,10 @@ function headClause(text: string): string {
   return text.split(/[,;:(]\s|\s[—–-]\s/)[0]!;
 }
 
+const escapeRe = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 function mentions(text: string, name: string): boolean {
-  const escaped = foldEs(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escaped = escapeRe(foldEs(name));
   return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu').test(foldEs(text));
 }
 
@@ -241,7 +243,7 @@ function alreadyDropped(named: string[], memory: string): boolean {
   const folded = foldEs(memory);
   return [...dropped].some((w) =>
     new RegExp(
-      String.raw`(?<![\p{L}])(?:over|not|never|instead of|rather than|en vez de|en lugar de|nada de|ni|sin)\s+(?:[\p{L}\p{N}-]+\s+)?${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+      String.raw`(?<![\p{L}])(?:over|not|never|instead of|rather than|en vez de|en lugar de|nada de|ni|sin)\s+(?:[\p{L}\p{N}-]+\s+)?${escapeRe(w)}`,
       'u',
     ).test(folded),
   );

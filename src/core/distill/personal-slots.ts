@@ -58,6 +58,11 @@ const MANAGER: Array<{ re: RegExp; change: boolean }> = [
 /** Says the value is new: "ahora reporto a ...", "they report to Tomasz now", "after the reorg". */
 const NOW = /(?<![\p{L}])(?:ahora|now|these days|since the reorg|after the reorg|from now on|desde (?:hoy|ahora))(?![\p{L}])/u;
 
+/** A slot of this module: one value at a time, replaced only when the speaker says it changed. */
+export function isPersonalSlot(slot: string): boolean {
+  return slot === 'home' || slot === 'manager';
+}
+
 /** The person's home or manager a statement gives, if any. */
 export function personalSlotOf(text: string): PersonalSlot | undefined {
   const folded = fold(text).replace(/[’]/g, "'");

@@ -11,6 +11,7 @@ import { statesDifferentFacts } from '../write/changed-fact.js';
 import { statedAtOf, type Candidate } from './extract.js';
 import { alsoReplaced, isAdditive, isRetelling, replacedMemory, subjectWords } from './change-target.js';
 import { isChangeStatement, isChoiceStatement, sameContext, slotOf } from './slots.js';
+import { isPersonalSlot } from './personal-slots.js';
 
 /** Where a current memory lives: in the store, or in the decision of an earlier candidate of the batch. */
 export type CurrentRef = { id: string } | { candidate: number };
@@ -62,7 +63,7 @@ export function decideOffline(options: {
     const second = isAdditive(text);
     // Where one lives and whom one reports to change when the speaker says so ("me mudé", "now"); two
     // plain statements of them ("vivo en X", "vivo en Y") may be a correction or two people's, so stay.
-    const personal = slot.slot === 'home' || slot.slot === 'manager';
+    const personal = isPersonalSlot(slot.slot);
     if (!second && (isChangeStatement(text) || (!personal && isChoiceStatement(text) && isChoiceStatement(mate.text)))) {
       return { kind: 'supersede', target: mate.ref, reason: `${slot.slot} changed from ${mateValue} to ${slot.value}`, by: 'rules' };
     }

@@ -7,7 +7,7 @@
  * the tool. Slots are the common developer choices (editor, shell, terminal, package manager,
  * database, browser, OS, language, theme, font); anything else is left to the LLM path.
  */
-import { personalSlotOf } from './personal-slots.js';
+import { isPersonalSlot, personalSlotOf } from './personal-slots.js';
 
 export interface Slot {
   slot: string;
@@ -203,7 +203,7 @@ const CONTEXT_PHRASE = /(?<![\p{L}])(?:in|for|at|on|inside|within|en|para)\s+((?
  */
 export function sameContext(a: string, b: string, slot: Slot): boolean {
   // One home and one manager at a time, whatever else each statement says.
-  if (slot.slot === 'home' || slot.slot === 'manager') return true;
+  if (isPersonalSlot(slot.slot)) return true;
   // "finally caved and switched to zed" after "my editor is sublime, so tips for that": a change
   // placed nowhere in particular is about the choice placed nowhere in particular.
   if (isChangeStatement(a) && placedWords(a, slot).size === 0 && placedWords(b, slot).size === 0) return true;

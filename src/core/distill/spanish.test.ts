@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { admit } from './admission.js';
 import { captureByRules } from './rules.js';
-import { looksSpanish } from './spanish.js';
+import { looksSpanish, statementBeforeRequestEs } from './spanish.js';
 
 const learn = (text: string) => captureByRules({ text, role: 'user' }).map((c) => `${c.category}: ${c.text}`);
 
@@ -34,6 +34,10 @@ describe('rule capture in Spanish', () => {
     expect(learn('cancelamos datadog.')).toHaveLength(1);
     expect(learn('lo de los tests: que corran antes de cada commit, sin excepciones')).toHaveLength(1);
     expect(learn('vendí la moto y me compré una bici eléctrica')).toHaveLength(1);
+  });
+
+  it('cuts a request off a statement told over two sentences without leaving the first period inside it', () => {
+    expect(statementBeforeRequestEs('vendí la moto. me compré una bici, dame ideas de rutas')).toBe('vendí la moto, me compré una bici');
   });
 
   it('does not learn a complaint or an experience once its question or request is cut off', () => {

@@ -93,7 +93,7 @@ export const USER_TRIGGERS_ES: Trigger[] = [
     'i-use',
     'preference',
     0.65,
-    String.raw`^(?:(?:en|para) (?:mi|mis|el|la|los|las|[\p{L}]+) [\p{L}\p{N} ]{1,50}? )?(?:yo )?(?:uso|usamos|utilizo|utilizamos|trabajo con|programo (?:en|con)|codeo (?:en|con)) [\w.+#-]+`,
+    String.raw`^(?:(?:en|para) [\p{L}]+ [\p{L}\p{N} ]{1,50}? )?(?:yo )?(?:uso|usamos|utilizo|utilizamos|trabajo con|programo (?:en|con)|codeo (?:en|con)) [\w.+#-]+`,
   ),
   T(
     'our-x-is',
@@ -205,8 +205,12 @@ export function statementBeforeRequestEs(sentence: string): string | undefined {
     return REQUEST_TAIL_ES.test(folded) || (QUESTION_TAIL_ES.test(folded) && clauses.slice(i).join(' ').includes('?'));
   });
   if (at <= 0) return undefined;
-  const head = clauses.slice(0, at).join(', ').trim();
-  return head.includes('?') || head.split(/\s+/).length < 2 ? undefined : head.replace(/[.!]+$/, '');
+  const head = clauses
+    .slice(0, at)
+    .map((c) => c.replace(/[.!]+$/, ''))
+    .join(', ')
+    .trim();
+  return head.includes('?') || head.split(/\s+/).length < 2 ? undefined : head;
 }
 
 const LEAD_IN =
