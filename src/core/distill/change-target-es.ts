@@ -21,7 +21,7 @@ export const STOP_ES = (
   'entre sin como cuando porque pq xq q tb tmb asi entonces aca aqui alla ahi uso usamos usa usan usar utilizo utilizamos prefiero ' +
   'preferimos cambie cambiamos cambio cambiaron pase pasamos paso dejamos deje dejo vez lugar nuevo nueva nuevos nuevas viejo vieja ' +
   'cualquier semana mes dia finalmente final tenemos tengo tiene tienen vamos voy va van hace hacemos hago porfa gracias bueno dale che po pues ' +
-  'ha han he has hemos habia sido estado ido pasado pasada hecho dicho vale oye mira fyi contexto recordatorio'
+  'ha han he has hemos habia sido estado ido pasado pasada hecho dicho vale oye mira fyi contexto recordatorio pa pal si'
 ).split(/\s+/);
 
 /**

@@ -72,8 +72,23 @@ describe('replacedMemory', () => {
     expect(target("We've moved the kids to packed lunches.", [...others, lunch])).toBeUndefined();
   });
 
-  it('matches a name only where a memory says what it is about, not in passing', () => {
-    expect(target('Commuting by e-bike these days instead of the train.', others)).toBeUndefined();
+  it('matches a name where a memory says what it is about before one naming it in passing', () => {
+    const commute = mem('commute', 'The user takes the 7:52 train into the office, about 40 min.');
+    expect(target('Commuting by e-bike these days instead of the train.', [...others, commute])).toBe('commute');
+    // Named in passing by two memories and first by none: neither is the one replaced.
+    const trips = mem('trips', 'Weekend trips are by car, rarely on the train.');
+    expect(target('Commuting by e-bike these days instead of the train.', [...others, trips])).toBeUndefined();
+  });
+
+  it('matches a name in passing when one memory names it at all', () => {
+    const flow = mem('flow', 'We do git flow: feature branches come off develop, releases are cut from it.');
+    expect(target('We killed the develop branch.', [...others, flow])).toBe('flow');
+  });
+
+  it('matches a name anywhere in a memory that was itself a change', () => {
+    const phone = mem('phone', 'Pixel 6 finally died, day to day android testing is on a pixel 7a now.');
+    const text = "Most of the client's users are on samsung so they've made a galaxy s24 their test device instead of the 7a.";
+    expect(target(text, [...others, phone])).toBe('phone');
   });
 
   it('never replaces on a statement that adds a second thing or says the same again', () => {

@@ -99,7 +99,8 @@ export function replacedNames(text: string): string[] {
   for (const m of folded.matchAll(REPLACED_AFTER_ES)) if (!STOP_ES.includes(m[1]!)) names.push(m[1]!);
   // "los sacamos a mano" drops no "mano": a set phrase's noun is never the thing replaced.
   const idiomNouns = new Set([...folded.matchAll(IDIOMS_EN), ...folded.matchAll(IDIOMS_ES)].map((m) => m[0].split(/\s+/).at(-1)));
-  return names.filter((n) => subjectWords(n).size > 0 && !idiomNouns.has(n.split(/\s+/)[0]));
+  // "instead of the 7a.": the sentence's full stop is no part of the name.
+  return names.map((n) => n.replace(/[.]+$/, '')).filter((n) => subjectWords(n).size > 0 && !idiomNouns.has(n.split(/\s+/)[0]));
 }
 
 /** A second thing beside the first: "we also use Redis", "another repo", "as well", "me too". */
@@ -121,7 +122,7 @@ function spanishChangeVerb(text: string): boolean {
 /** The statement says the situation is new: "now", "these days", "anymore", "from now on", "moved to". */
 export function marksChange(text: string): boolean {
   if (CHANGE_ES.test(foldEs(text)) || spanishChangeVerb(text)) return true;
-  return /\b(?:now|nowadays|these days|anymore|any more|no longer|from now on|going forward|starting (?:today|tomorrow|this|next|on|from|in)|as of|since (?:last|this)|moved|moving|switched|switching|changed|changing|replaced|replacing|ditched|dropped|(?<!\b(?:be|been|being|get|gets|getting)\s)merged|killed|cancell?ed|quit|left|promoted|demoted|transferred|sold|gave up|done with|stopped|shortened|lengthened|extended|reduced|increased|raised|lowered|cut (?:down|back)|halved|doubled|migration to|move to|switch to|is out|are out|archived|deleted|removed|swapped|bumped|upgraded|shifted|pushed|traded|migrated|died|off|gone|new\b|instead|used to|not \S+ any ?more|no more|is gone|are gone)\b|->|→/i.test(
+  return /\b(?:now|nowadays|these days|anymore|any more|no longer|from now on|from here on|going forward|starting (?:today|tomorrow|this|next|on|from|in)|as of|since (?:last|this)|moved|moving|switched|switching|changed|changing|replaced|replacing|ditched|dropped|(?<!\b(?:be|been|being|get|gets|getting)\s)merged|killed|cancell?ed|quit|left|promoted|demoted|transferred|sold|gave up|done with|stopped|shortened|lengthened|extended|reduced|increased|raised|lowered|cut (?:down|back)|halved|doubled|migration to|move to|switch to|is out|are out|archived|deleted|removed|swapped|bumped|upgraded|shifted|pushed|traded|migrated|died|off|gone|new\b|instead|used to|not \S+ any ?more|no more|is gone|are gone)\b|->|→/i.test(
     text,
   );
 }
@@ -177,7 +178,12 @@ export function replacedMemory<T extends { text: string }>(options: { text: stri
   };
   const named = replacedNames(text);
   if (named.length > 0) {
-    const hit = memories.find((m) => named.some((n) => mentions(headClause(m.text), n)));
+    // Where a memory says what it is about: its first clause, or all of it when it was itself a change
+    // ("pixel 6 died, testing is on a pixel 7a now" is what "instead of the 7a" ends). Failing that,
+    // the one memory naming it at all ("feature branches come off develop" for "we killed develop").
+    const about = (m: T) => (marksChange(headClause(m.text)) ? m.text : headClause(m.text));
+    const inText = memories.filter((m) => named.some((n) => !WHEN_WORD.test(n) && mentions(m.text, n)));
+    const hit = memories.find((m) => named.some((n) => mentions(about(m), n))) ?? (inText.length === 1 ? inText[0] : undefined);
     if (hit) return novelTo(hit) > 0 || !alreadyDropped(named, hit.text) ? hit : undefined;
     // What was dropped is no memory's subject: a memory naming it in passing is not the one replaced.
     for (const n of named) for (const w of subjectWords(n)) own.delete(w);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decideOffline, type CurrentItem } from './reconcile-offline.js';
+import { slotsOf } from './slots.js';
 
 const item = (id: string, text: string, since = 0): CurrentItem => ({ text, since, ref: { id } });
 const decide = (text: string, current: CurrentItem[], similarity?: number) =>
@@ -26,6 +27,41 @@ describe('offline reconciliation by rules', () => {
     const db = item('db', 'The main app database is postgres.');
     const verdict = decide('The analytics warehouse is on clickhouse, separate from the app db.', [db], 0.95);
     expect(verdict.kind).toBe('create');
+  });
+});
+
+describe('a tool changed when one memory holds its kind', () => {
+  it('replaces that memory though the two share no word or place it differently', () => {
+    const apm = item('apm', 'Our metrics and APM are in New Relic.');
+    const verdict = decide('Finished the move to datadog, new relic dashboards are read-only till they expire.', [apm]);
+    expect(verdict).toMatchObject({ kind: 'supersede', target: { id: 'apm' } });
+    const ci = item('ci', 'CI for the monorepo runs on CircleCI.');
+    expect(decide("Circle config is deleted, we're fully on github actions now.", [ci])).toMatchObject({ target: { id: 'ci' } });
+    const errors = item('errors', 'All our crash reporting goes to sentry, every app.');
+    expect(decide("Agency-wide we've swapped to firebase crashlytics, the bill got silly.", [errors])).toMatchObject({
+      target: { id: 'errors' },
+    });
+  });
+
+  it('a statement naming two kinds of tool changes each', () => {
+    const os = item('os', 'The user develops on windows with wsl2 (ubuntu).');
+    const verdict = decide('Work gave me a macbook so I am on macos now, brew instead of apt.', [os]);
+    expect(verdict).toMatchObject({ kind: 'supersede', target: { id: 'os' } });
+  });
+
+  it('leaves two memories of the kind, a second tool, no change word, a database and a CI badge alone', () => {
+    const backend = item('backend', 'Backend metrics are in New Relic.');
+    const rum = item('rum', 'Frontend RUM is in Dynatrace.');
+    expect(decide('Finished the move to datadog, the dashboards are read-only.', [backend, rum]).kind).toBe('create');
+    const unit = item('unit', 'Unit tests run on CircleCI.');
+    expect(decide('We also run some jobs on github actions now.', [unit]).kind).toBe('create');
+    expect(decide('Github actions runs the release workflow.', [unit]).kind).toBe('create');
+    // Databases are often several at once: moving one thing to sqlite ends no other database.
+    const db = item('db', "The physio app's backend db is postgres.");
+    expect(decide('Sheets was too slow so they moved the survey data into a sqlite file now.', [db]).kind).toBe('create');
+    // A CI badge is no CI tool: only a tool named makes the slot.
+    expect(slotsOf('The CI badge is green.')).toEqual([]);
+    expect(slotsOf('CI runs on Buildkite.')).toEqual([{ slot: 'ci', value: 'buildkite' }]);
   });
 });
 

@@ -9,8 +9,8 @@ import type { MemoryRecord } from '../../spec/memory-record.js';
 import { cosineSimilarity } from '../recall/diversity.js';
 import { statesDifferentFacts } from '../write/changed-fact.js';
 import { statedAtOf, type Candidate } from './extract.js';
-import { alsoReplaced, isAdditive, isRetelling, replacedMemory, subjectWords } from './change-target.js';
-import { isChangeStatement, isChoiceStatement, sameContext, slotOf } from './slots.js';
+import { alsoReplaced, isAdditive, isRetelling, marksChange, replacedMemory, replacedNames, subjectWords } from './change-target.js';
+import { isChangeStatement, isChoiceStatement, sameContext, slotsOf, type Slot } from './slots.js';
 import { isPersonalSlot } from './personal-slots.js';
 
 /** Where a current memory lives: in the store, or in the decision of an earlier candidate of the batch. */
@@ -50,25 +50,14 @@ export function decideOffline(options: {
   restated?: boolean;
 }): OfflineVerdict {
   const { text, statedAt, current, similar } = options;
-  const slot = slotOf(text);
-  const mate = slot ? current.find((m) => slotOf(m.text)?.slot === slot.slot && sameContext(text, m.text, slot)) : undefined;
-  if (mate && slot) {
-    // A restatement of the same choice is a duplicate; a different choice, stated later, supersedes
-    // it; stated earlier, it is history already replaced and is skipped.
-    const mateValue = slotOf(mate.text)?.value;
-    if (mateValue === slot.value)
-      return { kind: 'skip', target: mate.ref, reason: `same ${slot.slot} (${slot.value}) already stored`, by: 'rules' };
-    if (statedAt < mate.since)
-      return { kind: 'skip', target: mate.ref, reason: `stated before the current ${slot.slot} (${mateValue})`, by: 'rules' };
-    const second = isAdditive(text);
-    // Where one lives and whom one reports to change when the speaker says so ("me mudé", "now"); two
-    // plain statements of them ("vivo en X", "vivo en Y") may be a correction or two people's, so stay.
-    const personal = isPersonalSlot(slot.slot);
-    if (!second && (isChangeStatement(text) || (!personal && isChoiceStatement(text) && isChoiceStatement(mate.text)))) {
-      return { kind: 'supersede', target: mate.ref, reason: `${slot.slot} changed from ${mateValue} to ${slot.value}`, by: 'rules' };
-    }
-  }
   const before = current.filter((m) => m.since <= statedAt);
+  // "we ripped datadog out": the tool a statement drops is not its choice.
+  const dropped = replacedNames(text);
+  for (const slot of slotsOf(text)) {
+    if (dropped.some((n) => n === slot.value || n.startsWith(`${slot.value} `))) continue;
+    const verdict = slotVerdict({ text, statedAt, slot, current, before });
+    if (verdict) return verdict;
+  }
   const replaced = replacedMemory({ text, memories: before });
   if (replaced) {
     const also = alsoReplaced({ text, memories: before, primary: replaced }).map((m) => m.ref);
@@ -110,6 +99,51 @@ export function decideOffline(options: {
   return similar.length === 0
     ? { kind: 'create', reason: 'nothing similar stored', by: 'none-similar' }
     : { kind: 'create', reason: 'no LLM configured', by: 'rules' };
+}
+
+/** A single-valued choice stated again, changed, or stated before the current one. */
+function slotVerdict(options: {
+  text: string;
+  statedAt: number;
+  slot: Slot;
+  current: readonly CurrentItem[];
+  before: readonly CurrentItem[];
+}): OfflineVerdict | undefined {
+  const { text, statedAt, slot, current } = options;
+  const valueIn = (t: string) => slotsOf(t).find((s) => s.slot === slot.slot)?.value;
+  const mate = current.find((m) => valueIn(m.text) !== undefined && sameContext(text, m.text, slot));
+  if (!mate) {
+    const only = onlyChoiceOfSlot(text, slot, options.before);
+    return only ? { kind: 'supersede', target: only.ref, reason: `${slot.slot} changed to ${slot.value}`, by: 'rules' } : undefined;
+  }
+  // A restatement of the same choice is a duplicate; a different choice, stated later, supersedes
+  // it; stated earlier, it is history already replaced and is skipped.
+  const mateValue = valueIn(mate.text);
+  if (mateValue === slot.value)
+    return { kind: 'skip', target: mate.ref, reason: `same ${slot.slot} (${slot.value}) already stored`, by: 'rules' };
+  if (statedAt < mate.since)
+    return { kind: 'skip', target: mate.ref, reason: `stated before the current ${slot.slot} (${mateValue})`, by: 'rules' };
+  // Where one lives and whom one reports to change when the speaker says so ("me mudé", "now"); two
+  // plain statements of them ("vivo en X", "vivo en Y") may be a correction or two people's, so stay.
+  const personal = isPersonalSlot(slot.slot);
+  if (!isAdditive(text) && (isChangeStatement(text) || (!personal && isChoiceStatement(text) && isChoiceStatement(mate.text))))
+    return { kind: 'supersede', target: mate.ref, reason: `${slot.slot} changed from ${mateValue} to ${slot.value}`, by: 'rules' };
+  return undefined;
+}
+
+/** Tools a team or a person runs one of at a time; databases and languages are often several at once. */
+const ONE_AT_A_TIME = new Set(['editor', 'shell', 'terminal', 'package manager', 'browser', 'os', 'ci', 'apm', 'error tracker']);
+
+/**
+ * "finished the move to datadog, new relic dashboards are read-only": a change of a tool whose
+ * slot exactly one memory holds replaces that memory, whatever else either says around it. Two
+ * memories of the slot ("unit tests on jest", "e2e on playwright") leave it to the words.
+ */
+function onlyChoiceOfSlot(text: string, slot: Slot, memories: readonly CurrentItem[]): CurrentItem | undefined {
+  if (!ONE_AT_A_TIME.has(slot.slot) || !marksChange(text) || isAdditive(text)) return undefined;
+  const holders = memories.filter((m) => slotsOf(m.text).some((s) => s.slot === slot.slot));
+  const [holder] = holders;
+  return holders.length === 1 && !slotsOf(holder!.text).some((s) => s.value === slot.value) ? holder : undefined;
 }
 
 /**

@@ -5,7 +5,8 @@
  * the old one. A statement's slot comes from the noun it names ("as my editor", "our package
  * manager is") or, failing that, from the category of a well-known tool it names; its value is
  * the tool. Slots are the common developer choices (editor, shell, terminal, package manager,
- * database, browser, OS, language, theme, font); anything else is left to the LLM path.
+ * database, browser, OS, language, theme, font, CI, APM, error tracker); anything else is left to
+ * the LLM path.
  */
 import { isPersonalSlot, personalSlotOf } from './personal-slots.js';
 
@@ -79,6 +80,22 @@ const TOOLS: Record<string, string[]> = {
   ],
   browser: ['chrome', 'firefox', 'safari', 'arc', 'brave', 'edge', 'opera', 'vivaldi', 'zen', 'helium'],
   os: ['macos', 'linux', 'windows', 'ubuntu', 'arch', 'fedora', 'debian', 'nixos', 'cachyos'],
+  ci: [
+    'circleci',
+    'circle ci',
+    'github actions',
+    'gitlab ci',
+    'jenkins',
+    'travis',
+    'travis ci',
+    'buildkite',
+    'teamcity',
+    'azure pipelines',
+    'bitbucket pipelines',
+    'codebuild',
+  ],
+  apm: ['datadog', 'new relic', 'newrelic', 'dynatrace', 'honeycomb', 'appdynamics', 'signoz', 'lightstep', 'instana'],
+  'error tracker': ['sentry', 'bugsnag', 'rollbar', 'honeybadger', 'raygun', 'crashlytics', 'firebase crashlytics'],
 };
 const SLOT_NOUNS: Record<string, RegExp> = {
   editor: /\b(?:editor|ide|text editor|code editor|editor de (?:código|codigo|texto))\b|编辑器/i,
@@ -94,6 +111,9 @@ const SLOT_NOUNS: Record<string, RegExp> = {
   timezone: /\btime ?zone\b|\bzona horaria\b|时区/i,
 };
 
+/** Slots known only by the tools they name: "a CI badge" or "monitoring alerts" name no tool. */
+const BY_NAME_ONLY = new Set(['ci', 'apm', 'error tracker']);
+
 const ALIASES: Record<string, string> = {
   nvim: 'neovim',
   'vs code': 'vscode',
@@ -102,6 +122,10 @@ const ALIASES: Record<string, string> = {
   iterm2: 'iterm',
   pwsh: 'powershell',
   brew: 'homebrew',
+  'circle ci': 'circleci',
+  'travis ci': 'travis',
+  newrelic: 'new relic',
+  'firebase crashlytics': 'crashlytics',
 };
 
 const TOOL_RE = new Map<string, RegExp>(
@@ -118,27 +142,39 @@ function canonical(name: string): string {
 
 /** The single-valued choice a statement is about, if it names one. */
 export function slotOf(text: string): Slot | undefined {
+  return slotsOf(text)[0];
+}
+
+/**
+ * Every single-valued choice a statement names, the first the one it is mostly about: "work gave
+ * me a macbook, so macos now, brew instead of apt" changes the OS and the package manager.
+ */
+export function slotsOf(text: string): Slot[] {
   const personal = personalSlotOf(text);
-  if (personal) return { slot: personal.slot, value: personal.value };
+  if (personal) return [{ slot: personal.slot, value: personal.value }];
   const nouns = Object.entries(SLOT_NOUNS)
     .filter(([, re]) => re.test(text))
     .map(([slot]) => slot);
+  const slots: Slot[] = [];
   for (const [slot, re] of TOOL_RE) {
     const names = [...text.matchAll(re)].map((m) => canonical(m[1]!));
     if (names.length === 0) continue;
-    if (nouns.length > 0 && !nouns.includes(slot)) continue;
+    // "my editor is vim": a slot noun says which slot the tools named are for; a CI or monitoring
+    // tool is that whatever noun stands beside it ("the build db runs on jenkins").
+    if (nouns.length > 0 && !nouns.includes(slot) && !BY_NAME_ONLY.has(slot)) continue;
     // "switched from Vim to Helix": the value is what follows "to"; else the last tool named.
     const to = new RegExp(
       `(?:\\b(?:to|now use|use|with|a|al|por|uso|usamos|utilizo)|为|到|成)\\s+(?:the\\s+)?${'(' + TOOLS[slot]!.join('|').replace(/[.+]/g, '\\$&') + ')'}`,
       'i',
     ).exec(text);
-    return { slot, value: canonical(to?.[1] ?? names[names.length - 1]!) };
+    slots.push({ slot, value: canonical(to?.[1] ?? names[names.length - 1]!) });
   }
+  if (slots.length > 0) return slots;
   // A slot noun and a capitalised name: "My theme is Dracula", "our timezone is Europe/Berlin".
   const slot = nouns[0];
-  if (!slot) return undefined;
+  if (!slot) return [];
   const value = /(?:\bis|\bare|:|是|用)\s*(?:the\s+)?([A-Z][\w/+.-]*(?:\s+[A-Z][\w/+.-]*)*|[\u3400-\u9fff\w/+.-]{2,})/.exec(text)?.[1];
-  return value ? { slot, value: value.toLowerCase() } : undefined;
+  return value ? [{ slot, value: value.toLowerCase() }] : [];
 }
 
 /** "me cambié a X", "ahora uso X", "ya no uso Y", "dejé de usar", "en vez de". */
@@ -148,7 +184,7 @@ const SPANISH_CHANGE =
 /** "I switched to X", "now use X", "no longer use Y", 改用: the statement replaces an earlier choice. */
 export function isChangeStatement(text: string): boolean {
   if (SPANISH_CHANGE.test(text) || personalSlotOf(text)?.change) return true;
-  return /\b(?:switched|moved|migrated|changed|went|converted)\s+(?:over\s+)?(?:from\s+\S+(?:\s+\S+)?\s+)?to\b|\bnow (?:uses?|prefers?)\b|\buses?\s+\S+(?:\s+\S+)?\s+now\b|\bno longer\b|\bstopped using\b|\breplaced\b|\binstead of\b|\bnot\s+\S+\s+anymore\b|改用|换成|换到|切换到|不再用|现在用/i.test(
+  return /\b(?:switched|swapped|moved|migrated|changed|went|converted)\s+(?:over\s+)?(?:from\s+\S+(?:\s+\S+)?\s+)?to\b|\bnow (?:uses?|prefers?)\b|\buses?\s+\S+(?:\s+\S+)?\s+now\b|\bno longer\b|\bstopped using\b|\breplaced\b|\binstead of\b|\bnot\s+\S+\s+anymore\b|改用|换成|换到|切换到|不再用|现在用/i.test(
     text,
   );
 }
@@ -169,6 +205,7 @@ const FILLER = new Set(
     'use uses used using prefer prefers preferred preference like likes love loves enjoy favourite favorite choice go-to stick sticks ' +
     'switch switched switching move moved migrate migrated change changed went go over instead rather than replaced stopped new old ' +
     'editor ide shell terminal package manager database db browser os operating system theme font language timezone time zone code coding everything all ' +
+    'ci cd apm monitoring observability error tracking tracker reporting crash crashes ' +
     // Spanish, accents as typed or not.
     'el la los las un una mi mis nuestro nuestra es son como de del al a en con por para y o ya ahora siempre uso usamos utilizo prefiero gusta me ' +
     'cambié cambie cambiamos pasé pase pasamos dejé deje dejamos usar vez lugar favorito favorita cierto gestor paquetes base datos navegador sistema operativo tema fuente lenguaje todo'
