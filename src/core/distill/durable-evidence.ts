@@ -11,7 +11,7 @@ import { hasSpanishUserEvidence } from './spanish.js';
  * English and Chinese.
  */
 const RULE =
-  /\b(?:always|never(?! ?mind)|must(?:n't| not)?|from now on|by default|prefers?|preferred|don'?t|do not|does not want|avoid|instead of|rather than|convention|policy|required|not allowed|forbidden|only (?:use|accept|allow))\b/i;
+  /\b(?:always|never(?! ?mind)|must(?:n't| not)?|from now on|from here on|by default|prefers?|preferred|don'?t|do not|does not want|avoid|instead of|rather than|convention|policy|required|not allowed|forbidden|only (?:use|accept|allow))\b/i;
 const LESSON =
   /\b(?:because|due to|caused by|root cause|turn(?:s|ed) out|the fix (?:is|was)|workaround|known (?:issue|bug|limitation)|means|otherwise|or else|doesn'?t support|does not support|not supported|only (?:accepts?|supports?|has|have|works)|unless|only (?:if|when|after|once)|only [a-z]{3,}(?<![sui])s\b|culprit|cannot|can'?t|is blocked by|was blocked by|failed (?:due to|because)|fails when|breaks when|happens when|returns?\b[^.]{1,60}\bnot\b|set (?:\w+ )?to \S+ to (?:disable|enable|fix|avoid|prevent|stop|force))\b|doesn'?t (?:have|expose|provide|allow|handle|work with) (?:a |an |any |native )|does not (?:have|expose|provide|allow|handle|work with) (?:a |an |any |native )|should only\b|\b(?:when|if|whenever)\b[^.]{3,80}\b(?:fails?|breaks?|crash(?:es)?|hangs?|times? out)\b|^(?:when|whenever)\s[^,.]{5,80},\s+(?:it|(?:the\s+)?[\x60\w.()-]+)\s+(?:[a-z]{3,}(?<![sui])s|is|are)\s/i;
 const RULE_ZH = /以后|今后|总是|永远|始终|每次|必须|务必|不要|别再|不许|禁止|绝不|偏好|喜欢|讨厌|习惯|默认|一律|约定|规定/;
@@ -99,9 +99,9 @@ export function hasDurableEvidence(text: string): boolean {
 // ---------------------------------------------------------------- user messages
 
 const USER_RULE =
-  /\b(?:always|never(?! ?mind)|from now on|going forward|in (?:the )?future|by default|every ?time|whenever|each time|must(?:n't| not)?|don'?t ever|do not ever|prefer(?:s|red)?|favou?rite|dislike|hate|can't stand|remember|keep in mind|note that|make sure|ensure|should(?:n't)?|no longer|not allowed|forbidden|convention|rule|policy|instead)\b|\bdon'?t\b[^.?]{2,60}\binstead\b/i;
+  /\b(?:always|never(?! ?mind)|from now on|from here on|going forward|in (?:the )?future|by default|every ?time|whenever|each time|must(?:n't| not)?|don'?t ever|do not ever|prefer(?:s|red)?|favou?rite|dislike|hate|can't stand|remember|keep in mind|note that|make sure|ensure|should(?:n't)?|no longer|not allowed|forbidden|convention|rule|policy|instead|strictly(?! speaking)|insists? on)\b|\bdon'?t\b[^.?]{2,60}\binstead\b|\b(?:we|i)\s+(?:don'?t|do not|never)\s+(?:do|use|allow|accept|ship|deploy|touch|support|run)\b|\bno\s+[^.?]{1,30}\s+allowed\b/i;
 const USER_DECISION =
-  /\b(?:we|i)(?:'ve|'d| have| had)\s+(?:switched|moved|migrated|decided|chosen|agreed|stopped)\b|\b(?:we|i)(?:'ll| will| are going to|'re going to| decided| agreed| chose| settled| can keep| can instruct| can use| should| switched| moved| migrated| use| are using| always| never| (?:only )?(?:track(?! down)|tag|deploy|host|rent|own|pay for|wear|read on|drive an?|ride an?|take the \d)| want to (?:migrate|switch|move|use|keep|standardi[sz]e|adopt))\b|\blet'?s (?:go with|use|stick with|keep)\b/i;
+  /\b(?:we|i)(?:'ve|'d| have| had)\s+(?:switched|swapped|moved|migrated|decided|chosen|agreed|stopped)\b|\b(?:we|i)(?:'ll| will| are going to|'re going to| decided| agreed| chose| settled| can keep| can instruct| can use| should| switched| moved| migrated| use| are using| always| never| (?:only )?(?:track(?! down)|tag|deploy|host|rent|own|pay for|wear|read on|drive an?|ride an?|take the \d)| want to (?:migrate|switch|move|use|keep|standardi[sz]e|adopt))\b|\blet'?s (?:go with|use|stick with|keep)\b/i;
 const USER_NOW = /\b(?:right now|currently|still|already|yet|at the moment)\b/i;
 /** "no console logs!", "don't fail, redact": a terse prohibition. */
 const PROHIBITION = /^(?:no|never|don'?t|do not|stop)\s[^?]{2,60}$/i;

@@ -12,7 +12,7 @@ const LEAD = String.raw`(?:^|[,;:—–]\s*)(?:(?:ok|so|also|and|oh|fyi|btw|head
 /** A thing the user owns or runs, as a subject: not "it", "this", "that", "which". */
 const OWNER_SUBJECT = String.raw`(?:we|i|everything|all|both|the team|they|she|he|the kids|my \w+|our \w+)`;
 const DROP_VERB =
-  'killed|scrapped|retired|deleted|archived|uninstalled|cancell?ed|ditched|dropped|dumped|sold|traded in|gave up|quit|shut down|shut off|turned off|sunset(?:ted)?|deprecated|decommissioned|got rid of|removed';
+  'killed|scrapped|retired|deleted|archived|uninstalled|cancell?ed|ditched|dropped|dumped|sold|traded in|gave up|quit|shut down|shut off|turned off|sunset(?:ted)?|deprecated|decommissioned|got rid of|given up(?: on)?|removed';
 const MOVE_VERB =
   'changed|switched|moved|migrated|bumped|upgraded|downgraded|shifted|pushed|pulled|brought|converted|ported|swapped|merged|went';
 

@@ -29,6 +29,35 @@ describe('English user messages as people type them', () => {
       expect(learn(text), text).toHaveLength(1);
   });
 
+  it('learns a change told with a contraction, a contrast, "i now", a name who left, or a rule word of its own', () => {
+    for (const text of [
+      "we've scrapped daily standup altogether, it's async updates in slack by 10am now",
+      "agency-wide we've swapped to firebase crashlytics, the sentry bill got silly.",
+      "we've given up on in-store, doing an ocado delivery now",
+      'my doctor changed the plan, it is DASH diet for my BP now, not low carb',
+      'sundays are too rowdy with the kids, I now read early morning right after my shift ends',
+      "five a side's tuesdays now, the pitch booking changed",
+      "Priya's left for Monzo so Dan reviews the payments PRs now, tag him instead",
+      'ripped redux out of the booking app over the weekend, it is all zustand now',
+      "I'm up to 35k a week now, training for the manchester half",
+      'play store deadline forced us up to targetSdk 34',
+      'we finally installed solar and inverter, no more gen noise!',
+      "we're dropping alamofire - plain URLSession with async/await from here on.",
+      "we're strictly typescript in the RN apps, no plain .js files allowed",
+      'all deps through swift package manager please, we dont do pods',
+      'reminder any new file has to be .ts or .tsx',
+      'we ship to the app store every two weeks, thursday releases',
+    ])
+      expect(learn(text), text).toHaveLength(1);
+    // How the moment is going stays out: something up or back, "it's" and "no more questions".
+    for (const text of ["docker's up now, try again", "it's on 4010 now", 'no more questions, thanks', 'i now see the error'])
+      expect(learn(text), text).toEqual([]);
+  });
+
+  it('reads a short English sentence with "me" as English ("dont give me npm commands")', () => {
+    expect(learn('monorepo uses yarn 1 classic, dont give me npm commands')).toHaveLength(1);
+  });
+
   it('turns the pronoun into the third person however it is typed, and leaves "i.e." alone', () => {
     expect(learn('the account I am logged in with is called ops-admin')).toEqual([
       'fact: The account they are logged in with is called ops-admin.',
@@ -93,5 +122,7 @@ describe("a noun's 's that is 'is'", () => {
     expect(foldInformal("my mum's in leeds")).toBe('my mum is in leeds');
     expect(foldInformal("the user's profile page is slow")).toBe("the user's profile page is slow");
     expect(foldInformal("it's on port 3000")).toBe("it's on port 3000");
+    // After a preposition it is whose place.
+    expect(foldInformal("christmas is always at my mum's in belfast")).toBe("christmas is always at my mum's in belfast");
   });
 });

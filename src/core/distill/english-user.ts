@@ -31,9 +31,10 @@ const INFORMAL: Array<[RegExp, string]> = [
   // Not "were": it is a word of its own.
   [/\b(you|they)re\b/gi, "$1're"],
   [/\b(that|there|what|it)s\b(?=\s+(?:a|an|the|my|our|not|what|how|why|just|where|because|on|in|at|for|\w+ing)\b)/gi, "$1's"],
-  // "the api's on 8080", "my mum's in leeds": after a noun, "'s" before a place, an article or an adverb is "is".
+  // "the api's on 8080", "my mum's in leeds": after a noun, "'s" before a place, an article or an adverb is
+  // "is"; after a preposition it is whose place ("christmas at my mum's in belfast").
   [
-    /\b(?!(?:it|that|there|what|here|who|he|she|let|where|how)'s)([a-z][\w.-]*)'s\s+(?=(?:on|in|at|with|a|an|the|still|now|not|always|never|just|all|hosted|running|deployed|based|written|built|\d)\b)/gi,
+    /\b(?<!\b(?:at|to|from|near|round|around|by)\s+(?:(?:my|our|the|his|her|their|your|a)\s+)?)(?!(?:it|that|there|what|here|who|he|she|let|where|how)'s)([a-z][\w.-]*)'s\s+(?=(?:on|in|at|with|a|an|the|still|now|not|always|never|just|all|hosted|running|deployed|based|written|built|\d)\b)/gi,
     '$1 is ',
   ],
   [/\bu\b/gi, 'you'],
@@ -51,7 +52,7 @@ export function foldInformal(text: string): string {
 const DAY = String.raw`(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?s?`;
 /** A schedule that repeats: "every friday", "tue thu sat mornings", "at 6am every day", "mon-wed". */
 const SCHEDULE = new RegExp(
-  String.raw`\b(?:every|each)\s+(?:\d+(?:st|nd|rd|th)\s+)?(?:day|night|morning|evening|week|weekend|weekday|weeknight|workday|work day|school day|month|year|${DAY})\b|\b(?:daily|weekly|monthly|nightly|weekdays|weekends)\b|\b${DAY}(?:\s*(?:-|to|and|,)\s*${DAY})+\b|\b(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\b|\b(?:first|last|second|third)\s+(?:${DAY}|working day|weekday|week|weekend|day)\s+of\s+(?:every|the|each)\s+month\b|\b${DAY}\s+(?:nights|mornings|evenings|afternoons)\b|\bmost\s+(?:days|mornings|evenings|nights|weekends)\b|\bof every month\b|\bfirst thing\b`,
+  String.raw`\b(?:every|each)\s+(?:\d+(?:st|nd|rd|th)\s+|(?:other|two|three|four|six|couple of|few|\d+)\s+)?(?:days?|nights?|mornings?|weeks?|months?|years?|night|morning|evening|week|weekend|weekday|weeknight|workday|work day|school day|month|year|${DAY})\b|\b(?:daily|weekly|monthly|nightly|weekdays|weekends)\b|\b${DAY}(?:\s*(?:-|to|and|,)\s*${DAY})+\b|\b(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\b|\b(?:first|last|second|third)\s+(?:${DAY}|working day|weekday|week|weekend|day)\s+of\s+(?:every|the|each)\s+month\b|\b${DAY}\s+(?:nights|mornings|evenings|afternoons)\b|\bmost\s+(?:days|mornings|evenings|nights|weekends)\b|\bof every month\b|\bfirst thing\b`,
   'i',
 );
 
@@ -74,13 +75,23 @@ const RELATION =
 const CONSEQUENCE =
   /,?\s*so\s+(?:please\s+)?(?:don't|do not|never|always|skip|keep|include|use|avoid|check|ask|flag|suggest|assume|plan|expect|leave|stop|no\b)|\bso\s+(?:any|anything|that's (?:when|why|probably why)|[^.?]{0,40}\b(?:is|are) (?:a no go|out|no use|not an option|a real thing)\b|[^.?]{0,40}\b(?:for|to) me\b)|\b(?:ask|check with|tell) me (?:before|first)\b|\bflag it to me\b|\b(?:for context|for reference)\s*[:,]|\bso (?:if|when|whenever) (?:i|you)\b|\b(?:when|whenever|if|any ?time) (?:i|you) (?:ask|say|want|need|draft|write|plan|suggest|book|send|make|mention|recommend)\b[^?]{3,80}[,.]|\bkeep that (?:day |in mind|straight|clear)|\bwhen i say\b/i;
 
+/**
+ * More ways to tell a change: "X now, not Y" ("it's DASH diet now, not low carb"), "i now read early
+ * mornings", "five a side's tuesdays now", "ripped redux out of the app", "we hired aisha", "i'm up to
+ * 35k a week now".
+ */
+const CHANGE_TOLD =
+  /\bnow\b[^.?]{0,40},\s*not\s+(?:an?\s+|the\s+)?[\w.-]+|\b(?:i|we)\s+now\s+(?!(?:have|need|know|see|understand|get|got|think|feel|reali[sz]e|remember|want|can|could|must|should|am|are|try|tried)\b)[a-z]{3,}|\b(?<!\b(?:it|that|this|what|there|here|where|who|let))'s\s+(?!(?:\w+ing|not|still|broken|fixed|done|fine|ok|okay|good|better|worse|up|down|back|live|ready|online|offline|open|closed|over|gone|here|there|all set)\b)(?:on\s+|at\s+|the\s+)?[\w.:'-]+(?:\s+[\w.:'-]+){0,3}\s+now\b|^(?:(?:also|oh|and|fyi|btw|ok|right|so)[,\s]+)*(?:finally\s+|just\s+)?(?:ripped|pulled|tore)\s+[\w.-]+(?:\s+[\w.-]+)?\s+out\b|\bwe(?:'ve| have)?\s+(?:just\s+|finally\s+)?hired\b|\b(?:i'm|we're|i am|we are)\s+(?:now\s+)?(?:up|down)\s+to\s+\d|\bforced (?:us|me)\s+(?:up\s+|down\s+|over\s+|back\s+)?(?:to|onto)\b|\b(?:i|we)(?:'ve| have)\s+gone with\b|(?:^|[,;!—–-]\s*)no more\s+(?!(?:questions?|today|tonight|for now|for today|please|thanks|than|of|than|excuses)\b)[\w-]+/i;
+/** Someone named who left or retired: "Priya's left for Monzo", "Matron Okafor has retired". Case matters. */
+const NAMED_LEFT = /\b[A-Z][a-z]+(?:'s|\s+has)\s+(?:left|quit|retired|graduated)\b/;
+
 /** A change that now holds: "we ripped datadog out", "switched banks to monzo", "no coffee after 2pm anymore". */
 const CHANGE =
-  /\b(?:we|i|the team|they)\s+(?:have\s+|'ve\s+)?(?:stopped using|ripped\s+[\w.-]+(?:\s+[\w.-]+)?\s+out|ripped out|dropped|ditched|got rid of|gave up|quit|moved\s+(?:[\w./-]+\s+){1,4}(?:from\s+[^,.]{1,30}\s+)?(?:to|over to|onto)|migrated\s+(?:[\w./-]+\s+){1,4}to)\b|^(?:(?:also|oh|and|fyi|btw|ok|right|so)[,\s]+)*(?:just\s+)?(?:switched|moved|changed|migrated)\s+(?:[\w.'-]+\s+){0,7}(?:to|over to|onto)\b|^(?:(?:also|oh|and|fyi|btw|ok|right|so)[,\s]+)*(?:cancelled|canceled|quit|left|sold|dropped|ditched|ended)\s+(?:the|my|our)\b|\bwe\s+(?:sold|split|cancelled|canceled|left|went with)\b|\b(?:we're|i'm)\s+(?:fully\s+|now\s+)?(?:on|with)\s+[\w.-]+(?:\s+[\w.-]+)?\s+now\b|\b(?:getting|being|been)\s+(?:ripped out|phased out|retired|removed for good)\b|\b(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+)?(?:switched|moved|migrated|changed)\s+(?:over\s+)?to\b|\b(?:don't|doesn't|do not|does not|no)\b[^.?]{1,40}\banymore\b|\b(?:is|are)\s+(?!\w+ing\b)(?:the\s+)?[\w.'-]+(?:\s+[\w.'-]+){0,3}\s+now\b|\b(?:is|are)\s+(?:banned|forbidden|off limits|deprecated|not allowed)\b|\bas of (?:this|last|next)\s+\w+|\bnobody\s+\w+s?\b[^.?]{0,30}\banymore\b/i;
+  /\b(?:we|i|the team|they)\s+(?:have\s+|'ve\s+)?(?:stopped using|ripped\s+[\w.-]+(?:\s+[\w.-]+)?\s+out|ripped out|dropped|ditched|got rid of|gave up|given up(?: on)?|quit|moved\s+(?:[\w./-]+\s+){1,4}(?:from\s+[^,.]{1,30}\s+)?(?:to|over to|onto)|migrated\s+(?:[\w./-]+\s+){1,4}to)\b|^(?:(?:also|oh|and|fyi|btw|ok|right|so)[,\s]+)*(?:just\s+)?(?:switched|moved|changed|migrated)\s+(?:[\w.'-]+\s+){0,7}(?:to|over to|onto|off)\b|^(?:(?:also|oh|and|fyi|btw|ok|right|so)[,\s]+)*(?:cancelled|canceled|quit|left|sold|dropped|ditched|ended)\s+(?:the|my|our)\b|\bwe\s+(?:sold|split|cancelled|canceled|left|went with)\b|\b(?:we're|i'm)\s+(?:fully\s+|now\s+)?(?:on|with)\s+[\w.-]+(?:\s+[\w.-]+)?\s+now\b|\b(?:getting|being|been)\s+(?:ripped out|phased out|retired|removed for good)\b|\b(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+)?(?:switched|swapped|moved|migrated|changed)\s+(?:over\s+)?to\b|\b(?:don't|doesn't|do not|does not|no)\b[^.?]{1,40}\banymore\b|\b(?:is|are)\s+(?!\w+ing\b)(?:the\s+)?[\w.@'-]+(?:\s+[\w.@'-]+){0,3}\s+now\b|\b(?:is|are)\s+(?:banned|forbidden|off limits|deprecated|not allowed)\b|\bas of (?:this|last|next)\s+\w+|\bnobody\s+\w+s?\b[^.?]{0,30}\banymore\b/i;
 
 /** A standing rule without the usual markers: a scope ("any shell script you write", "on everything"), "X only", "would rather". */
 const SCOPED_RULE =
-  /^(?:(?:also|and|oh|ok|fyi|btw)[,\s]+)*(?:any|every|all)\s+[\w-]+(?:\s+[\w-]+){0,3}\s+(?:you|we|i)\s+(?:write|make|create|draft|add|generate|send|book|suggest)\b|^(?:(?:also|and|oh|ok|fyi|btw)[,\s]+)*(?:any|every|all)\s+[\w/-]+(?:\s+[\w/-]+){0,3}\s+(?:means|needs? to|must|should|has to|have to)\b|\ball\s+[\w-]+(?:\s+[\w-]+){0,2}\s+(?:has to|have to|must|needs? to)\b|(?:^|[,;]\s*)(?:no|zero)\s+[\w().`-]+(?:\s+[\w.`-]+){0,2}\s+(?:in|into|on|for|after|before|at)\s+(?:anything|any|all|every|\w+)\b|\b(?:drives?|drove) me (?:nuts|crazy|mad|insane|up the wall)\b|\b(?:tastes?|smells?|looks?|sounds?) like [^.]{1,30} to me\b|\bi (?:really )?(?:appreciate it|like it|love it|hate it) when\b|\bi (?:really )?don't need (?:the|a|any)\b|\S\s>\s\S|^keep\s+[\w ]{1,30}?\s+(?:short|brief|tight|simple|casual|concise|plain)\b|\bi find\s+[^.?]{1,60}\s+(?:noisy|annoying|cringe|useless|confusing|distracting|unreadable|hard to read|easier|harder|clearer)\b|^[^,?]{4,80}?\b(?:is|are|goes|go|runs?|lives?|uses?)\b[^?]{1,50},\s*not\s+(?:an?\s+|the\s+)?[\w.`'/-]+|\bruns?\s+[\w.-]+(?:\s+[\w.-]+)?\s+not\s+[\w.-]+|\bon everything\b|\b(?:in|for) this (?:repo|codebase|project|house|family|team)\b|\b[\w-]+\s+only(?:\s+(?:please|thanks))?[.!]?$|\bi'?d\s+(?:much\s+|really\s+)?rather\b|\bwould\s+(?:much\s+|really\s+)?rather\b|\bnot a (?:big |huge )?fan of\b|\bi find (?:them|it|those|these) (?:so |really |super )?\w+|\b(?:prefer|want)\s+(?:small|short|tight|simple|plain|casual|formal|metric|imperial|local)\b|\bis a (?:family|house|team|hard) rule\b|\bon purpose\b|\b(?:deliberately|intentionally)\s+(?:not|pinned|kept|left)\b/i;
+  /^(?:(?:also|and|oh|ok|fyi|btw|reminder|heads up|note|ps)[,:\s]+)*(?:any|every|all)\s+[\w-]+(?:\s+[\w-]+){0,3}\s+(?:you|we|i)\s+(?:write|make|create|draft|add|generate|send|book|suggest)\b|^(?:(?:also|and|oh|ok|fyi|btw|reminder|heads up|note|ps)[,:\s]+)*(?:any|every|all)\s+[\w/-]+(?:\s+[\w/-]+){0,3}\s+(?:means|needs? to|must|should|has to|have to)\b|\ball\s+[\w-]+(?:\s+[\w-]+){0,2}\s+(?:has to|have to|must|needs? to)\b|(?:^|[,;]\s*)(?:no|zero)\s+[\w().`-]+(?:\s+[\w.`-]+){0,2}\s+(?:in|into|on|for|after|before|at)\s+(?:anything|any|all|every|\w+)\b|\b(?:drives?|drove) me (?:nuts|crazy|mad|insane|up the wall)\b|\b(?:tastes?|smells?|looks?|sounds?) like [^.]{1,30} to me\b|\bi (?:really )?(?:appreciate it|like it|love it|hate it) when\b|\bi (?:really )?don't need (?:the|a|any)\b|\S\s>\s\S|^keep\s+[\w ]{1,30}?\s+(?:short|brief|tight|simple|casual|concise|plain)\b|\bi find\s+[^.?]{1,60}\s+(?:noisy|annoying|cringe|useless|confusing|distracting|unreadable|hard to read|easier|harder|clearer)\b|^[^,?]{4,80}?\b(?:is|are|goes|go|runs?|lives?|uses?|gets?|comes?|ships?|deploys?|builds?|happens?)\b[^?]{1,50},\s*not\s+(?:an?\s+|the\s+)?[\w.`'/-]+|\bruns?\s+[\w.-]+(?:\s+[\w.-]+)?\s+not\s+[\w.-]+|\bon everything\b|\b(?:in|for) this (?:repo|codebase|project|house|family|team)\b|\b[\w-]+\s+only(?:\s+(?:please|thanks))?[.!]?$|\bi'?d\s+(?:much\s+|really\s+)?rather\b|\bwould\s+(?:much\s+|really\s+)?rather\b|\bnot a (?:big |huge )?fan of\b|\bi find (?:them|it|those|these) (?:so |really |super )?\w+|\b(?:prefer|want)\s+(?:small|short|tight|simple|plain|casual|formal|metric|imperial|local)\b|\bis a (?:family|house|team|hard) rule\b|\bon purpose\b|\b(?:deliberately|intentionally)\s+(?:not|pinned|kept|left)\b/i;
 
 /** Lessons the way people tell them: "learnt the hard way", "note for future you", "for next time". */
 const LESSON =
@@ -187,9 +198,18 @@ const SOMEWHERE_FOR_NOW = new RegExp(
 
 /** A change that holds from now on: "now" and "anymore" there do not mark a passing state. */
 export function statesUserChange(text: string): boolean {
-  const t = foldInformal(text);
+  // "we've scrapped standup": the change forms read "we have".
+  const t = foldInformal(text).replace(/\b(we|i|they)'ve\b/gi, '$1 have');
   if (SOMEWHERE_FOR_NOW.test(t)) return false;
-  return CHANGE.test(t) || CHANGE_MORE_RE.test(t) || NOW_STATE.test(t) || TERSE_NEWS.test(t) || statesChangeForGood(t);
+  return (
+    CHANGE.test(t) ||
+    CHANGE_TOLD.test(t) ||
+    NAMED_LEFT.test(t) ||
+    CHANGE_MORE_RE.test(t) ||
+    NOW_STATE.test(t) ||
+    TERSE_NEWS.test(t) ||
+    statesChangeForGood(t)
+  );
 }
 
 // ---------------------------------------------------------------- what makes it junk

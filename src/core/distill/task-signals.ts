@@ -147,5 +147,5 @@ export function isPassingState(text: string): boolean {
     return (TRANSIENT_ZH.test(t) || RESULT_ZH.test(t)) && !/(?:以后|今后|总是|永远|每次|所有|必须|一律|默认|因此|因为|所以|由于)/.test(t);
   // "Flaky runs were fixed by pinning Chromium": how it was fixed is the lesson, not a result of this run.
   if (RESULT_EN.test(t) && !/\b(?:fixed|solved|resolved|avoided|prevented)\s+by\s+\w+ing\b/i.test(t)) return true;
-  return TRANSIENT_EN.test(t) && !/\b(?:always|never|from now on|by default|every|whenever|prefers?|must)\b/i.test(t);
+  return TRANSIENT_EN.test(t) && !/\b(?:always|never|from now on|from here on|by default|every|whenever|prefers?|must)\b/i.test(t);
 }
