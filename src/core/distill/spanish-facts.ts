@@ -29,18 +29,18 @@ export const SELF_ES = W(
  * con leche", "comparto piso con andrés", "estoy aprendiendo francés", "mi banco es bbva".
  */
 export const LIFE_ES = W(
-  String.raw`tengo (?!(?:una?|el|la) (?:error|problema|bug|duda|pregunta|tema|issue|examen|reunion|turno|cita|call|llamada)(?![\p{L}]))(?:una?|dos|tres|cuatro|\d+) [\p{L}\p{N}]|voy (?:al|a la|en|con) [\p{L}\p{N}]|(?:trabajo|laburo|curro) (?:\d+ ?%|remoto|en remoto|a distancia|desde casa|medio tiempo|full|part)|leo (?:todo )?(?:en|con) |(?:lo|la) tomo (?:con|sin|solo)|tomo (?:el )?cafe|me suscribi a|no puedo (?:comer|tomar|beber)|me (?:levanto|acuesto|despierto) a las|mi (?:otr[oa] )?(?:gat[oa]|perr[oa]|hij[oa]|herman[oa]|mama|papa|madre|padre|pareja|mujer|marido|novi[oa]|jefe|jefa|abuel[oa]) (?:[\p{L}]+ )?(?:es|son|se llama|come|trabaja|vive|tiene|va|hace|cumple|toma) |comparto (?:piso|depa|departamento|casa) con|vivo con |tengo (?:cinco|seis|siete|ocho|nueve|diez) [\p{L}]|estoy (?:aprendiendo|estudiando|haciendo (?:dieta|keto|ayuno)|entrenando para|ahorrando para)|mi (?:banco|medico|dentista|gimnasio|gym|proveedor|compania|operador|seguro|obra social|prepaga) (?:es|son|se llama)(?![\p{L}])|en casa tengo `,
+  String.raw`tengo (?:el|la|los|las) [\p{L}\p{N}.+# ]{1,30}? instalad[oa]s? |manejo (?:las|los|el|la|un|una|mi|mis) [\p{L}\p{N}]|me muevo en [\p{L}]|tengo (?!(?:una?|el|la) (?:error|problema|bug|duda|pregunta|tema|issue|examen|reunion|turno|cita|call|llamada)(?![\p{L}]))(?:una?|dos|tres|cuatro|\d+) [\p{L}\p{N}]|voy (?:al|a la|en|con) [\p{L}\p{N}]|(?:trabajo|laburo|curro) (?:\d+ ?%|remoto|en remoto|a distancia|desde casa|medio tiempo|full|part)|leo (?:todo )?(?:en|con) |(?:lo|la) tomo (?:con|sin|solo)|tomo (?:el )?cafe|me suscribi a|no puedo (?:comer|tomar|beber)|me (?:levanto|acuesto|despierto) a las|mi (?:otr[oa] )?(?:gat[oa]|perr[oa]|hij[oa]|herman[oa]|mama|papa|madre|padre|pareja|mujer|marido|novi[oa]|jefe|jefa|abuel[oa]) (?:[\p{L}]+ )?(?:es|son|se llama|come|trabaja|vive|tiene|va|hace|cumple|toma) |comparto (?:piso|depa|departamento|casa) con|vivo con |tengo (?:cinco|seis|siete|ocho|nueve|diez) [\p{L}]|estoy (?:aprendiendo|estudiando|haciendo (?:dieta|keto|ayuno)|entrenando para|ahorrando para)|mi (?:banco|medico|dentista|gimnasio|gym|proveedor|compania|operador|seguro|obra social|prepaga) (?:es|son|se llama)(?![\p{L}])|en casa tengo `,
 );
 
 /**
  * The object told first and taken up again by a pronoun, the way Spanish states how something is
  * handled: "el audio del juego lo integramos con fmod", "la api la levanto en local en el 3000",
  * "a la canela la llevo a la vete de la colonia", "el front lo estoy haciendo en react". What is
- * said of it must say where, with what or how often (a place or tool after the verb), and not
- * when this once ("los tests de hoy los dejamos para la tarde" is a plan for today).
+ * said of it must say where, with what or how often (a place or tool after the verb) or the value
+ * a team gives it ("las ramas las nombramos feature/MOB-123-..."), and not when this once ("los tests de hoy los dejamos para la tarde" is a plan for today).
  */
 export const TOPIC_ES = new RegExp(
-  String.raw`^(?![^.]*(?<![\p{L}])(?:hoy|manana|luego|ahora|despues|esta (?:tarde|noche|semana)|para (?:la tarde|la noche|el finde))(?![\p{L}]))(?:(?:che|oye|ojo|bueno|pues|y|mira)[,:]? )?(?:a )?(?:el|la|los|las|al|mi|mis|nuestr[oa]s?|todo|todos) (?!que )[^,.;:?]{1,45}? (?:lo|la|los|las|le|les) (?:(?:estoy|estamos) [a-z]+(?:ando|iendo)|[a-z]{2,}(?:o|oy|amos|emos|imos)) (?:siempre |solo |todo |todos |directo |)(?:en|con|a|al|a la|por|desde|via|cada|para|de)(?![\p{L}])`,
+  String.raw`^(?![^.]*(?<![\p{L}])(?:hoy|manana|luego|ahora|despues|esta (?:tarde|noche|semana)|para (?:la tarde|la noche|el finde))(?![\p{L}]))(?:(?:che|oye|ojo|bueno|pues|y|mira)[,:]? )?(?:a )?(?:el|la|los|las|al|mi|mis|nuestr[oa]s?|todo|todos) (?!que )[^,.;:?]{1,45}? (?:lo|la|los|las|le|les) (?:(?:estoy|estamos) [a-z]+(?:ando|iendo)|[a-z]{2,}(?:o|oy|amos|emos|imos)) (?:(?:siempre |solo |todo |todos |directo |)(?:en|con|a|al|a la|por|desde|via|cada|para|de)(?![\p{L}])|(?<=(?:amos|emos|imos) )[\p{L}\p{N}]*[\d/_][\p{L}\p{N}/_.-]*)`,
   'u',
 );
 
@@ -51,7 +51,7 @@ export const PROCESS_ES = W(
 
 /** A routine on named days: "voy al gym lunes miércoles y viernes", "de lunes a viernes", "semana por medio". */
 export const ROUTINE_ES = W(
-  String.raw`${DAY}(?:,? (?:y |e )?${DAY})+|de ${DAY} a ${DAY}|semana por medio|\d+ veces (?:por|x|a la|cada) semana|una semana de cada [\p{L}\d]+|cada (?:dos|tres|cuatro|\d) semanas|(?:por|a) las mananas|a la (?:manana|noche|tarde) (?:antes|despues)`,
+  String.raw`${DAY}(?:,? (?:y |e )?${DAY})+|de ${DAY} a ${DAY}|semana por medio|\d+ veces (?:por|x|a la|cada) semana|una semana de cada [\p{L}\d]+|cada (?:dos|tres|cuatro|\d) semanas|(?:por|a) las mananas|a la (?:manana|noche|tarde) (?:antes|despues)|(?:entreno|laburo|trabajo|doy clases|entro|salgo|me levanto|me despierto|me acuesto|ceno|almuerzo|desayuno|corro|nado|camino|voy al (?:gym|gimnasio|trabajo|laburo|club))(?![\p{L}])[^,.;?]{0,40}?(?<![\p{L}])(?:a las \d|a la (?:manana|tarde|noche)|de (?:manana|tarde|noche)|temprano)`,
 );
 
 /**

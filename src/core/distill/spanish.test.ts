@@ -34,6 +34,26 @@ describe('rule capture in Spanish', () => {
     expect(learn('cancelamos datadog.')).toHaveLength(1);
     expect(learn('lo de los tests: que corran antes de cada commit, sin excepciones')).toHaveLength(1);
     expect(learn('vendí la moto y me compré una bici eléctrica')).toHaveLength(1);
+    // A request for always is a standing preference, however it starts.
+    expect(learn('mandame todo en listas cortitas, no me escribas testamentos que lo leo en el bondi')).toHaveLength(1);
+  });
+
+  it('learns a routine at a time of day, what is installed or managed with what, how someone gets around', () => {
+    for (const text of [
+      'entreno en el smart fit de la 70 a las 6 am',
+      'laburo a la mañana en la escuela, entro a las 7:30',
+      'tengo el jdk 11 instalado con sdkman, por si importa pa gradle',
+      'manejo las versiones de flutter con fvm, cada proyecto tiene su .fvmrc',
+      'me muevo en moto, una nkd 125, pa ir a la oficina',
+      'en casa uso una notebook vieja con windows 10',
+    ])
+      expect(learn(text), text).toHaveLength(1);
+  });
+
+  it('cuts off a question typed without its question mark', () => {
+    expect(learn('el cliente se canso de firebase y lo pasamos a supabase, como hago el login con google')).toEqual([
+      'preference: El cliente se canso de firebase y lo pasamos a supabase.',
+    ]);
   });
 
   it('cuts a request off a statement told over two sentences without leaving the first period inside it', () => {
@@ -126,11 +146,13 @@ describe('rule capture in Spanish', () => {
     }
   });
 
-  it('learns the statement before an aside about the moment, unless only a rule word or "X es" stands before it', () => {
+  it('learns the statement before an aside about the moment, unless only a rule word or "X es" without a value stands before it', () => {
     expect(learn('mi banco es el santander, ahí cobro la nómina')).toEqual(['fact: Mi banco es el santander.']);
     expect(learn('hemos migrado los logs a loki porque grafana ya lo incluía, revisa la config que me pasaste')).toEqual([
       'preference: Hemos migrado los logs a loki porque grafana ya lo incluía.',
     ]);
+    // "X es" with a value (a host, a port, a version) is a set-up fact however loose the trigger.
+    expect(learn('el api de prod es api.pagofacil.co, ojo con probar cosas ahi')).toEqual(['fact: El api de prod es api.pagofacil.co.']);
     for (const junk of [
       'siempre que corro los tests se cuelga, mira a ver que pasa',
       'el server de dev está caído, ahorita no puedo probar nada',
@@ -150,6 +172,12 @@ describe('rule capture in Spanish', () => {
       'cuál es mi color favorito? a ver si te acuerdas',
       'a partir de ahora y hasta que termines el refactor no corras los e2e',
       'ya está, funcionó!!',
+      // Questions and requests typed without their marks.
+      'cuanto es el 15% de 48000',
+      'q hora es en madrid cuando aca son las 3pm',
+      'cual es el atajo pa hacer hot restart en vscode',
+      'explicame corto q es una value class en kotlin',
+      'como configuro caddy con https',
     ]) {
       expect(admit({ text, source: 'user' }).admitted, text).toBe(false);
       expect(learn(text), text).toEqual([]);

@@ -20,7 +20,9 @@ const W = (source: string): RegExp => new RegExp(String.raw`(?<![\p{L}\p{N}])(?:
 
 const FUNCTION_WORDS =
   /(?<![\p{L}])(?:el|la|los|las|que|del|al|y|de|en|este|esta|estos|estas|ese|esa|eso|sin|sobre|hasta|desde|donde|ahora|todo|todos|nada|otro|otra|asi|vivo|soy|hemos|por|para|con|una?|es|esta|estan|mi|mis|tu|tus|nuestros?|nuestras?|siempre|nunca|tambien|pero|como|cuando|porque|usa|usamos|uso|prefiero|quiero|me|se|lo|le|nos|mas|muy|si|ya|hay|son|ni|solo|cada|tengo|tomo|voy|estoy|somos|tenemos|vamos|q|xq|pq|porfa|tb|tmb|aca|alla|aqui|entre)(?![\p{L}])/gu;
-const ENGLISH_WORDS = /(?<![\p{L}])(?:the|and|is|are|to|of|you|i|we|it|this|that|with|for|not|use|my|our|please|always|never)(?![\p{L}])/gu;
+// Wide enough that "dont give me npm commands" and "remind me?" outweigh the Spanish "me"; none is a Spanish word.
+const ENGLISH_WORDS =
+  /(?<![\p{L}])(?:the|and|is|are|to|of|you|i|we|it|this|that|with|for|not|use|my|our|please|always|never|dont|don't|im|i'm|let|give|tell|ask|remind|just|was|were|have|will|they|she|your|them|what|how)(?![\p{L}])/gu;
 
 const WE_VERB = /(?<![\p{L}])(?:[a-z]{4,}(?:amos|imos)|[a-z]{5,}emos)(?![\p{L}])/gu;
 
@@ -93,7 +95,7 @@ export const USER_TRIGGERS_ES: Trigger[] = [
     'i-use',
     'preference',
     0.65,
-    String.raw`^(?:(?:en|para) [\p{L}]+ [\p{L}\p{N} ]{1,50}? )?(?:yo )?(?:uso|usamos|utilizo|utilizamos|trabajo con|programo (?:en|con)|codeo (?:en|con)) [\w.+#-]+`,
+    String.raw`^(?:(?:en|para) [\p{L}]+(?: [\p{L}\p{N} ]{1,50}?)? )?(?:yo )?(?:uso|usamos|utilizo|utilizamos|trabajo con|programo (?:en|con)|codeo (?:en|con)) [\w.+#-]+`,
   ),
   T(
     'our-x-is',
@@ -141,10 +143,24 @@ function tiedToNow(text: string, change: boolean): boolean {
   return CONTEXT.test(change ? folded.replace(WHEN_IT_CHANGED, ' ') : folded);
 }
 
+/** A question typed without its marks: "cuanto es el 15% de 48000", "q hora es en madrid", "como configuro caddy". Folded. */
+const ASKS_ES = new RegExp(
+  String.raw`^(?:(?:oye|che|ey|hola|una pregunta|pregunta|y|bueno|ok|porfa)[,:\s]+)*(?:cuant[oa]s?|cual(?:es)?|quien(?:es)?|(?:q|que) (?:hora|dia|es|son|significa|onda|tal|opinas|me recomendas|me recomiendas|puedo|hago|hacemos|le|te)|como (?:se|hago|hacemos|puedo|podemos|podria|funciona|configuro|instalo|saco|paso|convierto|calculo|integro|declaro|cambio|agrego|exporto|conecto|comparto|(?:le|lo|la) (?!(?:comente|dije|conte|mencione|explique|decia|decía)(?![\p{L}])))|por ?que|donde (?:queda|esta|puedo|compro|consigo)|sabes (?:si|cual|cuanto|como|donde|que)|(?:me )?(?:podes|puedes|podrias) )(?![\p{L}])`,
+  'u',
+);
+/** A request for now: "explicame corto q es ...", "armame una lista"; not one for always ("mandame todo en listas cortas"). */
+const REQUEST_ES = new RegExp(
+  String.raw`^(?:(?:oye|che|ey|hola|bueno|ok|porfa)[,:\s]+)*(?:explica|deci|di|conta|cuenta|pasa|manda|hace|haz|mostra|muestra|ayuda|da|traduci|traduce|arma|escribi|escribe|genera|calcula|busca|resumi|resume|corregi|corrige|revisa|configura)(?:me|nos)(?![\p{L}])`,
+  'u',
+);
+const FOR_ALWAYS_ES =
+  /(?<![\p{L}])(?:siempre|nunca|todo|todos|todas|cada vez|de ahora en (?:mas|adelante)|a partir de ahora|no me)(?![\p{L}])/u;
+
 /** The gate's evidence for a Spanish user sentence: a trigger family above, and nothing tying it to now. */
 export function hasSpanishUserEvidence(text: string): boolean {
   // A question anywhere ("cuál es mi comida favorita? a ver si te acordás") asks; it does not state.
-  if (/[?¿]/.test(text)) return false;
+  const folded = fold(text.trim());
+  if (/[?¿]/.test(text) || ASKS_ES.test(folded) || (REQUEST_ES.test(folded) && !FOR_ALWAYS_ES.test(folded))) return false;
   // "ya está en node 20", "desde este mes", "ayer": when a change happened, not a state that passes.
   return looksSpanish(text) && !tiedToNow(text, CHANGE_ES_TOLD.test(fold(text))) && USER_TRIGGERS_ES.some((t) => t.pattern.test(text));
 }
@@ -176,7 +192,9 @@ export function statementBeforeAsideEs(sentence: string): string | undefined {
   // A rule word ("siempre que hago npm install se me congela, mira a ver") or a bare "X es/está" ("el
   // server está caído, ahorita no puedo") before an aside about now is mostly the task of the moment.
   const standing = USER_TRIGGERS_ES.filter((t) => !WEAK_BEFORE_ASIDE.has(t.name) && t.pattern.test(head));
-  return standing.length > 0 ? head : undefined;
+  // "el api de prod es api.pagofacil.co, ojo con probar cosas ahí": a value with a dot or a digit is a set-up fact.
+  const value = /(?<![\p{L}])(?:es|son|esta|está) (?:en |el |la )?[\p{L}\p{N}-]*(?:\d|\.[\p{L}])[\p{L}\p{N}.:/-]*$/u.test(head);
+  return standing.length > 0 || value ? head : undefined;
 }
 
 const TAIL_LEAD = String.raw`^[¿¡\s]*(?:(?:y|asi que|entonces|pero|o sea)\s+)?`;
@@ -202,7 +220,11 @@ export function statementBeforeRequestEs(sentence: string): string | undefined {
   const at = clauses.findIndex((c, i) => {
     if (i === 0) return false;
     const folded = fold(c);
-    return REQUEST_TAIL_ES.test(folded) || (QUESTION_TAIL_ES.test(folded) && clauses.slice(i).join(' ').includes('?'));
+    return (
+      REQUEST_TAIL_ES.test(folded) ||
+      ASKS_ES.test(folded.trim()) ||
+      (QUESTION_TAIL_ES.test(folded) && clauses.slice(i).join(' ').includes('?'))
+    );
   });
   if (at <= 0) return undefined;
   const head = clauses
