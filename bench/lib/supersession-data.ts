@@ -33,6 +33,10 @@ const ROLES: Record<string, string> = {
   'es-b': 'blind',
   'es-c': 'dev',
   'es-d': 'dev',
+  'en-f': 'dev',
+  'en-g': 'blind',
+  'es-e': 'dev',
+  'es-f': 'blind',
 };
 
 export function readScenarioSets(): ScenarioSet[] {
