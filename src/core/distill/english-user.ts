@@ -52,7 +52,7 @@ export function foldInformal(text: string): string {
 const DAY = String.raw`(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?s?`;
 /** A schedule that repeats: "every friday", "tue thu sat mornings", "at 6am every day", "mon-wed". */
 const SCHEDULE = new RegExp(
-  String.raw`\b(?:every|each)\s+(?:\d+(?:st|nd|rd|th)\s+|(?:other|two|three|four|six|couple of|few|\d+)\s+)?(?:days?|nights?|mornings?|weeks?|months?|years?|night|morning|evening|week|weekend|weekday|weeknight|workday|work day|school day|month|year|${DAY})\b|\b(?:daily|weekly|monthly|nightly|weekdays|weekends)\b|\b${DAY}(?:\s*(?:-|to|and|,)\s*${DAY})+\b|\b(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\b|\b(?:first|last|second|third)\s+(?:${DAY}|working day|weekday|week|weekend|day)\s+of\s+(?:every|the|each)\s+month\b|\b${DAY}\s+(?:nights|mornings|evenings|afternoons)\b|\bmost\s+(?:days|mornings|evenings|nights|weekends)\b|\bof every month\b|\bfirst thing\b`,
+  String.raw`\b(?:every|each)\s+(?:\d+(?:st|nd|rd|th)\s+|(?:other|two|three|four|six|couple of|few|\d+)\s+)?(?:days?|nights?|mornings?|evenings?|weeks?|weekends?|weekday|weeknight|workday|work day|school day|months?|years?|${DAY})\b|\b(?:daily|weekly|monthly|nightly|weekdays|weekends)\b|\b${DAY}(?:\s*(?:-|to|and|,)\s*${DAY})+\b|\b(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\b|\b(?:first|last|second|third)\s+(?:${DAY}|working day|weekday|week|weekend|day)\s+of\s+(?:every|the|each)\s+month\b|\b${DAY}\s+(?:nights|mornings|evenings|afternoons)\b|\bmost\s+(?:days|mornings|evenings|nights|weekends)\b|\bof every month\b|\bfirst thing\b`,
   'i',
 );
 
