@@ -182,8 +182,11 @@ export function replacedMemory<T extends { text: string }>(options: { text: stri
     // ("pixel 6 died, testing is on a pixel 7a now" is what "instead of the 7a" ends). Failing that,
     // the one memory naming it at all ("feature branches come off develop" for "we killed develop").
     const about = (m: T) => (marksChange(headClause(m.text)) ? m.text : headClause(m.text));
-    const inText = memories.filter((m) => named.some((n) => !WHEN_WORD.test(n) && mentions(m.text, n)));
-    const hit = memories.find((m) => named.some((n) => mentions(about(m), n))) ?? (inText.length === 1 ? inText[0] : undefined);
+    const onlyNaming = () => {
+      const naming = memories.filter((m) => named.some((n) => !WHEN_WORD.test(n) && mentions(m.text, n)));
+      return naming.length === 1 ? naming[0] : undefined;
+    };
+    const hit = memories.find((m) => named.some((n) => mentions(about(m), n))) ?? onlyNaming();
     if (hit) return novelTo(hit) > 0 || !alreadyDropped(named, hit.text) ? hit : undefined;
     // What was dropped is no memory's subject: a memory naming it in passing is not the one replaced.
     for (const n of named) for (const w of subjectWords(n)) own.delete(w);

@@ -53,9 +53,11 @@ export function decideOffline(options: {
   const before = current.filter((m) => m.since <= statedAt);
   // "we ripped datadog out": the tool a statement drops is not its choice.
   const dropped = replacedNames(text);
-  for (const slot of slotsOf(text)) {
-    if (dropped.some((n) => n === slot.value || n.startsWith(`${slot.value} `))) continue;
-    const verdict = slotVerdict({ text, statedAt, slot, current, before });
+  const slots = slotsOf(text).filter((slot) => !dropped.some((n) => n === slot.value || n.startsWith(`${slot.value} `)));
+  // The slots of the current memories, read once for every slot of the statement.
+  const slotted = slots.length > 0 ? current.map((item) => ({ item, slots: slotsOf(item.text) })) : [];
+  for (const slot of slots) {
+    const verdict = slotVerdict({ text, statedAt, slot, slotted });
     if (verdict) return verdict;
   }
   const replaced = replacedMemory({ text, memories: before });
@@ -101,33 +103,37 @@ export function decideOffline(options: {
     : { kind: 'create', reason: 'no LLM configured', by: 'rules' };
 }
 
+/** A current memory with the single-valued choices it names. */
+interface Slotted {
+  item: CurrentItem;
+  slots: Slot[];
+}
+
 /** A single-valued choice stated again, changed, or stated before the current one. */
-function slotVerdict(options: {
-  text: string;
-  statedAt: number;
-  slot: Slot;
-  current: readonly CurrentItem[];
-  before: readonly CurrentItem[];
-}): OfflineVerdict | undefined {
-  const { text, statedAt, slot, current } = options;
-  const valueIn = (t: string) => slotsOf(t).find((s) => s.slot === slot.slot)?.value;
-  const mate = current.find((m) => valueIn(m.text) !== undefined && sameContext(text, m.text, slot));
+function slotVerdict(options: { text: string; statedAt: number; slot: Slot; slotted: readonly Slotted[] }): OfflineVerdict | undefined {
+  const { text, statedAt, slot, slotted } = options;
+  const valueIn = (m: Slotted) => m.slots.find((s) => s.slot === slot.slot)?.value;
+  const mate = slotted.find((m) => valueIn(m) !== undefined && sameContext(text, m.item.text, slot));
   if (!mate) {
-    const only = onlyChoiceOfSlot(text, slot, options.before);
+    const only = onlyChoiceOfSlot(
+      text,
+      slot,
+      slotted.filter((m) => m.item.since <= statedAt),
+    );
     return only ? { kind: 'supersede', target: only.ref, reason: `${slot.slot} changed to ${slot.value}`, by: 'rules' } : undefined;
   }
   // A restatement of the same choice is a duplicate; a different choice, stated later, supersedes
   // it; stated earlier, it is history already replaced and is skipped.
-  const mateValue = valueIn(mate.text);
+  const mateValue = valueIn(mate);
   if (mateValue === slot.value)
-    return { kind: 'skip', target: mate.ref, reason: `same ${slot.slot} (${slot.value}) already stored`, by: 'rules' };
-  if (statedAt < mate.since)
-    return { kind: 'skip', target: mate.ref, reason: `stated before the current ${slot.slot} (${mateValue})`, by: 'rules' };
+    return { kind: 'skip', target: mate.item.ref, reason: `same ${slot.slot} (${slot.value}) already stored`, by: 'rules' };
+  if (statedAt < mate.item.since)
+    return { kind: 'skip', target: mate.item.ref, reason: `stated before the current ${slot.slot} (${mateValue})`, by: 'rules' };
   // Where one lives and whom one reports to change when the speaker says so ("me mudé", "now"); two
   // plain statements of them ("vivo en X", "vivo en Y") may be a correction or two people's, so stay.
   const personal = isPersonalSlot(slot.slot);
-  if (!isAdditive(text) && (isChangeStatement(text) || (!personal && isChoiceStatement(text) && isChoiceStatement(mate.text))))
-    return { kind: 'supersede', target: mate.ref, reason: `${slot.slot} changed from ${mateValue} to ${slot.value}`, by: 'rules' };
+  if (!isAdditive(text) && (isChangeStatement(text) || (!personal && isChoiceStatement(text) && isChoiceStatement(mate.item.text))))
+    return { kind: 'supersede', target: mate.item.ref, reason: `${slot.slot} changed from ${mateValue} to ${slot.value}`, by: 'rules' };
   return undefined;
 }
 
@@ -139,11 +145,11 @@ const ONE_AT_A_TIME = new Set(['editor', 'shell', 'terminal', 'package manager',
  * slot exactly one memory holds replaces that memory, whatever else either says around it. Two
  * memories of the slot ("unit tests on jest", "e2e on playwright") leave it to the words.
  */
-function onlyChoiceOfSlot(text: string, slot: Slot, memories: readonly CurrentItem[]): CurrentItem | undefined {
+function onlyChoiceOfSlot(text: string, slot: Slot, memories: readonly Slotted[]): CurrentItem | undefined {
   if (!ONE_AT_A_TIME.has(slot.slot) || !marksChange(text) || isAdditive(text)) return undefined;
-  const holders = memories.filter((m) => slotsOf(m.text).some((s) => s.slot === slot.slot));
+  const holders = memories.filter((m) => m.slots.some((s) => s.slot === slot.slot));
   const [holder] = holders;
-  return holders.length === 1 && !slotsOf(holder!.text).some((s) => s.value === slot.value) ? holder : undefined;
+  return holders.length === 1 && !holder!.slots.some((s) => s.value === slot.value) ? holder!.item : undefined;
 }
 
 /**

@@ -37,7 +37,8 @@ export const LIFE_ES = W(
  * handled: "el audio del juego lo integramos con fmod", "la api la levanto en local en el 3000",
  * "a la canela la llevo a la vete de la colonia", "el front lo estoy haciendo en react". What is
  * said of it must say where, with what or how often (a place or tool after the verb) or the value
- * a team gives it ("las ramas las nombramos feature/MOB-123-..."), and not when this once ("los tests de hoy los dejamos para la tarde" is a plan for today).
+ * a team gives it ("las ramas las nombramos feature/MOB-123-..."), and not when this once ("los tests
+ * de hoy los dejamos para la tarde" is a plan for today).
  */
 export const TOPIC_ES = new RegExp(
   String.raw`^(?![^.]*(?<![\p{L}])(?:hoy|manana|luego|ahora|despues|esta (?:tarde|noche|semana)|para (?:la tarde|la noche|el finde))(?![\p{L}]))(?:(?:che|oye|ojo|bueno|pues|y|mira)[,:]? )?(?:a )?(?:el|la|los|las|al|mi|mis|nuestr[oa]s?|todo|todos) (?!que )[^,.;:?]{1,45}? (?:lo|la|los|las|le|les) (?:(?:estoy|estamos) [a-z]+(?:ando|iendo)|[a-z]{2,}(?:o|oy|amos|emos|imos)) (?:(?:siempre |solo |todo |todos |directo |)(?:en|con|a|al|a la|por|desde|via|cada|para|de)(?![\p{L}])|(?<=(?:amos|emos|imos) )[\p{L}\p{N}]*[\d/_][\p{L}\p{N}/_.-]*)`,
