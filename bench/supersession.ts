@@ -106,7 +106,7 @@ export async function runSupersessionBench(
   printStatementsLearned(sets);
   if (options.statementsOnly) return;
   for (const set of sets) {
-    const outcomes: Array<{ s: Scenario; o: Outcome; distractorsSuperseded: number }> = [];
+    const outcomes: Array<{ s: Scenario; o: Outcome; distractorsSuperseded: number; seedsBySeeds: number }> = [];
     for (const [k, s] of set.scenarios.entries()) {
       const others = Array.from(
         { length: Math.min(DISTRACTORS, set.scenarios.length - 1) },
@@ -117,8 +117,12 @@ export async function runSupersessionBench(
         s,
         memories.filter((m) => !(m.source.messageIds ?? []).some((id) => id.startsWith('seed:'))),
       );
-      const hit = memories.filter((m) => m.validTo !== null && (m.source.messageIds ?? []).some((id) => id.startsWith('seed:')));
-      outcomes.push({ s, o, distractorsSuperseded: hit.length });
+      const seeded = (m: MemoryRecord | undefined) => (m?.source.messageIds ?? []).some((id) => id.startsWith('seed:'));
+      const gone = memories.filter((m) => m.validTo !== null && seeded(m));
+      // A seed the seeding run itself replaced is no error of the scenario's: it is counted apart.
+      const bySeed = (m: MemoryRecord) => seeded(memories.find((x) => x.id === m.supersededBy));
+      const hit = gone.filter((m) => !bySeed(m));
+      outcomes.push({ s, o, distractorsSuperseded: hit.length, seedsBySeeds: gone.length - hit.length });
       if (hit.length > 0)
         failures.push(`${set.name} ${s.id}: superseded another scenario's memory\n${hit.map((m) => `      ${m.text}`).join('\n')}`);
       if (!o.right) failures.push(`${set.name} ${s.id} [${s.kind}] ${o.why}\n${o.detail}`);
@@ -142,6 +146,7 @@ export async function runSupersessionBench(
         count('wrongly superseded'),
         of.reduce((n, x) => n + x.o.noiseStored, 0),
         of.reduce((n, x) => n + x.distractorsSuperseded, 0),
+        of.reduce((n, x) => n + x.seedsBySeeds, 0),
       ]);
     }
   }
@@ -161,6 +166,7 @@ export async function runSupersessionBench(
       'wrongly superseded',
       'noise stored',
       'others superseded',
+      'seed by seed',
     ],
     rows,
   );
@@ -168,7 +174,8 @@ export async function runSupersessionBench(
     '\nright: the memories left current are what the scenario says (change/chain: only the latest statement; restate: one;' +
       ' distinct: both). both learned: the rules stored a memory from each statement the verdict needs, so the row says how' +
       ' reconciliation did on its own. Each home first holds the first statements of the next' +
-      ` ${DISTRACTORS} scenarios of the set; others superseded counts those the scenario's messages wrongly replaced.`,
+      ` ${DISTRACTORS} scenarios of the set; others superseded counts those the scenario's messages wrongly replaced;` +
+      ' seed by seed those the seeding run replaced with another seed (the same pair is counted in every home holding both).',
   );
   if (options.show) for (const f of failures) console.log(`\n${f}`);
 }

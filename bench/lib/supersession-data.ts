@@ -37,6 +37,8 @@ const ROLES: Record<string, string> = {
   'en-g': 'blind',
   'es-e': 'dev',
   'es-f': 'blind',
+  'en-h': 'dev',
+  'es-g': 'dev',
 };
 
 export function readScenarioSets(): ScenarioSet[] {
