@@ -16,6 +16,9 @@ const DROP_VERB =
 const MOVE_VERB =
   'changed|switched|moved|migrated|bumped|upgraded|downgraded|shifted|pushed|pulled|brought|converted|ported|swapped|merged|went';
 
+/** What a task, not a standing change, does "now" to: "i get it now", "we have a problem now". */
+const TASK_OBJECT = String.raw`(?:it|that|this|them|me|you|him|her|a problem|an issue|a question|an? (?:idea|bug|error|answer|winner|fix)|the (?:error|bug|problem|issue|idea|point))\b`;
+
 const FORMS: RegExp[] = [
   // "fyi: pnpm now", "heads up - trunk based now"
   /^(?:(?:ok|so|also|oh)[,\s]+)?(?:fyi|btw|heads up|update|quick update|ps)\s*[:,!-]?\s+(?!\w+ing\b)[\w.+#/-]+(?:\s+(?!\w+ing\b)[\w.+#/-]+){0,2}\s+now[.!]*$/i,
@@ -25,7 +28,7 @@ const FORMS: RegExp[] = [
   /\b(?:we're|we are|i'm|i am)\s+(?:\w+\s+)?(?:on|with|using|doing|running|in|at)\s+[^.?;]{1,50}?\s+now\b/i,
   // "everything runs on vitest now", "she does gymnastics on saturday mornings now", "we drive a Kia now"
   new RegExp(
-    String.raw`\b${OWNER_SUBJECT}\s+(?:\w+ly\s+)?(?:runs?|goes|go|lives?|handles?|uses?|drives?|does|do|works?|eats?|drinks?|rides?|takes?|gets?|has|have|pays?|sees?|trains?|plays?|starts?|finish(?:es)?)\s+[^.?;]{2,60}?\s+now\b`,
+    String.raw`\b${OWNER_SUBJECT}\s+(?:\w+ly\s+)?(?:runs?|goes|go|lives?|handles?|uses?|drives?|does|do|works?|eats?|drinks?|rides?|takes?|gets?|has|have|pays?|sees?|trains?|plays?|starts?|finish(?:es)?)\s+(?!${TASK_OBJECT})[^.?;]{2,60}?\s+now\b`,
     'i',
   ),
   // "pickup is 2:45 now", "standup is at 10 now"
@@ -53,6 +56,38 @@ const FORMS: RegExp[] = [
   // "we adopted drizzle for all db access", "replaced it with a thinkpad"
   /\b(?:we|i)\s+(?:have\s+|'ve\s+)?(?:adopted|standardi[sz]ed on|settled on|went with|moved to)\s+\w/i,
   /\breplaced\s+(?:it|them|that|[\w.+#/-]+(?:\s+[\w.+#/-]+){0,2})\s+with\s+\w/i,
+  // "we're switching to wwise", "ok scratch fmod"
+  /\b(?:we're|we are|i'm|i am)\s+(?:switching|moving|migrating|changing)\s+(?:over\s+)?to\b|^(?:(?:ok|so|right)[,\s]+)*scratch\s+(?!(?:that|this|it|the last|my last)\b)[\w.-]+/i,
+  // "got starlink put in on the roof", "got a heat pump fitted"
+  /^(?:(?:so|ok|and|fyi|btw|update)[,:\s]+)*(?:we\s+|i\s+)?(?:finally\s+|just\s+)?got\s+(?:an?\s+|the\s+)?[\w.-]+(?:\s+[\w.-]+)?\s+(?:put in|installed|fitted|set up)\b/i,
+  // "mummy has gone back to abeokuta, we got a live-in nanny for the nights now"
+  /\b(?:has|have|'s)\s+gone\s+back\s+to\b|\b(?:we|i)\s+(?:got|hired|found)\s+an?\s+[^.?]{2,30}?\s+now\b/i,
+  // Any verb of the present with "now" at the end, not how a task is going: "the kids walk to school on
+  // their own now", "prod runs on kubernetes now", "we host everything on hetzner now", "there's a second
+  // on-call person now"; not "i see the error now", "the fix works now", "prod runs fine again now".
+  new RegExp(
+    String.raw`^(?:(?:so|and|ok|fyi|btw|also|oh)[,\s]+)*(?:(?:i|we|they|he|she)\s+(?:\w+ly\s+|only\s+|just\s+|all\s+)?(?!(?:(?:see|get|know|understand|think|need|want|have|feel|guess|mean|hope|try|love|hate|like|agree|remember|forget|say)s?|can|could|should|must|will|would|am|are|is|tried|got|had|did|do|does|said|told|made|found|fixed|merged|pushed|ran|broke|lost)\b)[a-z]{3,}|(?:(?:the|our|my|his|her|their)\s+[\w.-]+(?:\s+[\w.-]+){0,2}?|(?!(?:it|this|that|there|which|what|everything|nothing|something|the|a|an|my|our|his|her|their)\b)[\w.-]+)\s+(?:\w+ly\s+)?(?!(?:(?:work|pass|fail|compile|load|show|build|break|crash|look|seem|feel|get|need|want|say|happen|exist|return|throw|error|hang|render|boot|know|love|hate|like|agree|remember|forget|understand|see|think)(?:s|es)?|is|was|are|were|has|have|does|do)\b)[a-z]{3,})\s+(?!${TASK_OBJECT})(?![^.?;,]*\b(?:fine|ok|okay|works?|working|again|fixed|broken|better|worse|green|red|passing|failing|faster|slower|properly|correctly)\b)[^.?;,]{1,40}?\s+now\b(?=\s*(?:[.!,;]|$)|\s+(?:so|and|but|because|cos|since|which|though|too)\b)`,
+    'i',
+  ),
+  /^(?:(?:so|and|ok|fyi|btw|also|oh)[,\s]+)*there(?:'s| is| are)\s+(?:an?|two|three|\d+)\s+[\w -]{2,30}?\s+now\b(?=\s*(?:[.!,;]|$)|\s+(?:so|and|but|because|cos|since|which|though|too)\b)/i,
+  // "we're not on booking.com anymore"
+  /\b(?:we're|we are|i'm|i am)\s+not\s+(?:on|with|using|at|in|doing|taking|eating|drinking|going to)\s+(?:[^.?;]|\.(?=\w)){1,40}?\s*\bany ?more\b/i,
+  // "json saves were too big so now they're messagepack"; not "so now it's broken"
+  /\bso now\s+(?:they're|it's|we're|they are|it is|we are)\s+(?!(?:\w+ing|not|still|broken|fixed|done|fine|ok|okay|good|better|worse|up|down|back|live|ready|online|offline|open|closed|over|gone|here|there|too|so|very|really|just|a|an|the|all|stuck|slow|fast|faster|slower)\b)[\w.+#-]+/i,
+  // "since the reorg it's just one approval", "after the migration CI is github actions"
+  /^(?:(?:ok|so|fyi|btw|update)[,:\s]+)*(?:since|after)\s+the\s+(?:[\w-]+\s+){0,2}(?:reorg|re-org|migration|move|switch|merger|acquisition|upgrade|rewrite|restructure|restructuring|buyout|takeover|split)\b/i,
+  // "EA slipped to may", "put the double up to €100 a night"
+  /\b(?:slipped|slid|got pushed|pushed back|brought forward)\s+(?:back\s+)?to\s+\S/i,
+  /\b(?:put|bumped|pushed|raised|dropped|cut|brought)\s+(?:the\s+|our\s+|my\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:up|down)\s+to\s+[€£$]?\d/i,
+  // "getting the meal from a lad in listowel now"
+  /^(?:(?:so|ok|and|fyi|btw)[,\s]+)*(?:we're\s+|i'm\s+)?getting\s+(?:the|our|my)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:from|at|through|off)\s+[^.?]{2,40}?\s+now\b/i,
+  // "Colm's home from australia for good"
+  /\bfor good\b(?!\s+(?:measure|reason|luck|behaviou?r|cause|health))/i,
+  // "her niece Aoife is doing the rooms now", "Seánie from down the road does the relief milking on sundays now"
+  /(?<![\p{L}'])(?!(?:It|This|That|What|Which|There|Here|Everything|Nothing)\b)\p{Lu}[\p{L}'-]+(?:\s+from\s+[^,.;]{1,25})?\s+(?:is\s+|'s\s+)?(?:doing|running|handling|covering|teaching|managing|working|does|runs|handles|covers|teaches|manages|works)\s+[^,.?!;]{1,40}?\s+now\b/u,
+  /\b(?:he|she)(?:'s|s| is)\s+(?:doing|running|handling|covering|teaching|managing|working)\s+(?:the|our|my)\b[^,.?!;]{1,40}?\s+now\b/i,
+  // "Bridie retired", "Pat's gone to England"; case matters
+  /(?<![\p{L}'])\p{Lu}[\p{L}']+\s+(?:retired|quit|passed away|emigrated|moved away)\b|(?<![\p{L}'])\p{Lu}[\p{L}']+'s\s+gone\s+(?:to|back|off)\b/u,
 ];
 
 /** Not a change to remember: how a task is going ("it works now", "tests pass now"). */

@@ -23,7 +23,7 @@ export const NOT_A_PLACE = String.raw`(?:school|work|home|bed|lunch|dinner|break
  */
 export const NOW_STATE = new RegExp(
   String.raw`\b(?:i|we|he|she|they|(?:the|our|my)\s+[\w-]+(?:\s+[\w-]+)?)\s*(?:'s|'re|'m|\s(?:is|are|am))\s+(?:on|at|in|with|using|an?)\s+(?!${NOT_A_PLACE})(?:[^,.?!;]|\.(?=\w)){1,40}?\s+now\b` +
-    String.raw`|\b(?:i|we|he|she|they)\s+(?:report|meet|work|live|train|commute|bank|shop|cycle|drive|take|use|run|swim|play|go|see|eat|drink|get up|wake up|start|finish)\s+(?!(?:it|that|this|on it|back)\b)(?:[^,.?!;]|\.(?=\w)){1,40}?\s+now\b` +
+    String.raw`|\b(?:i|we|he|she|they)\s+(?:report|meet|work|live|train|commute|bank|shop|cycle|drive|take|use|run|swim|play|go|see|eat|drink|get up|wake up|start|finish|milk|feed|open|close|serve|charge|sell|teach|sing)\s+(?!(?:it|that|this|on it|back|the (?:error|bug|problem|issue|point|difference))\b)(?:[^,.?!;]|\.(?=\w)){1,40}?\s+now\b` +
     String.raw`|\b(?:the|our|my)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:runs|lives|listens|sits|meets|starts|opens|closes|deploys|ships|is hosted|are hosted)\s+(?:[^,.?!;]|\.(?=\w)){1,40}?\s+now\b`,
   'i',
 );
@@ -46,7 +46,7 @@ export const TERSE_NEWS =
 
 /** A named person and what they do for the user or team: "Priya reviews all my frontend PRs". */
 export const THEIR_ROLE =
-  /^(?:(?:fyi|btw|also)[,\s]+)*[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+(?:reviews|approves|owns|handles|manages|runs|maintains|signs off|looks after|covers|does)\s+(?:all|every|any|most|our|my|the)\b/;
+  /^(?:(?:fyi|btw|also)[,\s]+)*[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?(?:\s+(?:in|from|at|of)\s+[A-Z][\w'-]+|\s*,[^,]{1,30},)?\s+(?:reviews|approves|owns|handles|manages|runs|maintains|signs off|looks after|covers|does)\s+(?:all|every|any|most|our|my|the)\b/;
 
 /** A set-up noun and its one-word value: "the main app database is postgres", "default shell is fish". */
 export const SETUP_VALUE =
@@ -62,6 +62,12 @@ const QUESTION_TAIL = new RegExp(
   String.raw`^(.{12,}?)(?:[,;:]|\s[-–—]|\.{2,})\s+(?:(?:so|and|but|ok|anyway|then)\s+)?(?=${QUESTION_WORD})[^?]*\?[?!.\s]*$`,
   'i',
 );
+/** The same, typed without the "?": "we milk at 6 and 5, can you help me plan the day", "nora drives a yaris, what should the tyres be". */
+const UNMARKED_TAIL =
+  /^(.{12,}?)(?:,\s+|\s+(?=if you (?:need|want) (?:it|that|them|to know)\b))(?:(?:so|and|but|ok)\s+)?(?:(?:can|could|would|will) (?:you|u)\b|(?:what|how|which|where|why|when) (?:should|do|does|is|are|would|can|could|shall)\b|any (?:ideas?|tips|advice|suggestions|thoughts)\b|(?:should|do|can|could|would|shall) (?:i|we)\b|if (?:that|it) (?:matters|helps)\b|if you (?:need|want) (?:it|that|them|to know)\b|in case (?:that|it) (?:matters|helps)\b|(?:is|are|was|does|do) (?:that|it|this|they) (?:bad|ok|okay|normal|too|a|an|safe|healthy|enough|worth|matter|wrong|right|fine)\b)[^?]*$/i;
+/** A standing fact, then what goes wrong with it now: "i use visual studio for unity and intellisense keeps dying". */
+const TROUBLE_TAIL =
+  /^(.{12,}?)(?:,\s*|\s+)(?:and|but)\s+(?:the\s+|my\s+|our\s+|its\s+)?[\w.-]+(?:\s+[\w.-]+)?\s+(?:keeps|kept|started|is|are|'s)\s+(?:\w+ing|crashing|broken|dead|slow)\b/i;
 const QUESTION_START = new RegExp(
   String.raw`^(?:(?:ok|so|and|but|hey|hi|also|quick q|quick question|btw)[,:\s]+)*(?:${QUESTION_WORD}|if\b|whether\b|wondering\b|not sure\b|idk\b|i (?:wonder|was wondering|'m wondering)\b)`,
   'i',
@@ -73,10 +79,45 @@ const QUESTION_START = new RegExp(
  * question. Undefined when the sentence is not a statement followed by a question.
  */
 export function statementBeforeQuestion(sentence: string): string | undefined {
-  const m = QUESTION_TAIL.exec(sentence.trim());
+  const m = QUESTION_TAIL.exec(sentence.trim()) ?? UNMARKED_TAIL.exec(sentence.trim()) ?? TROUBLE_TAIL.exec(sentence.trim());
   const head = m?.[1]?.trim();
   // "this is what we had before, can you make it like that again?": the statement points at the conversation.
   if (!head || QUESTION_START.test(head) || head.includes('?') || /^(?:this|that|it|these|those|here|there)\b/i.test(head))
     return undefined;
   return head;
 }
+
+/**
+ * What a household, farm or business supplies and charges and whom it deals with: "we supply the
+ * milk to kerry dairy", "we charge €90 a night", "we support ios 15 and up", "we're with electric
+ * ireland for the house", "we're in the ACRES scheme", "meal and fertiliser come from the Kerry
+ * Agribusiness store in Farranfore".
+ */
+export const WE_TRADE =
+  /\bwe\s+(?:only\s+)?(?:support|target|charge|supply|sell|stock|offer|breed|rear|milk|farm|grow)\s+(?!(?:it|this|that|them|you|him|her)\b)\S|\b(?:we're|we are|i'm|i am)\s+(?:still\s+)?with\s+(?!(?:you|them|him|her|it|the kids|family|friends)\b)[\w.&'-]+(?:\s+[\w.&'-]+){0,2}\s+for\s+(?:the|our|my|all|both)\b|\b(?:we're|we are|i'm|i am)\s+(?:still\s+)?in\s+the\s+[\w-]+\s+(?:scheme|programme|program|union|co-?op|cooperative|choir|league)\b|\b(?:we're|we are)\s+(?:targeting|aiming (?:for|at))\s+(?!(?:the|a|an|this|that|it|them)\b)\S/i;
+
+/** Where the things a household or business buys come from, from a named place or person (not where an error comes from). */
+export const SUPPLIED_FROM =
+  /^(?:(?:fyi|btw|also)[,\s]+)*(?:the\s+|our\s+|my\s+|all\s+(?:the\s+|our\s+)?)?(?!(?:it|this|that|everything|nothing)\b)[\w-]+(?:\s+(?:and|&)\s+[\w-]+)?(?:\s+[\w-]+)?\s+(?:comes?|come)\s+from\s+(?![^.]*\b(?:error|bug|issue|problem|warning|exception|crash|leak|message|noise)s?\b)[^.]{0,30}?\b[A-Z]/;
+
+/** Someone's car or bike: "Nora drives a toyota yaris". Case matters. */
+export const THEIR_VEHICLE = /^(?:(?:fyi|btw|also)[,\s]+)*\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?\s+(?:drives|owns|rides)\s+an?\s+[\w-]+/u;
+
+/** What guests or customers may do and when: "guests can check in from 3 in the afternoon". */
+export const WINDOW_POLICY =
+  /^(?:(?:fyi|btw|also|reminder)[,:\s]+)*(?:the\s+|our\s+)?(?:guests|customers|visitors|clients|patients|students|staff|members|users)\s+can\s+[\w -]{2,20}?\s+(?:from|until|till|after|before|between)\s+\d/i;
+
+/** When or by whom a thing gets looked after: "the jeep gets serviced by a lad in killorglin", "the sheep get dosed for fluke in october". */
+export const UPKEEP =
+  /^(?:(?:fyi|btw|also)[,\s]+)*(?:the|our|my|all the|all our)\s+[\w -]{2,30}?\s+(?:gets?|are|is)\s+(?:serviced|dosed|vaccinated|wormed|sheared|inspected|cleaned|checked|renewed|rotated|tested)\b[^.?]{0,30}?\b(?:by\s+\S|every|each|once|twice|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter))/i;
+
+/**
+ * "dev auth0 domain is still northquay-dev.eu.auth0.com", "my eating window is still 12 to 8": "still"
+ * before a value says it has not changed, unlike "the build is still failing".
+ */
+export const STILL_VALUE =
+  /^(?:(?:yeah|yes|so|and|fyi|btw)[,\s]+)*(?:the\s+|our\s+|my\s+)?[\w.'-]+(?:\s+[\w.'-]+){0,4}\s+(?:is|are)\s+still\s+(?!(?:\w+ing|broken|down|up|slow|stuck|there|here|open|closed|missing|empty|wrong|red|pending|not|a problem|an issue|on fire|out|off|bad|weird|flaky)\b)[\w.:'@/-]+/i;
+
+/** A thing pinned to a version or deployed from a branch: "the old retail app is stuck on 0.68", "web dashboard deploys straight from main". */
+export const PINNED =
+  /\b(?:is|are)\s+(?:stuck|pinned|frozen|locked)\s+(?:on|at|to)\s+(?:v|version\s+)?\d|^(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s+(?:deploys|ships|releases|syncs|publishes)\s+(?:straight\s+|automatically\s+|directly\s+)?(?:from|to|on)\s+[\w.-]+/i;

@@ -114,6 +114,135 @@ describe('English user messages as people type them', () => {
   });
 });
 
+describe('English changes and standing facts as a farmer, a B&B owner and a game developer type them', () => {
+  it('learns a change told with a price, "not ... anymore", "so now", "since the reorg", a slipped date or a person who took over', () => {
+    const cases: Array<[string, string]> = [
+      ['rooms are €85 a night now, everything went up', 'Rooms are €85 a night now, everything went up.'],
+      ["we're not with bord gais anymore, the bill was a joke", "We're not with bord gais anymore, the bill was a joke."],
+      ["the save files were huge on switch so now they're protobuf", "The save files were huge on switch so now they're protobuf."],
+      ['since the reorg the art team reports to Camille', 'Since the reorg the art team reports to Camille.'],
+      ['launch slipped to june, the publisher wants a demo first', 'Launch slipped to june, the publisher wants a demo first.'],
+      ['put the single room up to €70 a night', 'Put the single room up to €70 a night.'],
+      ['getting the hay from a farmer in Tralee now, half the price', 'Getting the hay from a farmer in Tralee now, half the price.'],
+      ["my brother's home from canada for good", "The user's brother's home from canada for good."],
+      ['Máire retired, her son Pádraig is doing the books now', 'Máire retired, her son Pádraig is doing the books now.'],
+      [
+        "Tom's gone to Dublin, Aisling from the village does the school run on fridays now",
+        "Tom's gone to Dublin, Aisling from the village does the school run on fridays now.",
+      ],
+    ];
+    for (const [text, memory] of cases) expect(learn(text), text).toEqual([`preference: ${memory}`]);
+  });
+
+  it('learns what a business supplies, charges, supports and targets, who it deals with, and health and roles said plainly', () => {
+    const cases: Array<[string, string]> = [
+      ["we're still on the old render pipeline, not URP", "rule: We're still on the old render pipeline, not URP."],
+      ["we're with AIB for the farm and the house", "fact: We're with AIB for the farm and the house."],
+      ["we're in the organic scheme since 2021", "fact: We're in the organic scheme since 2021."],
+      ['we supply the lambs to the co-op in Listowel', 'fact: We supply the lambs to the co-op in Listowel.'],
+      ['we charge €15 for a packed lunch', 'fact: We charge €15 for a packed lunch.'],
+      ['we support android 9 and up', 'fact: We support android 9 and up.'],
+      ["we're targeting september for the console release", "fact: We're targeting september for the console release."],
+      ['the lambs and the calves come from the mart in Kenmare', 'fact: The lambs and the calves come from the mart in Kenmare.'],
+      ['Nora drives a ford focus', 'fact: Nora drives a ford focus.'],
+      ['Declan in Tralee does all our payroll', 'fact: Declan in Tralee does all our payroll.'],
+      ['the mobile build targets 30fps', 'fact: The mobile build targets 30fps.'],
+      ["i've a dodgy knee since the football", 'fact: The user has a dodgy knee since the football.'],
+      ['he has type 2 diabetes', 'fact: He has type 2 diabetes.'],
+      ['im the one who handles all the build scripts', 'fact: The user is the one who handles all the build scripts.'],
+      // The request typed without "?" is cut off the statement.
+      [
+        'we feed at 7 in the morning and 6 in the evening, can you make me a rota',
+        'fact: We feed at 7 in the morning and 6 in the evening.',
+      ],
+    ];
+    for (const [text, memory] of cases) expect(learn(text), text).toEqual([memory]);
+  });
+
+  it('cuts what goes wrong now and a question typed without "?" off a standing fact, and reads upkeep, policies and amounts a day', () => {
+    const cases: Array<[string, string]> = [
+      [
+        'I use rider for the unity project and the debugger keeps disconnecting on big scenes',
+        'preference: The user uses rider for the unity project.',
+      ],
+      [
+        'the van gets serviced by a garage in Killarney, should i get the tyres done too',
+        'fact: The van gets serviced by a garage in Killarney.',
+      ],
+      ['the sheep get dosed for fluke in october. what product is good', 'fact: The sheep get dosed for fluke in october.'],
+      ['i drink three coffees a day, is that too much', 'fact: The user drinks three coffees a day.'],
+      ['guests can order breakfast until 10 in the morning', 'rule: Guests can order breakfast until 10 in the morning.'],
+      ['the B&B wifi password is on the fridge', 'fact: The B&B wifi password is on the fridge.'],
+      ['all our orders come through shopify', 'fact: All our orders come through shopify.'],
+      [
+        'ok scratch unreal, the publisher wants unity so we are switching to unity',
+        'preference: Scratch unreal, the publisher wants unity so we are switching to unity.',
+      ],
+      ['got solar panels put in on the shed roof', 'preference: Got solar panels put in on the shed roof.'],
+      ['with the new feeder we feed at 6 in the mornings now', 'preference: With the new feeder we feed at 6 in the mornings now.'],
+    ];
+    for (const [text, memory] of cases) expect(learn(text), text).toEqual([memory]);
+  });
+
+  it('learns a value "still" holds, a pinned version, where builds deploy from and are tested, and facts after a long subject', () => {
+    const cases: Array<[string, string]> = [
+      ['the staging db host is still db-stg-2.internal if you need it', 'fact: The staging db host is still db-stg-2.internal.'],
+      ['my lunch break is still 12 to 1', "fact: The user's lunch break is still 12 to 1."],
+      [
+        'the legacy admin app is stuck on 4.2, nobody wants to touch it',
+        'fact: The legacy admin app is stuck on 4.2, nobody wants to touch it.',
+      ],
+      ['the marketing site deploys straight from main', 'fact: The marketing site deploys straight from main.'],
+      ['for release builds we test on a galaxy a14', 'fact: For release builds we test on a galaxy a14.'],
+      ["i've got an arsenal season ticket", 'fact: The user has got an arsenal season ticket.'],
+      ['in the backend services all logging is pino', 'fact: In the backend services all logging is pino.'],
+      [
+        'the android package name for the booking app is com.acme.booking',
+        'fact: The android package name for the booking app is com.acme.booking.',
+      ],
+      [
+        'my sister has gone back to Cork, we got a childminder for the mornings now',
+        "preference: The user's sister has gone back to Cork, we got a childminder for the mornings now.",
+      ],
+      ['broadband is sky 100mb, if that matters for the router', 'fact: Broadband is sky 100mb.'],
+      ['we cache sessions in redis via ioredis', 'fact: We cache sessions in redis via ioredis.'],
+    ];
+    for (const [text, memory] of cases) expect(learn(text), text).toEqual([memory]);
+    expect(learn('the build is still failing')).toEqual([]);
+  });
+
+  it('reads any present-tense verb with "now" at the end as a change, but not what a task does now', () => {
+    const cases: Array<[string, string]> = [
+      ['the kids walk to school on their own now', 'preference: The kids walk to school on their own now.'],
+      ['prod runs on kubernetes now', 'preference: Prod runs on kubernetes now.'],
+      ["there's a second on-call person now", "preference: There's a second on-call person now."],
+      ['her school starts at 8:30 now', 'preference: Her school starts at 8:30 now.'],
+    ];
+    for (const [text, memory] of cases) expect(learn(text), text).toEqual([memory]);
+    for (const text of [
+      'i get it now',
+      'we have a problem now',
+      'the kids love it now',
+      'he knows about it now',
+      'we merged the fix so prod runs fine now',
+      'i see the error now',
+    ])
+      expect(learn(text), text).toEqual([]);
+  });
+
+  it('keeps a task going, a diagnosis and a question typed without "?" out', () => {
+    for (const text of [
+      "so now it's broken again",
+      "now it won't start",
+      'the error comes from the physics update',
+      'Docker is running now',
+      "we're targeting the wrong branch",
+      'the guests love the brown bread, what should i charge for a loaf',
+    ])
+      expect(learn(text), text).toEqual([]);
+  });
+});
+
 describe("a noun's 's that is 'is'", () => {
   it('is read as "is" before a place, an article or an adverb, and stays a possessive before a noun', () => {
     expect(captureByRules({ text: "the api's on localhost:8080, the frontend proxies to it" }).map((c) => c.text)).toEqual([

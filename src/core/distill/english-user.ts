@@ -6,9 +6,16 @@ import {
   NOW_STATE,
   ON_PLATFORM,
   SETUP_VALUE,
+  SUPPLIED_FROM,
   TEAM_PRACTICE,
   TERSE_NEWS,
   THEIR_ROLE,
+  THEIR_VEHICLE,
+  WE_TRADE,
+  PINNED,
+  STILL_VALUE,
+  UPKEEP,
+  WINDOW_POLICY,
 } from './english-facts.js';
 import type { Trigger } from './rule-patterns.js';
 
@@ -52,7 +59,7 @@ export function foldInformal(text: string): string {
 const DAY = String.raw`(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?s?`;
 /** A schedule that repeats: "every friday", "tue thu sat mornings", "at 6am every day", "mon-wed". */
 const SCHEDULE = new RegExp(
-  String.raw`\b(?:every|each)\s+(?:\d+(?:st|nd|rd|th)\s+|(?:other|two|three|four|six|couple of|few|\d+)\s+)?(?:days?|nights?|mornings?|evenings?|weeks?|weekends?|weekday|weeknight|workday|work day|school day|months?|years?|${DAY})\b|\b(?:daily|weekly|monthly|nightly|weekdays|weekends)\b|\b${DAY}(?:\s*(?:-|to|and|,)\s*${DAY})+\b|\b(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\b|\b(?:first|last|second|third)\s+(?:${DAY}|working day|weekday|week|weekend|day)\s+of\s+(?:every|the|each)\s+month\b|\b${DAY}\s+(?:nights|mornings|evenings|afternoons)\b|\bmost\s+(?:days|mornings|evenings|nights|weekends)\b|\bof every month\b|\bfirst thing\b`,
+  String.raw`\b(?:every|each)\s+(?:\d+(?:st|nd|rd|th)\s+|(?:other|two|three|four|six|couple of|few|\d+)\s+)?(?:days?|nights?|mornings?|evenings?|weeks?|weekends?|weekday|weeknight|workday|work day|school day|months?|years?|${DAY})\b|\b(?:daily|weekly|monthly|nightly|weekdays|weekends)\b|\b${DAY}(?:\s*(?:-|to|and|,)\s*${DAY})+\b|\b(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\b|\b(?:first|last|second|third)\s+(?:${DAY}|working day|weekday|week|weekend|day)\s+of\s+(?:every|the|each)\s+month\b|\b${DAY}\s+(?:nights|mornings|evenings|afternoons)\b|\bmost\s+(?:days|mornings|evenings|nights|weekends)\b|\bof every month\b|\bfirst thing\b|\bat\s+(?:half\s+)?\d{1,2}(?:[:.]\d{2})?\s+in the morning,?\s+and\s+(?:at\s+)?(?:half\s+)?\d{1,2}(?:[:.]\d{2})?\s+in the (?:evening|afternoon)\b|\bin the (?:mornings|evenings|afternoons)\b|\b(?:\d+|one|two|three|four|five|six|a few|a couple of)\s+(?:cups?|glasses|pints|times|hours|km|miles|coffees|teas|meals|walks)\s+(?:a|per)\s+(?:day|week|night)\b`,
   'i',
 );
 
@@ -65,7 +72,7 @@ const FIRST_PERSON_HABIT =
 
 /** Who the user is, in words no trigger phrase covers ("i'm a nurse doing 12h shifts", "im type 1 diabetic"). */
 const IDENTITY =
-  /\bi'm\s+(?:a|an|allergic|vegetarian|vegan|pescatarian|based|from|married|divorced|single|left-handed|colou?r-?blind|red-green|hard of hearing|deaf|diabetic|type [12]|pregnant|lactose|gluten|celiac|coeliac|learning|training for|on call|on a (?:cut|diet|budget)|on \d|in charge of|responsible for|the (?:only|main|lead|sole))\b|\bi'm\s+(?:not\s+)?(?:a|an)\s+\w+\s+person\b|\bi'm\s+\w+ic\b|\bi'm\s+(?:on|using)\s+(?:windows|mac|macos|linux|a mac|an? \w+ ?(?:laptop|phone))\b|\bi\s+(?:maintain|own|manage|bank with|grew up|was born|speak|sing in|play in|paint|grow|teach|(?:don't\s+)?(?:eat|drink)|keep|have (?:a|an|two|three|\d) (?:kids?|sons?|daughters?|dogs?|cats?|allerg\w+))\b|^(?:(?:fwiw|fyi|btw|also)[,\s]+)*had\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+){0,3}\s+(?:on|in)\s+(?:my|\d{4})\b/i;
+  /\bi'm\s+(?:a|an|allergic|vegetarian|vegan|pescatarian|based|from|married|divorced|single|left-handed|colou?r-?blind|red-green|hard of hearing|deaf|diabetic|type [12]|pregnant|lactose|gluten|celiac|coeliac|learning|training for|on call|on a (?:cut|diet|budget)|on \d|in charge of|responsible for|the (?:only|main|lead|sole))\b|\bi'm\s+(?:not\s+)?(?:a|an)\s+\w+\s+person\b|\bi'm the (?:one|person|only one) who\s+(?:owns|handles|does|runs|maintains|manages|looks after|deals with|reviews)\b|\bi'm\s+\w+ic\b|\bi'm\s+(?:on|using)\s+(?:windows|mac|macos|linux|a mac|an? \w+ ?(?:laptop|phone))\b|\bi\s+(?:maintain|own|manage|bank with|grew up|was born|speak|sing in|play in|paint|grow|teach|(?:don't\s+)?(?:eat|drink)|keep|have (?:a|an|two|three|\d) (?:kids?|sons?|daughters?|dogs?|cats?|allerg\w+))\b|^(?:(?:fwiw|fyi|btw|also)[,\s]+)*had\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+){0,3}\s+(?:on|in)\s+(?:my|\d{4})\b/i;
 
 /** The user's people and pets, named with or without "my": "husband is raj", "kids are at st brigid's". */
 const RELATION =
@@ -73,7 +80,7 @@ const RELATION =
 
 /** A fact with what it means for the agent: "..., so dont suggest it", "when i ask for recs skip the chains". */
 const CONSEQUENCE =
-  /,?\s*so\s+(?:please\s+)?(?:don't|do not|never|always|skip|keep|include|use|avoid|check|ask|flag|suggest|assume|plan|expect|leave|stop|no\b)|\bso\s+(?:any|anything|that's (?:when|why|probably why)|[^.?]{0,40}\b(?:is|are) (?:a no go|out|no use|not an option|a real thing)\b|[^.?]{0,40}\b(?:for|to) me\b)|\b(?:ask|check with|tell) me (?:before|first)\b|\bflag it to me\b|\b(?:for context|for reference)\s*[:,]|\bso (?:if|when|whenever) (?:i|you)\b|\b(?:when|whenever|if|any ?time) (?:i|you) (?:ask|say|want|need|draft|write|plan|suggest|book|send|make|mention|recommend)\b[^?]{3,80}[,.]|\bkeep that (?:day |in mind|straight|clear)|\bwhen i say\b/i;
+  /,?\s*so\s+(?:please\s+)?(?:don't|do not|never|always|skip|keep|include|use|avoid|check|ask|flag|suggest|assume|plan|expect|leave|stop|no\b)|\bso\s+(?:any|anything|that's (?:when|why|probably why)|[^.?]{0,40}\b(?:is|are) (?:a no go|out|no use|not an option|a real thing)\b|[^.?]{0,40}\b(?:for|to) me\b)|\b(?:ask|check with|tell) me (?:before|first)\b|\bflag it to me\b|\b(?:for context|for reference)\s*[:,]|\bso (?:if|when|whenever) (?:i|you)\b|\b(?:when|whenever|if|any ?time) (?:i|you) (?:ask|say|want|need|draft|write|plan|suggest|book|send|make|mention|recommend|explain|answer|reply|show)\b[^?]{3,80}[,.]|\bkeep that (?:day |in mind|straight|clear)|\bwhen i say\b/i;
 
 /**
  * More ways to tell a change: "X now, not Y" ("it's DASH diet now, not low carb"), "i now read early
@@ -87,11 +94,11 @@ const NAMED_LEFT = /\b[A-Z][a-z]+(?:'s|\s+has)\s+(?:left|quit|retired|graduated)
 
 /** A change that now holds: "we ripped datadog out", "switched banks to monzo", "no coffee after 2pm anymore". */
 const CHANGE =
-  /\b(?:we|i|the team|they)\s+(?:have\s+|'ve\s+)?(?:stopped using|ripped\s+[\w.-]+(?:\s+[\w.-]+)?\s+out|ripped out|dropped|ditched|got rid of|gave up|given up(?: on)?|quit|moved\s+(?:[\w./-]+\s+){1,4}(?:from\s+[^,.]{1,30}\s+)?(?:to|over to|onto)|migrated\s+(?:[\w./-]+\s+){1,4}to)\b|^(?:(?:also|oh|and|fyi|btw|ok|right|so)[,\s]+)*(?:just\s+)?(?:switched|moved|changed|migrated)\s+(?:[\w.'-]+\s+){0,7}(?:to|over to|onto|off)\b|^(?:(?:also|oh|and|fyi|btw|ok|right|so)[,\s]+)*(?:cancelled|canceled|quit|left|sold|dropped|ditched|ended)\s+(?:the|my|our)\b|\bwe\s+(?:sold|split|cancelled|canceled|left|went with)\b|\b(?:we're|i'm)\s+(?:fully\s+|now\s+)?(?:on|with)\s+[\w.-]+(?:\s+[\w.-]+)?\s+now\b|\b(?:getting|being|been)\s+(?:ripped out|phased out|retired|removed for good)\b|\b(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+)?(?:switched|swapped|moved|migrated|changed)\s+(?:over\s+)?to\b|\b(?:don't|doesn't|do not|does not|no)\b[^.?]{1,40}\banymore\b|\b(?:is|are)\s+(?!\w+ing\b)(?:the\s+)?[\w.@'-]+(?:\s+[\w.@'-]+){0,3}\s+now\b|\b(?:is|are)\s+(?:banned|forbidden|off limits|deprecated|not allowed)\b|\bas of (?:this|last|next)\s+\w+|\bnobody\s+\w+s?\b[^.?]{0,30}\banymore\b/i;
+  /\b(?:we|i|the team|they)\s+(?:have\s+|'ve\s+)?(?:stopped using|ripped\s+[\w.-]+(?:\s+[\w.-]+)?\s+out|ripped out|dropped|ditched|got rid of|gave up|given up(?: on)?|quit|moved\s+(?:[\w./-]+\s+){1,4}(?:from\s+[^,.]{1,30}\s+)?(?:to|over to|onto)|migrated\s+(?:[\w./-]+\s+){1,4}to)\b|^(?:(?:also|oh|and|fyi|btw|ok|right|so)[,\s]+)*(?:just\s+)?(?:switched|moved|changed|migrated)\s+(?:[\w.'-]+\s+){0,7}(?:to|over to|onto|off)\b|^(?:(?:also|oh|and|fyi|btw|ok|right|so)[,\s]+)*(?:cancelled|canceled|quit|left|sold|dropped|ditched|ended)\s+(?:the|my|our)\b|\bwe\s+(?:sold|split|cancelled|canceled|left|went with)\b|\b(?:we're|i'm)\s+(?:fully\s+|now\s+)?(?:on|with)\s+[\w.-]+(?:\s+[\w.-]+)?\s+now\b|\b(?:getting|being|been)\s+(?:ripped out|phased out|retired|removed for good)\b|\b(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+)?(?:switched|swapped|moved|migrated|changed)\s+(?:over\s+)?to\b|\b(?:don't|doesn't|do not|does not|no)\b[^.?]{1,40}\banymore\b|\b(?:is|are)\s+(?!\w+ing\b)(?:the\s+)?[€£$]?[\w.@'-]+(?:\s+[\w.@'-]+){0,3}\s+now\b|\b(?:is|are)\s+(?:banned|forbidden|off limits|deprecated|not allowed)\b|\bas of (?:this|last|next)\s+\w+|\bnobody\s+\w+s?\b[^.?]{0,30}\banymore\b/i;
 
 /** A standing rule without the usual markers: a scope ("any shell script you write", "on everything"), "X only", "would rather". */
 const SCOPED_RULE =
-  /^(?:(?:also|and|oh|ok|fyi|btw|reminder|heads up|note|ps)[,:\s]+)*(?:any|every|all)\s+[\w-]+(?:\s+[\w-]+){0,3}\s+(?:you|we|i)\s+(?:write|make|create|draft|add|generate|send|book|suggest)\b|^(?:(?:also|and|oh|ok|fyi|btw|reminder|heads up|note|ps)[,:\s]+)*(?:any|every|all)\s+[\w/-]+(?:\s+[\w/-]+){0,3}\s+(?:means|needs? to|must|should|has to|have to)\b|\ball\s+[\w-]+(?:\s+[\w-]+){0,2}\s+(?:has to|have to|must|needs? to)\b|(?:^|[,;]\s*)(?:no|zero)\s+[\w().`-]+(?:\s+[\w.`-]+){0,2}\s+(?:in|into|on|for|after|before|at)\s+(?:anything|any|all|every|\w+)\b|\b(?:drives?|drove) me (?:nuts|crazy|mad|insane|up the wall)\b|\b(?:tastes?|smells?|looks?|sounds?) like [^.]{1,30} to me\b|\bi (?:really )?(?:appreciate it|like it|love it|hate it) when\b|\bi (?:really )?don't need (?:the|a|any)\b|\S\s>\s\S|^keep\s+[\w ]{1,30}?\s+(?:short|brief|tight|simple|casual|concise|plain)\b|\bi find\s+[^.?]{1,60}\s+(?:noisy|annoying|cringe|useless|confusing|distracting|unreadable|hard to read|easier|harder|clearer)\b|^[^,?]{4,80}?\b(?:is|are|goes|go|runs?|lives?|uses?|gets?|comes?|ships?|deploys?|builds?|happens?)\b[^?]{1,50},\s*not\s+(?:an?\s+|the\s+)?[\w.`'/-]+|\bruns?\s+[\w.-]+(?:\s+[\w.-]+)?\s+not\s+[\w.-]+|\bon everything\b|\b(?:in|for) this (?:repo|codebase|project|house|family|team)\b|\b[\w-]+\s+only(?:\s+(?:please|thanks))?[.!]?$|\bi'?d\s+(?:much\s+|really\s+)?rather\b|\bwould\s+(?:much\s+|really\s+)?rather\b|\bnot a (?:big |huge )?fan of\b|\bi find (?:them|it|those|these) (?:so |really |super )?\w+|\b(?:prefer|want)\s+(?:small|short|tight|simple|plain|casual|formal|metric|imperial|local)\b|\bis a (?:family|house|team|hard) rule\b|\bon purpose\b|\b(?:deliberately|intentionally)\s+(?:not|pinned|kept|left)\b/i;
+  /^(?:(?:also|and|oh|ok|fyi|btw|reminder|heads up|note|ps)[,:\s]+)*(?:any|every|all)\s+[\w-]+(?:\s+[\w-]+){0,3}\s+(?:you|we|i)\s+(?:write|make|create|draft|add|generate|send|book|suggest)\b|^(?:(?:also|and|oh|ok|fyi|btw|reminder|heads up|note|ps)[,:\s]+)*(?:any|every|all)\s+[\w/-]+(?:\s+[\w/-]+){0,3}\s+(?:means|needs? to|must|should|has to|have to)\b|\ball\s+[\w-]+(?:\s+[\w-]+){0,2}\s+(?:has to|have to|must|needs? to)\b|(?:^|[,;]\s*)(?:no|zero)\s+[\w().`-]+(?:\s+[\w.`-]+){0,2}\s+(?:in|into|on|for|after|before|at)\s+(?:anything|any|all|every|\w+)\b|\b(?:drives?|drove) me (?:nuts|crazy|mad|insane|up the wall)\b|\b(?:tastes?|smells?|looks?|sounds?) like [^.]{1,30} to me\b|\bi (?:really )?(?:appreciate it|like it|love it|hate it) when\b|\bi (?:really )?don't need (?:the|a|any)\b|\S\s>\s\S|^keep\s+[\w ]{1,30}?\s+(?:short|brief|tight|simple|casual|concise|plain)\b|\bi find\s+[^.?]{1,60}\s+(?:noisy|annoying|cringe|useless|confusing|distracting|unreadable|hard to read|easier|harder|clearer)\b|^(?:[^,?]{4,80}?\b(?:is|are|goes|go|runs?|lives?|uses?|gets?|comes?|ships?|deploys?|builds?|happens?)\b|[^,?]{0,80}?\b(?:we|i)'(?:re|m)\s+(?:still\s+)?(?:on|with|using)\b)[^?]{1,50},\s*not\s+(?:an?\s+|the\s+)?[\w.`'/-]+|\bruns?\s+[\w.-]+(?:\s+[\w.-]+)?\s+not\s+[\w.-]+|\bon everything\b|\b(?:in|for) this (?:repo|codebase|project|house|family|team)\b|\b[\w-]+\s+only(?:\s+(?:please|thanks))?[.!]?$|\bi'?d\s+(?:much\s+|really\s+)?rather\b|\bwould\s+(?:much\s+|really\s+)?rather\b|\bnot a (?:big |huge )?fan of\b|\bi find (?:them|it|those|these) (?:so |really |super )?\w+|\b(?:prefer|want)\s+(?:small|short|tight|simple|plain|casual|formal|metric|imperial|local)\b|\bis a (?:family|house|team|hard) rule\b|\bon purpose\b|\b(?:deliberately|intentionally)\s+(?:not|pinned|kept|left)\b/i;
 
 /** Lessons the way people tell them: "learnt the hard way", "note for future you", "for next time". */
 const LESSON =
@@ -103,11 +110,11 @@ const DECISION =
 
 /** A named thing and what it is: "prod box is a hetzner ax41", "back garden is heavy clay", "default branch is called trunk". */
 const NAMED_FACT =
-  /^(?:(?:fyi|btw|also|oh|so|heads up)[,\s]+)*(?:[\w -]{3,30}:\s+)?(?!no\b|nothing\b)(?:the\s+|this\s+|our\s+)?[\w.'-]+(?:\s+[\w.'-]+){0,5}\s+(?:is|are|runs?|lives?|uses?)\s+(?!(?:at \d|broken|wrong|missing|off|weird|bad|good|fine|ok|okay|slow|failing|down|up|empty|blank|gone|stuck|better|worse|too|not|still|just|so|really|being|getting|going|done|ready|back|here|there|it|that|this|\w+ing)\b)(?:(?:an?|on|in|at|called|named)\s+[\w.'`/-]+|[\w.'`/-]+\s+[\w.'`/-]+|[\w'-]*(?:[\d`/_]|\.\w)[\w.'`/-]*)/i;
+  /^(?:(?:fyi|btw|also|oh|so|heads up)[,\s]+)*(?:[\w -]{3,30}:\s+)?(?:(?:in|for|on)\s+(?:the|our|all)\s+[\w -]{2,30}?,?\s+)?(?!no\b|nothing\b)(?:the\s+|this\s+|our\s+|all\s+)?[\w.'&-]+(?:\s+[\w.'&-]+){0,7}\s+(?:is|are|runs?|lives?|uses?|targets?|supports?)\s+(?!(?:at \d|broken|wrong|missing|off|weird|bad|good|fine|ok|okay|slow|failing|down|up|empty|blank|gone|stuck|better|worse|too|not|still|just|so|really|being|getting|going|done|ready|back|here|there|it|that|this|\w+ing)\b)(?:(?:an?|on|in|at|called|named)\s+[\w.'`/-]+|[\w.'`/-]+\s+[\w.'`/-]+|[\w'-]*(?:[\d`/_]|\.\w)[\w.'`/-]*)/i;
 
 /** Where a team's things go and how they are wired: "errors from the api go to sentry", "alerts page us through opsgenie". */
 const WIRING =
-  /^(?:(?:fyi|btw|also|oh|so|heads up|reminder|note)[,:\s]+)*(?!(?:it|this|that|nothing|no|everything|something)\b)(?:the\s+|our\s+|all\s+)?[\w.'-]+(?:\s+[\w.'()-]+){0,5}?\s+(?:go(?:es)?\s+(?:to|into|through|via)|gets?\s+(?:shared|sent|stored|deployed|logged|posted|routed|built|pushed|synced|backed up|published|released)\s+(?:through|via|to|into|in|on|from)|listens?\s+on|pages?\s+(?:us|me|the team|whoever is on call)\s+(?:through|via|on|in)|(?:is|are)\s+(?:hosted|deployed|built|tracked|stored|kept|managed|handled|shared|backed up|logged|published)\s+(?:on|in|at|by|through|via|with))\s+(?!(?:the wrong|a wrong|nowhere|404|it|that|this|them|waste|sleep|bed|school|work|lunch)\b)\S/i;
+  /^(?:(?:fyi|btw|also|oh|so|heads up|reminder|note)[,:\s]+)*(?!(?:it|this|that|nothing|no|everything|something)\b)(?:the\s+|our\s+|all\s+|most\s+of\s+(?:the|our)\s+)?[\w.'&-]+(?:\s+[\w.'&()-]+){0,5}?\s+(?:go(?:es)?\s+(?:to|into|through|via)|comes?\s+(?:in\s+)?(?:through|via)|gets?\s+(?:shared|sent|stored|deployed|logged|posted|routed|built|pushed|synced|backed up|published|released)\s+(?:through|via|to|into|in|on|from)|listens?\s+on|pages?\s+(?:us|me|the team|whoever is on call)\s+(?:through|via|on|in)|(?:is|are)\s+(?:hosted|deployed|built|tracked|stored|kept|managed|handled|shared|backed up|logged|published)\s+(?:on|in|at|by|through|via|with))\s+(?!(?:the wrong|a wrong|nowhere|404|it|that|this|them|waste|sleep|bed|school|work|lunch)\b)\S/i;
 /** What makes a wiring sentence an incident, not a set-up: "requests go to the wrong pod again". */
 const INCIDENT =
   /\b(?:wrong|broken|break(?:s|ing)?|fail(?:s|ing|ed)?|crash\w*|stuck|hangs?|hanging|times? out|timing out|somehow|keeps?|kept|again|still|suddenly|randomly|sometimes|instead of where|for some reason|weird|why)\b/i;
@@ -124,13 +131,13 @@ const ONE_OFF =
   /\b(?:this|next|last)\s+(?:mon|tue|wed|thu|fri|sat|sun|week)\w*|\b(?:appointment|interview|flight|party|meeting|exam|surgery|ready|due|deadline)\b|\bby\s+\d|\bon the \d/i;
 /** Someone's health fact: "Leo has a peanut allergy", "the kids are lactose intolerant". */
 const HEALTH =
-  /^(?:(?:also|and|fyi|btw|oh)[,\s]+)*(?:(?:mildly|very|severely|a bit|slightly|super)\s+)?allergic to\b|\b(?:has|have)\s+(?:an?\s+)?(?:severe\s+|mild\s+|bad\s+)?[\w-]+\s+(?:allergy|allergies|intolerance)\b|\b(?:is|are)\s+(?:allergic to|lactose intolerant|gluten intolerant|coeliac|celiac|diabetic|type [12] diabetic)\b/i;
+  /^(?:(?:also|and|fyi|btw|oh)[,\s]+)*(?:(?:mildly|very|severely|a bit|slightly|super)\s+)?allergic to\b|\b(?:has|have)\s+(?:an?\s+)?(?:severe\s+|mild\s+|bad\s+)?[\w-]+\s+(?:allergy|allergies|intolerance)\b|\b(?:is|are)\s+(?:allergic to|lactose intolerant|gluten intolerant|coeliac|celiac|diabetic|type [12] diabetic)\b|\b(?:i|he|she|they)(?:'ve| have| has)\s+(?:got\s+)?(?:an?\s+)?(?:bad|dodgy|weak|slipped|arthritic|replaced|new)\s+(?:back|knees?|hips?|shoulders?|disc|heart|ankles?|wrists?)\b|\b(?:i|he|she|they)(?:'ve| have| has)\s+(?:got\s+)?(?:asthma|arthritis|type [12] diabetes|diabetes|high blood pressure|high cholesterol|coeliac disease|a pacemaker|gout|migraines|epilepsy|glaucoma|psoriasis)\b/i;
 /** What a household or team has: "we have a cat called pepper", "we have three environments: dev, staging, prod". */
 const WE_HAVE =
-  /\bwe(?:'ve got| have| got)\s+(?:(?:an?|one|two|three|four|five|\d+)\s+[\w-]+(?:\s+[\w-]+){0,2}\s+(?:called|named)\b|(?:two|three|four|five|six|\d+)\s+(?!(?:problems|issues|bugs|questions|options|choices|things|ideas|tasks|errors|failures|tests|prs|tickets|blockers|concerns)\b)[\w-]+s\b\s*[:(]|an?\s+[\w-]+(?:\s+[\w-]+)?\s+(?:plan|subscription|membership|account|licen[cs]e)\b)/i;
+  /\b(?:we|i)(?:'ve got| have| got)\s+an?\s+[\w-]+(?:\s+[\w-]+)?\s+(?:season ticket|pass|membership|subscription)\b|\bwe(?:'ve got| have| got)\s+(?:(?:an?|one|two|three|four|five|\d+)\s+[\w-]+(?:\s+[\w-]+){0,2}\s+(?:called|named)\b|(?:two|three|four|five|six|\d+)\s+(?!(?:problems|issues|bugs|questions|options|choices|things|ideas|tasks|errors|failures|tests|prs|tickets|blockers|concerns)\b)[\w-]+s\b\s*[:(]|an?\s+[\w-]+(?:\s+[\w-]+)?\s+(?:plan|subscription|membership|account|licen[cs]e)\b)/i;
 /** How a team does a kind of work: "we write db queries with knex", "we do deploys through argo". */
 const WE_DO_WITH =
-  /\bwe\s+(?:write|do|run|build|test|format|lint|handle|manage|ship|release|bundle|schedule|review|monitor)\s+(?!(?:it|this|that|them|a|the)\b)[\w.-]+(?:\s+[\w.-]+){0,3}\s+(?:with|using|through|via|in)\s+(?!(?:it|this|that|them|a bit|a while)\b)\S/i;
+  /\b(?:we|i)\s+(?:render|test|check|debug|profile|preview)\s+(?:(?:them|it|everything|all|[\w-]+)\s+){0,2}on\s+(?:an?\s+|the\s+|our\s+|my\s+)?[\w.-]+\s+[\w.-]+|\bwe\s+(?:write|do|run|build|test|format|lint|handle|manage|ship|release|bundle|schedule|review|monitor|cache|store|persist|log|track|host|queue|encrypt|sign)\s+(?!(?:it|this|that|them|a|the)\b)[\w.-]+(?:\s+[\w.-]+){0,3}\s+(?:with|using|through|via|in)\s+(?!(?:it|this|that|them|a bit|a while)\b)\S/i;
 
 const T = (name: string, category: Trigger['category'], confidence: number, re: RegExp): Trigger => ({
   name,
@@ -183,6 +190,13 @@ export const USER_TRIGGERS_EN_IMPLICIT: Trigger[] = [
   { name: 'their-role', category: 'fact', confidence: 0.65, pattern: THEIR_ROLE },
   T('setup-value', 'fact', 0.65, SETUP_VALUE),
   T('team-practice', 'fact', 0.65, TEAM_PRACTICE),
+  T('we-trade', 'fact', 0.65, WE_TRADE),
+  { name: 'supplied-from', category: 'fact', confidence: 0.65, pattern: SUPPLIED_FROM },
+  { name: 'their-vehicle', category: 'fact', confidence: 0.65, pattern: THEIR_VEHICLE },
+  T('window-policy', 'rule', 0.65, WINDOW_POLICY),
+  T('upkeep', 'fact', 0.65, UPKEEP),
+  T('still-value', 'fact', 0.65, STILL_VALUE),
+  T('pinned', 'fact', 0.65, PINNED),
 ];
 
 /** An implicit English statement the gate should see as user evidence. */
