@@ -183,4 +183,100 @@ describe('rule capture in Spanish', () => {
       expect(learn(text), text).toEqual([]);
     }
   });
+
+  it('learns a value told after a long subject, a care routine, what someone cannot take, and a change said with "ya no", "dejamos" or "ahora"', () => {
+    const cases: Array<[string, string]> = [
+      ['el timeout del gateway de pagos es 30 segundos por request', 'fact: El timeout del gateway de pagos es 30 segundos por request.'],
+      ['los servicios de cobranza escuchan en el puerto 9000', 'fact: Los servicios de cobranza escuchan en el puerto 9000.'],
+      ['el worker de conciliacion apunta a la cola recon-jobs', 'fact: El worker de conciliacion apunta a la cola recon-jobs.'],
+      ['los PR de infra necesitan 2 aprobaciones', 'fact: Los PR de infra necesitan 2 aprobaciones.'],
+      ['para envios internacionales el courier es dhl', 'fact: Para envios internacionales el courier es dhl.'],
+      ['yo marisco no como, me sienta fatal', 'fact: Yo marisco no como, me sienta fatal.'],
+      ['el ibuprofeno no lo puedo tomar', 'fact: El ibuprofeno no lo puedo tomar.'],
+      ['me mido la glucosa con un sensor dos veces al dia', 'fact: Me mido la glucosa con un sensor dos veces al dia.'],
+      ['soy del grupo sanguineo 0 negativo', 'fact: Soy del grupo sanguineo 0 negativo.'],
+      ['estoy en el equipo de plataforma de datos', 'fact: Estoy en el equipo de plataforma de datos.'],
+      ['tengo fibra con digi en casa', 'fact: Tengo fibra con digi en casa.'],
+      ['voy a clases de pilates en el centro civico', 'fact: Voy a clases de pilates en el centro civico.'],
+      ['canto en el coro de la parroquia', 'fact: Canto en el coro de la parroquia.'],
+      ['llevo audifono desde hace tres años', 'fact: Llevo audifono desde hace tres años.'],
+      ['a la niña la recojo de la guarderia a las dos', 'fact: A la niña la recojo de la guarderia a las dos.'],
+      ['Lucia, la novia de mi hijo, es fisio', 'fact: Lucia, la novia de mi hijo, es fisio.'],
+      // "por eso" gives a reason; it points at nothing in the conversation.
+      [
+        'el topic de eventos tiene 6 particiones, por eso escala bien',
+        'fact: El topic de eventos tiene 6 particiones, por eso escala bien.',
+      ],
+      ['dejamos gorm, ahora todos los repos estan con sqlc', 'preference: Dejamos gorm, ahora todos los repos estan con sqlc.'],
+      ['ya no me pincho la insulina, ahora llevo bomba', 'preference: Ya no me pincho la insulina, ahora llevo bomba.'],
+      [
+        'me he dado de baja del gimnasio y he cogido la piscina municipal',
+        'preference: Me he dado de baja del gimnasio y he cogido la piscina municipal.',
+      ],
+      ['lo dejamos en 20 el pool de conexiones', 'preference: Lo dejamos en 20 el pool de conexiones.'],
+      ['ahora recojo el pan en la panaderia de la esquina', 'preference: Ahora recojo el pan en la panaderia de la esquina.'],
+    ];
+    for (const [text, memory] of cases) expect(learn(text), text).toEqual([memory]);
+  });
+
+  it('does not take a demonstrative "esta", an imperative or a state of this morning for a standing fact', () => {
+    for (const text of [
+      'mi wifi se desconecta cada 5 minutos desde esta mañana',
+      'apunta leche y pan en la lista',
+      'hacé que todos los botones de esta pantalla sean azules',
+      'estoy en el aeropuerto y el vuelo va retrasado',
+      'y ahora no me deja actualizar el whatsapp',
+    ])
+      expect(learn(text), text).toEqual([]);
+  });
+
+  it('cuts a question about the statement off it however it starts, and keeps a set-up or a date before an aside about now', () => {
+    const cases: Array<[string, string]> = [
+      ['para los tests usamos testify con suites, me generas uno para este repo?', 'preference: Para los tests usamos testify con suites.'],
+      ['uso fish con starship, tienes algun alias para git?', 'preference: Uso fish con starship.'],
+      ['yo no pruebo el cafe, con que me despierto por la mañana?', 'fact: Yo no pruebo el cafe.'],
+      ['me he pasado a ibuprofeno de 400. se puede tomar con el estomago vacio?', 'preference: Me he pasado a ibuprofeno de 400.'],
+      [
+        'me llegó el portátil nuevo del curro, un dell con windows 11 :) como instalo wsl?',
+        'preference: Me llegó el portátil nuevo del curro, un dell con windows 11.',
+      ],
+      ['la vecina del tercero, Pilar, es la que me cuida el gato', 'fact: La vecina del tercero, Pilar, es la que me cuida el gato.'],
+      ['el santo de mi madre es el 15 de agosto, apuntalo que siempre se me olvida', 'fact: El santo de mi madre es el 15 de agosto.'],
+      ['el servicio de facturas usa mongodb, no es mio pero me toca revisarlo esta semana', 'fact: El servicio de facturas usa mongodb.'],
+      ['en el portatil del curro tengo ubuntu, ahi hago todo lo de docker', 'fact: En el portatil del curro tengo ubuntu.'],
+      ['nuestros logs salen en formato json con el trace id', 'fact: Nuestros logs salen en formato json con el trace id.'],
+      // However the last clause asks, a final "?" makes it the question.
+      ['tengo un seat ibiza del 2009, le sale la luz del motor?', 'fact: Tengo un seat ibiza del 2009.'],
+      ['mi perro se llama Bruno, le puedo dar pollo?', 'fact: Mi perro se llama Bruno.'],
+    ];
+    for (const [text, memory] of cases) expect(learn(text), text).toEqual([memory]);
+    for (const text of ['usas vim o emacs, cual prefieres?', 'me recomiendas pnpm, es mejor?']) expect(learn(text), text).toEqual([]);
+    // A pasted table before the question is not the user telling anything.
+    const pasted =
+      '| Caso | Va en | | --- | --- | | Resumen todos los dias a las 7 | job.json | | Avisos urgentes | HEARTBEAT |, esto lo pongo asi?';
+    expect(learn(pasted)).toEqual([]);
+  });
+
+  it('learns who does a thing told object first, a set-up with "todavía", what someone tests on or eats, and more ways to tell a change', () => {
+    const cases: Array<[string, string]> = [
+      ['la reforma la dirige una amiga arquitecta, la caro', 'fact: La reforma la dirige una amiga arquitecta, la caro.'],
+      ['a la perra la atiende el veterinario de la esquina', 'fact: A la perra la atiende el veterinario de la esquina.'],
+      ['el backend guarda todo en postgres 16', 'fact: El backend guarda todo en postgres 16.'],
+      ['la app todavia tiene minSdk 23', 'fact: La app todavia tiene minSdk 23.'],
+      ['estoy con flutter 3.19 en el proyecto', 'fact: Estoy con flutter 3.19 en el proyecto.'],
+      ['pruebo en el emulador de un pixel 8', 'fact: Pruebo en el emulador de un pixel 8.'],
+      ['estoy comiendo sin gluten por el medico', 'fact: Estoy comiendo sin gluten por el medico.'],
+      ['hice la portabilidad y ahora cobro en el santander', 'preference: Hice la portabilidad y ahora cobro en el santander.'],
+      ['me reasignaron a 5to por una licencia', 'preference: Me reasignaron a 5to por una licencia.'],
+      ['nacho largo el futbol', 'preference: Nacho largo el futbol.'],
+      ['al final me decidi por el gris pa el living', 'decision: Al final me decidi por el gris pa el living.'],
+      ['despues de la reorganizacion le reporto a marta', 'preference: Despues de la reorganizacion le reporto a marta.'],
+      ['pasamos la cache a isar', 'preference: Pasamos la cache a isar.'],
+      // What goes wrong now, after "y me", is cut off the change.
+      ['ya subimos el proyecto a go 1.23 y me estan saliendo warnings', 'preference: Ya subimos el proyecto a go 1.23.'],
+    ];
+    for (const [text, memory] of cases) expect(learn(text), text).toEqual([memory]);
+    // "cómo" and a first-person verb asks how, typed without its marks.
+    expect(learn('como registro un provider en riverpod')).toEqual([]);
+  });
 });

@@ -59,7 +59,7 @@ export const USER_TRIGGERS_ES: Trigger[] = [
     'change',
     'preference',
     0.8,
-    String.raw`(?:me|nos) (?:cambie|cambiamos|pase|pasamos|mude|mudamos) (?:de [\w.+# -]{1,30} )?a|(?:ahora|ya) (?:solo )?(?:uso|usamos|utilizo|utilizamos|tenemos)|ya no (?:[a-z]+(?:o|amos|emos|imos)|me gusta|estoy|tengo)(?![\p{L}])|(?:deje|dejamos) (?:de|el|la|los|las)|me borre de|migramos (?:de|a)|(?:le )?cambiamos|se fue (?:del|de la)|(?:hemos|he) (?:cambiado|migrado|pasado) (?:de [\w.+# -]{1,30} )?a`,
+    String.raw`(?:me|nos) (?:cambie|cambiamos|pase|pasamos|mude|mudamos) (?:de [\w.+# -]{1,30} )?a|(?:ahora|ya) (?:solo )?(?:uso|usamos|utilizo|utilizamos|tenemos)|ya no (?:(?:me|nos|le|lo|la) )?(?:[a-z]+(?:o|amos|emos|imos)|me gusta|estoy|tengo|voy|soy|doy)(?![\p{L}])|(?:deje|dejamos) (?:de|el|la|los|las|[\p{L}\p{N}.+-]+(?=[,.;]|$))|me borre de|migramos (?:de|a)|(?:le )?cambiamos|se fue (?:del|de la)|(?:hemos|he) (?:cambiado|migrado|pasado) (?:de [\w.+# -]{1,30} )?a`,
   ),
   T(
     'rule',
@@ -71,7 +71,7 @@ export const USER_TRIGGERS_ES: Trigger[] = [
     'decision',
     'decision',
     0.8,
-    String.raw`(?:hemos|he|ya) (?:decidido|elegido|acordado)|decidimos|acordamos|elegimos|quedamos en|vamos a (?:usar|quedarnos con|migrar|mantener|empezar por)|nos quedamos con|al final (?:el|la|los|las|vamos|usamos|se queda)|descartad[oa]s?|se queda(?:n)? en`,
+    String.raw`(?:hemos|he|ya) (?:decidido|elegido|acordado)|(?:me decidi|nos decidimos) por|decidimos|acordamos|elegimos|quedamos en|vamos a (?:usar|quedarnos con|migrar|mantener|empezar por)|nos quedamos con|al final (?:el|la|los|las|vamos|usamos|se queda)|descartad[oa]s?|se queda(?:n)? en`,
   ),
   T(
     'preference',
@@ -83,7 +83,7 @@ export const USER_TRIGGERS_ES: Trigger[] = [
     'habit',
     'fact',
     0.7,
-    String.raw`todos los (?:dias|lunes|martes|miercoles|jueves|viernes|sabados|domingos|meses|anos)|todas las (?:semanas|mananas|noches|tardes)|cada (?:dia|semana|mes|ano|manana|noche|lunes|martes|miercoles|jueves|viernes|sabado|domingo)|de cada mes|los (?:lunes|martes|miercoles|jueves|viernes|sabados|domingos)|veces por semana|(?:tiene|tienen|tenes|tienes) que|hay que|le dicen|le decimos`,
+    String.raw`todos los (?:dias|lunes|martes|miercoles|jueves|viernes|sabados|domingos|meses|anos|fines de semana|findes)|(?:por|a) las (?:noches|tardes)|todas las (?:semanas|mananas|noches|tardes)|cada (?:dia|semana|mes|ano|manana|noche|lunes|martes|miercoles|jueves|viernes|sabado|domingo)|de cada mes|los (?:lunes|martes|miercoles|jueves|viernes|sabados|domingos)|veces por semana|(?:tiene|tienen|tenes|tienes) que|hay que|le dicen|le decimos`,
   ),
   T(
     'use-not',
@@ -95,19 +95,19 @@ export const USER_TRIGGERS_ES: Trigger[] = [
     'i-use',
     'preference',
     0.65,
-    String.raw`^(?:(?:en|para) [\p{L}]+(?: [\p{L}\p{N} ]{1,50}?)? )?(?:yo )?(?:uso|usamos|utilizo|utilizamos|trabajo con|programo (?:en|con)|codeo (?:en|con)) [\w.+#-]+`,
+    String.raw`^(?:(?:oye|mira|che|bueno|pues|ojo),? )?(?:(?:en|para) [\p{L}]+(?: [\p{L}\p{N} ]{1,50}?)? )?(?:yo )?(?:uso|usamos|utilizo|utilizamos|trabajo con|programo (?:en|con)|codeo (?:en|con)) [\w.+#-]+`,
   ),
   T(
     'our-x-is',
     'fact',
     0.7,
-    String.raw`^(?!(?:tu|tus|su|sus|usted|vos|este|esta|ese|esa)\s)(?:(?:el|la|los|las|mi|mis|nuestr[oa]s?)\s+)?(?:[\w.@/~:-]+\s+){0,5}?(?:es|son|esta|estan|se llama|se llaman|le decimos|tiene|tienen|usa|corre|corren|vive|viven|va|van|queda|toca|le toca|se despliega|se guarda|se guardan|se renueva|trabaja|cumple)(?![\p{L}])`,
+    String.raw`^(?!(?:tu|tus|su|sus|usted|vos|este|esta|ese|esa)\s)(?:(?:para|pa|pal|en) [^,.;]{1,50}? (?=(?:el|la|los|las|mi|mis|nuestr[oa]s?)\s))?(?:(?:todo|toda|todos|todas)\s+)?(?:(?:el|la|los|las|mi|mis|nuestr[oa]s?)\s+)?(?:(?:[\w.@/~:-]+\s+){0,5}?(?:es|son|esta|estan|se llama|se llaman|le decimos|tiene|tienen|usa|corre|corren|vive|viven|va|van|queda|toca|le toca|se despliega|se guarda|se guardan|se renueva|trabaja|cumple)|(?:[\w.@/~:-]+\s+){1,7}?(?:es|son|tiene|tienen|usa|usan|corre|corren|apunta|apuntan|escucha|escuchan|sigue|siguen|levanta|levantan|necesita|necesitan|requiere|requieren|conduce|calza|sale|salen|guarda|guardan|deploya|deployan|manda|mandan))(?![\p{L}])|^(?:el|la|los|las|mi|mis) [\p{L} ]{2,30}, [\p{L} ]{2,30}, (?:es|son|vive|trabaja|tiene)(?![\p{L}])|^(?:el|la|los|las) (?:[\p{L}]+ )?que [^,.;]{1,50} (?:es|son) (?:el|la|los|las|mi|un|una)`,
   ),
   T(
     'self',
     'fact',
     0.7,
-    String.raw`soy (?:el|la|un|una|alergic[oa]|vegetarian[oa]|vegan[oa]|de)|vivo en|trabajo (?:en|como|para|de)|curro (?:en|desde|de)|estudio [a-z]+|facturo|tengo (?:diabetes|alergia|\d+ anos|un[oa]? |dos |tres )|estoy en (?:windows|mac|linux|la universidad)|estoy viendo|este semestre`,
+    String.raw`soy (?:el|la|un|una|alergic[oa]|vegetarian[oa]|vegan[oa]|de|del)|vivo en|trabajo (?:en|como|para|de)|curro (?:en|desde|de)|estudio [a-z]+|facturo|tengo (?:diabetes|alergia|\d+ anos|un[oa]? |dos |tres )|estoy en (?:windows|mac|linux|la universidad)|estoy viendo|este semestre`,
   ),
   re('change-told', 'preference', 0.75, CHANGE_ES_TOLD),
   // "valen dejó natación": the accent tells the past from the present "dejo", so the raw text is read.
@@ -131,7 +131,7 @@ export const USER_TRIGGERS_ES: Trigger[] = [
  * ideas", "míralo", "arréglalo ya"), a feeling about it ("qué rabia").
  */
 const CONTEXT = W(
-  String.raw`lo mismo|esto|eso|otra vez|hasta que|mientras (?:dure|tanto|estemos|este|estoy)|hasta el (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo|fin)|de nuevo|todavia|aun|ahora mismo|ahorita|ya mismo|ya esta|ya(?=\s*(?:[,.!]|$))|por ahora|de momento|hoy|ayer|anoche|esta semana|este (?:finde|fin de semana|mes)|luego sigo|esta(?:s|n)? [a-z]+(?:ando|iendo)|ahi|aqui|este (?:archivo|bug|error|test|cambio|diff)|esta (?:funcion|rama|vez)|lo del|[a-z]+(?:aste|iste)(?:lo|la|los|las|me|te)?|bueno no|olvidalo|que rabia|que lio|dame ideas|mira a ver|fijate|[a-z]+alo ya|empieza por|(?:nunca|siempre) (?:me |lo |la )?(?:entiendo|se|olvido|acuerdo|encuentro|consigo|logro|puedo|he [a-z]*(?:ado|ido))|siempre que [a-z]+o `,
+  String.raw`lo mismo|esto|(?<!por )eso|otra vez|hasta que|mientras (?:dure|tanto|estemos|este|estoy)|hasta el (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo|fin)|de nuevo|todavia(?! (?:tiene|tienen|es|son|usa|usan|corre|corren|esta en|estan en))|aun|ahora mismo|esta (?:manana|tarde|noche)|ahorita|ya mismo|ya esta|ya(?=\s*(?:[,.!]|$))|por ahora|de momento|hoy|ayer|anoche|esta semana|este (?:finde|fin de semana|mes)|luego sigo|esta(?:s|n)? [a-z]+(?:ando|iendo)|ahi|aqui|este (?:archivo|bug|error|test|cambio|diff)|esta (?:funcion|rama|vez)|lo del|[a-z]+(?:aste|iste)(?:lo|la|los|las|me|te)?|bueno no|olvidalo|que rabia|que lio|dame ideas|mira a ver|fijate|[a-z]+alo ya|empieza por|(?:nunca|siempre) (?:me |lo |la )?(?:entiendo|se|olvido|acuerdo|encuentro|consigo|logro|puedo|he [a-z]*(?:ado|ido))|siempre que [a-z]+o `,
 );
 
 // "otra vez han cambiado el horario", "bajé de nuevo a 500 megas": a change that happened again.
@@ -145,7 +145,7 @@ function tiedToNow(text: string, change: boolean): boolean {
 
 /** A question typed without its marks: "cuanto es el 15% de 48000", "q hora es en madrid", "como configuro caddy". Folded. */
 const ASKS_ES = new RegExp(
-  String.raw`^(?:(?:oye|che|ey|hola|una pregunta|pregunta|y|bueno|ok|porfa)[,:\s]+)*(?:cuant[oa]s?|cual(?:es)?|quien(?:es)?|(?:q|que) (?:hora|dia|es|son|significa|onda|tal|opinas|me recomendas|me recomiendas|puedo|hago|hacemos|le|te)|como (?:se|hago|hacemos|puedo|podemos|podria|funciona|configuro|instalo|saco|paso|convierto|calculo|integro|declaro|cambio|agrego|exporto|conecto|comparto|(?:le|lo|la) (?!(?:comente|dije|conte|mencione|explique|decia|decía)(?![\p{L}])))|por ?que|donde (?:queda|esta|puedo|compro|consigo)|sabes (?:si|cual|cuanto|como|donde|que)|(?:me )?(?:podes|puedes|podrias) )(?![\p{L}])`,
+  String.raw`^(?:(?:oye|che|ey|hola|una pregunta|pregunta|y|bueno|ok|porfa)[,:\s]+)*(?:cuant[oa]s?|cual(?:es)?|quien(?:es)?|(?:q|que) (?:hora|dia|es|son|significa|onda|tal|opinas|me recomendas|me recomiendas|puedo|hago|hacemos|le|te)|como (?:se|hago|hacemos|puedo|podemos|podria|funciona|configuro|instalo|saco|paso|convierto|calculo|integro|declaro|cambio|agrego|exporto|conecto|comparto|(?:le|lo|la) (?!(?:comente|dije|conte|mencione|explique|decia|decía)(?![\p{L}])))|como (?!(?:todo|nunca|siempre|antes|dicho|digo|mucho|poco|mismo|minimo|maximo|primero|nuevo|tampoco|no|yo)(?![\p{L}]))[a-z]{3,}(?:o|amos)|por ?que|donde (?:queda|esta|puedo|compro|consigo)|sabes (?:si|cual|cuanto|como|donde|que)|(?:me )?(?:podes|puedes|podrias) )(?![\p{L}])`,
   'u',
 );
 /** A request for now: "explicame corto q es ...", "armame una lista"; not one for always ("mandame todo en listas cortas"). */
@@ -169,7 +169,7 @@ export function hasSpanishUserEvidence(text: string): boolean {
 const WEAK_BEFORE_ASIDE = new Set(['rule', 'our-x-is', 'habit']);
 
 /** Clause breaks, kept when the clauses are joined again ("porque" stays "porque"). */
-const CLAUSE_BREAK = /(\s*[,;:]\s+|\s+[-–—]\s+|\s+(?:pq|xq|porque|asi que|así que)\s+)/iu;
+const CLAUSE_BREAK = /(\s*[,;:]\s+|\s+[-–—]\s+|\s+(?:pq|xq|porque|asi que|así que)\s+|\s+y\s+(?=(?:me|nos|se|le|les)\s))/iu;
 
 /**
  * The statement before an aside about the moment: "mi banco es BBVA, ahí cobro la nómina", "he
@@ -193,14 +193,17 @@ export function statementBeforeAsideEs(sentence: string): string | undefined {
   // server está caído, ahorita no puedo") before an aside about now is mostly the task of the moment.
   const standing = USER_TRIGGERS_ES.filter((t) => !WEAK_BEFORE_ASIDE.has(t.name) && t.pattern.test(head));
   // "el api de prod es api.pagofacil.co, ojo con probar cosas ahí": a value with a dot or a digit is a set-up fact.
-  const value = /(?<![\p{L}])(?:es|son|esta|está) (?:en |el |la )?[\p{L}\p{N}-]*(?:\d|\.[\p{L}])[\p{L}\p{N}.:/-]*$/u.test(head);
+  const value =
+    /(?<![\p{L}])(?:es|son|esta|está) (?:en |el |la )?[\p{L}\p{N}-]*(?:\d|\.[\p{L}])[\p{L}\p{N}.:/-]*$|(?<![\p{L}])(?:es|son) (?:el )?\d{1,2} de [\p{L}]+$|(?<![\p{L}])(?:usa|usan|corre|corren|escucha|escuchan|levanta|levantan|apunta a|apuntan a) [\p{L}\p{N}][\p{L}\p{N}.:/-]*$/u.test(
+      head,
+    );
   return standing.length > 0 || value ? head : undefined;
 }
 
 const TAIL_LEAD = String.raw`^[¿¡\s]*(?:(?:y|asi que|entonces|pero|o sea)\s+)?`;
 /** A question about the statement: "..., cómo paso los contactos?" (only with a question mark after it). */
 const QUESTION_TAIL_ES = new RegExp(
-  String.raw`${TAIL_LEAD}(?:como|que|q|donde|cual|cuales|cuando|cuanto|me (?:pasas|das|recomendas|recomiendas|ayudas|armas|agendas|haces|decis|dices|explicas)|podes|puedes|podrias|hay|vale la pena|me conviene|sabes)(?![\p{L}])`,
+  String.raw`${TAIL_LEAD}(?:como|que|q|donde|cual|cuales|cuando|cuanto|me (?:pasas|das|recomendas|recomiendas|ayudas|armas|agendas|haces|decis|dices|explicas)|me [a-z]{3,}(?:as|es)|tienes|tenes|es (?:grave|normal|malo|bueno|peligroso|seguro)|se puede|con (?:que|q)|a (?:que|q) hora|lo repito|alguna?|podes|puedes|podrias|hay|vale la pena|me conviene|sabes)(?![\p{L}])`,
   'u',
 );
 /** A request about it: "..., dame un healthcheck", "..., sacame esas deps porfa". */
@@ -216,7 +219,7 @@ const REQUEST_TAIL_ES = new RegExp(
  */
 export function statementBeforeRequestEs(sentence: string): string | undefined {
   // A period before a lower-case word ("me compré un pixel 8. cómo paso los contactos?") ends a clause too.
-  const clauses = sentence.split(/\s*[,;:]\s+|\s+[-–—]\s+|(?<=[.!])\s+/);
+  const clauses = sentence.split(/\s*[,;:]\s+|\s+[-–—]\s+|(?<=[.!])\s+|\s+[:;]-?[)(DP]\s+/);
   const at = clauses.findIndex((c, i) => {
     if (i === 0) return false;
     const folded = fold(c);
@@ -226,9 +229,16 @@ export function statementBeforeRequestEs(sentence: string): string | undefined {
       (QUESTION_TAIL_ES.test(folded) && clauses.slice(i).join(' ').includes('?'))
     );
   });
-  if (at <= 0) return undefined;
+  // "tengo un seat del 2009, le sale la luz del motor?": however the question starts, the last
+  // clause before a final "?" is what is asked, and what comes before it is told.
+  const last = clauses.length - 1;
+  // Only for a short told part: a pasted table or answer before a question is no statement of the user's.
+  const told = clauses.slice(0, last).join(', ');
+  const asked =
+    at > 0 ? at : last > 0 && /\?\s*$/.test(sentence) && !told.includes('?') && told.length <= 200 && !/[|#]|---/.test(told) ? last : -1;
+  if (asked <= 0) return undefined;
   const head = clauses
-    .slice(0, at)
+    .slice(0, asked)
     .map((c) => c.replace(/[.!]+$/, ''))
     .join(', ')
     .trim();
