@@ -16,6 +16,7 @@ const W = (source: string, flags = 'u'): RegExp => new RegExp(String.raw`(?<![\p
 /** Spanish function and change words: never the subject of a statement. */
 export const STOP_ES = (
   'el la los las lo le les un una unos unas de del al a en con por para y e o u ni pero que se me te nos mi mis tu tus su sus ' +
+  'dos tres cuatro cinco seis siete ocho nueve diez ' +
   'nuestro nuestra nuestros nuestras es son fue era eran ser estar esta estan estamos estoy soy somos hay ya ahora hoy ayer no nunca ' +
   'mas muy tambien tampoco solo todo todos toda todas otro otra otros otras este estos estas ese esa eso esos esas desde hasta sobre ' +
   'entre sin como cuando porque pq xq q tb tmb asi entonces aca aqui alla ahi uso usamos usa usan usar utilizo utilizamos prefiero ' +
@@ -38,12 +39,14 @@ export function stemEs(word: string): string {
   if (/^(?:lunes|martes|miercoles|jueves|viernes)$/.test(word)) return word;
   if (word.length > 5 && /(?:ion|or|al|el|il|ad|ud|ar|er)es$/.test(word)) return word.slice(0, -2);
   if (word.length > 4 && /[aeiou]s$/.test(word)) return word.slice(0, -1);
+  // Loanwords keep their English plural: "mocks", "builds", "tests".
+  if (word.length > 3 && /[^aeiouns]s$/.test(word)) return word.slice(0, -1);
   return word;
 }
 
 /** What follows one of these was replaced: "ya no usamos X", "dejamos X", "nos pasamos de X", "cambiamos X por". */
 export const REPLACED_BEFORE_ES = W(
-  String.raw`(?:ya no (?:hay|usamos|uso|usan|usa|utilizamos|utilizo|tenemos|tengo|pagamos|pago|trabajo (?:en|con|para)|trabajamos (?:en|con|para)|vamos a|voy a|vivo en|vivimos en|estamos (?:en|con)|estoy (?:en|con)|corremos|como|tomo)|dej(?:e|o|amos|aron)(?: de (?:usar|ir a|ir al|tomar|pagar|comer))?|(?:nos|me) (?:cambiamos|cambie|pasamos|pase|mudamos|mude|fuimos|fui|bajamos|baje|borramos|borre|deshicimos|deshice) de|(?:migramos|movimos|mudamos) (?:[\p{L}\p{N}.-]+ ){0,2}de|en (?:vez|lugar) de|chau|chao|adios(?: a)?|sacamos|quitamos|eliminamos|borramos|matamos|jubilamos|abandonamos|tiramos|vendi|vendimos|cerramos|regale|cancel(?:e|amos)|(?:di|dimos) de baja|(?:nos |me )?(?:hemos|he|han|ha) (?:quitado|sacado|apagado|eliminado|dejado|cancelado|jubilado|abandonado|vendido|desinstalado|archivado|retirado))\s+(?:(?:el|la|los|las|un|una|mi|mis|nuestro|nuestra|nuestros|nuestras|al|a)\s+)?([\p{L}\p{N}][\p{L}\p{N}.+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}.+#/-]*){0,2})`,
+  String.raw`(?:ya no (?:hay|usamos|uso|usan|usa|utilizamos|utilizo|tenemos|tengo|pagamos|pago|trabajo (?:en|con|para)|trabajamos (?:en|con|para)|vamos a|voy a|vivo en|vivimos en|estamos (?:en|con)|estoy (?:en|con)|corremos|como|tomo)|dej(?:e|o|amos|aron|ar)(?: de (?:usar|ir a|ir al|tomar|pagar|comer))?|larg(?:o|ue|amos|aron)|(?:le |les )?borr(?:o|e|amos|aron)|(?:nos|me) (?:cambiamos|cambie|pasamos|pase|mudamos|mude|fuimos|fui|bajamos|baje|borramos|borre|deshicimos|deshice) de|(?:migramos|movimos|mudamos) (?:[\p{L}\p{N}.-]+ ){0,2}de|en (?:vez|lugar) de|chau|chao|adios(?: a)?|sacamos|quitamos|eliminamos|borramos|matamos|jubilamos|abandonamos|tiramos|vendi|vendimos|cerramos|regale|cancel(?:e|amos)|(?:di|dimos|(?:me|nos) (?:he|hemos) dado) de baja de|(?:di|dimos) de baja|(?:nos |me )?(?:hemos|he|han|ha) (?:quitado|sacado|apagado|eliminado|dejado|cancelado|jubilado|abandonado|vendido|desinstalado|archivado|retirado))\s+(?:(?:el|la|los|las|un|una|mi|mis|nuestro|nuestra|nuestros|nuestras|al|a)\s+)?([\p{L}\p{N}][\p{L}\p{N}.+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}.+#/-]*){0,2})`,
   'gu',
 );
 
@@ -59,6 +62,12 @@ export const REPLACED_AFTER_ES = W(
   'gu',
 );
 
+/** The object told first, then dropped: "lo de cruz roja lo he dejado", "filmin lo he cancelado". */
+export const DROPPED_FIRST_ES = W(
+  String.raw`(?:^|lo de |(?:el|la|los|las) )([\p{L}\p{N}][\p{L}\p{N}.+#/-]*(?: [\p{L}\p{N}][\p{L}\p{N}.+#/-]*){0,2}) (?:lo|la|los|las) (?:(?:he|hemos|ha|han) )?(?:dejado|deje|dejamos|cancelado|cancele|cancelamos|quitado|quitamos|apagado|apagamos|vendido|vendi|vendimos)`,
+  'gu',
+);
+
 /** Words that end a replaced name: "dejamos jenkins porque ..." names jenkins. */
 export const NAME_END_ES = /^(?:a|al|de|del|por|para|con|y|e|o|pero|en|porque|pq|xq|ya|ahora|que|desde|hace|se|nos|me|hoy|ayer)$/;
 
@@ -70,12 +79,12 @@ export const CHANGED_VERB_RE_ES = W(CHANGED_VERB_ES);
 
 /** The statement says the situation is new. */
 export const CHANGE_ES = W(
-  String.raw`se (?:apago|apagaron)|ahora|ya no|ya es|ya son|ya (?:esta|estan|estamos) en|(?:hemos|he|han|ha) (?:movido|cambiado|migrado|pasado a|subido a|vuelto a)|pase|movi|(?:nos|me) (?:pasamos|pase|bajamos|baje|subimos|subi|mudamos|mude|fuimos|fui) a|volvi(?:mos)? a|desde (?:hoy|ahora|ayer|el|la|este|esta|que|hace)|a partir de|de ahora en adelante|en adelante|cambi(?:amos|e|aron)|(?:se|lo|la|los|las|le|les|me|nos) cambio|nos pasamos|me pase|pasamos|migramos|movimos|se movio|se mudo|nos mudamos|me mude|dejamos|deje|en (?:vez|lugar) de|reemplazamos|sustituimos|nuev[oa]s?|ya no mas|chau|adios|por fin|se acabo|quedo atras|sacamos|quitamos|eliminamos|cancel(?:e|amos)|(?:di|dimos) de baja|paso a|pasaron a|subimos|subi|tiramos|abandonamos|vendi|vendimos|cerramos|terminamos la (?:migracion|mudanza)|me he puesto|nos hemos puesto|me reasignaron|me trasladaron|ya fue|fuera(?=\s*(?:[,.;!]|$))`,
+  String.raw`se (?:apago|apagaron)|ahora|ya no|ya es|ya son|ya (?:esta|estan|estamos) en|(?:hemos|he|han|ha) (?:movido|cambiado|migrado|pasado a|subido a|vuelto a)|(?:hemos|he|han|ha) (?:pasado|movido|subido|bajado) (?:el|la|los|las|mi|mis|nuestr[oa]s?)|(?:me|nos) (?:he|hemos|ha|han) dado de baja|movieron|pase|movi|(?:nos|me) (?:pasamos|pase|bajamos|baje|subimos|subi|mudamos|mude|fuimos|fui) a|volvi(?:mos)? a|desde (?:hoy|ahora|ayer|el|la|este|esta|que|hace)|a partir de|de ahora en adelante|en adelante|cambi(?:amos|e|aron)|(?:se|lo|la|los|las|le|les|me|nos) cambio|nos pasamos|me pase|pasamos|migramos|movimos|se movio|se mudo|nos mudamos|me mude|dejamos|deje|en (?:vez|lugar) de|reemplazamos|sustituimos|nuev[oa]s?|ya no mas|chau|adios|por fin|se acabo|quedo atras|sacamos|quitamos|eliminamos|cancel(?:e|amos)|(?:di|dimos) de baja|paso a|pasaron a|subimos|subi|tiramos|abandonamos|vendi|vendimos|cerramos|terminamos la (?:migracion|mudanza)|me he puesto|nos hemos puesto|me reasignaron|me trasladaron|pasaron al|pasaron a la|larg(?:o|ue|amos|aron)|(?:le |les )?borr(?:o|e|amos|aron) (?:el|la|los|las)|se fue a|(?:subio|bajo) a|(?:decidimos|vamos a|hay que) (?:dejar|migrar|pasar)|ya fue|fuera(?=\s*(?:[,.;!]|$))`,
 );
 
 /** An outright change: one shared word with a single memory is enough. */
 export const STRONG_CHANGE_ES = W(
-  String.raw`ya (?:esta|estan|estamos) en|se acabo|volvi(?:mos)? a|(?:hemos|he|han|ha) (?:movido|cambiado|migrado|pasado a)|(?:nos|me) (?:pasamos|pase|bajamos|baje|subimos|subi|mudamos|mude) a|cambi(?:amos|e|aron)|(?:se|lo|la|los|las|le|les|me|nos) cambio|movimos|se movio|paso a|pasamos|nos pasamos|me pase|ahora|ya no|en (?:vez|lugar) de|migramos|reemplazamos|sustituimos|nuev[oa]|movi|subimos|subi|vendi|abandonamos|tiramos`,
+  String.raw`ya (?:esta|estan|estamos) en|se acabo|volvi(?:mos)? a|(?:hemos|he|han|ha) (?:movido|cambiado|migrado|pasado a)|(?:nos|me) (?:pasamos|pase|bajamos|baje|subimos|subi|mudamos|mude) a|cambi(?:amos|e|aron)|(?:se|lo|la|los|las|le|les|me|nos) cambio|movimos|se movio|paso a|pasamos|nos pasamos|me pase|ahora|ya no|en (?:vez|lugar) de|migramos|reemplazamos|sustituimos|nuev[oa]|movi|subimos|subi|vendi|abandonamos|tiramos|(?:me|le|nos|les|lo|la|los|las) (?:movieron|cambiaron|pasaron|subieron|bajaron)|(?:hemos|he|han|ha) (?:subido|bajado|aumentado|reducido|pasado (?:el|la|los|las))|partimos|dividimos|unificamos|dado de baja`,
 );
 
 /** A second thing beside the first: "también usamos redis", "otro repo", "además". */

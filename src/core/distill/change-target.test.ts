@@ -201,3 +201,84 @@ describe('Spanish changes', () => {
     expect(target('moví el backend al 3001 xq el 8080 me chocaba con otro servicio', [worker, api, repo])).toBe('api');
   });
 });
+
+describe('what a change is about, offline', () => {
+  it('never takes a month, a year, "one" or "called" for what a change is about', () => {
+    const flock = mem('flock', 'We have about 200 ewes on the hill, they need extra meal the month before lambing.');
+    const producer = mem('producer', 'Our producer is Jean, he wants a weekly progress email, help them draft one.');
+    const game = mem('game', 'The game is called Lanterne, a 2D metroidvania.');
+    expect(target('We moved bug tracking to linear last month.', [flock, producer])).toBeUndefined();
+    expect(target('Switched to a new energy supplier this year.', [flock, producer])).toBeUndefined();
+    expect(target("It's one patch a month from now on.", [flock, producer])).toBeUndefined();
+    expect(target("The vet retired so we're with a young one called Dr Hegarty now.", [game, producer])).toBeUndefined();
+    // A change verb both happen to use is no shared subject.
+    const back = mem('back', 'The user has a bad back since they slipped a disc lifting a ewe.');
+    expect(target('EA slipped to may, the bosses want more polish.', [back])).toBeUndefined();
+    // "New York" is a name, not news.
+    const home = mem('home', 'The user works from home full time.');
+    expect(target('The user subscribes to the New York Times digital.', [home])).toBeUndefined();
+  });
+
+  it('does not read something misbehaving now as a change', () => {
+    const daughter = mem('daughter', 'Mi hija Marta vive en Londres desde hace ocho años.');
+    expect(
+      target('Tengo un iphone 11 que me regaló mi hija hace años, y ahora no me deja actualizar el whatsapp.', [daughter]),
+    ).toBeUndefined();
+    expect(target("The old laptop my brother gave me, now it won't boot.", [mem('bro', 'My brother lives in Cork.')])).toBeUndefined();
+    // A change with "ahora" still finds its memory.
+    const gym = mem('gym', 'Voy al gym los lunes a las 7.');
+    expect(target('cambié el gym a la noche, ahora voy a las 20h', [daughter, gym])).toBe('gym');
+  });
+
+  it('reads "ported", "is history", "put up to" and a dropped name with an underscore as changes, and never "getting" as a subject', () => {
+    const editor = mem('editor', 'Our level editor tool is written in WPF and it is getting slow with big maps.');
+    const meal = mem('meal', 'Meal and fertiliser come from the Kerry Agribusiness store in Farranfore.');
+    const rogue = mem('rogue', "The user's side project is a little roguelike in godot 3.5.");
+    const loc = mem('loc', 'Loc is handled with a giant google sheet that we export to csv.');
+    const style = mem('style', 'Our C# convention is m_ prefix for private fields and s_ for statics.');
+    const double = mem('double', 'We charge €90 a night for a double with the full irish included.');
+    expect(target('Getting the meal from a lad in Listowel now, way cheaper than the store.', [editor, meal])).toBe('meal');
+    expect(target('Ported the roguelike to godot 4.2 this weekend.', [editor, rogue])).toBe('rogue');
+    expect(target('The studio started using crowdin for all translations so the google sheet is history.', [editor, loc])).toBe('loc');
+    expect(target('New style guide: we dropped the m_ prefix, private fields are just _camelCase now.', [editor, style])).toBe('style');
+    expect(target('Put the double up to €100 a night, nobody complained.', [editor, double])).toBe('double');
+  });
+
+  it('reads Spanish changes told with the object first, "me he dado de baja de", "me movieron" and "ha pasado los"', () => {
+    const daughter = mem('daughter', 'Mi hija Marta vive en Londres.');
+    const redCross = mem('redCross', 'Hago voluntariado en cruz roja los viernes por la mañana.');
+    const insurance = mem('insurance', 'Tengo seguro privado con sanitas, además de la seguridad social.');
+    const onCall = mem('onCall', 'Me toca guardia los martes, así que ese día ando con el pagerduty.');
+    const choir = mem('choir', 'Los ensayos del coro son los miércoles a las siete de la tarde.');
+    const thyroid = mem('thyroid', 'Tomo eutirox de 50 en ayunas, media hora antes del desayuno.');
+    expect(target('Lo de cruz roja lo he dejado, ahora ayudo en el banco de alimentos los sábados.', [daughter, redCross])).toBe(
+      'redCross',
+    );
+    expect(target('Me he dado de baja de sanitas y he cogido adeslas.', [daughter, insurance])).toBe('insurance');
+    expect(target('Me movieron la guardia a los jueves desde este mes.', [daughter, onCall])).toBe('onCall');
+    expect(target('El coro ha pasado los ensayos al jueves a las seis.', [daughter, choir])).toBe('choir');
+    expect(target('El endocrino me ha subido el eutirox a 75, que la TSH salió alta.', [daughter, thyroid])).toBe('thyroid');
+  });
+
+  it('takes the whole name dropped before its verb, ends what "también" drops, and never matches on a number word', () => {
+    const diet = mem('diet', 'Yo carne roja no como, solo pescado y pollo.');
+    const redCross = mem('redCross', 'Hago voluntariado en cruz roja los viernes.');
+    expect(target('Lo de cruz roja lo he dejado, ahora ayudo en el banco de alimentos.', [redCross, diet])).toBe('redCross');
+    const streaming = mem('streaming', 'Hemos quitado netflix y ahora tenemos filmin, que tiene más cine europeo.');
+    expect(target('Filmin lo he cancelado también, ahora solo veo la tele a la carta.', [diet, streaming])).toBe('streaming');
+    const sugar = mem('sugar', 'Me mido el azúcar con un glucómetro, pinchándome el dedo dos veces al día.');
+    expect(target('Me han operado de cataratas de los dos ojos y ya no necesito gafas de lejos.', [sugar])).toBeUndefined();
+  });
+
+  it('reads "largó", "decidimos dejar", "se fue a" and an English plural in Spanish text', () => {
+    const daughter = mem('daughter', 'Mi hija Marta vive en Londres.');
+    const basket = mem('basket', 'Nacho juega al básquet en el club, entrena martes y jueves.');
+    const state = mem('state', 'En la app manejamos todo el estado con provider.');
+    const mocks = mem('mocks', 'El mock server lo levanto en el puerto 3000 con json-server.');
+    const budget = mem('budget', 'El presupuesto que tengo para la obra es de 3 millones de pesos.');
+    expect(target('Nacho largó el básquet, dice que se aburrió.', [daughter, basket])).toBe('basket');
+    expect(target('Al final decidimos dejar provider y migrar todo a riverpod 2.', [daughter, state])).toBe('state');
+    expect(target('Moví los mocks a prism y ahora corren en el 4010.', [daughter, mocks])).toBe('mocks');
+    expect(target('El presupuesto ya se fue a 5 millones con los aumentos.', [daughter, budget])).toBe('budget');
+  });
+});

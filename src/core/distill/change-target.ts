@@ -11,6 +11,7 @@ import { statesDifferentFacts } from '../write/changed-fact.js';
 import {
   ADDITIVE_ES,
   CHANGE_ES,
+  DROPPED_FIRST_ES,
   CHANGED_VERB_RE_ES,
   IDIOMS_ES,
   foldEs,
@@ -37,6 +38,7 @@ const STOP = new Set(
     'make makes made keep keeps kept switch switched switching move moved moving change changed changing instead rather ' +
     'these days lately recently nowadays going forward from now on starting today there here what which who whom whose ' +
     'pls please thanks fyi btw tbh rn ok okay yeah yes run runs ran work works worked live lives ship ships handle handles ' +
+    'one ones called named getting slipped ported converted rewrote rewritten upgraded downgraded bumped swapped ditched dropped scrapped ' +
     "we're we've i'm i've they're they've it's that's there's don't doesn't didn't isn't aren't can't won't"
   ).split(/\s+/),
 );
@@ -66,7 +68,7 @@ export function subjectWords(text: string): Set<string> {
 
 // What follows one of these is the thing replaced: "ditched X", "moved off X", "no longer use X".
 const REPLACED_BEFORE =
-  /\b(?:(?:switched|moved|migrated|changed|went|converted|ported|upgraded|downgraded)\s+(?:over\s+|away\s+)?from|moved\s+(?:off|away\s+from)(?:\s+of)?|(?:ditched|dropped|dumped|retired|killed|scrapped|removed|replaced|swapped|sunset(?:ted)?|deprecated|abandoned|uninstalled|cancell?ed)|ripped|got\s+rid\s+of|gave\s+up(?:\s+on)?|stopped\s+(?:using|doing|going\s+to|drinking|eating)|quit|sold|done\s+with|left(?!\s+(?:it|that|this|them|side|hand|over|behind|off|out|alone|open|on|in|at|for|to|a|an|early|home|work)\b)|no\s+longer\s+(?:use|using|on|with|at|in|have|work\s+(?:at|for|on|with)|go\s+to|eat|drink|do)|not\s+(?:using|on|with|at|in)|(?:do|does|did)(?:n['’]?t|\s+not)\s+(?:really\s+|even\s+)?(?:need|have|wear|eat|drink|take|own|use|play|drive|go\s+to|live\s+in|work\s+(?:at|for|on|with))(?=(?:\s+[\p{L}\p{N}.+#/'-]+){1,4}\s+any\s?more\b)|instead\s+of|no\s+more|traded\s+in|merged|(?:'re|'m|\bare|\bam|got|went|came|finally|moved|fully)\s+off(?:\s+of)?|let(?:\s+(?:the|our|my))?(?=\s+[\p{L}\p{N}.-]+(?:\s+[\p{L}\p{N}.-]+)?\s+(?:lapse|expire|go)\b)|(?:switched|moved|migrated|changed|converted|ported)\s+(?:[\p{L}\p{N}.-]+\s+){1,3}from|used\s+to\s+(?:use|be|have|go\s+to|work\s+(?:at|for|on)|live\s+in))\s+(?:the\s+|our\s+|my\s+|their\s+|a\s+|an\s+)?([\p{L}\p{N}][\p{L}\p{N}.+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}.+#/-]*){0,2})/giu;
+  /\b(?:(?:switched|moved|migrated|changed|went|converted|ported|upgraded|downgraded)\s+(?:over\s+|away\s+)?from|moved\s+(?:off|away\s+from)(?:\s+of)?|(?:ditched|dropped|dumped|retired|killed|scrapped|removed|replaced|swapped|sunset(?:ted)?|deprecated|abandoned|uninstalled|cancell?ed)|ripped|got\s+rid\s+of|gave\s+up(?:\s+on)?|stopped\s+(?:using|doing|going\s+to|drinking|eating)|quit|sold|done\s+with|left(?!\s+(?:it|that|this|them|side|hand|over|behind|off|out|alone|open|on|in|at|for|to|a|an|early|home|work)\b)|no\s+longer\s+(?:use|using|on|with|at|in|have|work\s+(?:at|for|on|with)|go\s+to|eat|drink|do)|not\s+(?:using|on|with|at|in)|(?:do|does|did)(?:n['’]?t|\s+not)\s+(?:really\s+|even\s+)?(?:need|have|wear|eat|drink|take|own|use|play|drive|go\s+to|live\s+in|work\s+(?:at|for|on|with))(?=(?:\s+[\p{L}\p{N}.+#/'-]+){1,4}\s+any\s?more\b)|instead\s+of|no\s+more|traded\s+in|merged|(?:'re|'m|\bare|\bam|got|went|came|finally|moved|fully)\s+off(?:\s+of)?|let(?:\s+(?:the|our|my))?(?=\s+[\p{L}\p{N}.-]+(?:\s+[\p{L}\p{N}.-]+)?\s+(?:lapse|expire|go)\b)|(?:switched|moved|migrated|changed|converted|ported)\s+(?:[\p{L}\p{N}.-]+\s+){1,3}from|used\s+to\s+(?:use|be|have|go\s+to|work\s+(?:at|for|on)|live\s+in))\s+(?:the\s+|our\s+|my\s+|their\s+|a\s+|an\s+)?([\p{L}\p{N}][\p{L}\p{N}_.+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}_.+#/-]*){0,2})/giu;
 // What precedes one of these was replaced: "X is gone", "X is out", "X → Y".
 const REPLACED_AFTER =
   /([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)(?:'s|\s+(?:is|was|are|were|has\s+been|have\s+been|got|is\s+being|are\s+being))\s+(?:gone|out|dead|retired|deprecated|replaced|dropped|history|no\s+more|over|cancell?ed|archived|deleted|removed|shut\s+(?:off|down)|off)\b|([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)\s+(?:finally\s+|just\s+)?(?:died|broke|is\s+dead)\b|([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)\s*(?:->|→|=>)\s*[\p{L}\p{N}]/giu;
@@ -97,6 +99,7 @@ export function replacedNames(text: string): string[] {
   }
   for (const m of folded.matchAll(REPLACED_BY_ES)) for (const n of m[1]!.split(/\s+(?:y|e)\s+/)) names.push(n);
   for (const m of folded.matchAll(REPLACED_AFTER_ES)) if (!STOP_ES.includes(m[1]!)) names.push(m[1]!);
+  for (const m of folded.matchAll(DROPPED_FIRST_ES)) names.push(m[1]!.replace(/^(?:el|la|los|las) /, ''));
   // "los sacamos a mano" drops no "mano": a set phrase's noun is never the thing replaced.
   const idiomNouns = new Set([...folded.matchAll(IDIOMS_EN), ...folded.matchAll(IDIOMS_ES)].map((m) => m[0].split(/\s+/).at(-1)));
   // "instead of the 7a.": the sentence's full stop is no part of the name.
@@ -119,10 +122,16 @@ function spanishChangeVerb(text: string): boolean {
   );
 }
 
+const NOW_MISBEHAVING =
+  /\b(?:y\s+)?ahora\s+(?:ya\s+)?no\s+(?:me|le|nos|te|se)\s+(?:deja|dejan|funciona|funcionan|anda|andan|carga|cargan|abre|abren|arranca|prende|sirve|va)\b|\bnow\s+(?:it|he|she|they|the \w+)\s+(?:won't|doesn't|don't|can't|isn't|keeps)\b/gi;
+
 /** The statement says the situation is new: "now", "these days", "anymore", "from now on", "moved to". */
-export function marksChange(text: string): boolean {
+export function marksChange(said: string): boolean {
+  // "y ahora no me deja actualizar", "now it won't start": something misbehaving now, not a change.
+  // "New York", "New Relic": a name, not news.
+  const text = said.replace(NOW_MISBEHAVING, ' ').replace(/\bNew\s+(?=\p{Lu})/gu, ' ');
   if (CHANGE_ES.test(foldEs(text)) || spanishChangeVerb(text)) return true;
-  return /\b(?:now|nowadays|these days|anymore|any more|no longer|from now on|from here on|going forward|starting (?:today|tomorrow|this|next|on|from|in)|as of|since (?:last|this)|moved|moving|switched|switching|changed|changing|replaced|replacing|ditched|dropped|(?<!\b(?:be|been|being|get|gets|getting)\s)merged|killed|cancell?ed|quit|left|promoted|demoted|transferred|sold|gave up|done with|stopped|shortened|lengthened|extended|reduced|increased|raised|lowered|cut (?:down|back)|halved|doubled|migration to|move to|switch to|is out|are out|archived|deleted|removed|swapped|bumped|upgraded|shifted|pushed|traded|migrated|died|off|gone|new\b|instead|used to|not \S+ any ?more|no more|is gone|are gone)\b|->|→/i.test(
+  return /\b(?:now|nowadays|these days|anymore|any more|no longer|from now on|from here on|going forward|starting (?:today|tomorrow|this|next|on|from|in)|as of|since (?:last|this)|moved|moving|switched|switching|changed|changing|replaced|replacing|ditched|dropped|(?<!\b(?:be|been|being|get|gets|getting)\s)merged|killed|cancell?ed|quit|left|promoted|demoted|transferred|sold|gave up|done with|stopped|shortened|lengthened|extended|reduced|increased|raised|lowered|cut (?:down|back)|halved|doubled|migration to|move to|switch to|is out|are out|archived|deleted|removed|swapped|bumped|upgraded|shifted|pushed|traded|migrated|ported|converted|rewrote|rewritten|slipped|died|off|gone|new\b|instead|used to|not \S+ any ?more|no more|is gone|are gone|(?:is|are) history|started using|put (?:[\w-]+ ){1,3}(?:up|down) to|(?:since|after) the (?:[\w-]+ ){0,2}(?:reorg|re-org|migration|move|switch|merger|upgrade|rewrite|restructure|restructuring))\b|->|→/i.test(
     text,
   );
 }
@@ -162,7 +171,8 @@ export function alsoReplaced<T extends { text: string }>(options: { text: string
  */
 export function replacedMemory<T extends { text: string }>(options: { text: string; memories: readonly T[] }): T | undefined {
   const { text, memories } = options;
-  if (isAdditive(text) || !marksChange(text)) return undefined;
+  // "filmin lo he cancelado también": "too" says a second thing was dropped, which still ends its memory.
+  if ((isAdditive(text) && replacedNames(text).length === 0) || !marksChange(text)) return undefined;
   // The words of the clauses that carry the change: "standup moved to 10:15, so the parents can do
   // school drop-off" is about standup, not school.
   const clauses = text
@@ -201,7 +211,8 @@ export function replacedMemory<T extends { text: string }>(options: { text: stri
     .filter((x) => x.shared.length > 0 && novelTo(x.m) > 0)
     .sort((a, b) => b.score - a.score);
   const best = scored[0];
-  if (!best) return byOldValueBeside({ text, own, memories: memories.filter((m) => novelTo(m) > 0) });
+  const beside = { text, own, memories: memories.filter((m) => novelTo(m) > 0) };
+  if (!best) return byOldValueBeside(beside);
   // Two shared words name the subject; one word (however short the memory) must pass the checks below.
   if (best.shared.length >= 2) return best.m;
   // One shared word is enough when the statement says outright that it moved or changed and no
@@ -219,7 +230,7 @@ export function replacedMemory<T extends { text: string }>(options: { text: stri
     !scored.some((x) => x !== first && x.shared.includes(word!))
   )
     return first.m;
-  return byOldValueBeside({ text, own, memories: memories.filter((m) => novelTo(m) > 0) });
+  return byOldValueBeside(beside);
 }
 
 /**
@@ -259,10 +270,10 @@ function alreadyDropped(named: string[], memory: string): boolean {
 }
 
 const WHEN_WORD =
-  /^(?:mon|tues?|wednes|thurs|fri|satur|sun)days?$|^(?:morning|evening|night|afternoon|weekend|week|day)s?$|^(?:lunes|martes|miercoles|jueves|viernes|sabados?|domingos?|manana|tarde|noche|finde|semana)$/;
+  /^(?:mon|tues?|wednes|thurs|fri|satur|sun)days?$|^(?:morning|evening|night|afternoon|weekend|week|day|month|year|fortnight)s?$|^(?:lunes|martes|miercoles|jueves|viernes|sabados?|domingos?|manana|tarde|noche|finde|semana|mes|mese|meses|anos?|dias?|quincenas?)$/;
 
 const STRONG_CHANGE =
-  /\bnew\s+(?:[\w-]+\s+)?(?:schedule|plan|routine|rule|policy|setup|address|time|slot|days?)s?\b|\b(?:moved|changed|switched|shifted|pushed|swapped|replaced|traded|migrated|bumped|upgraded|now|anymore|no longer|no more|instead|off to|gone)\b/i;
+  /\bnew\s+(?:[\w-]+\s+)?(?:schedule|plan|routine|rule|policy|setup|address|time|slot|days?)s?\b|\b(?:moved|changed|switched|shifted|pushed|swapped|replaced|traded|migrated|bumped|upgraded|ported|slipped|now|anymore|no longer|no more|instead|off to|gone)\b/i;
 
 /** Below the near-duplicate threshold, the cosine at which a paraphrase with shared words is the same fact. */
 const RETELLING_SIMILARITY = 0.8;
