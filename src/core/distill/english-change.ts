@@ -86,8 +86,8 @@ const FORMS: RegExp[] = [
   // "her niece Aoife is doing the rooms now", "Seánie from down the road does the relief milking on sundays now"
   /(?<![\p{L}'])(?!(?:It|This|That|What|Which|There|Here|Everything|Nothing)\b)\p{Lu}[\p{L}'-]+(?:\s+from\s+[^,.;]{1,25})?\s+(?:is\s+|'s\s+)?(?:doing|running|handling|covering|teaching|managing|working|does|runs|handles|covers|teaches|manages|works)\s+[^,.?!;]{1,40}?\s+now\b/u,
   /\b(?:he|she)(?:'s|s| is)\s+(?:doing|running|handling|covering|teaching|managing|working)\s+(?:the|our|my)\b[^,.?!;]{1,40}?\s+now\b/i,
-  // "Bridie retired", "Pat's gone to England"; case matters
-  /(?<![\p{L}'])\p{Lu}[\p{L}']+\s+(?:retired|quit|passed away|emigrated|moved away)\b|(?<![\p{L}'])\p{Lu}[\p{L}']+'s\s+gone\s+(?:to|back|off)\b/u,
+  // "Bridie retired", "Pat's gone to England"; case matters, and "Chrome quit unexpectedly" is a crash
+  /(?<![\p{L}'])\p{Lu}[\p{L}']+\s+(?:retired|quit|passed away|emigrated|moved away)\b(?!\s+(?:unexpectedly|again|on\s+(?:me|us)|working|responding|without))|(?<![\p{L}'])\p{Lu}[\p{L}']+'s\s+gone\s+(?:to|back|off)\b/u,
 ];
 
 /** Not a change to remember: how a task is going ("it works now", "tests pass now"). */

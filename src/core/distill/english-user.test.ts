@@ -226,6 +226,7 @@ describe('English changes and standing facts as a farmer, a B&B owner and a game
       'he knows about it now',
       'we merged the fix so prod runs fine now',
       'i see the error now',
+      'Chrome quit unexpectedly again',
     ])
       expect(learn(text), text).toEqual([]);
   });
