@@ -171,8 +171,9 @@ export function alsoReplaced<T extends { text: string }>(options: { text: string
  */
 export function replacedMemory<T extends { text: string }>(options: { text: string; memories: readonly T[] }): T | undefined {
   const { text, memories } = options;
+  const named = replacedNames(text);
   // "filmin lo he cancelado también": "too" says a second thing was dropped, which still ends its memory.
-  if ((isAdditive(text) && replacedNames(text).length === 0) || !marksChange(text)) return undefined;
+  if ((isAdditive(text) && named.length === 0) || !marksChange(text)) return undefined;
   // The words of the clauses that carry the change: "standup moved to 10:15, so the parents can do
   // school drop-off" is about standup, not school.
   const clauses = text
@@ -186,7 +187,6 @@ export function replacedMemory<T extends { text: string }>(options: { text: stri
     const theirs = subjectWords(m.text);
     return [...own].filter((w) => !theirs.has(w)).length;
   };
-  const named = replacedNames(text);
   if (named.length > 0) {
     // Where a memory says what it is about: its first clause, or all of it when it was itself a change
     // ("pixel 6 died, testing is on a pixel 7a now" is what "instead of the 7a" ends). Failing that,

@@ -19,6 +19,16 @@ const MOVE_VERB =
 /** What a task, not a standing change, does "now" to: "i get it now", "we have a problem now". */
 const TASK_OBJECT = String.raw`(?:it|that|this|them|me|you|him|her|a problem|an issue|a question|an? (?:idea|bug|error|answer|winner|fix)|the (?:error|bug|problem|issue|idea|point))\b`;
 
+/** "now" closing its clause: "..., so", "... and", a full stop. */
+const NOW_AT_CLAUSE_END = String.raw`now\b(?=\s*(?:[.!,;]|$)|\s+(?:so|and|but|because|cos|since|which|though|too)\b)`;
+const LEAD_WORDS = String.raw`(?:(?:so|and|ok|fyi|btw|also|oh)[,\s]+)*`;
+/** A pronoun and a verb of the present that is not a verb of seeing, knowing or wanting. */
+const PRONOUN_VERB = String.raw`(?:i|we|they|he|she)\s+(?:\w+ly\s+|only\s+|just\s+|all\s+)?(?!(?:(?:see|get|know|understand|think|need|want|have|feel|guess|mean|hope|try|love|hate|like|agree|remember|forget|say)s?|can|could|should|must|will|would|am|are|is|tried|got|had|did|do|does|said|told|made|found|fixed|merged|pushed|ran|broke|lost)\b)[a-z]{3,}`;
+/** A thing of the user's world and its verb, not a task's ("the fix works", "it loads"). */
+const NOUN_VERB = String.raw`(?:(?:the|our|my|his|her|their)\s+[\w.-]+(?:\s+[\w.-]+){0,2}?|(?!(?:it|this|that|there|which|what|everything|nothing|something|the|a|an|my|our|his|her|their)\b)[\w.-]+)\s+(?:\w+ly\s+)?(?!(?:(?:work|pass|fail|compile|load|show|build|break|crash|look|seem|feel|get|need|want|say|happen|exist|return|throw|error|hang|render|boot|know|love|hate|like|agree|remember|forget|understand|see|think)(?:s|es)?|is|was|are|were|has|have|does|do)\b)[a-z]{3,}`;
+/** What follows is no task's object or state: not "it", "a problem", "fine again". */
+const NOT_TASK_GAP = String.raw`(?!${TASK_OBJECT})(?![^.?;,]*\b(?:fine|ok|okay|works?|working|again|fixed|broken|better|worse|green|red|passing|failing|faster|slower|properly|correctly)\b)`;
+
 const FORMS: RegExp[] = [
   // "fyi: pnpm now", "heads up - trunk based now"
   /^(?:(?:ok|so|also|oh)[,\s]+)?(?:fyi|btw|heads up|update|quick update|ps)\s*[:,!-]?\s+(?!\w+ing\b)[\w.+#/-]+(?:\s+(?!\w+ing\b)[\w.+#/-]+){0,2}\s+now[.!]*$/i,
@@ -65,11 +75,8 @@ const FORMS: RegExp[] = [
   // Any verb of the present with "now" at the end, not how a task is going: "the kids walk to school on
   // their own now", "prod runs on kubernetes now", "we host everything on hetzner now", "there's a second
   // on-call person now"; not "i see the error now", "the fix works now", "prod runs fine again now".
-  new RegExp(
-    String.raw`^(?:(?:so|and|ok|fyi|btw|also|oh)[,\s]+)*(?:(?:i|we|they|he|she)\s+(?:\w+ly\s+|only\s+|just\s+|all\s+)?(?!(?:(?:see|get|know|understand|think|need|want|have|feel|guess|mean|hope|try|love|hate|like|agree|remember|forget|say)s?|can|could|should|must|will|would|am|are|is|tried|got|had|did|do|does|said|told|made|found|fixed|merged|pushed|ran|broke|lost)\b)[a-z]{3,}|(?:(?:the|our|my|his|her|their)\s+[\w.-]+(?:\s+[\w.-]+){0,2}?|(?!(?:it|this|that|there|which|what|everything|nothing|something|the|a|an|my|our|his|her|their)\b)[\w.-]+)\s+(?:\w+ly\s+)?(?!(?:(?:work|pass|fail|compile|load|show|build|break|crash|look|seem|feel|get|need|want|say|happen|exist|return|throw|error|hang|render|boot|know|love|hate|like|agree|remember|forget|understand|see|think)(?:s|es)?|is|was|are|were|has|have|does|do)\b)[a-z]{3,})\s+(?!${TASK_OBJECT})(?![^.?;,]*\b(?:fine|ok|okay|works?|working|again|fixed|broken|better|worse|green|red|passing|failing|faster|slower|properly|correctly)\b)[^.?;,]{1,40}?\s+now\b(?=\s*(?:[.!,;]|$)|\s+(?:so|and|but|because|cos|since|which|though|too)\b)`,
-    'i',
-  ),
-  /^(?:(?:so|and|ok|fyi|btw|also|oh)[,\s]+)*there(?:'s| is| are)\s+(?:an?|two|three|\d+)\s+[\w -]{2,30}?\s+now\b(?=\s*(?:[.!,;]|$)|\s+(?:so|and|but|because|cos|since|which|though|too)\b)/i,
+  new RegExp(String.raw`^${LEAD_WORDS}(?:${PRONOUN_VERB}|${NOUN_VERB})\s+${NOT_TASK_GAP}[^.?;,]{1,40}?\s+${NOW_AT_CLAUSE_END}`, 'i'),
+  new RegExp(String.raw`^${LEAD_WORDS}there(?:'s| is| are)\s+(?:an?|two|three|\d+)\s+[\w -]{2,30}?\s+${NOW_AT_CLAUSE_END}`, 'i'),
   // "we're not on booking.com anymore"
   /\b(?:we're|we are|i'm|i am)\s+not\s+(?:on|with|using|at|in|doing|taking|eating|drinking|going to)\s+(?:[^.?;]|\.(?=\w)){1,40}?\s*\bany ?more\b/i,
   // "json saves were too big so now they're messagepack"; not "so now it's broken"
