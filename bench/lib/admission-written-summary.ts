@@ -16,8 +16,9 @@ const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
  * `summary`) and the units offline rules learn a memory from, per file and per host.
  */
 const WRITTEN_SUMMARY_SETS = [
-  ['admission-summary-dev.jsonl', 'dev'],
-  ['admission-summary-blind.jsonl', 'blind'],
+  { file: 'admission-summary-dev.jsonl', role: 'dev', dir: 'dev', prefix: 'a' },
+  { file: 'admission-summary-blind.jsonl', role: 'blind', dir: 'blind', prefix: 'b' },
+  { file: 'admission-summary-c.jsonl', role: 'blind', dir: 'c', prefix: 'c' },
 ] as const;
 
 interface SummaryRow extends RealRow {
@@ -33,7 +34,7 @@ function measure(data: SummaryRow[]): string[] {
 
 export function printWrittenSummarySets(options: { dataDir: string }): void {
   const rows: string[][] = [];
-  for (const [f, role] of WRITTEN_SUMMARY_SETS) {
+  for (const { file: f, role } of WRITTEN_SUMMARY_SETS) {
     if (!existsSync(join(options.dataDir, f))) continue;
     const data = loadJsonl<SummaryRow>(join(options.dataDir, f));
     rows.push([f, role, 'all', ...measure(data)]);
@@ -45,10 +46,9 @@ export function printWrittenSummarySets(options: { dataDir: string }): void {
     ['file', 'role', 'host', 'keep', 'junk', 'junk admitted', 'keep rejected', 'rules learn: keep', 'rules learn: junk'],
     rows,
   );
-  const whole = WRITTEN_SUMMARY_SETS.filter(([f]) => existsSync(join(options.dataDir, f))).map(([f, role]) => {
+  const whole = WRITTEN_SUMMARY_SETS.filter(({ file }) => existsSync(join(options.dataDir, file))).map(({ file: f, role, dir, prefix }) => {
     const units = loadJsonl<SummaryRow>(join(options.dataDir, f));
-    const prefix = role === 'dev' ? 'a' : 'b';
-    const y = summaryDocumentYield({ dir: join(options.dataDir, 'summaries-written', role), prefix, units });
+    const y = summaryDocumentYield({ dir: join(options.dataDir, 'summaries-written', dir), prefix, units });
     const keep = units.filter((u) => u.label === 'keep').length;
     return [f, role, '12', String(y.memories), `${y.keep} of ${keep}`, String(y.junk), String(y.unmatched)];
   });
