@@ -13,6 +13,7 @@ const cases: Array<[AdmissionReason, string]> = [
   ['tool-noise', 'TypeError: x is undefined\n    at run (src/a.ts:1:2)'],
   ['tool-noise', '$ npm run build --watch'],
   ['tool-noise', '{"ok": true, "items": []}'],
+  ['tool-noise', 'E/AndroidRuntime: FATAL EXCEPTION: main Process: com.example.app, PID: 4411'],
   ['too-long', `I prefer ${'very '.repeat(120)}long sentences.`],
   ['chatter', 'ok thanks, sounds good!'],
   ['chatter', '好的，谢谢！'],

@@ -73,6 +73,11 @@ export interface AdmitOptions {
   minConfidence?: number;
   /** Longest admitted memory, in characters. Default 500 (memories are atomic). */
   maxChars?: number;
+  /**
+   * A summary line under a heading that files lasting things ("Constraints & Preferences", "Key
+   * Decisions", "Critical Context"): the heading stands for the rule or fact word a bare line lacks.
+   */
+  standingSection?: boolean;
 }
 
 export interface AdmissionDecision {
@@ -117,10 +122,12 @@ const DIRECTIVE =
 /** The leading verb of a change-log line, removed to judge what follows it. */
 const CHANGE_VERB = /^\S+\s+/;
 
-/** A log line: "[theme] Detected ...", "+314 - Tips", "↑880 ↓68k R29394k", "WRN Invalid entry". */
+/** A log line: "[theme] Detected ...", "+314 - Tips", "↑880 ↓68k R29394k", "WRN Invalid entry", logcat. */
 function isLogLine(text: string): boolean {
   if (/^\[[\w .-]{2,20}\]\s/.test(text) && !/^\[(?:image|screenshot|file)\]/i.test(text)) return true;
   if (/^[+-]\d+\s|^\d{1,4}\s+-\s+\S|^(?:WRN|INF|ERR|DBG|WARN|INFO|ERROR|DEBUG)\b/.test(text)) return true;
+  // Android logcat ("E/AndroidRuntime: FATAL EXCEPTION: main").
+  if (/^[VDIWEF]\/[\w.$-]+(?:\(\s*\d+\))?:\s/.test(text)) return true;
   // Mostly numbers and symbols: a status bar or a table row (CJK text has too few spaces to judge).
   if (hasCjk(text)) return false;
   // Code quoted in backticks is a noun of the sentence around it ("`a.conf` sets `b`").
@@ -208,7 +215,7 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (isCommonKnowledge(text, { fromUser: source === 'user' })) return reject('common-knowledge');
   if (weightedLength(text) < MIN_WEIGHTED_LENGTH || (!hasCjk(text) && core(text).split(' ').length < 2)) return reject('too-short');
   // A Spanish statement with a subject and a verb: the English "no verb" and "no content" checks do not read it.
-  const bySource = spanishMemory?.statement ? undefined : sourceRejection(text, source);
+  const bySource = spanishMemory?.statement ? undefined : sourceRejection(text, source, { standing: options.standingSection === true });
   if (bySource) return reject(bySource.reason, bySource.detail);
 
   return confidenceDecision(options);

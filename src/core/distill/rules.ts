@@ -10,7 +10,8 @@ import {
   type Speaker,
   type Trigger,
 } from './rule-patterns.js';
-import { proseSentences, splitUnits } from './sentences.js';
+import { proseSentences } from './sentences.js';
+import { summarySentences, type SummarySentence } from './summary-sections.js';
 import { restates } from './restated.js';
 import { isPersonStatement } from './summary-voice.js';
 import { saysRestated, withoutRestatementLeadIn } from './restatement-markers.js';
@@ -51,7 +52,7 @@ export interface CaptureByRulesOptions {
   text: string;
   /** Who wrote it. Default `user`. */
   role?: Speaker;
-  /** Default 3 for user messages, 2 for assistant messages, 10 for summaries. */
+  /** Default 3 for user messages, 2 for assistant messages, 30 for summaries. */
   maxPerTurn?: number;
   /** A gate to count decisions in; by default each candidate goes through `admit` uncounted. */
   gate?: AdmissionGate;
@@ -163,38 +164,14 @@ function findTrigger(sentence: string, role: Speaker, options: { plainStatements
   return undefined;
 }
 
-const MAX_PER_TURN: Record<Speaker, number> = { user: 3, assistant: 2, summary: 10 };
+// A summary of a long session files dozens of lasting things; a message says a few.
+const MAX_PER_TURN: Record<Speaker, number> = { user: 3, assistant: 2, summary: 30 };
 
-/**
- * Sections of a compaction summary about the work in flight (Claude Code: "Pending Tasks",
- * "Current Work", "Optional Next Step"; pi: "Progress", "Next Steps"): their "must"s are to-dos.
- */
-const IN_FLIGHT_SECTION =
-  /^(?:\d+\.\s*)?(?:pending tasks?|current (?:work|state|task)|(?:optional )?next steps?|in progress|progress|remaining (?:work|tasks)|todo|to do|what needs to be done|current quote from conversation)\s*:?\s*$/i;
-const SECTION = /^(?:\d+\.\s*)?[A-Z][\w &/-]{2,60}:?\s*$/;
-/** The section titles of Claude Code and pi compaction summaries, however they are marked up. */
-const KNOWN_SECTION =
-  /^(?:\d+\.\s*)?(?:primary request and intent|key technical concepts|files and code sections|errors and fixes|problem solving|all user messages|pending tasks|current work|optional next step|goal|goals|constraints (?:&|and) preferences|progress|key decisions|next steps|critical context|analysis|summary)\s*:?\s*$/i;
-
-/** The prose sentences capture reads; for a summary, without its in-flight sections. */
-function sentencesOf(message: string, role: Speaker): string[] {
-  if (role !== 'summary') return proseSentences(message);
-  const out: string[] = [];
-  let skipping = false;
-  let sectionLevel = 0;
-  for (const unit of splitUnits(message)) {
-    // Only sections at the level that opened the current one (a "##" heading, "7. Pending Tasks")
-    // switch; sub-headings and lead-ins inside a section do not.
-    const numbered = unit.kind === 'prose' && ((SECTION.test(unit.text) && /^\d+\.\s/.test(unit.text)) || KNOWN_SECTION.test(unit.text));
-    const level = unit.kind === 'heading' ? (unit.level ?? 1) : numbered ? 2 : 0;
-    if (level > 0 && (!skipping || level <= sectionLevel)) {
-      skipping = IN_FLIGHT_SECTION.test(unit.text);
-      sectionLevel = level;
-      continue;
-    }
-    if (!skipping && unit.kind === 'prose') out.push(unit.text);
-  }
-  return out;
+/** A line under a summary heading that files lasting things: the heading is its trigger (summary-sections.ts). */
+function standingLine(sentence: string): Found | undefined {
+  if (hasCjk(sentence)) return undefined;
+  const category = /\b(?:decided|decision|chose|instead of|rather than|over)\b/i.test(sentence) ? 'decision' : detectCategory(sentence);
+  return { statement: sentence, trigger: { name: 'section', pattern: /./, category, confidence: 0.65 } };
 }
 
 export function captureByRules(options: CaptureByRulesOptions): RuleCandidate[] {
@@ -229,7 +206,9 @@ function captureFromMessage(options: MessageOptions): RuleCandidate[] {
 
   const seen = new Set<string>();
   const candidates: Array<RuleCandidate & { order: number }> = [];
-  for (const [order, whole] of sentencesOf(message, role).entries()) {
+  const sentences: SummarySentence[] =
+    role === 'summary' ? summarySentences(message) : proseSentences(message).map((text) => ({ text, standing: false }));
+  for (const [order, { text: whole, standing }] of sentences.entries()) {
     const said = role === 'user' ? withoutRestatementLeadIn(whole) : whole;
     // "our api is on 8080, how do i proxy to it?": the statement is judged without its question.
     const sentence =
@@ -237,13 +216,19 @@ function captureFromMessage(options: MessageOptions): RuleCandidate[] {
         !hasCjk(said) &&
         (looksSpanish(said) ? (statementBeforeRequestEs(said) ?? statementBeforeAsideEs(said)) : statementBeforeQuestion(said))) ||
       said;
-    const found = findTrigger(sentence, role, { plainStatements: options.quoted !== true });
+    const found =
+      findTrigger(sentence, role, { plainStatements: options.quoted !== true }) ?? (standing ? standingLine(sentence) : undefined);
     if (!found) continue;
     const { trigger } = found;
     // The sentence as written is what the gate judges: a request or a complaint stays junk whatever
     // the normalised form would look like.
     const judged = found.judgeAs ? found.statement : sentence;
-    const decision = (options.gate ?? { admit }).admit({ text: judged, source: found.judgeAs ?? role, confidence: trigger.confidence });
+    const decision = (options.gate ?? { admit }).admit({
+      text: judged,
+      source: found.judgeAs ?? role,
+      confidence: trigger.confidence,
+      ...(standing && !found.judgeAs ? { standingSection: true } : {}),
+    });
     if (!decision.admitted) continue;
     const text = normalizeStatement(found.statement, { thirdPerson: (found.judgeAs ?? role) === 'user' });
     const key = text.toLowerCase();

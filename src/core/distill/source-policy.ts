@@ -5,6 +5,7 @@ import { SUMMARY_DECISION, SUMMARY_ERROR_FIX } from './rule-patterns.js';
 import { looksSpanish } from './spanish.js';
 import { isPersonStatement } from './summary-voice.js';
 import { hasNoFiniteVerb, isVerbless } from './structure-signals.js';
+import { isPastWorkEvent } from './past-events.js';
 
 /**
  * What the gate asks of a candidate depending on where it comes from. User messages mostly ask for
@@ -105,8 +106,31 @@ export function isNamedDefinition(text: string): boolean {
   );
 }
 
-export function sourceRejection(text: string, source: AdmissionSource): { reason: AdmissionReason; detail?: string } | undefined {
+/** A label over work still open ("Next concrete step: ...", "Pending: ...", "Blocked: ..."). */
+const IN_FLIGHT_LABEL =
+  /^(?:(?:next|immediate|concrete|current)\s+)*(?:next\s+)?(?:steps?|pending|todo|to do|open (?:questions?|items?|points?)|blocked(?: on)?|status|wip|in progress|follow[- ]ups?)\b[^:]{0,20}:/i;
+
+/** What a line under a standing heading still must not be: too short, a continuation, work still open, the session's events. */
+function standingLineRejection(t: string): { reason: AdmissionReason; detail?: string } | undefined {
+  if (t.split(/\s+/).length < 4) return { reason: 'fragment', detail: 'too little under a standing heading' };
+  // A line that goes on from the one before it ("actually it doesn't ...", "otherwise ...").
+  if (/^(?:actually|otherwise|however|instead|because|while|even so|that said|anyway)\b/i.test(t))
+    return { reason: 'context-dependent', detail: 'continues a line' };
+  if (IN_FLIGHT_LABEL.test(t)) return { reason: 'passing-state', detail: 'open work' };
+  if (isPastWorkEvent(t)) return { reason: 'session-event', detail: 'past work event' };
+  if (/\bI\s+(?:\w+\s+)?(?:discovered|found|noticed|tried|added|wrote|changed|fixed|ran)\b/.test(t)) return { reason: 'process-narration' };
+  return undefined;
+}
+
+export function sourceRejection(
+  text: string,
+  source: AdmissionSource,
+  options: { standing?: boolean } = {},
+): { reason: AdmissionReason; detail?: string } | undefined {
   const t = text.trim();
+  // Under a heading that files lasting things the heading is the evidence: a bare "label: value" or
+  // verbless line stands, but one still has to say something (four words) and point nowhere.
+  const standing = options.standing === true && source === 'summary';
   const cjk = hasCjk(t);
   if (source === 'user') {
     if (PROFANITY.test(t) && !STRONG_RULE.test(t) && !/\bshould\b/i.test(t)) return { reason: 'chatter', detail: 'frustration' };
@@ -123,7 +147,13 @@ export function sourceRejection(text: string, source: AdmissionSource): { reason
   if (source !== 'llm' && !cjk && durableLabelValue(t) !== undefined) return undefined;
   // An extractor writes sentences whose verbs the short list may not know ("The team deploys ..."),
   // so only very short LLM output is judged verbless.
-  if (!cjk && !STRONG_RULE.test(t) && isVerbless(t, source === 'llm' ? 4 : 8)) return { reason: 'fragment', detail: 'no verb' };
+  if (standing && !cjk) {
+    const standingJunk = standingLineRejection(t);
+    if (standingJunk) return standingJunk;
+  }
+  // Under a standing heading a verbless line stands when it is a label and its value ("Kube contexts: a and b").
+  if (!cjk && !STRONG_RULE.test(t) && !(standing && LABEL.test(t)) && isVerbless(t, source === 'llm' ? 4 : 8))
+    return { reason: 'fragment', detail: 'no verb' };
   if (source === 'llm') return isShort(t) && !hasContentEvidence(t) ? { reason: 'no-content' } : undefined;
   // Assistant prose and compaction summaries.
   if (!cjk) {
@@ -131,14 +161,18 @@ export function sourceRejection(text: string, source: AdmissionSource): { reason
     if (isHeadingLike(t)) return { reason: 'fragment', detail: 'heading' };
     const label = LABEL.exec(t);
     // "In VS Code: Check Settings → X (set to 1 to disable contrast adjustment)": a lesson in a list.
-    if (label && hasNoFiniteVerb(label[2]!) && !hasLesson(label[2]!)) return { reason: 'fragment', detail: 'label and value' };
+    if (!standing && label && hasNoFiniteVerb(label[2]!) && !hasLesson(label[2]!)) return { reason: 'fragment', detail: 'label and value' };
     if (CONTINUATION.test(t) || (SUBJECTLESS.test(t) && !MODAL_RULE.test(t))) return { reason: 'context-dependent' };
     if (DEICTIC_START.test(t) && !PLACE_START.test(t) && !LESSON_STRONG.test(t)) return { reason: 'context-dependent' };
     if (EXPECTATION.test(t)) return { reason: 'passing-state', detail: 'expectation' };
     if (/^(?:i|we)\b/i.test(t) && !isTeamDecision(t)) return { reason: 'process-narration' };
   }
   // A summary's own voice: what it learned about a person, a choice told with its reason.
-  if (!hasDurableEvidence(t) && !(source === 'summary' && (isPersonStatement(t) || SUMMARY_DECISION.test(t) || SUMMARY_ERROR_FIX.test(t))))
+  if (
+    !standing &&
+    !hasDurableEvidence(t) &&
+    !(source === 'summary' && (isPersonStatement(t) || SUMMARY_DECISION.test(t) || SUMMARY_ERROR_FIX.test(t)))
+  )
     return { reason: 'no-content', detail: 'no rule, lesson or standing fact' };
   return undefined;
 }
