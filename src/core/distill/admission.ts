@@ -13,7 +13,7 @@ import {
 import { core, hasCjk, hasExplanation, hasRuleMarker, isInjectedBlock, weightedLength } from './signals.js';
 import { hasLesson } from './durable-evidence.js';
 import { englishUserVeto, foldInformal, statesUserChange } from './english-user.js';
-import { hasSpanishUserEvidence, looksSpanish } from './spanish.js';
+import { foldChatEs, hasSpanishUserEvidence, looksSpanish, spanishUserVeto } from './spanish.js';
 import { judgeSpanishMemory } from './spanish-llm.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
 import { quotedWords } from './summary-voice.js';
@@ -171,7 +171,7 @@ export function admit(options: AdmitOptions): AdmissionDecision {
     if (asUser.admitted) return asUser;
   }
   // "I can see that the User model only has id": the claim is judged, not the preamble.
-  const said = source === 'user' ? raw : stripPreamble(raw);
+  const said = source === 'user' ? (!hasCjk(raw) && looksSpanish(raw) ? foldChatEs(raw) : raw) : stripPreamble(raw);
   // English typed without apostrophes ("dont ever", "im vegan") reads as spelt out.
   const english = source === 'user' && !hasCjk(said) && !looksSpanish(said);
   const text = english ? foldInformal(said) : said;
@@ -183,6 +183,10 @@ export function admit(options: AdmitOptions): AdmissionDecision {
 
   if ([...text].length > (options.maxChars ?? DEFAULT_MAX_MEMORY_CHARS)) return reject('too-long');
   // Spanish statements are judged by spanish.ts (the detectors below read English); questions stay out.
+  if (source === 'user' && !hasCjk(text) && looksSpanish(text)) {
+    const veto = spanishUserVeto(text);
+    if (veto) return reject(veto.reason, veto.detail);
+  }
   if (source === 'user' && hasSpanishUserEvidence(text) && !isQuestion(text)) return confidenceDecision(options);
   // Extractor output in Spanish: its events, requests and passing states are read in spanish-llm.ts.
   const spanishMemory = source === 'llm' ? judgeSpanishMemory(text) : undefined;

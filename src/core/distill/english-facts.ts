@@ -121,3 +121,16 @@ export const STILL_VALUE =
 /** A thing pinned to a version or deployed from a branch: "the old retail app is stuck on 0.68", "web dashboard deploys straight from main". */
 export const PINNED =
   /\b(?:is|are)\s+(?:stuck|pinned|frozen|locked)\s+(?:on|at|to)\s+(?:v|version\s+)?\d|^(?:the\s+|our\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s+(?:deploys|ships|releases|syncs|publishes)\s+(?:straight\s+|automatically\s+|directly\s+)?(?:from|to|on)\s+[\w.-]+/i;
+
+/**
+ * A request that holds for every case it names, not this once: "aisle seat for anything over 2
+ * hrs please", "type hints on every public function please", "for anything medical give me sources
+ * please", "client wants british english in all UI text", "dont touch anything under /legacy",
+ * "tables plural ... no exceptions", "no payday loans or bnpl suggestions ever", "call me raj".
+ */
+export const STANDING_REQUEST =
+  /\b(?:for|on|in|with|to)\s+(?:anything|everything|every|all|any|each)\b[^.?]{0,60}\bplease\b|^(?:please\s+)?[^.?,]{0,60}\b(?:for|on|in|with|to)\s+(?:anything|everything|every|all|any|each)\b[^.?,]{0,40},?\s*please\b|\b(?:wants?|needs?|expects?|requires?)\s+[^.?,]{1,40}\s+(?:in|on|for)\s+(?:all|every|any)\s+\w+|\bdon't\s+(?:touch|edit|change|modify|delete|refactor|reformat)\s+anything\s+(?:in|under|inside|within)\b|\bno exceptions\b|^no\s+[^.?]{2,60}\s+ever\b|^(?:please\s+)?call me\s+[a-z]+\b(?!\s+(?:back|later|when|if|at|tomorrow))/i;
+
+/** A goal with a horizon: "we're saving for a house deposit, target 60k", "i'm self employed, sole trader". */
+export const STANDING_SITUATION =
+  /\b(?:i'm|i am|we're|we are)\s+(?:saving (?:up )?for|paying off|self[- ]employed|a sole trader|freelance|a freelancer|a contractor|retired|semi[- ]retired|on a (?:student|work|skilled|spouse) visa)\b/i;

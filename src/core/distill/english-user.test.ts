@@ -256,3 +256,41 @@ describe("a noun's 's that is 'is'", () => {
     expect(foldInformal("christmas is always at my mum's in belfast")).toBe("christmas is always at my mum's in belfast");
   });
 });
+
+describe('English requests for every case, standing situations and choices among what was offered', () => {
+  it('learns requests that hold for every case they name and standing situations; not a choice among what was offered', () => {
+    for (const text of [
+      'window seat on anything longer than an hour pls',
+      'docstrings on every exported function pls, internal ones can skip them',
+      'the publisher wants oxford commas in all chapter titles',
+      'dont touch anything under /vendor, another team owns it',
+      'migrations are append only, no exceptions',
+      'no crypto or forex tips ever, im paying off a loan',
+      'call me bea pls, nobody calls me beatriz',
+      'were a 4 person studio, no QA at all, so tests are the only safety net',
+      "we're saving for a campervan, target 15k by next summer",
+      "i'm self employed, a sole trader, vat registered since may",
+    ])
+      expect(learn(text), text).toHaveLength(1);
+    for (const text of [
+      'i prefer the draft u wrote first',
+      'lets go with the green one',
+      'we decided to go with option c',
+      'lets reuse the approach from before',
+      'that quote is for the whole team not per seat',
+      'from now on lets focus on the invoice export bug',
+      'the vpn is down again, great',
+      'my train got cancelled again, typical',
+      'someone on hacker news said deno is faster than bun',
+      'ok so the deposit is 400 right',
+      'if i won the lottery id retire and never open jira again',
+      'popping out now, back in 20 mins',
+      'just this once send it from my personal address',
+      'whyyy is gradle like this',
+      'call me back when the build is done',
+    ])
+      expect(learn(text), text).toEqual([]);
+    // Said once, for good: "this once" only ties a request to now.
+    expect(learn('gonna say this once: fixtures live next to the test as foo.fixture.ts')).toHaveLength(1);
+  });
+});

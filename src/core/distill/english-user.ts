@@ -16,6 +16,8 @@ import {
   STILL_VALUE,
   UPKEEP,
   WINDOW_POLICY,
+  STANDING_REQUEST,
+  STANDING_SITUATION,
 } from './english-facts.js';
 import type { Trigger } from './rule-patterns.js';
 
@@ -35,8 +37,11 @@ const INFORMAL: Array<[RegExp, string]> = [
   [/\b(i)ve\b/gi, "$1've"],
   [/\b(do|does|did|is|are|was|were|can|won|wouldn|shouldn|couldn|has|have|had|ain)nt\b/gi, "$1n't"],
   [/\b(can|won)t\b/gi, "$1't"],
-  // Not "were": it is a word of its own.
+  // Not "were": it is a word of its own, except opening a sentence before what "we are" ("were a 3 person startup").
   [/\b(you|they)re\b/gi, "$1're"],
+  [/^(were)(?=\s+(?:a|an|\d+|all|both|based|on|using|still|not|fully|mostly|just|only|the only)\b)/i, "we're"],
+  // Letters drawn out for effect: "whyyy", "sooo", "nooo".
+  [/\b([a-z]*?)([a-z])\2{2,}\b/gi, '$1$2'],
   [/\b(that|there|what|it)s\b(?=\s+(?:a|an|the|my|our|not|what|how|why|just|where|because|on|in|at|for|\w+ing)\b)/gi, "$1's"],
   // "the api's on 8080", "my mum's in leeds": after a noun, "'s" before a place, an article or an adverb is
   // "is"; after a preposition it is whose place ("christmas at my mum's in belfast").
@@ -197,6 +202,8 @@ export const USER_TRIGGERS_EN_IMPLICIT: Trigger[] = [
   T('upkeep', 'fact', 0.65, UPKEEP),
   T('still-value', 'fact', 0.65, STILL_VALUE),
   T('pinned', 'fact', 0.65, PINNED),
+  T('standing-request', 'preference', 0.65, STANDING_REQUEST),
+  T('situation', 'fact', 0.65, STANDING_SITUATION),
 ];
 
 /** An implicit English statement the gate should see as user evidence. */
@@ -231,10 +238,10 @@ export function statesUserChange(text: string): boolean {
 /** A tag after a rule is not a question ("always rebase, ok?"). */
 const TAG_QUESTION = /,?\s*(?:ok|okay|got it|understood|yeah|k|alright|capisce|clear)\s*\?+\s*\W*$/i;
 const HYPOTHETICAL =
-  /^(?:(?:ok|so|hmm+|also)[,\s]+)*(?:what if|hypothetically|suppose|supposing|imagine|in theory|if (?:we|i) (?:were|had|dropped|switched|moved|used))\b/i;
+  /^(?:(?:ok|so|hmm+|also)[,\s]+)*(?:what if|hypothetically|suppose|supposing|imagine|in theory|if (?:we|i) (?:were|had|dropped|switched|moved|used|won|could|was|got))\b|^if\b[^,]{0,60},?\s*(?:i'?d|id|we'?d|i would|we would)\b/i;
 /** Someone else's opinion, quoted: "jake keeps saying we should never use ORMs", "my mum always says". */
 const REPORTED =
-  /^(?:(?:ok|so|lol|and|also|but|tbh)[,\s]+)*(?:my\s+|our\s+)?(?:[\w'-]+\s+){0,2}?(?:always\s+|keeps\s+|kept\s+)?(?:says|saying|said|swears|reckons|claims|insists|thinks|told me|tells me)\b/i;
+  /^(?:(?:ok|so|lol|and|also|but|tbh)[,\s]+)*(?:my\s+|our\s+)?(?:[\w'-]+\s+){0,2}?(?:always\s+|keeps\s+|kept\s+)?(?:says|saying|said|swears|reckons|claims|insists|thinks|told me|tells me)\b|^(?:someone|somebody|some guy|a guy|people|everyone|a mate|a friend)\s+(?:(?:on|at|in|from)\s+(?:[\w.'-]+\s+){1,2})?(?:said|says|reckons|claims|swears|told me|thinks)\b|^(?:i\s+)?(?:read|saw|heard)\s+(?:on|in)\s+(?:[\w.'-]+\s+){1,2}that\b/i;
 const REPORTED_SELF =
   /^(?:(?:ok|so|and|also|fyi|btw)[,\s]+)*(?:i|we|the team|everyone)\s+(?:always\s+)?(?:says?|said|told you|tell you|agreed|decided)\b/i;
 const SARCASM =
@@ -244,7 +251,7 @@ const ANAPHORA =
   /\b(?:do|did|doing|does)\s+(?:it|that|this|them)\s+(?:that|this|the same|the other)?\s*way\b|\b(?:do|did|say|try)\s+(?:that|this|it)\s+again\b|^(?:(?:yes|yeah|ok|so)[,\s]+)*same\s+(?:as|thing|for|here|again)\b|\bthe thing (?:i|you|we) (?:told|said|mentioned|showed)\b|\bthat\s+\w+(?:\s+\w+)?\s+(?:we|you|i)\s+(?:wrote|made|did|discussed|added|built)\s+(?:earlier|before|yesterday|last time)\b|\bthe other (?:one|file|module|function|thing|way|branch|tab|day)\b|^(?:i|we)\s+(?:always|never|keep)\s+\w+\s+(?:it|that|this|them)(?:\s+(?:up|out|wrong|again))?[.!]?$/i;
 /** A time that is only now. "as of this week", "starting today" open a standing change instead. */
 const MOMENT =
-  /(?<!\b(?:as of|starting|since)\s)\b(?:atm|right now|tonight|tomorrow|this (?:time|morning|afternoon|evening|ticket|task|refactor|pr|sprint|one)|for today|for this (?:week|ticket|task|refactor|pr|one|sprint)|for now|at the moment|(?:till|until) (?:i'm|i am|i get|we're|we get) back|before \w+day's)\b/i;
+  /(?<!\b(?:as of|starting|since)\s)\b(?:atm|right now|tonight|tomorrow|(?:just|only) this once|this one time|just for (?:this|today|now)|this (?:time|morning|afternoon|evening|ticket|task|refactor|pr|sprint|one)|for today|for this (?:week|ticket|task|refactor|pr|one|sprint)|for now|at the moment|(?:till|until) (?:i'm|i am|i get|we're|we get) back|before \w+day's)\b/i;
 /** "today", "this week": only now, unless the sentence opens a standing change ("team call today: X going forward"). */
 const WEAK_MOMENT = /(?<!\b(?:as of|starting|since)\s)\b(?:today|this week(?:end)?)\b/i;
 const STANDING = /\b(?:going forward|from now on|for good|as of|anymore|from here on)\b/i;
@@ -258,6 +265,25 @@ const COMPLAINT =
 /** Points at something on screen: "no not that, the one above", "the bit below". */
 const POINTER =
   /\bthe (?:one|ones|bit|part|line|lines|version|link|file|thing|way) (?:above|below|before that|i (?:sent|pasted|showed))\b|^(?:(?:no|nah|nope)[,.!\s]+)*not (?:that|this|those|these)(?: one)?\b/i;
+/**
+ * A choice among what the agent just offered: "i prefer the version u wrote first", "lets go with
+ * the blue one", "we decided to go with option b", "lets use the approach from before".
+ */
+const OFFERED_CHOICE =
+  /\bthe (?:\w+\s+)?(?:one|ones|version|option|draft|variant|approach|suggestion|layout|design|wording|idea) (?:you|u) (?:wrote|suggested|gave|sent|showed|made|proposed|came up with)\b|\bthe (?:\w+\s+)?(?:approach|version|option|draft|idea|plan) from (?:before|earlier|above|last time)\b|\b(?:go|going|went|stick|use|take|pick|choose|like|prefer|want)\s+(?:with\s+)?the\s+(?:first|second|third|last|other|previous|shorter|longer|simpler|cleaner|new|old|blue|red|green|black|white|grey|gray|yellow|pink|purple|orange|top|bottom|left|right|cheaper|bigger|smaller)\s+(?:one|ones|version|option|draft)\b|\boption\s+(?:[a-e]|[1-5]|one|two|three)\b(?!\s*(?:is|are|means)\b)/i;
+/** "that price is for both nights": a thing named in the last message, as the subject. */
+const THAT_SUBJECT = /^(?:that|those)\s+(?!(?:is|was|are|were|'s)\b)\w+\s+(?:is|are|was|were|'s)\b/i;
+/** Work to turn to now, worded like a rule: "from now on lets focus on the pagination bug". */
+const WORK_FOCUS =
+  /\b(?:from now on|going forward|for now|for the rest of (?:the|this) (?:day|session|week))\b,?\s*(?:let'?s|lets|we(?:'ll| will| should)?|i want (?:us )?to|can we)\s+(?:focus|concentrate|work|plan|look|start|tackle|get|move on|continue|dig|finish)\b/i;
+/** Something that happened again, with a sigh: "staging is down again, great", "flight got delayed again". */
+const AGAIN =
+  /\b(?:is|are|was|were|got|gets|'s|'re|been|went)\s+(?:\w+\s+)?(?:down|delayed|late|broken|crashed|crashing|stuck|failing|failed|out|cancelled|canceled|acting up|playing up|at it|flooded|leaking|lost|slow|off|offline)\b[^.!]{0,30}\bagain\b|\b(?:barked|crashed|froze|died|flooded|leaked|broke|failed)\b[^.!]{0,30}\bagain\b/i;
+/** A tag asking to confirm: "ok so the total is 340 right", "that's tuesday, correct". */
+const CONFIRM_TAG = /,\s*(?:right|correct|innit|isn't it|no|yeah)\s*[.!]*$|^(?:ok(?:ay)?[,\s]+)?so\b.*\bright\s*[.!]*$/i;
+/** Leaving the chat: "heading out now, back in an hour", "brb". */
+const LEAVING =
+  /\b(?:heading|going|popping|nipping|stepping) (?:out|off|away|home|to bed|to sleep)\b|\bback in (?:an? |\d+ )?(?:hour|hr|min|mins|minutes|bit|sec)\b|\b(?:brb|gtg|afk)\b/i;
 /** What goes on with the user this moment: "stuck in traffic", "running late", "tell sam i'm 15 min late". */
 const RIGHT_NOW =
   /\b(?:stuck in (?:traffic|a meeting|a queue|the queue)|running (?:late|behind)|\d+\s*(?:min|mins|minutes) late)\b|\btell \w+ (?:i'm|i am|we're|we are|that i|that we)\b/i;
@@ -268,7 +294,7 @@ const MISBEHAVING =
 /** Why an English user sentence is junk however durable it sounds, or undefined. */
 export function englishUserVeto(
   text: string,
-): { reason: 'question' | 'context-dependent' | 'chatter' | 'passing-state'; detail: string } | undefined {
+): { reason: 'question' | 'context-dependent' | 'chatter' | 'passing-state' | 'task-request'; detail: string } | undefined {
   const t = foldInformal(text.trim());
   const bare = t.replace(/(?<!\w)(["'`“‘])[^"'`”’\n]{0,60}[”’"'`](?!\w)/g, 'value').replace(/https?:\/\/\S+/g, 'url');
   if (/\?/.test(bare) && !TAG_QUESTION.test(bare)) return { reason: 'question', detail: 'question mark' };
@@ -276,6 +302,12 @@ export function englishUserVeto(
   if (REPORTED.test(t) && !REPORTED_SELF.test(t)) return { reason: 'context-dependent', detail: 'reported speech' };
   if (SARCASM.test(t)) return { reason: 'chatter', detail: 'sarcasm' };
   if (ANAPHORA.test(t) || POINTER.test(t)) return { reason: 'context-dependent', detail: 'anaphora' };
+  if (OFFERED_CHOICE.test(t)) return { reason: 'context-dependent', detail: 'a choice among what was offered' };
+  if (THAT_SUBJECT.test(t)) return { reason: 'context-dependent', detail: 'points back' };
+  if (WORK_FOCUS.test(t)) return { reason: 'task-request', detail: 'work to turn to' };
+  if (CONFIRM_TAG.test(t)) return { reason: 'question', detail: 'asks to confirm' };
+  if (LEAVING.test(t)) return { reason: 'chatter', detail: 'leaving' };
+  if (AGAIN.test(t) && !/\bnever\b/i.test(t)) return { reason: 'passing-state', detail: 'again' };
   // "or was that the old team's rule", "or use: ...": the rest of the last message.
   if (/^or\b/i.test(t)) return { reason: 'context-dependent', detail: 'continuation' };
   if (RIGHT_NOW.test(t) || (MISBEHAVING.test(t) && !statesUserChange(t))) return { reason: 'passing-state', detail: 'right now' };

@@ -136,7 +136,7 @@ export function toThirdPerson(sentence: string): string {
       .replace(/(?<![\w-])mine(?![\w-])/gi, 'theirs')
       .replace(/\bmyself\b/gi, 'themselves')
       .replace(
-        /(?<=\b(?:to|for|with|from|tell|ask|remind|give|send|show|call|let|help|at|about|wants|want|needs|need|expects)\s)me\b/gi,
+        /(?<=\b(?:to|for|with|from|tell|tells|told|ask|asks|asked|remind|give|gives|gave|send|sends|sent|show|call|calls|called|let|help|at|about|wants|want|needs|need|expects)\s)me\b/gi,
         'them',
       )
       // People type the pronoun in lower case too ("so when i ask"); "i.e." and "(i)" are not it.

@@ -18,7 +18,7 @@ import { saysRestated, withoutRestatementLeadIn } from './restatement-markers.js
 import { statementBeforeQuestion } from './english-facts.js';
 import { isPlainStatement } from './plain-statement.js';
 import { foldInformal } from './english-user.js';
-import { looksSpanish, statementBeforeAsideEs, statementBeforeRequestEs } from './spanish.js';
+import { foldChatEs, looksSpanish, statementBeforeAsideEs, statementBeforeRequestEs } from './spanish.js';
 import { splitUserQuotes } from './summary-quotes.js';
 import { hasCjk, isInjectedBlock } from './signals.js';
 
@@ -209,7 +209,9 @@ function captureFromMessage(options: MessageOptions): RuleCandidate[] {
   const sentences: SummarySentence[] =
     role === 'summary' ? summarySentences(message) : proseSentences(message).map((text) => ({ text, standing: false }));
   for (const [order, { text: whole, standing }] of sentences.entries()) {
-    const said = role === 'user' ? withoutRestatementLeadIn(whole) : whole;
+    // Spanish chat shorthand ("aprendi q ...", "x ahora") is read, and stored, spelt out.
+    const typed = role === 'user' && !hasCjk(whole) && looksSpanish(whole) ? foldChatEs(whole) : whole;
+    const said = role === 'user' ? withoutRestatementLeadIn(typed) : typed;
     // "our api is on 8080, how do i proxy to it?": the statement is judged without its question.
     const sentence =
       (role === 'user' &&

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { admit } from './admission.js';
 import { captureByRules } from './rules.js';
-import { looksSpanish, statementBeforeRequestEs } from './spanish.js';
+import { foldChatEs, looksSpanish, statementBeforeRequestEs } from './spanish.js';
 
 const learn = (text: string) => captureByRules({ text, role: 'user' }).map((c) => `${c.category}: ${c.text}`);
 
@@ -278,5 +278,41 @@ describe('rule capture in Spanish', () => {
     for (const [text, memory] of cases) expect(learn(text), text).toEqual([memory]);
     // "cómo" and a first-person verb asks how, typed without its marks.
     expect(learn('como registro un provider en riverpod')).toEqual([]);
+  });
+
+  it('reads chat shorthand spelt out, and learns lessons, decisions, conditions, hobbies and changes dated this month', () => {
+    expect(foldChatEs('aprendi q x ahora tb conviene, xq 2 x 3 es 6')).toBe('aprendi que por ahora también conviene, porque 2 x 3 es 6');
+    expect(learn('aprendi q con la low cost conviene llevar la valija chica, en el aeropuerto te cobran el doble')).toEqual([
+      'lesson: Aprendi que con la low cost conviene llevar la valija chica, en el aeropuerto te cobran el doble.',
+    ]);
+    for (const text of [
+      'decidi q este año no pido mas delivery entre semana',
+      'tengo asma, uso el inhalador antes de correr',
+      'toco la guitarra en una banda de cumbia los sabados',
+      'cambiamos de mailchimp a brevo para el newsletter desde este mes',
+      'ningun endpoint nuevo puede salir sin tests de contrato',
+      'entiendo mucho mejor con diagramas q con texto largo',
+      'ojo q la bd de qa se borra todos los lunes a las 6',
+    ])
+      expect(learn(text), text).toHaveLength(1);
+    expect(learn('ojo q la bd de qa se borra todos los lunes a las 6')[0]).toMatch(/^\w+: La bd de qa se borra/);
+  });
+
+  it('keeps opinions of others, suppositions, the work to turn to, this task and things misbehaving out', () => {
+    for (const text of [
+      'mi cuñado dice q tendriamos q pasar todo a kotlin',
+      'lei en reddit q deno es el futuro',
+      'imaginate q tengo una cafeteria en el centro',
+      'y si usamos redis en vez de memcached',
+      'a partir de ahora nos enfocamos en el bug del carrito',
+      'para esta tarea usa solo bash, nada de python',
+      'nunca entendi bien como funciona el monotributo',
+      'esa version no me gusta, mostrame otra',
+      'deje la migracion a medias, mañana la sigo',
+      'cada vez q hago npm install se queda colgado, q onda',
+    ])
+      expect(learn(text), text).toEqual([]);
+    // What a doctor told the user, and the change that followed an opinion, stay.
+    expect(learn('la veterinaria dice q esta gordo asi q lo pase a un alimento light')).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 import type { Trigger } from './rule-patterns.js';
 import { CHANGED_VERB_ES_ACCENTED } from './spanish-verbs.js';
 import { CHANGE_ES_TOLD, LIFE_ES, PROCESS_ES, ROUTINE_ES, SELF_ES, SETUP_ES, TOPIC_ES } from './spanish-facts.js';
+import { DECIDED_ES, LESSON_ES, PERSON_ES, spanishMomentKind, type SpanishMoment } from './spanish-user.js';
 
 /**
  * Spanish for rule-based capture: OpenClaw runs on chat apps used in many languages, and a Spanish
@@ -20,11 +21,35 @@ const W = (source: string): RegExp => new RegExp(String.raw`(?<![\p{L}\p{N}])(?:
 
 const FUNCTION_WORDS =
   /(?<![\p{L}])(?:el|la|los|las|que|del|al|y|de|en|este|esta|estos|estas|ese|esa|eso|sin|sobre|hasta|desde|donde|ahora|todo|todos|nada|otro|otra|asi|vivo|soy|hemos|por|para|con|una?|es|esta|estan|mi|mis|tu|tus|nuestros?|nuestras?|siempre|nunca|tambien|pero|como|cuando|porque|usa|usamos|uso|prefiero|quiero|me|se|lo|le|nos|mas|muy|si|ya|hay|son|ni|solo|cada|tengo|tomo|voy|estoy|somos|tenemos|vamos|q|xq|pq|porfa|tb|tmb|aca|alla|aqui|entre)(?![\p{L}])/gu;
-// Wide enough that "dont give me npm commands" and "remind me?" outweigh the Spanish "me"; none is a Spanish word.
+// Wide enough that "dont give me npm commands" and "call me raj pls, only my bank calls me rajesh" outweigh
+// the Spanish "me"; none is a Spanish word.
 const ENGLISH_WORDS =
-  /(?<![\p{L}])(?:the|and|is|are|to|of|you|i|we|it|this|that|with|for|not|use|my|our|please|always|never|dont|don't|im|i'm|let|give|tell|ask|remind|just|was|were|have|will|they|she|your|them|what|how)(?![\p{L}])/gu;
+  /(?<![\p{L}])(?:the|and|is|are|to|of|you|i|we|it|this|that|with|for|not|use|my|our|please|pls|always|never|dont|don't|im|i'm|let|give|tell|ask|remind|just|was|were|have|will|they|she|your|them|what|how|only|but|if|call|calls)(?![\p{L}])/gu;
 
 const WE_VERB = /(?<![\p{L}])(?:[a-z]{4,}(?:amos|imos)|[a-z]{5,}emos)(?![\p{L}])/gu;
+
+/**
+ * Chat shorthand spelt out: "aprendi q ...", "xq", "tb", "x ahora" read as "aprendí que", "porque",
+ * "también", "por ahora", so the patterns below see the words they are written for.
+ */
+const CHAT_ES: Array<[RegExp, string]> = [
+  [/(?<![\p{L}\p{N}])q(?![\p{L}\p{N}'’])/gu, 'que'],
+  [/(?<![\p{L}\p{N}])Q(?![\p{L}\p{N}'’])/gu, 'Que'],
+  [/(?<![\p{L}\p{N}])(?:xq|pq|porq)(?![\p{L}\p{N}])/giu, 'porque'],
+  [/(?<![\p{L}\p{N}])(?:tb|tmb|tbn)(?![\p{L}\p{N}])/giu, 'también'],
+  // "x" before an article or a time word is "por" ("x ahora", "x la tarde"); "2 x 3", "x86", "la variable x" are not.
+  [
+    /(?<![\p{L}\p{N}])x(?=\s+(?:ahora|el|la|los|las|un|una|eso|esto|favor|fa|mes|dia|día|semana|hora|ejemplo|lo|mi|mis|su|sus|si|suerte|cierto|culpa|fin|ciento|persona)(?![\p{L}]))/gu,
+    'por',
+  ],
+  [/(?<![\p{L}\p{N}])X(?=\s+(?:ahora|el|la|los|las|un|una|eso|esto|favor|fa|ejemplo|lo|mi|si|suerte|cierto|fin)(?![\p{L}]))/gu, 'Por'],
+];
+
+export function foldChatEs(text: string): string {
+  let out = text;
+  for (const [pattern, to] of CHAT_ES) out = out.replace(pattern, to);
+  return out;
+}
 
 /** Written in Spanish: more Spanish function words (an ñ, ¿, ¡ or accented vowel counts as one) than English ones. */
 export function looksSpanish(text: string): boolean {
@@ -123,7 +148,12 @@ export const USER_TRIGGERS_ES: Trigger[] = [
   re('life', 'fact', 0.65, LIFE_ES),
   re('topic', 'fact', 0.65, TOPIC_ES),
   re('process', 'fact', 0.65, PROCESS_ES),
+  re('lesson', 'lesson', 0.75, LESSON_ES),
+  re('decision', 'decision', 0.75, DECIDED_ES),
+  re('person', 'fact', 0.65, PERSON_ES),
 ];
+/** "cambiamos de sendgrid a ses desde este mes": when a change happened does not tie it to now. */
+const SAYS_CHANGED_ES = USER_TRIGGERS_ES.filter((t) => t.name === 'change' || t.name === 'change-told');
 
 /**
  * What ties a sentence to this moment or this exchange: now and yesterday, "lo mismo", "este archivo",
@@ -162,7 +192,21 @@ export function hasSpanishUserEvidence(text: string): boolean {
   const folded = fold(text.trim());
   if (/[?¿]/.test(text) || ASKS_ES.test(folded) || (REQUEST_ES.test(folded) && !FOR_ALWAYS_ES.test(folded))) return false;
   // "ya está en node 20", "desde este mes", "ayer": when a change happened, not a state that passes.
-  return looksSpanish(text) && !tiedToNow(text, CHANGE_ES_TOLD.test(fold(text))) && USER_TRIGGERS_ES.some((t) => t.pattern.test(text));
+  if (spanishUserVeto(text) !== undefined) return false;
+  const change = CHANGE_ES_TOLD.test(folded) || SAYS_CHANGED_ES.some((t) => t.pattern.test(text));
+  return looksSpanish(text) && !tiedToNow(text, change) && USER_TRIGGERS_ES.some((t) => t.pattern.test(text));
+}
+
+/**
+ * Why a Spanish user sentence is talk about the moment (spanish-user.ts), or undefined: "mi vecina
+ * dice que ..." is her opinion, unless the user tells what they changed after it.
+ */
+export function spanishUserVeto(text: string): SpanishMoment | undefined {
+  const folded = fold(text.trim());
+  const moment = spanishMomentKind(folded);
+  if (moment?.detail === 'reported speech' && (CHANGE_ES_TOLD.test(folded) || SAYS_CHANGED_ES.some((t) => t.pattern.test(text))))
+    return undefined;
+  return moment;
 }
 
 /** Trigger families too loose to stand before an aside about the moment. */
@@ -246,7 +290,7 @@ export function statementBeforeRequestEs(sentence: string): string | undefined {
 }
 
 const LEAD_IN =
-  /^(?:(?:ok(?:ey)?|vale|oye|mira|ojo|bueno|pues|por cierto|para que (?:lo )?sepas|ademas|también|tambien|y|recordatorio|for the record)[\s,:.!-]+)+/iu;
+  /^(?:(?:ok(?:ey)?|vale|oye|mira|ojo|bueno|pues|por cierto|para que (?:lo )?sepas|ademas|también|tambien|y|recordatorio|for the record)(?:[\s,:.!-]+(?:que|q)(?=\s))?[\s,:.!-]+)+/iu;
 const REMEMBER =
   /^(?:por favor,?\s+)?(?:recuerda|recordá|recorda|acuérdate(?: de)?|acuerdate(?: de)?|acordate(?: de)?|no (?:te )?olvides de|ten en cuenta|toma nota de)(?:\s+(?:esto|lo siguiente))?(?:\s*[:,-]\s*|\s+(?:que|q)\s+|\s+)/iu;
 

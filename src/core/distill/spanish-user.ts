@@ -1,0 +1,75 @@
+/**
+ * More of how Spanish speakers type to an agent, read on accent-folded, lower-cased text with chat
+ * shorthand spelt out (spanish.ts `foldChatEs`): what they learned, decided, live with and do for
+ * fun, and the shapes of talk about the moment that look like standing statements.
+ */
+const W = (source: string): RegExp => new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${source})(?![\p{L}\p{N}])`, 'u');
+
+/** "aprendí que con avianca conviene pagar la maleta al comprar", "me di cuenta de que ...". */
+export const LESSON_ES = W(
+  String.raw`(?:aprendi|aprendimos|descubri|descubrimos|comprobe|comprobamos) (?:que|a)|me di cuenta (?:de )?que|nos dimos cuenta (?:de )?que|la leccion (?:es|fue)|lo aprendi|ya se que (?:no )?conviene`,
+);
+
+/** "decidí sacar la tele del cuarto", "decidí que este año no uso más la tarjeta". */
+export const DECIDED_ES = W(String.raw`decidi|me propuse|me puse como regla`);
+
+/**
+ * A standing fact of a person: a condition and its medicine, an instrument, a sport, a course, a
+ * goal, how they learn; and a team rule with "ningún X puede ...".
+ */
+export const PERSON_ES = W(
+  String.raw`tengo (?:[a-z]+(?:ismo|itis|emia|osis|algia|patia)|asma|migranas?|celiaquia|anemia|endometriosis|tdah|ansiedad|insomnio|tinnitus|escoliosis|hernia [a-z]+)|tomo [a-z]+ (?:en ayunas|cada \d+|todas las|por las|antes de|despues de|con las comidas)|toco (?:el|la) (?:bajo|guitarra|piano|bateria|violin|ukelele|saxo|trompeta|flauta|cello|charango|cajon)|(?:juego|jugamos) (?:al|a la) (?:futbol|padel|tenis|basquet|voley|rugby|hockey|golf|ajedrez)|corro (?:medias? )?maratones|(?:estoy preparando|me estoy preparando para|rindo) (?:el|la) [a-z]+|entiendo (?:mucho )?mejor con|aprendo (?:mucho )?mejor con|me cuesta (?:un monton |mucho |bastante )?(?:leer|entender|seguir)|ningun[oa]? [\p{L}\p{N}]+(?: [\p{L}]+)? (?:puede|debe|pasa|se mergea)|no compro (?:nada|nunca) (?:en|de)`,
+);
+
+// ---------------------------------------------------------------- talk about the moment
+
+/**
+ * Someone else's opinion: "mi jefe dice que ...", "mi amiga vale jura que ...", "leí en twitter que ...".
+ * What a doctor "me dijo" is advice the user lives by, so only opinion verbs count.
+ */
+const REPORTED_ES = W(
+  String.raw`^(?:(?:che|oye|bueno|y|pues|jaja)[,\s]+)*(?:mi|mis|el|la|los|las|un|una|unos) (?:[\p{L}]+ ){0,3}?(?:dice|dicen|jura|juran|cree|creen|opina|opinan|asegura|aseguran|piensa|piensan|comenta|insiste) (?:que|en que)|^(?:lei|vi|escuche) en [\p{L}\p{N}]+(?: [\p{L}]+)? que|^dicen que`,
+);
+/** "imaginate que tengo un local", "y si usamos websockets": a supposition, not the user's life. */
+const SUPPOSE_ES = W(
+  String.raw`^(?:imaginate|imagina|imaginemos|supongamos|suponete|supone|pongamos|pongale|digamos) (?:que|q)|^y si|^que tal si|^si [a-z]+(?:amos|emos|imos)(?![\p{L}])[^,;]*$`,
+);
+/** "a partir de ahora nos enfocamos en el bug del login": the work to turn to, not a rule. */
+const FOCUS_ES = W(
+  String.raw`(?:a partir de ahora|de ahora en (?:adelante|mas)|desde ahora|por ahora),? (?:nos (?:enfocamos|centramos|dedicamos|ponemos con)|seguimos con|revisa|revisas|revisame|mira|mirame|arregla|arreglame)`,
+);
+/** This task, this PR, this file: "para esta tarea usá python nomás", "en este pr revisá solo pagos". */
+const THIS_TASK_ES = W(
+  String.raw`(?:en|para|de) (?:este|esta) (?:tarea|pr|archivo|ticket|commit|rama|issue|script|funcion|test|paso|ejercicio|caso)`,
+);
+/** "nunca entendí bien cómo funciona el aguinaldo": a question in the form of a confession. */
+const NOT_UNDERSTOOD_ES = W(
+  String.raw`(?:nunca|no|todavia no|aun no) (?:entendi|entiendo|supe|se|capte|cacho) (?:bien |muy bien |del todo )?(?:como|que|por que|porque|cual|cuando|para que)`,
+);
+/** Points back at the conversation: "ese no me gusta", "la misma estructura que en el archivo anterior". */
+const POINTS_BACK_ES = W(
+  String.raw`^(?:ese|esa|esos|esas|eso)(?: [\p{L}]+)? (?:no|si|me|es|son|esta|estan|queda|va|anda)|^(?:este|esta|estos|estas) no (?:me )?(?:gusta|gustan|sirve|sirven|va|anda)|(?:el|la|los|las) (?:archivo|opcion|version|mensaje|paso|ejemplo|codigo|respuesta|propuesta|diseno)s? (?:anterior|de antes|de arriba|que me pasaste|que mandaste)|(?:la|el) mism[oa] [\p{L}]+ (?:que|como) (?:en|el|la|antes)`,
+);
+/** A plan or a state of the work: "dejé el endpoint a medias, mañana lo sigo". */
+const PLAN_ES = W(
+  String.raw`(?:manana|despues|luego|mas tarde|el lunes) lo (?:sigo|termino|veo|retomo)|lo (?:sigo|termino|retomo) (?:manana|despues|luego|mas tarde)|a medias`,
+);
+/** Something misbehaving: "se queda colgado en el paso 4", "no anda el wifi", "q onda". */
+const MISBEHAVING_ES = W(
+  String.raw`se (?:queda|quedo) (?:colgad[oa]|trabad[oa]|pegad[oa])|se (?:cuelga|traba|tilda|congela|reinicia solo)|tira (?:un )?error|no (?:me )?anda|(?:que|q) onda[\s!.]*$`,
+);
+
+export type SpanishMoment = { reason: 'context-dependent' | 'question' | 'task-request' | 'passing-state'; detail: string };
+
+/** Why a Spanish user sentence is talk about the moment however it is worded, or undefined. Folded text. */
+export function spanishMomentKind(folded: string): SpanishMoment | undefined {
+  if (REPORTED_ES.test(folded)) return { reason: 'context-dependent', detail: 'reported speech' };
+  if (SUPPOSE_ES.test(folded)) return { reason: 'question', detail: 'supposition' };
+  if (FOCUS_ES.test(folded)) return { reason: 'task-request', detail: 'the work to turn to' };
+  if (THIS_TASK_ES.test(folded)) return { reason: 'passing-state', detail: 'this task' };
+  if (NOT_UNDERSTOOD_ES.test(folded)) return { reason: 'question', detail: 'not understood' };
+  if (POINTS_BACK_ES.test(folded)) return { reason: 'context-dependent', detail: 'points back' };
+  if (PLAN_ES.test(folded)) return { reason: 'passing-state', detail: 'plan' };
+  if (MISBEHAVING_ES.test(folded)) return { reason: 'passing-state', detail: 'misbehaving' };
+  return undefined;
+}
