@@ -67,6 +67,16 @@ describe('replacedMemory', () => {
     expect(target('We now deploy by hand from the release branch.', [...others, hand])).toBeUndefined();
   });
 
+  it('does not take a word of the reason after a colon for the old value ("X instead of Y: it already speaks MQTT")', () => {
+    const memories = [
+      mem('topics', 'MQTT topics: `gh/<bed>/<sensor>`, one topic per sensor.'),
+      mem('db', 'Sensor data lives in InfluxDB 2.7.'),
+    ];
+    expect(target('Telegraf instead of a custom bridge: it already speaks MQTT and Influx, one less thing to maintain.', memories)).toBe(
+      undefined,
+    );
+  });
+
   it('replaces nothing when the shared word is in several memories', () => {
     const lunch = mem('lunch', 'The kids eat lunch at noon.');
     expect(target("We've moved the kids to packed lunches.", [...others, lunch])).toBeUndefined();

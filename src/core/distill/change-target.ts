@@ -243,7 +243,9 @@ function byOldValueBeside<T extends { text: string }>(options: { text: string; o
   if (!STRONG_CHANGE.test(text) && !STRONG_CHANGE_ES.test(foldEs(text)) && !spanishChangeVerb(text)) return undefined;
   const heads = memories.map((m) => ({ m, words: subjectWords(headClause(m.text)) }));
   const pointed = new Set<T>();
-  for (const w of subjectWords(text)) {
+  // After a colon comes the reason for a choice ("Telegraf instead of a custom bridge: it already
+  // speaks MQTT"), which names what the choice works with, not the value it replaced.
+  for (const w of subjectWords(text.replace(/:\s[\s\S]*$/, ''))) {
     if (own.has(w) || WHEN_WORD.test(w)) continue;
     const naming = heads.filter((h) => h.words.has(w));
     if (naming.length === 1) pointed.add(naming[0]!.m);
