@@ -13,7 +13,8 @@ import {
 import { core, hasCjk, hasExplanation, hasRuleMarker, isInjectedBlock, weightedLength } from './signals.js';
 import { hasLesson } from './durable-evidence.js';
 import { englishUserVeto, foldInformal, statesUserChange } from './english-user.js';
-import { foldChatEs, hasSpanishUserEvidence, looksSpanish, spanishUserVeto } from './spanish.js';
+import { hasSpanishUserEvidence, looksSpanish, spanishUserVeto } from './spanish.js';
+import { foldChatEs } from './spanish-user.js';
 import { judgeSpanishMemory } from './spanish-llm.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
 import { quotedWords } from './summary-voice.js';

@@ -20,6 +20,7 @@ import {
   STANDING_SITUATION,
 } from './english-facts.js';
 import type { Trigger } from './rule-patterns.js';
+import { talkOfTheMoment } from './english-talk.js';
 
 /**
  * How people really type durable things to an agent in English, beyond the explicit trigger phrases
@@ -265,25 +266,6 @@ const COMPLAINT =
 /** Points at something on screen: "no not that, the one above", "the bit below". */
 const POINTER =
   /\bthe (?:one|ones|bit|part|line|lines|version|link|file|thing|way) (?:above|below|before that|i (?:sent|pasted|showed))\b|^(?:(?:no|nah|nope)[,.!\s]+)*not (?:that|this|those|these)(?: one)?\b/i;
-/**
- * A choice among what the agent just offered: "i prefer the version u wrote first", "lets go with
- * the blue one", "we decided to go with option b", "lets use the approach from before".
- */
-const OFFERED_CHOICE =
-  /\bthe (?:\w+\s+)?(?:one|ones|version|option|draft|variant|approach|suggestion|layout|design|wording|idea) (?:you|u) (?:wrote|suggested|gave|sent|showed|made|proposed|came up with)\b|\bthe (?:\w+\s+)?(?:approach|version|option|draft|idea|plan) from (?:before|earlier|above|last time)\b|\b(?:go|going|went|stick|use|take|pick|choose|like|prefer|want)\s+(?:with\s+)?the\s+(?:first|second|third|last|other|previous|shorter|longer|simpler|cleaner|new|old|blue|red|green|black|white|grey|gray|yellow|pink|purple|orange|top|bottom|left|right|cheaper|bigger|smaller)\s+(?:one|ones|version|option|draft)\b|\boption\s+(?:[a-e]|[1-5]|one|two|three)\b(?!\s*(?:is|are|means)\b)/i;
-/** "that price is for both nights": a thing named in the last message, as the subject. */
-const THAT_SUBJECT = /^(?:that|those)\s+(?!(?:is|was|are|were|'s)\b)\w+\s+(?:is|are|was|were|'s)\b/i;
-/** Work to turn to now, worded like a rule: "from now on lets focus on the pagination bug". */
-const WORK_FOCUS =
-  /\b(?:from now on|going forward|for now|for the rest of (?:the|this) (?:day|session|week))\b,?\s*(?:let'?s|lets|we(?:'ll| will| should)?|i want (?:us )?to|can we)\s+(?:focus|concentrate|work|plan|look|start|tackle|get|move on|continue|dig|finish)\b/i;
-/** Something that happened again, with a sigh: "staging is down again, great", "flight got delayed again". */
-const AGAIN =
-  /\b(?:is|are|was|were|got|gets|'s|'re|been|went)\s+(?:\w+\s+)?(?:down|delayed|late|broken|crashed|crashing|stuck|failing|failed|out|cancelled|canceled|acting up|playing up|at it|flooded|leaking|lost|slow|off|offline)\b[^.!]{0,30}\bagain\b|\b(?:barked|crashed|froze|died|flooded|leaked|broke|failed)\b[^.!]{0,30}\bagain\b/i;
-/** A tag asking to confirm: "ok so the total is 340 right", "that's tuesday, correct". */
-const CONFIRM_TAG = /,\s*(?:right|correct|innit|isn't it|no|yeah)\s*[.!]*$|^(?:ok(?:ay)?[,\s]+)?so\b.*\bright\s*[.!]*$/i;
-/** Leaving the chat: "heading out now, back in an hour", "brb". */
-const LEAVING =
-  /\b(?:heading|going|popping|nipping|stepping) (?:out|off|away|home|to bed|to sleep)\b|\bback in (?:an? |\d+ )?(?:hour|hr|min|mins|minutes|bit|sec)\b|\b(?:brb|gtg|afk)\b/i;
 /** What goes on with the user this moment: "stuck in traffic", "running late", "tell sam i'm 15 min late". */
 const RIGHT_NOW =
   /\b(?:stuck in (?:traffic|a meeting|a queue|the queue)|running (?:late|behind)|\d+\s*(?:min|mins|minutes) late)\b|\btell \w+ (?:i'm|i am|we're|we are|that i|that we)\b/i;
@@ -302,12 +284,8 @@ export function englishUserVeto(
   if (REPORTED.test(t) && !REPORTED_SELF.test(t)) return { reason: 'context-dependent', detail: 'reported speech' };
   if (SARCASM.test(t)) return { reason: 'chatter', detail: 'sarcasm' };
   if (ANAPHORA.test(t) || POINTER.test(t)) return { reason: 'context-dependent', detail: 'anaphora' };
-  if (OFFERED_CHOICE.test(t)) return { reason: 'context-dependent', detail: 'a choice among what was offered' };
-  if (THAT_SUBJECT.test(t)) return { reason: 'context-dependent', detail: 'points back' };
-  if (WORK_FOCUS.test(t)) return { reason: 'task-request', detail: 'work to turn to' };
-  if (CONFIRM_TAG.test(t)) return { reason: 'question', detail: 'asks to confirm' };
-  if (LEAVING.test(t)) return { reason: 'chatter', detail: 'leaving' };
-  if (AGAIN.test(t) && !/\bnever\b/i.test(t)) return { reason: 'passing-state', detail: 'again' };
+  const talk = talkOfTheMoment(t);
+  if (talk) return talk;
   // "or was that the old team's rule", "or use: ...": the rest of the last message.
   if (/^or\b/i.test(t)) return { reason: 'context-dependent', detail: 'continuation' };
   if (RIGHT_NOW.test(t) || (MISBEHAVING.test(t) && !statesUserChange(t))) return { reason: 'passing-state', detail: 'right now' };

@@ -18,7 +18,8 @@ import { saysRestated, withoutRestatementLeadIn } from './restatement-markers.js
 import { statementBeforeQuestion } from './english-facts.js';
 import { isPlainStatement } from './plain-statement.js';
 import { foldInformal } from './english-user.js';
-import { foldChatEs, looksSpanish, statementBeforeAsideEs, statementBeforeRequestEs } from './spanish.js';
+import { looksSpanish, statementBeforeAsideEs, statementBeforeRequestEs } from './spanish.js';
+import { foldChatEs } from './spanish-user.js';
 import { splitUserQuotes } from './summary-quotes.js';
 import { hasCjk, isInjectedBlock } from './signals.js';
 
@@ -170,7 +171,7 @@ const MAX_PER_TURN: Record<Speaker, number> = { user: 3, assistant: 2, summary: 
 /** A line under a summary heading that files lasting things: the heading is its trigger (summary-sections.ts). */
 function standingLine(sentence: string): Found | undefined {
   if (hasCjk(sentence)) return undefined;
-  const category = /\b(?:decided|decision|chose|instead of|rather than|over)\b/i.test(sentence) ? 'decision' : detectCategory(sentence);
+  const category = /\b(?:decided|decision|chose|instead of|rather than)\b/i.test(sentence) ? 'decision' : detectCategory(sentence);
   return { statement: sentence, trigger: { name: 'section', pattern: /./, category, confidence: 0.65 } };
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { admit } from './admission.js';
 import { captureByRules } from './rules.js';
-import { foldChatEs, looksSpanish, statementBeforeRequestEs } from './spanish.js';
+import { looksSpanish, statementBeforeRequestEs } from './spanish.js';
+import { foldChatEs } from './spanish-user.js';
 
 const learn = (text: string) => captureByRules({ text, role: 'user' }).map((c) => `${c.category}: ${c.text}`);
 

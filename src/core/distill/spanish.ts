@@ -28,29 +28,6 @@ const ENGLISH_WORDS =
 
 const WE_VERB = /(?<![\p{L}])(?:[a-z]{4,}(?:amos|imos)|[a-z]{5,}emos)(?![\p{L}])/gu;
 
-/**
- * Chat shorthand spelt out: "aprendi q ...", "xq", "tb", "x ahora" read as "aprendí que", "porque",
- * "también", "por ahora", so the patterns below see the words they are written for.
- */
-const CHAT_ES: Array<[RegExp, string]> = [
-  [/(?<![\p{L}\p{N}])q(?![\p{L}\p{N}'’])/gu, 'que'],
-  [/(?<![\p{L}\p{N}])Q(?![\p{L}\p{N}'’])/gu, 'Que'],
-  [/(?<![\p{L}\p{N}])(?:xq|pq|porq)(?![\p{L}\p{N}])/giu, 'porque'],
-  [/(?<![\p{L}\p{N}])(?:tb|tmb|tbn)(?![\p{L}\p{N}])/giu, 'también'],
-  // "x" before an article or a time word is "por" ("x ahora", "x la tarde"); "2 x 3", "x86", "la variable x" are not.
-  [
-    /(?<![\p{L}\p{N}])x(?=\s+(?:ahora|el|la|los|las|un|una|eso|esto|favor|fa|mes|dia|día|semana|hora|ejemplo|lo|mi|mis|su|sus|si|suerte|cierto|culpa|fin|ciento|persona)(?![\p{L}]))/gu,
-    'por',
-  ],
-  [/(?<![\p{L}\p{N}])X(?=\s+(?:ahora|el|la|los|las|un|una|eso|esto|favor|fa|ejemplo|lo|mi|si|suerte|cierto|fin)(?![\p{L}]))/gu, 'Por'],
-];
-
-export function foldChatEs(text: string): string {
-  let out = text;
-  for (const [pattern, to] of CHAT_ES) out = out.replace(pattern, to);
-  return out;
-}
-
 /** Written in Spanish: more Spanish function words (an ñ, ¿, ¡ or accented vowel counts as one) than English ones. */
 export function looksSpanish(text: string): boolean {
   const t = fold(text);
