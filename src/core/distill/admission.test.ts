@@ -80,6 +80,7 @@ const keepers = [
   'Tests in this repo must all pass before a PR is merged.',
   'Release tags are created by CI whenever a PR was merged into main.',
   'The GitHub Actions workflows in Acme-Web were made non-blocking.',
+  'The RQ job timeout for export_tenant was raised from 10 to 45 minutes; other jobs keep the 10 minute default.',
   'PostgreSQL is what I reach for first.',
   'I prefer dark mode in every editor.',
   'Never deploy on Fridays.',

@@ -7,10 +7,11 @@ const PAST_WORTH =
   /\b(?:decided|chose|picked|selected|went with|standardi[sz]ed|agreed|settled|opted|switched|migrated|moved to|replaced|adopted|because|since|so that|so|turned out|caused|causes|means|instead|no longer|not|never|always|must|should|only|originally|used to|once)\b|\bby\s+\w+ing\b|\b(?:fixed|solved|resolved|prevented|avoided)\s+(?:it|this|that|the (?:issue|problem|error|crash|failure))\b/i;
 /**
  * A past passive that leaves a setting behind ("The workflows were made non-blocking", "The key was pinned to
- * v2", "Archives/ was excluded from the scan") states how things are now configured.
+ * v2", "Archives/ was excluded from the scan", "the job timeout was raised to 45 min") states how things are now
+ * configured.
  */
 const CONFIGURED =
-  /\b(?:was|were|got|has been|have been)\s+(?:also\s+)?(?:made|set|configured|renamed|pinned|limited|restricted|locked|disabled|enabled|excluded|allowlisted|whitelisted|blocklisted|turned (?:on|off)|marked|kept)\b/i;
+  /\b(?:was|were|got|has been|have been)\s+(?:also\s+)?(?:made|set|configured|renamed|pinned|limited|restricted|locked|disabled|enabled|excluded|allowlisted|whitelisted|blocklisted|turned (?:on|off)|marked|kept|raised|lowered|increased|decreased|reduced|extended|shortened|capped)\b/i;
 /** A dated event ("shipped on 2024-05-02", "in March 2025") is history the extractor placed in time on purpose. */
 const CALENDAR_DATE =
   /\b\d{4}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\bin\s+(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\s+)?(?:19|20)\d{2}\b/i;
