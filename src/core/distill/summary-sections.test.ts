@@ -48,6 +48,8 @@ describe('compaction summary sections', () => {
     const all = summarySentences(CHECKPOINT).map((s) => s.text);
     expect(all.some((t) => t.includes('Batch size'))).toBe(false);
     expect(all.some((t) => t.includes('resume token'))).toBe(false);
+    // pi's list of the files it read is not prose.
+    expect(all.some((t) => /read-files|chunker\.go/.test(t))).toBe(false);
     expect(summarySentences('## Open questions for Ana\n- Should the export keep CSV as well?\n')[0]?.standing).toBe(false);
     expect(summarySentences('## Decisions pending\n- Whether to move to Celery.\n')[0]?.standing).toBe(false);
   });

@@ -34,7 +34,15 @@ export function summarySentences(message: string): SummarySentence[] {
   let skipping = false;
   let standing = false;
   let sectionLevel = 0;
+  let fileList: string | undefined;
   for (const unit of splitUnits(message)) {
+    // pi appends the files it read and changed ("<read-files>\n...\n</read-files>"): a list, not prose.
+    const opened = /^<(read-files|modified-files)>/.exec(unit.text);
+    if (opened) fileList = opened[1];
+    if (fileList !== undefined) {
+      if (unit.text.includes(`</${fileList}>`)) fileList = undefined;
+      continue;
+    }
     // Only sections at the level that opened the current one (a "##" heading, "7. Pending Tasks")
     // switch; sub-headings and lead-ins inside a section do not.
     const numbered = unit.kind === 'prose' && ((SECTION.test(unit.text) && /^\d+\.\s/.test(unit.text)) || KNOWN_SECTION.test(unit.text));
