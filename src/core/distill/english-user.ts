@@ -41,8 +41,8 @@ const INFORMAL: Array<[RegExp, string]> = [
   // Not "were": it is a word of its own, except opening a sentence before what "we are" ("were a 3 person startup").
   [/\b(you|they)re\b/gi, "$1're"],
   [/^(were)(?=\s+(?:a|an|\d+|all|both|based|on|using|still|not|fully|mostly|just|only|the only)\b)/i, "we're"],
-  // Letters drawn out for effect: "whyyy", "sooo", "nooo".
-  [/\b([a-z]*?)([a-z])\2{2,}\b/gi, '$1$2'],
+  // Letters drawn out for effect at the end of a lower-case word: "whyyy", "sooo", "nooo" (not "vYYYY", "www.").
+  [/\b([a-z]{0,6}?)([a-z])\2{2,}\b(?![.\w/-])/g, '$1$2'],
   [/\b(that|there|what|it)s\b(?=\s+(?:a|an|the|my|our|not|what|how|why|just|where|because|on|in|at|for|\w+ing)\b)/gi, "$1's"],
   // "the api's on 8080", "my mum's in leeds": after a noun, "'s" before a place, an article or an adverb is
   // "is"; after a preposition it is whose place ("christmas at my mum's in belfast").
