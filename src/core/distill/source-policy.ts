@@ -110,9 +110,14 @@ export function isNamedDefinition(text: string): boolean {
 const IN_FLIGHT_LABEL =
   /^(?:(?:next|immediate|concrete|current)\s+)*(?:next\s+)?(?:steps?|pending|todo|to do|open (?:questions?|items?|points?)|blocked(?: on)?|status|wip|in progress|follow[- ]ups?)\b[^:]{0,20}:/i;
 
+const STANDING_CREDENTIAL =
+  /\b(?:password|passwd|passcode|passphrase|pin(?: code| number)?|api[ -]?key|access key|token|secret|recovery code|backup codes?|2fa code|otp|(?:door|gate|alarm|lockbox|key ?safe|garage|building|entry|safe) code|wi-?fi(?: password| pass| key)?|iban|(?:account|card|sort) (?:number|no\.?))\b[^.\n]{0,30}?(?:\bis\b|\bare\b|=|:)\s*["'`(]?[^\s"'`]*\d[^\s"'`]*/i;
+
 /** What a line under a standing heading still must not be: too short, a continuation, work still open, the session's events. */
 function standingLineRejection(t: string): { reason: AdmissionReason; detail?: string } | undefined {
   if (t.split(/\s+/).length < 4) return { reason: 'fragment', detail: 'too little under a standing heading' };
+  // A credential with its value, in whatever form the redactor does not know: the heading says "keep", the value says no.
+  if (STANDING_CREDENTIAL.test(t)) return { reason: 'secret', detail: 'credential under a standing heading' };
   // A line that goes on from the one before it ("actually it doesn't ...", "otherwise ...").
   if (/^(?:actually|otherwise|however|instead|because|while|even so|that said|anyway)\b/i.test(t))
     return { reason: 'context-dependent', detail: 'continues a line' };

@@ -64,6 +64,16 @@ describe('compaction summary sections', () => {
     ]);
   });
 
+  it('does not learn a credential with its value, whatever its form, from a standing section', () => {
+    const context = [
+      '## Critical Context',
+      '- Door code for the potting shed: 8812, the spare key is under the pot.',
+      '- Lockbox code: 1379, keys for both greenhouses are inside.',
+      '- The Influx admin token lives in 1Password, vault "Garden".',
+    ].join('\n');
+    expect(learned(context)).toEqual(['The Influx admin token lives in 1Password, vault "Garden".']);
+  });
+
   it('reads headings of the writer’s own choosing the same way', () => {
     const note = [
       '# Handoff: Tove’s household assistant',
