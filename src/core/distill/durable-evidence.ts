@@ -104,7 +104,6 @@ const USER_RULE =
 const USER_DECISION =
   /\b(?:we|i)(?:'ve|'d| have| had)\s+(?:switched|swapped|moved|migrated|decided|chosen|agreed|stopped)\b|\b(?:we|i)(?:'ll| will| are going to|'re going to| decided| agreed| chose| settled| can keep| can instruct| can use| should| switched| moved| migrated| use| are using| always| never| (?:only )?(?:track(?! down)|tag|deploy|host|rent|own|pay for|wear|read on|drive an?|ride an?|take the \d)| want to (?:migrate|switch|move|use|keep|standardi[sz]e|adopt))\b|\blet'?s (?:go with|use|stick with|keep)\b/i;
 const USER_NOW = /\b(?:right now|currently|still|already|yet|at the moment)\b/i;
-
 /** "no console logs!", "don't fail, redact": a terse prohibition. */
 const PROHIBITION = /^(?:no|never|don'?t|do not|stop)\s[^?]{2,60}$/i;
 

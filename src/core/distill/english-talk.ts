@@ -4,6 +4,8 @@
  * worded as a rule, a confirm tag, leaving the chat, a complaint that something is down again.
  * Read on text with informal spellings folded (english-user.ts `foldInformal`).
  */
+import { firstVeto, type Veto, type VetoTable } from './veto.js';
+
 /**
  * A choice among what the agent just offered: "i prefer the version u wrote first", "lets go with
  * the blue one", "we decided to go with option b", "lets use the approach from before".
@@ -23,15 +25,17 @@ const CONFIRM_TAG = /,\s*(?:right|correct|innit|isn't it|no|yeah)\s*[.!]*$|^(?:o
 /** Leaving the chat: "heading out now, back in an hour", "brb". */
 const LEAVING =
   /\b(?:heading|going|popping|nipping|stepping) (?:out|off|away|home|to bed|to sleep)\b|\bback in (?:an? |\d+ )?(?:hour|hr|min|mins|minutes|bit|sec)\b|\b(?:brb|gtg|afk)\b/i;
-export type TalkKind = { reason: 'context-dependent' | 'task-request' | 'question' | 'chatter' | 'passing-state'; detail: string };
+/** Checked in this order. */
+const TALK: VetoTable = [
+  [OFFERED_CHOICE, { reason: 'context-dependent', detail: 'a choice among what was offered' }],
+  [THAT_SUBJECT, { reason: 'context-dependent', detail: 'points back' }],
+  [WORK_FOCUS, { reason: 'task-request', detail: 'work to turn to' }],
+  [CONFIRM_TAG, { reason: 'question', detail: 'asks to confirm' }],
+  [LEAVING, { reason: 'chatter', detail: 'leaving' }],
+  [{ test: (t) => AGAIN.test(t) && !/\bnever\b/i.test(t) }, { reason: 'passing-state', detail: 'again' }],
+];
 
 /** Why `t` is talk of the moment, or undefined. */
-export function talkOfTheMoment(t: string): TalkKind | undefined {
-  if (OFFERED_CHOICE.test(t)) return { reason: 'context-dependent', detail: 'a choice among what was offered' };
-  if (THAT_SUBJECT.test(t)) return { reason: 'context-dependent', detail: 'points back' };
-  if (WORK_FOCUS.test(t)) return { reason: 'task-request', detail: 'work to turn to' };
-  if (CONFIRM_TAG.test(t)) return { reason: 'question', detail: 'asks to confirm' };
-  if (LEAVING.test(t)) return { reason: 'chatter', detail: 'leaving' };
-  if (AGAIN.test(t) && !/\bnever\b/i.test(t)) return { reason: 'passing-state', detail: 'again' };
-  return undefined;
+export function talkOfTheMoment(t: string): Veto | undefined {
+  return firstVeto(t, TALK);
 }

@@ -21,6 +21,7 @@ import {
 } from './english-facts.js';
 import type { Trigger } from './rule-patterns.js';
 import { talkOfTheMoment } from './english-talk.js';
+import type { Veto } from './veto.js';
 
 /**
  * How people really type durable things to an agent in English, beyond the explicit trigger phrases
@@ -274,9 +275,7 @@ const MISBEHAVING =
   /\bkeeps (?:dropping|crashing|failing|freezing|hanging|disconnecting|timing out|breaking|dying|restarting|rebooting|buffering|lagging|erroring)\b|\b(?:is|are|'s|'re) taking (?:forever|ages|so long)\b/i;
 
 /** Why an English user sentence is junk however durable it sounds, or undefined. */
-export function englishUserVeto(
-  text: string,
-): { reason: 'question' | 'context-dependent' | 'chatter' | 'passing-state' | 'task-request'; detail: string } | undefined {
+export function englishUserVeto(text: string): Veto | undefined {
   const t = foldInformal(text.trim());
   const bare = t.replace(/(?<!\w)(["'`“‘])[^"'`”’\n]{0,60}[”’"'`](?!\w)/g, 'value').replace(/https?:\/\/\S+/g, 'url');
   if (/\?/.test(bare) && !TAG_QUESTION.test(bare)) return { reason: 'question', detail: 'question mark' };

@@ -1,3 +1,5 @@
+import { firstVeto, type Veto, type VetoTable } from './veto.js';
+
 /**
  * More of how Spanish speakers type to an agent, read on accent-folded, lower-cased text with chat
  * shorthand spelt out (spanish.ts `foldChatEs`): what they learned, decided, live with and do for
@@ -82,17 +84,19 @@ const MISBEHAVING_ES = W(
   String.raw`se (?:queda|quedo) (?:colgad[oa]|trabad[oa]|pegad[oa])|se (?:cuelga|traba|tilda|congela|reinicia solo)|tira (?:un )?error|no (?:me )?anda|(?:que|q) onda[\s!.]*$`,
 );
 
-export type SpanishMoment = { reason: 'context-dependent' | 'question' | 'task-request' | 'passing-state'; detail: string };
+/** Checked in this order. */
+const MOMENT_ES: VetoTable = [
+  [REPORTED_ES, { reason: 'context-dependent', detail: 'reported speech' }],
+  [SUPPOSE_ES, { reason: 'question', detail: 'supposition' }],
+  [FOCUS_ES, { reason: 'task-request', detail: 'the work to turn to' }],
+  [THIS_TASK_ES, { reason: 'passing-state', detail: 'this task' }],
+  [NOT_UNDERSTOOD_ES, { reason: 'question', detail: 'not understood' }],
+  [POINTS_BACK_ES, { reason: 'context-dependent', detail: 'points back' }],
+  [PLAN_ES, { reason: 'passing-state', detail: 'plan' }],
+  [MISBEHAVING_ES, { reason: 'passing-state', detail: 'misbehaving' }],
+];
 
 /** Why a Spanish user sentence is talk about the moment however it is worded, or undefined. Folded text. */
-export function spanishMomentKind(folded: string): SpanishMoment | undefined {
-  if (REPORTED_ES.test(folded)) return { reason: 'context-dependent', detail: 'reported speech' };
-  if (SUPPOSE_ES.test(folded)) return { reason: 'question', detail: 'supposition' };
-  if (FOCUS_ES.test(folded)) return { reason: 'task-request', detail: 'the work to turn to' };
-  if (THIS_TASK_ES.test(folded)) return { reason: 'passing-state', detail: 'this task' };
-  if (NOT_UNDERSTOOD_ES.test(folded)) return { reason: 'question', detail: 'not understood' };
-  if (POINTS_BACK_ES.test(folded)) return { reason: 'context-dependent', detail: 'points back' };
-  if (PLAN_ES.test(folded)) return { reason: 'passing-state', detail: 'plan' };
-  if (MISBEHAVING_ES.test(folded)) return { reason: 'passing-state', detail: 'misbehaving' };
-  return undefined;
+export function spanishMomentKind(folded: string): Veto | undefined {
+  return firstVeto(folded, MOMENT_ES);
 }

@@ -1,7 +1,8 @@
 import type { Trigger } from './rule-patterns.js';
 import { CHANGED_VERB_ES_ACCENTED } from './spanish-verbs.js';
 import { CHANGE_ES_TOLD, LIFE_ES, PROCESS_ES, ROUTINE_ES, SELF_ES, SETUP_ES, TOPIC_ES } from './spanish-facts.js';
-import { DECIDED_ES, LESSON_ES, PERSON_ES, spanishMomentKind, type SpanishMoment } from './spanish-user.js';
+import { DECIDED_ES, LESSON_ES, PERSON_ES, spanishMomentKind } from './spanish-user.js';
+import type { Veto } from './veto.js';
 
 /**
  * Spanish for rule-based capture: OpenClaw runs on chat apps used in many languages, and a Spanish
@@ -168,22 +169,23 @@ export function hasSpanishUserEvidence(text: string): boolean {
   // A question anywhere ("cuál es mi comida favorita? a ver si te acordás") asks; it does not state.
   const folded = fold(text.trim());
   if (/[?¿]/.test(text) || ASKS_ES.test(folded) || (REQUEST_ES.test(folded) && !FOR_ALWAYS_ES.test(folded))) return false;
-  // "ya está en node 20", "desde este mes", "ayer": when a change happened, not a state that passes.
   if (spanishUserVeto(text) !== undefined) return false;
-  const change = CHANGE_ES_TOLD.test(folded) || SAYS_CHANGED_ES.some((t) => t.pattern.test(text));
-  return looksSpanish(text) && !tiedToNow(text, change) && USER_TRIGGERS_ES.some((t) => t.pattern.test(text));
+  // "ya está en node 20", "desde este mes", "ayer": when a change happened, not a state that passes.
+  return looksSpanish(text) && !tiedToNow(text, saysChangeEs(text)) && USER_TRIGGERS_ES.some((t) => t.pattern.test(text));
 }
 
 /**
  * Why a Spanish user sentence is talk about the moment (spanish-user.ts), or undefined: "mi vecina
  * dice que ..." is her opinion, unless the user tells what they changed after it.
  */
-export function spanishUserVeto(text: string): SpanishMoment | undefined {
-  const folded = fold(text.trim());
-  const moment = spanishMomentKind(folded);
-  if (moment?.detail === 'reported speech' && (CHANGE_ES_TOLD.test(folded) || SAYS_CHANGED_ES.some((t) => t.pattern.test(text))))
-    return undefined;
-  return moment;
+export function spanishUserVeto(text: string): Veto | undefined {
+  const moment = spanishMomentKind(fold(text.trim()));
+  return moment?.detail === 'reported speech' && saysChangeEs(text) ? undefined : moment;
+}
+
+/** The sentence tells a change ("cambiamos de sendgrid a ses", "lo pasé a un balanceado light"). */
+function saysChangeEs(text: string): boolean {
+  return CHANGE_ES_TOLD.test(fold(text)) || SAYS_CHANGED_ES.some((t) => t.pattern.test(text));
 }
 
 /** Trigger families too loose to stand before an aside about the moment. */
