@@ -23,6 +23,7 @@ import { isArtefactEvent, isPassingState, isSessionEvent, isThirdPersonRequest }
 import { isCommonKnowledge, isOngoingActivity, isResearchBrief, isRunOutcome, isSessionRecap } from './episode-signals.js';
 import { isPastWorkEvent } from './past-events.js';
 import { unsafeImperativeKind } from './unsafe-imperative.js';
+import { userModelVeto } from './junk-model/user-veto.js';
 
 /**
  * The admission gate: rules that keep junk out of memory whatever produced the candidate (the
@@ -56,6 +57,7 @@ export const ADMISSION_REASONS = [
   'too-short',
   'no-content',
   'low-confidence',
+  'junk-model',
 ] as const;
 export type AdmissionReason = (typeof ADMISSION_REASONS)[number];
 
@@ -188,7 +190,7 @@ export function admit(options: AdmitOptions): AdmissionDecision {
     const veto = spanishUserVeto(text);
     if (veto) return reject(veto.reason, veto.detail);
   }
-  if (source === 'user' && hasSpanishUserEvidence(text) && !isQuestion(text)) return confidenceDecision(options);
+  if (source === 'user' && hasSpanishUserEvidence(text) && !isQuestion(text)) return userDecision(raw, options);
   // Extractor output in Spanish: its events, requests and passing states are read in spanish-llm.ts.
   const spanishMemory = source === 'llm' ? judgeSpanishMemory(text) : undefined;
   if (spanishMemory?.reason) return reject(spanishMemory.reason, spanishMemory.detail);
@@ -223,7 +225,13 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   const bySource = spanishMemory?.statement ? undefined : sourceRejection(text, source, { standing: options.standingSection === true });
   if (bySource) return reject(bySource.reason, bySource.detail);
 
-  return confidenceDecision(options);
+  return source === 'user' ? userDecision(raw, options) : confidenceDecision(options);
+}
+
+/** What passed every check in a user's words is read last by the user-message model (junk-model/). */
+function userDecision(text: string, options: AdmitOptions): AdmissionDecision {
+  const veto = userModelVeto(text);
+  return veto ? reject('junk-model', veto.detail) : confidenceDecision(options);
 }
 
 /**

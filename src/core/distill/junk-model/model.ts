@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { StrataError } from '../../../errors/index.js';
+import { FEATURE_BLOCKS, termCounts, termWeight, type FeatureBlock } from './features.js';
+
+/**
+ * A linear model over TF-IDF features (features.ts) that gives the probability that a user's
+ * sentence is worth remembering. It is trained (`npm run train:junk-model`, train.ts) on the
+ * labelled user messages of the read benchmark sets and the tune part of the real-transcript set,
+ * never on the blind sets or the held-out transcripts, and it is stored as data in `models/`.
+ */
+export interface LinearTextModel {
+  version: 1;
+  /** What it was trained on, and with which settings (for the record). */
+  trainedOn: { files: string[]; rows: number; keep: number; c: number; minDocumentFrequency: number };
+  intercept: number;
+  /** Per block: term → [idf, coefficient]. */
+  terms: Record<FeatureBlock, Record<string, [number, number]>>;
+}
+
+/** P(keep) for `text`: the logistic of the weighted, per-block normalised features. */
+export function keepProbability(model: LinearTextModel, text: string): number {
+  const counts = termCounts(text);
+  let z = model.intercept;
+  for (const block of FEATURE_BLOCKS) {
+    const known = model.terms[block];
+    let norm = 0;
+    let dot = 0;
+    for (const [term, count] of counts[block]) {
+      const entry = known[term];
+      if (entry === undefined) continue;
+      const weight = termWeight(count, entry[0]);
+      norm += weight * weight;
+      dot += weight * entry[1];
+    }
+    if (norm > 0) z += dot / Math.sqrt(norm);
+  }
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** The shipped model's file, found from src/ and dist/ alike (both sit three levels below the package). */
+export const USER_JUNK_MODEL_PATH = fileURLToPath(new URL('../../../../models/user-junk-model.json', import.meta.url));
+
+let userModel: LinearTextModel | undefined;
+
+/** The shipped user-message model, read once. */
+export function userJunkModel(): LinearTextModel {
+  userModel ??= readModel(USER_JUNK_MODEL_PATH);
+  return userModel;
+}
+
+function readModel(path: string): LinearTextModel {
+  try {
+    const model = JSON.parse(readFileSync(path, 'utf8')) as Partial<LinearTextModel>;
+    if (model.version !== 1 || typeof model.intercept !== 'number' || !model.terms?.words || !model.terms.chars)
+      throw new Error(`not a version 1 model`);
+    return model as LinearTextModel;
+  } catch (cause) {
+    throw new StrataError({
+      code: 'NOT_FOUND',
+      message: `The admission gate's user-message model ${path} is missing or unreadable: reinstall strata-memory, or run \`npm run train:junk-model\` in a source checkout.`,
+      cause,
+      details: { path },
+    });
+  }
+}

@@ -1,0 +1,34 @@
+import { hasCjk } from '../signals.js';
+import { keepProbability, userJunkModel } from './model.js';
+
+/**
+ * Below this P(keep) the user-message model overrules the gate's checks. Chosen by leaving out one
+ * read set at a time: the largest floor that cost no keep row learned there.
+ */
+export const USER_KEEP_FLOOR = 0.1;
+
+/**
+ * A sentence that opens as an explicit standing statement ("Always ...", "Never ...", "From now on
+ * ...", "I prefer ...", "We use ...", "My X is ..."). The model's training sets hold many junk rows
+ * dressed in these openings on purpose, so it learned to discount them, and a plain textbook rule
+ * ("Always run the tests before pushing.") can fall under the floor; the gate's own checks judge
+ * these instead.
+ */
+const EXPLICIT_OPENING_EN =
+  /^(?:(?:please|pls|and|also|oh|ok|okay|so|btw|fyi|note|reminder)[,:\s]+)?(?:always|never|from now on|going forward|don'?t ever|do not ever|every ?time|whenever|(?:i|we) (?:always|never|prefer|like|love|hate|use|switched|moved|decided|don'?t)|my \p{L}+(?: \p{L}+)? (?:is|are)|our \p{L}+(?: \p{L}+)? (?:is|are|runs?|uses?|lives?))\b/iu;
+const EXPLICIT_OPENING_ES =
+  /^(?:(?:por favor|y|ojo|ok|nota|recuerda)[,:\s]+)?(?:siempre|nunca|jam[aá]s|a partir de ahora|de ahora en adelante|cada vez que|prefiero|preferimos|(?:yo )?uso|usamos|me cambi[eé]|nos cambiamos|decidimos|mi \p{L}+ es|nuestr[oa] \p{L}+ (?:es|est[aá]|usa|corre))(?![\p{L}])/iu;
+
+/**
+ * The last reading of a user's sentence that passed the gate's checks: a model trained on labelled
+ * user messages (model.ts) returns a reason when it reads the sentence as chatter, a task or a
+ * passing remark worded like a statement ("oh yeah sure, always add another abstraction layer",
+ * "a partir de ahora... bueno no, olvidalo"). It was trained on English and Spanish only, so text
+ * in Chinese or Japanese is not read by it.
+ */
+export function userModelVeto(text: string): { detail: string } | undefined {
+  const sentence = text.trim();
+  if (hasCjk(sentence) || EXPLICIT_OPENING_EN.test(sentence) || EXPLICIT_OPENING_ES.test(sentence)) return undefined;
+  const keep = keepProbability(userJunkModel(), sentence);
+  return keep <= USER_KEEP_FLOOR ? { detail: `p(keep) ${keep.toFixed(3)}` } : undefined;
+}
