@@ -19,6 +19,12 @@ const EXPLICIT_OPENING_EN =
 const EXPLICIT_OPENING_ES =
   /^(?:(?:por favor|y|ojo|ok|nota|recuerda)[,:\s]+)?(?:siempre|nunca|jam[aá]s|a partir de ahora|de ahora en adelante|cada vez que|prefiero|preferimos|(?:yo )?uso|usamos|me cambi[eé]|nos cambiamos|decidimos|mi \p{L}+ es|nuestr[oa] \p{L}+ (?:es|est[aá]|usa|corre))(?![\p{L}])/iu;
 
+/** An explicit opening with a statement after it: "a partir de ahora... bueno no" opens and says nothing. */
+function opensExplicitly(sentence: string): boolean {
+  const opening = EXPLICIT_OPENING_EN.exec(sentence) ?? EXPLICIT_OPENING_ES.exec(sentence);
+  return opening !== null && (sentence.slice(opening[0].length).match(/[\p{L}\p{N}]+/gu) ?? []).length >= 2;
+}
+
 /**
  * The last reading of a user's sentence that passed the gate's checks: a model trained on labelled
  * user messages (model.ts) returns a reason when it reads the sentence as chatter, a task or a
@@ -28,7 +34,7 @@ const EXPLICIT_OPENING_ES =
  */
 export function userModelVeto(text: string): { detail: string } | undefined {
   const sentence = text.trim();
-  if (hasCjk(sentence) || EXPLICIT_OPENING_EN.test(sentence) || EXPLICIT_OPENING_ES.test(sentence)) return undefined;
+  if (hasCjk(sentence) || opensExplicitly(sentence)) return undefined;
   const keep = keepProbability(userJunkModel(), sentence);
   return keep <= USER_KEEP_FLOOR ? { detail: `p(keep) ${keep.toFixed(3)}` } : undefined;
 }

@@ -1,0 +1,53 @@
+/**
+ * The rows the user-message junk model (src/core/distill/junk-model) is trained on: labelled user
+ * text that has been read (the `dev` sets of bench/data/README.md) and the tune part of the
+ * real-transcript set. The blind sets and the held-out transcripts are what it is measured on, so
+ * they never enter here.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LabelledText } from '../src/core/distill/junk-model/train.js';
+
+const DATA = fileURLToPath(new URL('../bench/data/', import.meta.url));
+
+/** Written user messages, one labelled message per row. */
+const USER_SETS = [
+  'admission-user-en-dev-1.jsonl',
+  'admission-user-en-dev-2.jsonl',
+  'admission-user-en-dev-5.jsonl',
+  'admission-user-es-dev-1.jsonl',
+  'admission-user-es-dev-2.jsonl',
+  'admission-user-es-dev-4.jsonl',
+];
+/** Supersession scenarios: every message states something to keep but the `noise` ones. */
+const SCENARIO_SETS = ['en-a', 'en-d', 'en-f', 'en-h', 'es-a', 'es-c', 'es-d', 'es-e', 'es-g'].map((s) => `supersession-${s}.jsonl`);
+const REAL = 'admission-real.jsonl';
+
+export const TRAINING_FILES = [...USER_SETS, ...SCENARIO_SETS, `${REAL} (source user, split tune)`];
+
+const jsonl = <T>(file: string): T[] =>
+  readFileSync(join(DATA, file), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as T);
+
+interface LabelledRow {
+  text: string;
+  label: 'keep' | 'junk';
+  source?: string;
+  split?: string;
+}
+interface Scenario {
+  messages: Array<{ role: string; text: string }>;
+}
+
+export function junkModelTrainingRows(): LabelledText[] {
+  return [
+    ...USER_SETS.flatMap((f) => jsonl<LabelledRow>(f).map((r) => ({ text: r.text, keep: r.label === 'keep' }))),
+    ...SCENARIO_SETS.flatMap((f) => jsonl<Scenario>(f).flatMap((s) => s.messages.map((m) => ({ text: m.text, keep: m.role !== 'noise' })))),
+    ...jsonl<LabelledRow>(REAL)
+      .filter((r) => r.source === 'user' && r.split === 'tune')
+      .map((r) => ({ text: r.text, keep: r.label === 'keep' })),
+  ];
+}
