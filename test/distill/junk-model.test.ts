@@ -49,6 +49,22 @@ describe('the gate reads a user sentence last with the model', () => {
     expect(capture('I prefer dark mode in every editor.').learned).toHaveLength(1);
   });
 
+  it('learns a statement the model reads as kept that no trigger or fact word carried', () => {
+    // Each was rejected as `no-content`, or found no trigger, before the model read them.
+    const learned = (text: string) => captureByRules({ text, role: 'user' }).map((c) => [c.trigger, c.text]);
+    expect(learned('en la uni estamos viendo programacion con Java, el profe deja todos los proyectos en java')).toEqual([
+      ['model', 'En la uni estamos viendo programacion con Java, el profe deja todos los proyectos en java.'],
+    ]);
+    expect(learned('la rama principal se llama main, master no existe en nuestros repos')).toEqual([
+      ['our-x-is', 'La rama principal se llama main, master no existe en nuestros repos.'],
+    ]);
+    expect(learned('in the native swift apps all networking is alamofire')).toEqual([
+      ['statement', 'In the native swift apps all networking is alamofire.'],
+    ]);
+    // What it reads as chatter or a request stays out, trigger or not.
+    expect(learned('thx that worked, can u check the logs next')).toEqual([]);
+  });
+
   it('does not read Chinese, which it was not trained on', () => {
     expect(capture('以后提交前一定要先跑测试。').rejected['junk-model']).toBeUndefined();
   });

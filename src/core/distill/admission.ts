@@ -23,7 +23,7 @@ import { isArtefactEvent, isPassingState, isSessionEvent, isThirdPersonRequest }
 import { isCommonKnowledge, isOngoingActivity, isResearchBrief, isRunOutcome, isSessionRecap } from './episode-signals.js';
 import { isPastWorkEvent } from './past-events.js';
 import { unsafeImperativeKind } from './unsafe-imperative.js';
-import { userModelVeto } from './junk-model/user-veto.js';
+import { userModelVeto } from './junk-model/user-judgement.js';
 
 /**
  * The admission gate: rules that keep junk out of memory whatever produced the candidate (the
@@ -81,6 +81,11 @@ export interface AdmitOptions {
    * Decisions", "Critical Context"): the heading stands for the rule or fact word a bare line lacks.
    */
   standingSection?: boolean;
+  /**
+   * A user's sentence with no trigger phrase that the user-message model (junk-model/) read as worth
+   * keeping with confidence: the model stands for the rule or fact word it lacks (no `no-content`).
+   */
+  modelKept?: boolean;
 }
 
 export interface AdmissionDecision {
@@ -222,7 +227,12 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (isCommonKnowledge(text, { fromUser: source === 'user' })) return reject('common-knowledge');
   if (weightedLength(text) < MIN_WEIGHTED_LENGTH || (!hasCjk(text) && core(text).split(' ').length < 2)) return reject('too-short');
   // A Spanish statement with a subject and a verb: the English "no verb" and "no content" checks do not read it.
-  const bySource = spanishMemory?.statement ? undefined : sourceRejection(text, source, { standing: options.standingSection === true });
+  const bySource = spanishMemory?.statement
+    ? undefined
+    : sourceRejection(text, source, {
+        standing: options.standingSection === true,
+        modelKept: options.modelKept === true,
+      });
   if (bySource) return reject(bySource.reason, bySource.detail);
 
   return source === 'user' ? userDecision(raw, options) : confidenceDecision(options);

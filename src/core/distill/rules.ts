@@ -22,6 +22,7 @@ import { looksSpanish, statementBeforeAsideEs, statementBeforeRequestEs } from '
 import { foldChatEs } from './spanish-user.js';
 import { splitUserQuotes } from './summary-quotes.js';
 import { hasCjk, isInjectedBlock } from './signals.js';
+import { readsAsKept } from './junk-model/user-judgement.js';
 
 /**
  * Rule-based capture, used when no LLM is configured: explicit statements become candidate
@@ -30,8 +31,9 @@ import { hasCjk, isInjectedBlock } from './signals.js';
  * the summary says the user demanded, third-person rules and explicit lessons; from assistant
  * messages: explicit lessons only. Each candidate is judged by the admission gate on the sentence
  * as written (so a request or a complaint never becomes a memory), then normalised to a clean
- * standalone sentence. An English user sentence with no trigger phrase is still learned when it is
- * a plain statement (plain-statement.ts) the gate admits; it is marked `untriggered`, and offline
+ * standalone sentence. A user sentence with no trigger phrase is still learned when it is an
+ * English plain statement (plain-statement.ts) or one the user-message model (junk-model/) reads
+ * as worth keeping with confidence, and the gate admits it; it is marked `untriggered`, and offline
  * reconciliation takes it as a retelling of a close memory it shares a word with, so what it adds
  * is a new fact, never a second copy of a known one.
  */
@@ -168,6 +170,12 @@ function findTrigger(sentence: string, role: Speaker, options: { plainStatements
 // A summary of a long session files dozens of lasting things; a message says a few.
 const MAX_PER_TURN: Record<Speaker, number> = { user: 3, assistant: 2, summary: 30 };
 
+/** A user's sentence the user-message model reads as worth keeping: the model is its trigger. */
+function modelLine(sentence: string): Found {
+  const said = looksSpanish(sentence) ? sentence : foldInformal(sentence);
+  return { statement: said, trigger: { name: 'model', pattern: /./, category: detectCategory(said), confidence: 0.6 } };
+}
+
 /** A line under a summary heading that files lasting things: the heading is its trigger (summary-sections.ts). */
 function standingLine(sentence: string): Found | undefined {
   if (hasCjk(sentence)) return undefined;
@@ -219,8 +227,13 @@ function captureFromMessage(options: MessageOptions): RuleCandidate[] {
         !hasCjk(said) &&
         (looksSpanish(said) ? (statementBeforeRequestEs(said) ?? statementBeforeAsideEs(said)) : statementBeforeQuestion(said))) ||
       said;
+    // The user-message model (junk-model/) reading it as worth keeping stands for a missing fact word,
+    // and for a trigger when none is found. A summary's quotes of the user are read for triggers only.
+    const modelKept = role === 'user' && options.quoted !== true && readsAsKept(sentence);
     const found =
-      findTrigger(sentence, role, { plainStatements: options.quoted !== true }) ?? (standing ? standingLine(sentence) : undefined);
+      findTrigger(sentence, role, { plainStatements: options.quoted !== true }) ??
+      (standing ? standingLine(sentence) : undefined) ??
+      (modelKept ? modelLine(sentence) : undefined);
     if (!found) continue;
     const { trigger } = found;
     // The sentence as written is what the gate judges: a request or a complaint stays junk whatever
@@ -231,6 +244,7 @@ function captureFromMessage(options: MessageOptions): RuleCandidate[] {
       source: found.judgeAs ?? role,
       confidence: trigger.confidence,
       ...(standing && !found.judgeAs ? { standingSection: true } : {}),
+      ...(modelKept ? { modelKept: true } : {}),
     });
     if (!decision.admitted) continue;
     const text = normalizeStatement(found.statement, { thirdPerson: (found.judgeAs ?? role) === 'user' });
@@ -247,7 +261,7 @@ function captureFromMessage(options: MessageOptions): RuleCandidate[] {
           ? 'decision'
           : trigger.category;
     const restated = role === 'user' && saysRestated(whole) ? { restated: true as const } : {};
-    const untriggered = trigger.name === 'statement' ? { untriggered: true as const } : {};
+    const untriggered = trigger.name === 'statement' || trigger.name === 'model' ? { untriggered: true as const } : {};
     candidates.push({
       text,
       category,

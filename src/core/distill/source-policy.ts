@@ -130,7 +130,7 @@ function standingLineRejection(t: string): { reason: AdmissionReason; detail?: s
 export function sourceRejection(
   text: string,
   source: AdmissionSource,
-  options: { standing?: boolean } = {},
+  options: { standing?: boolean; modelKept?: boolean } = {},
 ): { reason: AdmissionReason; detail?: string } | undefined {
   const t = text.trim();
   // Under a heading that files lasting things the heading is the evidence: a bare "label: value" or
@@ -143,7 +143,7 @@ export function sourceRejection(
     if (WORK_TO_DO.test(t) && !STRONG_RULE.test(t)) return { reason: 'task-request', detail: 'work to do' };
     if ((looksSpanish(t) ? ANSWER_ES : ANSWER).test(t) && !STRONG_RULE.test(t)) return { reason: 'context-dependent', detail: 'answer' };
     if (SUBJECTLESS.test(t) && !/^would (?:much |really )?rather\b/i.test(t)) return { reason: 'context-dependent', detail: 'no subject' };
-    if (!hasUserEvidence(t)) return { reason: 'no-content', detail: 'no rule, preference, decision or fact' };
+    if (!hasUserEvidence(t) && options.modelKept !== true) return { reason: 'no-content', detail: 'no rule, preference, decision or fact' };
     return undefined;
   }
   // An assistant's exclamation cheers the moment ("Watch the colours update live!", "Safe travels!"); a rule in it is kept.
