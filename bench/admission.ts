@@ -28,6 +28,7 @@ import { printCrossValidation, printMisses } from './lib/admission-cv.js';
 import { printLearnedBaseline } from './lib/admission-learned.js';
 import { printWrittenUserSets } from './lib/admission-written-user.js';
 import { printWrittenSummarySets } from './lib/admission-written-summary.js';
+import { printJunkModelCost } from './lib/junk-model-cost.js';
 import { printTable } from './lib/table.js';
 
 export interface RealRow {
@@ -234,6 +235,7 @@ function printWrittenSets(): void {
   });
   printTable('Gate alone on extractor output written blind to the gate (see bench/data/README.md)', ['file', ...HEADERS.slice(1)], rows);
   printWrittenUserSets({ dataDir: DATA_DIR });
+  printJunkModelCost({ dataDir: DATA_DIR });
   printWrittenSummarySets({ dataDir: DATA_DIR });
 }
 

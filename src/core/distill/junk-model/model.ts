@@ -45,11 +45,12 @@ let userModel: LinearTextModel | undefined;
 
 /** The shipped user-message model, read once. */
 export function userJunkModel(): LinearTextModel {
-  userModel ??= readModel(USER_JUNK_MODEL_PATH);
+  userModel ??= readLinearTextModel(USER_JUNK_MODEL_PATH);
   return userModel;
 }
 
-function readModel(path: string): LinearTextModel {
+/** Reads a model file (the shipped one is read once by `userJunkModel`). */
+export function readLinearTextModel(path: string): LinearTextModel {
   try {
     const model = JSON.parse(readFileSync(path, 'utf8')) as Partial<LinearTextModel>;
     if (model.version !== 1 || typeof model.intercept !== 'number' || !model.terms?.words || !model.terms.chars)
