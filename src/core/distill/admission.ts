@@ -82,8 +82,8 @@ export interface AdmitOptions {
    */
   standingSection?: boolean;
   /**
-   * A user's sentence with no trigger phrase that the user-message model (junk-model/) read as worth
-   * keeping with confidence: the model stands for the rule or fact word it lacks (no `no-content`).
+   * A user's sentence the user-message model (junk-model/) read as worth keeping with confidence:
+   * the model stands for the rule or fact word it may lack (no `no-content`); every other check runs.
    */
   modelKept?: boolean;
 }
