@@ -29,6 +29,7 @@ import { printLearnedBaseline } from './lib/admission-learned.js';
 import { printWrittenUserSets } from './lib/admission-written-user.js';
 import { printWrittenSummarySets } from './lib/admission-written-summary.js';
 import { printJunkModelCost } from './lib/junk-model-cost.js';
+import { printJunkModelCrossValidation } from './lib/junk-model-cv.js';
 import { printTable } from './lib/table.js';
 
 export interface RealRow {
@@ -129,6 +130,7 @@ export function runAdmissionBench(options: { misses?: boolean; cv?: boolean; exc
   if (options.cv) {
     printCrossValidation(gate);
     printLearnedBaseline(gate);
+    printJunkModelCrossValidation();
     if (options.misses) printMisses(gate, options.except);
     return;
   }

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { USER_JUNK_MODEL_PATH } from '../src/core/distill/junk-model/model.js';
 import { trainLinearTextModel } from '../src/core/distill/junk-model/train.js';
-import { TRAINING_FILES, junkModelTrainingRows } from './junk-model-rows.js';
+import { TRAINING_FILES, junkModelTrainingRows } from '../bench/lib/junk-model-rows.js';
 
 const started = Date.now();
 const rows = junkModelTrainingRows();

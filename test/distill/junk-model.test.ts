@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { junkModelTrainingRows, TRAINING_FILES } from '../../scripts/junk-model-rows.js';
+import { junkModelTrainingRows, TRAINING_FILES } from '../../bench/lib/junk-model-rows.js';
 import { createAdmissionGate } from '../../src/core/distill/admission.js';
 import { USER_JUNK_MODEL_PATH, type LinearTextModel } from '../../src/core/distill/junk-model/model.js';
 import { trainLinearTextModel } from '../../src/core/distill/junk-model/train.js';

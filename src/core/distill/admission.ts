@@ -23,7 +23,7 @@ import { isArtefactEvent, isPassingState, isSessionEvent, isThirdPersonRequest }
 import { isCommonKnowledge, isOngoingActivity, isResearchBrief, isRunOutcome, isSessionRecap } from './episode-signals.js';
 import { isPastWorkEvent } from './past-events.js';
 import { unsafeImperativeKind } from './unsafe-imperative.js';
-import { userModelVeto } from './junk-model/user-judgement.js';
+import { userModelVeto, type UserModelReading } from './junk-model/user-judgement.js';
 
 /**
  * The admission gate: rules that keep junk out of memory whatever produced the candidate (the
@@ -86,6 +86,8 @@ export interface AdmitOptions {
    * the model stands for the rule or fact word it may lack (no `no-content`); every other check runs.
    */
   modelKept?: boolean;
+  /** The user-message model and its thresholds; default the shipped ones (junk-model/user-judgement.ts). */
+  userModel?: UserModelReading;
 }
 
 export interface AdmissionDecision {
@@ -240,7 +242,7 @@ export function admit(options: AdmitOptions): AdmissionDecision {
 
 /** What passed every check in a user's words is read last by the user-message model (junk-model/). */
 function userDecision(text: string, options: AdmitOptions): AdmissionDecision {
-  const veto = userModelVeto(text);
+  const veto = userModelVeto(text, options.userModel);
   return veto ? reject('junk-model', veto.detail) : confidenceDecision(options);
 }
 

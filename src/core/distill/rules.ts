@@ -22,7 +22,7 @@ import { looksSpanish, statementBeforeAsideEs, statementBeforeRequestEs } from '
 import { foldChatEs } from './spanish-user.js';
 import { splitUserQuotes } from './summary-quotes.js';
 import { hasCjk, isInjectedBlock } from './signals.js';
-import { readsAsKept } from './junk-model/user-judgement.js';
+import { readsAsKept, type UserModelReading } from './junk-model/user-judgement.js';
 
 /**
  * Rule-based capture, used when no LLM is configured: explicit statements become candidate
@@ -59,6 +59,8 @@ export interface CaptureByRulesOptions {
   maxPerTurn?: number;
   /** A gate to count decisions in; by default each candidate goes through `admit` uncounted. */
   gate?: AdmissionGate;
+  /** The user-message model and its thresholds; default the shipped ones. */
+  userModel?: UserModelReading;
 }
 
 /** A summary's quotes of the user are read for trigger phrases only: the session's own messages were captured as they came. */
@@ -229,7 +231,7 @@ function captureFromMessage(options: MessageOptions): RuleCandidate[] {
       said;
     // The user-message model (junk-model/) reading it as worth keeping stands for a missing fact word,
     // and for a trigger when none is found. A summary's quotes of the user are read for triggers only.
-    const modelKept = role === 'user' && options.quoted !== true && readsAsKept(sentence);
+    const modelKept = role === 'user' && options.quoted !== true && readsAsKept(sentence, options.userModel);
     const found =
       findTrigger(sentence, role, { plainStatements: options.quoted !== true }) ??
       (standing ? standingLine(sentence) : undefined) ??
@@ -245,6 +247,7 @@ function captureFromMessage(options: MessageOptions): RuleCandidate[] {
       confidence: trigger.confidence,
       ...(standing && !found.judgeAs ? { standingSection: true } : {}),
       ...(modelKept ? { modelKept: true } : {}),
+      ...(options.userModel ? { userModel: options.userModel } : {}),
     });
     if (!decision.admitted) continue;
     const text = normalizeStatement(found.statement, { thirdPerson: (found.judgeAs ?? role) === 'user' });

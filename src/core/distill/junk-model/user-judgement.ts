@@ -1,11 +1,26 @@
 import { hasCjk } from '../signals.js';
-import { keepProbability, userJunkModel } from './model.js';
+import { keepProbability, userJunkModel, type LinearTextModel } from './model.js';
 
 /**
  * Below this P(keep) the user-message model overrules the gate's checks. Chosen by leaving out one
- * read set at a time: the largest floor that cost no keep row learned there.
+ * read file at a time (`npm run bench -- admission --cv`): the largest floor that cost no keep row
+ * learned there; it removed 4 of the 28 junk rows rules learned (0.15: 5, and 4 keep rows).
  */
 export const USER_KEEP_FLOOR = 0.1;
+
+/**
+ * How a user's sentence is read: the model and its two thresholds. The shipped model and the
+ * constants above by default; the benchmark passes others to validate the choice (bench/lib/junk-model-cv.ts).
+ */
+export interface UserModelReading {
+  model: LinearTextModel;
+  keepFloor: number;
+  keepCeiling: number;
+}
+
+export function shippedUserModelReading(): UserModelReading {
+  return { model: userJunkModel(), keepFloor: USER_KEEP_FLOOR, keepCeiling: USER_KEEP_CEILING };
+}
 
 /**
  * A sentence that opens as an explicit standing statement ("Always ...", "Never ...", "From now on
@@ -32,21 +47,21 @@ function opensExplicitly(sentence: string): boolean {
  * "a partir de ahora... bueno no, olvidalo"). It was trained on English and Spanish only, so text
  * in Chinese or Japanese is not read by it.
  */
-export function userModelVeto(text: string): { detail: string } | undefined {
+export function userModelVeto(text: string, reading: UserModelReading = shippedUserModelReading()): { detail: string } | undefined {
   const sentence = text.trim();
   if (hasCjk(sentence) || opensExplicitly(sentence)) return undefined;
-  const keep = keepProbability(userJunkModel(), sentence);
-  return keep <= USER_KEEP_FLOOR ? { detail: `p(keep) ${keep.toFixed(3)}` } : undefined;
+  const keep = keepProbability(reading.model, sentence);
+  return keep <= reading.keepFloor ? { detail: `p(keep) ${keep.toFixed(3)}` } : undefined;
 }
 
 /**
  * Above this P(keep) a user's sentence needs no trigger phrase or fact word to be a candidate.
- * Chosen by leaving out one read set at a time: on the left-out files it added 60 keep rows and 1
- * junk row that rules had learned nothing from (0.85: 93 and 7; 0.8: 108 and 16).
+ * Chosen the same way: on the left-out files it added 62 keep rows and 6 junk rows to the 2,296
+ * and 28 rules learned (0.95: 26 and 1; 0.85: 105 and 12; 0.8: 118 and 21).
  */
 export const USER_KEEP_CEILING = 0.9;
 
 /** A sentence the model reads as worth keeping with confidence (English and Spanish only). */
-export function readsAsKept(sentence: string): boolean {
-  return !hasCjk(sentence) && keepProbability(userJunkModel(), sentence.trim()) > USER_KEEP_CEILING;
+export function readsAsKept(sentence: string, reading: UserModelReading = shippedUserModelReading()): boolean {
+  return !hasCjk(sentence) && keepProbability(reading.model, sentence.trim()) > reading.keepCeiling;
 }

@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LabelledText } from '../src/core/distill/junk-model/train.js';
+import type { LabelledText } from '../../src/core/distill/junk-model/train.js';
 
-const DATA = fileURLToPath(new URL('../bench/data/', import.meta.url));
+const DATA = fileURLToPath(new URL('../data/', import.meta.url));
 
 /** Written user messages, one labelled message per row. */
 const USER_SETS = [
@@ -42,12 +42,23 @@ interface Scenario {
   messages: Array<{ role: string; text: string }>;
 }
 
-export function junkModelTrainingRows(): LabelledText[] {
+/** The training rows by the file they come from (leave-one-file-out validation reads them so). */
+export function junkModelTrainingGroups(): Array<{ file: string; rows: LabelledText[] }> {
   return [
-    ...USER_SETS.flatMap((f) => jsonl<LabelledRow>(f).map((r) => ({ text: r.text, keep: r.label === 'keep' }))),
-    ...SCENARIO_SETS.flatMap((f) => jsonl<Scenario>(f).flatMap((s) => s.messages.map((m) => ({ text: m.text, keep: m.role !== 'noise' })))),
-    ...jsonl<LabelledRow>(REAL)
-      .filter((r) => r.source === 'user' && r.split === 'tune')
-      .map((r) => ({ text: r.text, keep: r.label === 'keep' })),
+    ...USER_SETS.map((file) => ({ file, rows: jsonl<LabelledRow>(file).map((r) => ({ text: r.text, keep: r.label === 'keep' })) })),
+    ...SCENARIO_SETS.map((file) => ({
+      file,
+      rows: jsonl<Scenario>(file).flatMap((s) => s.messages.map((m) => ({ text: m.text, keep: m.role !== 'noise' }))),
+    })),
+    {
+      file: REAL,
+      rows: jsonl<LabelledRow>(REAL)
+        .filter((r) => r.source === 'user' && r.split === 'tune')
+        .map((r) => ({ text: r.text, keep: r.label === 'keep' })),
+    },
   ];
+}
+
+export function junkModelTrainingRows(): LabelledText[] {
+  return junkModelTrainingGroups().flatMap((g) => g.rows);
 }
