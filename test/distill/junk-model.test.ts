@@ -4,6 +4,7 @@ import { junkModelTrainingRows, TRAINING_FILES } from '../../bench/lib/junk-mode
 import { createAdmissionGate } from '../../src/core/distill/admission.js';
 import { USER_JUNK_MODEL_PATH, type LinearTextModel } from '../../src/core/distill/junk-model/model.js';
 import { trainLinearTextModel } from '../../src/core/distill/junk-model/train.js';
+import { shippedUserModelReading } from '../../src/core/distill/junk-model/user-judgement.js';
 import { captureByRules } from '../../src/core/distill/rules.js';
 
 /**
@@ -63,6 +64,13 @@ describe('the gate reads a user sentence last with the model', () => {
     ]);
     // What it reads as chatter or a request stays out, trigger or not.
     expect(learned('thx that worked, can u check the logs next')).toEqual([]);
+  });
+
+  it('reads with the model and thresholds it is given (the --cv bench passes left-out models)', () => {
+    const text = 'in the native swift apps all networking is alamofire';
+    const shippedReading = shippedUserModelReading();
+    expect(captureByRules({ text, role: 'user', userModel: shippedReading })).toHaveLength(1);
+    expect(captureByRules({ text, role: 'user', userModel: { ...shippedReading, keepFloor: 1 } })).toEqual([]);
   });
 
   it('does not read Chinese, which it was not trained on', () => {
