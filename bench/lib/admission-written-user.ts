@@ -17,12 +17,16 @@ const WRITTEN_USER_SETS = [
   ['admission-user-es-blind-3.jsonl', 'blind'],
   ['admission-user-es-dev-4.jsonl', 'dev'],
   ['admission-user-es-blind-5.jsonl', 'blind'],
+  ['admission-user-es-dev-6.jsonl', 'dev'],
+  ['admission-user-es-dev-7.jsonl', 'dev'],
   ['admission-user-en-dev-1.jsonl', 'dev'],
   ['admission-user-en-dev-2.jsonl', 'dev'],
   ['admission-user-en-blind-3.jsonl', 'blind'],
   ['admission-user-en-blind-4.jsonl', 'blind'],
   ['admission-user-en-dev-5.jsonl', 'dev'],
   ['admission-user-en-blind-6.jsonl', 'blind'],
+  ['admission-user-en-dev-7.jsonl', 'dev'],
+  ['admission-user-en-dev-8.jsonl', 'dev'],
 ] as const;
 
 export function printWrittenUserSets(options: { dataDir: string }): void {

@@ -20,10 +20,11 @@ import { sourceRejection, stripPreamble } from './source-policy.js';
 import { quotedWords } from './summary-voice.js';
 import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
 import { isArtefactEvent, isPassingState, isSessionEvent, isThirdPersonRequest } from './task-signals.js';
+import { isPassingOnlyByNow, mayTellLastingChange } from './lasting-now.js';
 import { isCommonKnowledge, isOngoingActivity, isResearchBrief, isRunOutcome, isSessionRecap } from './episode-signals.js';
 import { isPastWorkEvent } from './past-events.js';
 import { unsafeImperativeKind } from './unsafe-imperative.js';
-import { userModelVeto, type UserModelReading } from './junk-model/user-judgement.js';
+import { readsAsLastingChange, userModelVeto, type UserModelReading } from './junk-model/user-judgement.js';
 
 /**
  * The admission gate: rules that keep junk out of memory whatever produced the candidate (the
@@ -216,7 +217,9 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (isSessionEvent(text) || (source !== 'user' && isArtefactEvent(text))) return reject('session-event');
   if (isSessionRecap(text)) return reject('session-event', 'session-recap');
   // The English passing-state words misread Spanish ("todo" is not a to-do); spanish-llm.ts read those.
-  if ((isPassingState(text) && !spanishMemory && !(english && statesUserChange(text))) || isOngoingActivity(text))
+  // A user's "now" or "anymore" is read by the user-message model when nothing else says it passes.
+  const lastingNow = english && isPassingOnlyByNow(text) && mayTellLastingChange(text) && readsAsLastingChange(raw, options.userModel);
+  if ((isPassingState(text) && !spanishMemory && !(english && (statesUserChange(text) || lastingNow))) || isOngoingActivity(text))
     return reject('passing-state');
   if (isRunOutcome(text)) return reject('status-noise', 'run-outcome');
   if (isResearchBrief(text)) return reject('task-request', 'research-brief');

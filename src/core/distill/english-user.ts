@@ -146,6 +146,14 @@ const WE_HAVE =
 const WE_DO_WITH =
   /\b(?:we|i)\s+(?:render|test|check|debug|profile|preview)\s+(?:(?:them|it|everything|all|[\w-]+)\s+){0,2}on\s+(?:an?\s+|the\s+|our\s+|my\s+)?[\w.-]+\s+[\w.-]+|\bwe\s+(?:write|do|run|build|test|format|lint|handle|manage|ship|release|bundle|schedule|review|monitor|cache|store|persist|log|track|host|queue|encrypt|sign)\s+(?!(?:it|this|that|them|a|the)\b)[\w.-]+(?:\s+[\w.-]+){0,3}\s+(?:with|using|through|via|in)\s+(?!(?:it|this|that|them|a bit|a while)\b)\S/i;
 
+/**
+ * A choice stated by its contrast: "trains over buses for anything over an hour", "we do cloth
+ * nappies, not disposables", "i only eat halal meat", "no new deps without asking me first",
+ * "i learn best with a tiny example first".
+ */
+const CONTRAST =
+  /^(?:(?:also|and|fyi|btw|oh)[,\s]+)*[a-z-]+s over [a-z-]+s\b|^(?:(?:also|and|fyi|btw)[,\s]+)*(?:we|i)\s+(?:do|use|buy|book|eat|drink|wear|take|run|keep|pay)\s+(?!(?:it|this|that|them|the same)\b)[\w.-]+(?:\s+[\w.-]+){0,3},\s*not\s+[\w.-]+(?:\s+[\w.-]+)?[.!]?$|\b(?:i|we)\s+only\s+(?:eat|drink|use|buy|book|fly|shop|wear|watch|read|work|deploy|ship|accept|take|pay)\b|^no\s+(?:new\s+)?[\w.-]+(?:\s+[\w.-]+)?\s+without\b|\b(?:i|we)\s+(?:learn|work|sleep|focus)\s+best\b/i;
+
 const T = (name: string, category: Trigger['category'], confidence: number, re: RegExp): Trigger => ({
   name,
   category,
@@ -206,6 +214,7 @@ export const USER_TRIGGERS_EN_IMPLICIT: Trigger[] = [
   T('pinned', 'fact', 0.65, PINNED),
   T('standing-request', 'preference', 0.65, STANDING_REQUEST),
   T('situation', 'fact', 0.65, STANDING_SITUATION),
+  T('contrast', 'preference', 0.65, CONTRAST),
 ];
 
 /** An implicit English statement the gate should see as user evidence. */
@@ -214,7 +223,7 @@ export function hasImplicitUserStatement(text: string): boolean {
 }
 
 /** Where someone only is for now, not news: "i'm in a meeting now", "we're on the train now", "i'm at work now". */
-const SOMEWHERE_FOR_NOW = new RegExp(
+export const SOMEWHERE_FOR_NOW = new RegExp(
   String.raw`\b(?:i'm|i am|we're|we are|he's|she's|they're)\s+(?:still\s+|just\s+)?(?:on|at|in|off to)\s+${NOT_A_PLACE}[^.?;,]{0,20}?\s+(?:right\s+)?now\b`,
   'i',
 );
@@ -240,7 +249,7 @@ export function statesUserChange(text: string): boolean {
 /** A tag after a rule is not a question ("always rebase, ok?"). */
 const TAG_QUESTION = /,?\s*(?:ok|okay|got it|understood|yeah|k|alright|capisce|clear)\s*\?+\s*\W*$/i;
 const HYPOTHETICAL =
-  /^(?:(?:ok|so|hmm+|also)[,\s]+)*(?:what if|hypothetically|suppose|supposing|imagine|in theory|if (?:we|i) (?:were|had|dropped|switched|moved|used|won|could|was|got))\b|^if\b[^,]{0,60},?\s*(?:i'?d|id|we'?d|i would|we would)\b/i;
+  /^(?:(?:ok|so|hmm+|also)[,\s]+)*(?:what if|hypothetically|suppose|supposing|imagine|in theory|if (?:we|i) (?:were|had|dropped|switched|moved|used|won|could|was|got))\b|^if\b[^,]{0,60},?\s*(?:i'?d|id|we'?d|i would|we would)\b|^if (?:we|i) ever\b|^(?:(?:hmm+|so|idk)[,\s]+)*maybe (?:we|i) (?:should|could)\b/i;
 /** Someone else's opinion, quoted: "jake keeps saying we should never use ORMs", "my mum always says". */
 const REPORTED =
   /^(?:(?:ok|so|lol|and|also|but|tbh)[,\s]+)*(?:my\s+|our\s+)?(?:[\w'-]+\s+){0,2}?(?:always\s+|keeps\s+|kept\s+)?(?:says|saying|said|swears|reckons|claims|insists|thinks|told me|tells me)\b|^(?:someone|somebody|some guy|a guy|people|everyone|a mate|a friend)\s+(?:(?:on|at|in|from)\s+(?:[\w.'-]+\s+){1,2})?(?:said|says|reckons|claims|swears|told me|thinks)\b|^(?:i\s+)?(?:read|saw|heard)\s+(?:on|in)\s+(?:[\w.'-]+\s+){1,2}that\b/i;
@@ -253,7 +262,7 @@ const ANAPHORA =
   /\b(?:do|did|doing|does)\s+(?:it|that|this|them)\s+(?:that|this|the same|the other)?\s*way\b|\b(?:do|did|say|try)\s+(?:that|this|it)\s+again\b|^(?:(?:yes|yeah|ok|so)[,\s]+)*same\s+(?:as|thing|for|here|again)\b|\bthe thing (?:i|you|we) (?:told|said|mentioned|showed)\b|\bthat\s+\w+(?:\s+\w+)?\s+(?:we|you|i)\s+(?:wrote|made|did|discussed|added|built)\s+(?:earlier|before|yesterday|last time)\b|\bthe other (?:one|file|module|function|thing|way|branch|tab|day)\b|^(?:i|we)\s+(?:always|never|keep)\s+\w+\s+(?:it|that|this|them)(?:\s+(?:up|out|wrong|again))?[.!]?$/i;
 /** A time that is only now. "as of this week", "starting today" open a standing change instead. */
 const MOMENT =
-  /(?<!\b(?:as of|starting|since)\s)\b(?:atm|right now|tonight|tomorrow|(?:just|only) this once|this one time|just for (?:this|today|now)|this (?:time|morning|afternoon|evening|ticket|task|refactor|pr|sprint|one)|for today|for this (?:week|ticket|task|refactor|pr|one|sprint)|for now|at the moment|(?:till|until) (?:i'm|i am|i get|we're|we get) back|before \w+day's)\b/i;
+  /(?<!\b(?:as of|starting|since)\s)\b(?:atm|right now|tonight|tomorrow|(?:just|only) this once|this one time|just for (?:this|today|now)|(?:this|these) (?:time|morning|afternoon|evening|ticket|task|refactor|pr|sprint|one|screen|screens|file|files|page|trip|branch|function|component|bug|email|thread|session|module)|for today|for this (?:week|ticket|task|refactor|pr|one|sprint)|(?:till|until) (?:we|i) (?:sort|fix|figure|get)\b[^.]{0,20}\b(?:this|it) out|(?:till|until) (?:we|i) (?:sort|fix) (?:this|it)|for now|at the moment|(?:till|until) (?:i'm|i am|i get|we're|we get) back|before \w+day's)\b/i;
 /** "today", "this week": only now, unless the sentence opens a standing change ("team call today: X going forward"). */
 const WEAK_MOMENT = /(?<!\b(?:as of|starting|since)\s)\b(?:today|this week(?:end)?)\b/i;
 const STANDING = /\b(?:going forward|from now on|for good|as of|anymore|from here on)\b/i;
@@ -266,7 +275,7 @@ const COMPLAINT =
 
 /** Points at something on screen: "no not that, the one above", "the bit below". */
 const POINTER =
-  /\bthe (?:one|ones|bit|part|line|lines|version|link|file|thing|way) (?:above|below|before that|i (?:sent|pasted|showed))\b|^(?:(?:no|nah|nope)[,.!\s]+)*not (?:that|this|those|these)(?: one)?\b/i;
+  /\bthe (?:one|ones|bit|part|line|lines|version|link|file|thing|way) (?:above|below|before that|i (?:sent|pasted|showed))\b|^(?:(?:no|nah|nope)[,.!\s]+)*not (?:that|this|those|these)(?: one)?\b|\b(?:send|post|share|forward|delete|publish|book|order)\s+(?:that|this)\s+(?:email|message|draft|text|post|file|link|one|thing)\b/i;
 /** What goes on with the user this moment: "stuck in traffic", "running late", "tell sam i'm 15 min late". */
 const RIGHT_NOW =
   /\b(?:stuck in (?:traffic|a meeting|a queue|the queue)|running (?:late|behind)|\d+\s*(?:min|mins|minutes) late)\b|\btell \w+ (?:i'm|i am|we're|we are|that i|that we)\b/i;
@@ -290,13 +299,17 @@ export function englishUserVeto(text: string): Veto | undefined {
   if (RIGHT_NOW.test(t) || (MISBEHAVING.test(t) && !statesUserChange(t))) return { reason: 'passing-state', detail: 'right now' };
   if (SELF_TALK.test(t)) return { reason: 'chatter', detail: 'self-talk' };
   if (COMPLAINT.test(t)) return { reason: 'chatter', detail: 'complaint' };
-  if (/,\s*(?:what's|what is|how do|how to|where's|where is|which one)\b/i.test(t))
+  if (/,\s*(?:what's|what is|how do|how to|where's|where is|which one)\b|\bwhat'?s (?:up|wrong|going on) with (?:that|this|it)\b/i.test(t))
     return { reason: 'question', detail: 'question clause' };
   // "ripped jest out this week": when the change happened, not a state that passes.
   if (/\brn\b/.test(text) || MOMENT.test(t) || (WEAK_MOMENT.test(t) && !STANDING.test(t) && !statesUserChange(t)))
     return { reason: 'passing-state', detail: 'moment' };
   // "No data is showing up", "nothing is loading": what the screen shows now.
   if (/^(?:no|nothing)\b[^.?]{0,40}\b(?:is|are)\s+\w+ing\b/i.test(t)) return { reason: 'passing-state', detail: 'status' };
-  if (/\bjust\s+\w+ed\b/i.test(t) && !statesUserChange(t)) return { reason: 'passing-state', detail: 'just happened' };
+  if (
+    /\bjust\s+(?:\w+ed|fell|got|did|went|ran|came|broke|had|saw|took|found|lost|woke|ate|spent|paid|bought)\b/i.test(t) &&
+    !statesUserChange(t)
+  )
+    return { reason: 'passing-state', detail: 'just happened' };
   return undefined;
 }

@@ -53,35 +53,39 @@ export const PERSON_ES = W(
  * What a doctor "me dijo" is advice the user lives by, so only opinion verbs count.
  */
 const REPORTED_ES = W(
-  String.raw`^(?:(?:che|oye|bueno|y|pues|jaja)[,\s]+)*(?:mi|mis|el|la|los|las|un|una|unos) (?:[\p{L}]+ ){0,3}?(?:dice|dicen|jura|juran|cree|creen|opina|opinan|asegura|aseguran|piensa|piensan|comenta|insiste) (?:que|en que)|^(?:lei|vi|escuche) en [\p{L}\p{N}]+(?: [\p{L}]+)? que|^dicen que`,
+  String.raw`^(?:(?:che|oye|bueno|y|pues|jaja)[,\s]+)*(?:mi|mis|el|la|los|las|un|una|unos) (?:[\p{L}\p{N}]+ ){0,5}?(?:dice|dicen|jura|juran|cree|creen|opina|opinan|asegura|aseguran|piensa|piensan|comenta|insiste) (?:que|en que)|^(?:lei|vi|escuche) en [\p{L}\p{N}]+(?: [\p{L}]+)? que|^dicen que`,
 );
 /** "imaginate que tengo un local", "y si usamos websockets": a supposition, not the user's life. */
 const SUPPOSE_ES = W(
-  String.raw`^(?:imaginate|imagina|imaginemos|supongamos|suponete|supone|pongamos|pongale|digamos) (?:que|q)|^y si|^que tal si|^si [a-z]+(?:amos|emos|imos)(?![\p{L}])[^,;]*$`,
+  String.raw`^(?:imaginate|imagina|imaginemos|supongamos|suponete|supone|pongamos|pongale|digamos) (?:que|q)|^y si|^que tal si|^si (?:algun dia|fuera por mi|yo fuera|tuviera|tuvieramos|pudiera|pudieramos)(?![\p{L}])|^si [a-z]+(?:amos|emos|imos)(?![\p{L}])[^,;]*$`,
 );
 /** "a partir de ahora nos enfocamos en el bug del login": the work to turn to, not a rule. */
 const FOCUS_ES = W(
-  String.raw`(?:a partir de ahora|de ahora en (?:adelante|mas)|desde ahora|por ahora),? (?:nos (?:enfocamos|centramos|dedicamos|ponemos con)|seguimos con|revisa|revisas|revisame|mira|mirame|arregla|arreglame)`,
+  String.raw`(?:a partir de ahora|de ahora en (?:adelante|mas)|desde ahora|por ahora),? (?:nos (?:enfocamos|centramos|dedicamos|ponemos con)|seguimos con|vamos con|vamos a (?:ver|arreglar|hacer|probar|terminar|seguir|trabajar)|sigamos con|pasemos a|arranquemos con|empecemos con|probemos|revisa|revisas|revisame|mira|mirame|arregla|arreglame)|^(?:(?:bueno|ok|dale|ahora)[,\s]+)*probemos (?:con|a|de)`,
 );
 /** This task, this PR, this file: "para esta tarea usá python nomás", "en este pr revisá solo pagos". */
 const THIS_TASK_ES = W(
-  String.raw`(?:en|para|de) (?:este|esta) (?:tarea|pr|archivo|ticket|commit|rama|issue|script|funcion|test|paso|ejercicio|caso)`,
+  String.raw`(?:en|para|de|todo|toda|durante) (?:este|esta) (?:tarea|pr|archivo|ticket|commit|rama|issue|script|funcion|test|paso|ejercicio|caso|sprint|lista|tabla|pantalla|vista|pagina|componente|endpoint|consulta|notebook)`,
 );
 /** "nunca entendí bien cómo funciona el aguinaldo": a question in the form of a confession. */
 const NOT_UNDERSTOOD_ES = W(
   String.raw`(?:nunca|no|todavia no|aun no) (?:entendi|entiendo|supe|se|capte|cacho) (?:bien |muy bien |del todo )?(?:como|que|por que|porque|cual|cuando|para que)`,
 );
+/** "nunca había visto un error tan raro", "nunca me imaginé que ...": an exclamation about the past, not a rule. */
+const NEVER_BEFORE_ES = W(String.raw`nunca (?:habia|hubiera|me (?:imagine|espere|esperaba)|pense|crei|vi)`);
+/** A question typed without its mark: "si tiene fiebre q hago", "xq será". */
+const ASKS_TAG_ES = W(String.raw`(?:que|q) (?:hago|hacemos)[\s.!]*$|(?:porque|por que|xq) sera[\s.!]*$|sera asi[\s.!]*$`);
 /** Points back at the conversation: "ese no me gusta", "la misma estructura que en el archivo anterior". */
 const POINTS_BACK_ES = W(
-  String.raw`^(?:ese|esa|esos|esas|eso)(?: [\p{L}]+)? (?:no|si|me|es|son|esta|estan|queda|va|anda)|^(?:este|esta|estos|estas) no (?:me )?(?:gusta|gustan|sirve|sirven|va|anda)|(?:el|la|los|las) (?:archivo|opcion|version|mensaje|paso|ejemplo|codigo|respuesta|propuesta|diseno)s? (?:anterior|de antes|de arriba|que me pasaste|que mandaste)|(?:la|el) mism[oa] [\p{L}]+ (?:que|como) (?:en|el|la|antes)`,
+  String.raw`^(?:ese|esa|esos|esas|eso)(?: [\p{L}]+)? (?:no|si|me|es|son|esta|estan|queda|va|anda)|^(?:este|esta|estos|estas) no (?:me )?(?:gusta|gustan|sirve|sirven|va|anda)|(?:el|la|los|las) (?:archivo|opcion|version|mensaje|paso|ejemplo|codigo|respuesta|propuesta|diseno)s? (?:anterior|de antes|de arriba|que me pasaste|que mandaste)|(?:la|el) mism[oa] [\p{L}]+ (?:que|como) (?:en|el|la|antes)|prefiero (?:ese|esa|este|esta|eso|esto)(?![\p{L}])|opcion (?:[a-e]|[1-5]|uno|dos|tres)(?![\p{L}\p{N}])`,
 );
 /** A plan or a state of the work: "dejé el endpoint a medias, mañana lo sigo". */
 const PLAN_ES = W(
-  String.raw`(?:manana|despues|luego|mas tarde|el lunes) lo (?:sigo|termino|veo|retomo)|lo (?:sigo|termino|retomo) (?:manana|despues|luego|mas tarde)|a medias`,
+  String.raw`(?:manana|despues|luego|mas tarde|el lunes) lo (?:sigo|termino|veo|retomo)|lo (?:sigo|termino|retomo) (?:manana|despues|luego|mas tarde)|a medias|^(?:manana|pasado manana|esta (?:tarde|noche)) (?:llevo|voy|tengo|paso|hago|vamos|salgo|viajo)(?![\p{L}])|(?:despues|luego|mas tarde|ahora) te (?:paso|mando|digo|confirmo|aviso)|a ver (?:que|q|si) (?:pasa|sale|anda|funciona)`,
 );
 /** Something misbehaving: "se queda colgado en el paso 4", "no anda el wifi", "q onda". */
 const MISBEHAVING_ES = W(
-  String.raw`se (?:queda|quedo) (?:colgad[oa]|trabad[oa]|pegad[oa])|se (?:cuelga|traba|tilda|congela|reinicia solo)|tira (?:un )?error|no (?:me )?anda|(?:que|q) onda[\s!.]*$`,
+  String.raw`se (?:queda|quedo) (?:colgad[oa]|trabad[oa]|pegad[oa])|se (?:cuelga|traba|tilda|congela|reinicia solo)|tira (?:un )?error|(?:no|nunca) (?:me )?anda|(?<!no )se rompe|sigue (?:corriendo|cargando|compilando|bajando|subiendo|instalando)|ya van \d+|me (?:tiene|tienen) (?:loc[oa]|hart[oa]|podrid[oa]|frit[oa])|(?:que|q) onda[\s!.]*$`,
 );
 
 /** Checked in this order. */
@@ -91,6 +95,8 @@ const MOMENT_ES: VetoTable = [
   [FOCUS_ES, { reason: 'task-request', detail: 'the work to turn to' }],
   [THIS_TASK_ES, { reason: 'passing-state', detail: 'this task' }],
   [NOT_UNDERSTOOD_ES, { reason: 'question', detail: 'not understood' }],
+  [NEVER_BEFORE_ES, { reason: 'chatter', detail: 'never before' }],
+  [ASKS_TAG_ES, { reason: 'question', detail: 'asks without a mark' }],
   [POINTS_BACK_ES, { reason: 'context-dependent', detail: 'points back' }],
   [PLAN_ES, { reason: 'passing-state', detail: 'plan' }],
   [MISBEHAVING_ES, { reason: 'passing-state', detail: 'misbehaving' }],

@@ -46,7 +46,7 @@ const T = (name: string, category: Trigger['category'], confidence: number, sour
 };
 
 /** "no subas", "no me mandes", "no metas": a negative imperative (second-person subjunctive) is a prohibition. */
-const PROHIBITION = String.raw`ningun[oa]? (?:[a-z]+ ){1,3}(?:ni|sin)|sin que yo|no (?:me |te |le |les |lo |la |los |las |se |nos )?[a-z]{2,}(?:es|as)|nada de|ni de broma|sin excepcion(?:es)?|bajo ningun concepto|en ningun caso|(?:esta )?prohibido`;
+const PROHIBITION = String.raw`ningun[oa]? (?:[a-z]+ ){1,3}(?:ni|sin)|sin que yo|no (?:(?:me|te|le|les|lo|la|los|las|se|nos) ){0,2}[a-z]{2,}(?:es|as)|nada de|ni de broma|sin excepcion(?:es)?|bajo ningun concepto|en ningun caso|(?:esta )?prohibido`;
 
 /** A trigger from a ready pattern (spanish-facts.ts), tested on the folded text. */
 const re = (name: string, category: Trigger['category'], confidence: number, pattern: RegExp): Trigger => ({
@@ -80,7 +80,7 @@ export const USER_TRIGGERS_ES: Trigger[] = [
     'preference',
     'preference',
     0.75,
-    String.raw`prefiero|preferimos|me gustan?|no me gustan?|me encantan?|odio|detesto|no (?:lo |la |los |las )?soporto|mi (?:favorit[oa]|preferid[oa])|me va mejor|me resulta (?:mas )?(?:comodo|facil|util)|me sobran?|(?:no )?me interesan?|lo quiero|los quiero|la quiero|las quiero|me entero mejor|tratame|hablame de|escribeme en|respondeme en`,
+    String.raw`prefiero|preferimos|me gustan?|no me gustan?|me encantan?|odio|detesto|no (?:lo |la |los |las )?soporto|mi (?:favorit[oa]|preferid[oa])|me va mejor|me resulta (?:mas )?(?:comodo|facil|util)|me sobran?|(?:no )?me interesan?|lo quiero|los quiero|la quiero|las quiero|me entero mejor|tratame|hablame de|escribeme en|respondeme en|(?:contesta|escribi|habla|responde)(?:me|nos) (?:siempre )?en`,
   ),
   T(
     'habit',
@@ -148,7 +148,11 @@ const WHEN_IT_CHANGED = /(?<![\p{L}])(?:ayer|esta semana|este mes|ya esta|este a
 /** Something in `text` ties it to this moment or exchange; `change`: "ayer", "este mes" only date a change. */
 function tiedToNow(text: string, change: boolean): boolean {
   const folded = fold(text);
-  return CONTEXT.test(change ? folded.replace(WHEN_IT_CHANGED, ' ') : folded);
+  const dated = change ? folded.replace(WHEN_IT_CHANGED, ' ') : folded;
+  // After the first clause "eso" and "esto" point back inside the sentence ("no me la pidas, eso lo manejo yo").
+  const comma = dated.indexOf(',');
+  const inner = comma < 0 ? dated : dated.slice(0, comma) + dated.slice(comma).replace(/(?<![\p{L}])(?:eso|esto)(?![\p{L}])/gu, ' ');
+  return CONTEXT.test(inner);
 }
 
 /** A question typed without its marks: "cuanto es el 15% de 48000", "q hora es en madrid", "como configuro caddy". Folded. */

@@ -133,13 +133,21 @@ const SESSION_SCOPE =
  * is Y", "truncated-text.ts is broken and needs to be investigated".
  */
 const IN_FLIGHT =
-  /^(?:the\s+)?(?:current|remaining|outstanding)\s+\w+|^(?:the\s+)?(?:work|changes|fix(?:es)?|commits?)\s+(?:on|for)\s+[^.]{1,60}?\s+(?:lives?|is|are|sits?)\s+on\s+(?:the\s+)?branch\b|^(?:the\s+)?next\s+[\w-]+(?:\s+[\w-]+)?\s+to\s+(?:work on|do|tackle|fix|pick up|look at)\b|\b(?:needs?|has|have) to be (?:investigated|fixed|looked at|checked|debugged|reviewed|tested|migrated|updated|ported|removed|cleaned up|converted|rewritten|refactored)\b|^(?:next steps?|to ?do|todo|still to do|pending|remaining(?: work| tasks)?|open (?:items|questions))\b[^:]{0,30}:|\b(?:TBD|TODO|WIP)\b|\bright away\b|\bwaiting for (?:the user's |your |their |a )?(?:review|approval|feedback|input|confirmation|answer|reply|go-ahead)\b|\bopen in (?:the|their|your) (?:ide|editor)\b|\b(?:is|are) (?:still )?broken\b(?![^.]{0,40}\b(?:when|if|whenever|unless|on|under|with)\b)/i;
+  /^(?:the\s+)?(?:current|remaining|outstanding)\s+\w+|^(?:the\s+)?(?:work|changes|fix(?:es)?|commits?)\s+(?:on|for)\s+[^.]{1,60}?\s+(?:lives?|is|are|sits?)\s+on\s+(?:the\s+)?branch\b|^(?:the\s+)?next\s+[\w-]+(?:\s+[\w-]+)?\s+to\s+(?:work on|do|tackle|fix|pick up|look at)\b|\b(?:needs?|has|have) to be (?:investigated|fixed|looked at|checked|debugged|reviewed|tested|migrated|updated|ported|removed|cleaned up|converted|rewritten|refactored)\b|^(?:next steps?|to ?do|todo|still to do|pending|remaining(?: work| tasks)?|open (?:items|questions))\b[^:]{0,30}:|\bright away\b|\bwaiting for (?:the user's |your |their |a )?(?:review|approval|feedback|input|confirmation|answer|reply|go-ahead)\b|\bopen in (?:the|their|your) (?:ide|editor)\b|\b(?:is|are) (?:still )?broken\b(?![^.]{0,40}\b(?:when|if|whenever|unless|on|under|with)\b)/i;
+
+/** A work marker, written in capitals: the Spanish "todo" ("everything") is not a to-do. */
+const WORK_MARKER = /\b(?:TBD|TODO|WIP)\b/;
 
 export function isPassingState(text: string): boolean {
   const t = text.trim();
   if (SESSION_SCOPE.test(t)) return true;
   if (CHANGE_NOW.test(t) && !/\bline \d+\b/i.test(t)) return false;
-  if (!hasCjk(t) && IN_FLIGHT.test(t) && !/\b(?:always|never|from now on|by default|every|whenever|prefers?|must)\b/i.test(t)) return true;
+  if (
+    !hasCjk(t) &&
+    (IN_FLIGHT.test(t) || WORK_MARKER.test(t)) &&
+    !/\b(?:always|never|from now on|by default|every|whenever|prefers?|must)\b/i.test(t)
+  )
+    return true;
   // "下一步：…", "待办：…": a to-do list, whatever it says.
   if (hasCjk(t) && /^(?:下一步|接下来|待办|待完成|剩余工作|后续步骤)\s*[：:]/.test(t)) return true;
   // A result with its reason ("因此已从路由器上移除…") records a decision.

@@ -65,3 +65,15 @@ export const USER_KEEP_CEILING = 0.9;
 export function readsAsKept(sentence: string, reading: UserModelReading = shippedUserModelReading()): boolean {
   return !hasCjk(sentence) && keepProbability(reading.model, sentence.trim()) > reading.keepCeiling;
 }
+
+/**
+ * At or above this P(keep) a user's sentence whose only sign of a passing state is a bare "now" or
+ * "anymore" reads as a lasting change (admission.ts). The model's own boundary: it was trained with
+ * balanced class weights, so 0.5 is where it reads keep and junk as equally likely.
+ */
+export const USER_LASTING_NOW = 0.5;
+
+/** "mum lives with us now" (0.99) and not "ok now do the same for the other endpoint" (0.01). */
+export function readsAsLastingChange(sentence: string, reading: UserModelReading = shippedUserModelReading()): boolean {
+  return !hasCjk(sentence) && keepProbability(reading.model, sentence.trim()) >= USER_LASTING_NOW;
+}
