@@ -22,6 +22,7 @@ import {
 import type { Trigger } from './rule-patterns.js';
 import { talkOfTheMoment } from './english-talk.js';
 import type { Veto } from './veto.js';
+import { CONTRAST } from './english-contrast.js';
 
 /**
  * How people really type durable things to an agent in English, beyond the explicit trigger phrases
@@ -145,14 +146,6 @@ const WE_HAVE =
 /** How a team does a kind of work: "we write db queries with knex", "we do deploys through argo". */
 const WE_DO_WITH =
   /\b(?:we|i)\s+(?:render|test|check|debug|profile|preview)\s+(?:(?:them|it|everything|all|[\w-]+)\s+){0,2}on\s+(?:an?\s+|the\s+|our\s+|my\s+)?[\w.-]+\s+[\w.-]+|\bwe\s+(?:write|do|run|build|test|format|lint|handle|manage|ship|release|bundle|schedule|review|monitor|cache|store|persist|log|track|host|queue|encrypt|sign)\s+(?!(?:it|this|that|them|a|the)\b)[\w.-]+(?:\s+[\w.-]+){0,3}\s+(?:with|using|through|via|in)\s+(?!(?:it|this|that|them|a bit|a while)\b)\S/i;
-
-/**
- * A choice stated by its contrast: "trains over buses for anything over an hour", "we do cloth
- * nappies, not disposables", "i only eat halal meat", "no new deps without asking me first",
- * "i learn best with a tiny example first".
- */
-const CONTRAST =
-  /^(?:(?:also|and|fyi|btw|oh)[,\s]+)*[a-z-]+s over [a-z-]+s\b|^(?:(?:also|and|fyi|btw)[,\s]+)*(?:we|i)\s+(?:do|use|buy|book|eat|drink|wear|take|run|keep|pay)\s+(?!(?:it|this|that|them|the same)\b)[\w.-]+(?:\s+[\w.-]+){0,3},\s*not\s+[\w.-]+(?:\s+[\w.-]+)?[.!]?$|\b(?:i|we)\s+only\s+(?:eat|drink|use|buy|book|fly|shop|wear|watch|read|work|deploy|ship|accept|take|pay)\b|^no\s+(?:new\s+)?[\w.-]+(?:\s+[\w.-]+)?\s+without\b|\b(?:i|we)\s+(?:learn|work|sleep|focus)\s+best\b/i;
 
 const T = (name: string, category: Trigger['category'], confidence: number, re: RegExp): Trigger => ({
   name,
