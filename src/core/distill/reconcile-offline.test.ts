@@ -112,3 +112,22 @@ describe('a statement the speaker marks as said before', () => {
     expect(decideMarked('The compose redis is still on 6381.', [redis], 0.8).kind).not.toBe('skip');
   });
 });
+
+describe('a recurring thing moved to another day or hour', () => {
+  it('replaces the one memory of that thing beside another memory sharing a word with the change', () => {
+    const dinner = item('dinner', 'Dinner for the guests is 7 to half 8.');
+    const hikers = item('hikers', 'The hikers usually book the family room.');
+    const verdict = decide("We're doing dinner 6:30 to 8 now, the hikers all want to eat early.", [dinner, hikers]);
+    expect(verdict).toMatchObject({ kind: 'supersede', target: { id: 'dinner' } });
+    const piano = item('piano', "Noor's piano lessons are thursdays at 4pm.");
+    const noor = item('noor', 'Noor is 9 and in year 4.');
+    expect(decide("Noor's piano got moved to friday 5pm.", [piano, noor])).toMatchObject({ kind: 'supersede', target: { id: 'piano' } });
+  });
+
+  it('leaves a memory that only shares a word or a kind of time with it', () => {
+    const deploys = item('deploys', 'We only deploy to prod on tuesdays and thursdays after 2pm.');
+    expect(decide('The rust rewrite shipped to prod today.', [deploys]).kind).toBe('create');
+    const retro = item('retro', 'The team retro is every other friday at 4.');
+    expect(decide('Team lunch moved to wednesdays at 1pm now.', [retro]).kind).toBe('create');
+  });
+});

@@ -12,6 +12,7 @@ import { statedAtOf, type Candidate } from './extract.js';
 import { alsoReplaced, isAdditive, isRetelling, marksChange, replacedMemory, replacedNames, subjectWords } from './change-target.js';
 import { isChangeStatement, isChoiceStatement, sameContext, slotsOf, type Slot } from './slots.js';
 import { isPersonalSlot } from './personal-slots.js';
+import { rescheduledMemory } from './schedule-change.js';
 
 /** Where a current memory lives: in the store, or in the decision of an earlier candidate of the batch. */
 export type CurrentRef = { id: string } | { candidate: number };
@@ -66,6 +67,10 @@ export function decideOffline(options: {
     const reason = `changed: replaces "${replaced.text.slice(0, 80)}"${also.length > 0 ? ` and ${also.length} retelling(s)` : ''}`;
     return { kind: 'supersede', target: replaced.ref, ...(also.length > 0 ? { also } : {}), reason, by: 'rules' };
   }
+
+  const moved = rescheduledMemory({ text, memories: before });
+  if (moved)
+    return { kind: 'supersede', target: moved.ref, reason: `moved to another time: replaces "${moved.text.slice(0, 80)}"`, by: 'rules' };
 
   const near = similar.find((s) => s.similarity !== undefined && s.similarity >= options.nearDuplicateThreshold);
   // "the analytics warehouse is on clickhouse, separate from the app db": a second thing, however close.
