@@ -123,11 +123,4 @@ describe('a recurring thing moved to another day or hour', () => {
     const noor = item('noor', 'Noor is 9 and in year 4.');
     expect(decide("Noor's piano got moved to friday 5pm.", [piano, noor])).toMatchObject({ kind: 'supersede', target: { id: 'piano' } });
   });
-
-  it('leaves a memory that only shares a word or a kind of time with it', () => {
-    const deploys = item('deploys', 'We only deploy to prod on tuesdays and thursdays after 2pm.');
-    expect(decide('The rust rewrite shipped to prod today.', [deploys]).kind).toBe('create');
-    const retro = item('retro', 'The team retro is every other friday at 4.');
-    expect(decide('Team lunch moved to wednesdays at 1pm now.', [retro]).kind).toBe('create');
-  });
 });
