@@ -20,7 +20,7 @@ import { sourceRejection, stripPreamble } from './source-policy.js';
 import { quotedWords } from './summary-voice.js';
 import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
 import { isArtefactEvent, isPassingState, isSessionEvent, isThirdPersonRequest } from './task-signals.js';
-import { isPassingOnlyByNow, mayTellLastingChange } from './lasting-now.js';
+import { onlyNowSaysItPasses } from './lasting-now.js';
 import { isCommonKnowledge, isOngoingActivity, isResearchBrief, isRunOutcome, isSessionRecap } from './episode-signals.js';
 import { isPastWorkEvent } from './past-events.js';
 import { unsafeImperativeKind } from './unsafe-imperative.js';
@@ -218,9 +218,8 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (isSessionRecap(text)) return reject('session-event', 'session-recap');
   // The English passing-state words misread Spanish ("todo" is not a to-do); spanish-llm.ts read those.
   // A user's "now" or "anymore" is read by the user-message model when nothing else says it passes.
-  const lastingNow = english && isPassingOnlyByNow(text) && mayTellLastingChange(text) && readsAsLastingChange(raw, options.userModel);
-  if ((isPassingState(text) && !spanishMemory && !(english && (statesUserChange(text) || lastingNow))) || isOngoingActivity(text))
-    return reject('passing-state');
+  const lastingChange = () => statesUserChange(text) || (onlyNowSaysItPasses(text) && readsAsLastingChange(raw, options.userModel));
+  if ((isPassingState(text) && !spanishMemory && !(english && lastingChange())) || isOngoingActivity(text)) return reject('passing-state');
   if (isRunOutcome(text)) return reject('status-noise', 'run-outcome');
   if (isResearchBrief(text)) return reject('task-request', 'research-brief');
   // Extractor output only: assistant prose and summaries state lessons in the past ("X failed on Y").

@@ -10,21 +10,16 @@ import { isPassingState } from './task-signals.js';
 /** A bare "now" or "anymore", not "right now", "for now", "just now", "from now on". */
 const BARE_NOW = /(?<!\b(?:right|just|for|from|until|till|by|as of)\s)\bnow\b(?!\s+on\b)|\banymore\b/gi;
 
-/** The passing-state checks (task-signals.ts) fire only because of a bare "now" or "anymore". */
-export function isPassingOnlyByNow(text: string): boolean {
-  return isPassingState(text) && !isPassingState(text.replace(BARE_NOW, ' '));
-}
-
 /** A thing's state or a verdict on it now: "docker is running now", "prod runs fine now", "so now it's broken". */
 const THING_NOW =
   /\b(?!(?:we|i|they|he|she|you)\b)[\w-]+\s+(?:is|are|'s)\s+(?:\w+ing|fine|ok|okay|good|working|broken|fixed|green|red|up|down|live|done|ready|back|online|offline)\b[^,.;]{0,20}\bnow\b|\b(?:fine|ok|okay|good|better|worse|working|broken|fixed|green|red|correctly|properly)\s+now\b|^(?:(?:ok|okay|so|and)[,\s]+)*now\b/i;
 
 /**
- * A bare "now" or "anymore" that may tell a lasting change ("mum lives with us now"): not where
- * someone is for the moment, nor the state of a thing or a verdict on it. admission.ts lets the
- * user-message model decide the rest.
+ * Given that the passing-state checks (task-signals.ts) fire on `text`: they fire only because of a
+ * bare "now" or "anymore", and the sentence is neither where someone is for the moment nor the state
+ * of a thing or a verdict on it. The user-message model decides the rest (admission.ts).
  */
-export function mayTellLastingChange(text: string): boolean {
+export function onlyNowSaysItPasses(text: string): boolean {
   const t = foldInformal(text);
-  return !SOMEWHERE_FOR_NOW.test(t) && !THING_NOW.test(t);
+  return !SOMEWHERE_FOR_NOW.test(t) && !THING_NOW.test(t) && !isPassingState(text.replace(BARE_NOW, ' '));
 }

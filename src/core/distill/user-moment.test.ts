@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { admit } from './admission.js';
 import { captureByRules } from './rules.js';
-import { isPassingOnlyByNow } from './lasting-now.js';
+import { onlyNowSaysItPasses } from './lasting-now.js';
 import { isPassingState } from './task-signals.js';
 
 const learns = (text: string) => captureByRules({ text, role: 'user' }).length > 0;
@@ -51,8 +51,9 @@ describe('user sentences: talk of the moment told like a standing statement', ()
 
 describe('user sentences: standing statements the checks above must not lose', () => {
   it('reads a bare "now" or "anymore" with the user-message model: a lasting change is learned, a step of the work is not', () => {
-    expect(isPassingOnlyByNow('my sister lives with us now, so the spare room is taken')).toBe(true);
-    expect(isPassingOnlyByNow('the build is still failing now')).toBe(false);
+    expect(onlyNowSaysItPasses('my sister lives with us now, so the spare room is taken')).toBe(true);
+    expect(onlyNowSaysItPasses('the build is still failing now')).toBe(false);
+    expect(onlyNowSaysItPasses('docker is running now')).toBe(false);
     for (const text of [
       'my sister lives with us now, so the spare room is taken',
       "we're not shipping a windows build anymore, mac and linux only",
