@@ -224,6 +224,10 @@ const WRITTEN_SETS = [
   'admission-llm-blind-c.jsonl',
   'admission-llm-es-dev.jsonl',
   'admission-llm-es-blind.jsonl',
+  'admission-llm-dev-e.jsonl',
+  'admission-llm-blind-f.jsonl',
+  'admission-llm-es-dev-2.jsonl',
+  'admission-llm-es-blind-2.jsonl',
 ];
 
 function printWrittenSets(): void {

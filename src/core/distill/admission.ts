@@ -16,6 +16,7 @@ import { englishUserVeto, foldInformal, statesUserChange } from './english-user.
 import { hasSpanishUserEvidence, looksSpanish, spanishUserVeto } from './spanish.js';
 import { foldChatEs } from './spanish-user.js';
 import { judgeSpanishMemory } from './spanish-llm.js';
+import { englishMemoryRejection, isDatedLifeEvent, nowMarksLastingChange, readsAsStandingFact } from './extractor-english.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
 import { quotedWords } from './summary-voice.js';
 import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
@@ -208,18 +209,24 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   }
   if (isChatter(text)) return reject('chatter');
   if (isStatusNoise(text) || isMarkedStatus(text)) return reject('status-noise');
-  if (isNarration(text)) return reject('process-narration');
+  if (isNarration(text) && !(source === 'llm' && isDatedLifeEvent(text))) return reject('process-narration');
   // Summaries and assistants list what was done without a subject; a lesson attached makes it one.
-  if (source !== 'user' && isChangeLog(text) && !hasLesson(text.replace(CHANGE_VERB, ''))) return reject('process-narration', 'change-log');
+  if (source !== 'user' && isChangeLog(text) && !hasLesson(text.replace(CHANGE_VERB, '')) && !(source === 'llm' && isDatedLifeEvent(text)))
+    return reject('process-narration', 'change-log');
   if (isLeadIn(text) || isFileListing(text)) return reject('fragment');
   if (isPromptRestatement(text)) return reject('restated-instruction');
   if (isTaskRequest(text) || isThirdPersonRequest(text)) return reject('task-request');
   if (isSessionEvent(text) || (source !== 'user' && isArtefactEvent(text))) return reject('session-event');
   if (isSessionRecap(text)) return reject('session-event', 'session-recap');
+  // Extractor output in English: subjectless reports, plans, reported questions, this task's things.
+  const englishMemory = source === 'llm' && !spanishMemory ? englishMemoryRejection(text) : undefined;
+  if (englishMemory) return reject(englishMemory.reason, englishMemory.detail);
   // The English passing-state words misread Spanish ("todo" is not a to-do); spanish-llm.ts read those.
   // A user's "now" or "anymore" is read by the user-message model when nothing else says it passes.
   const lastingChange = () => statesUserChange(text) || (onlyNowSaysItPasses(text) && readsAsLastingChange(raw, options.userModel));
-  if ((isPassingState(text) && !spanishMemory && !(english && lastingChange())) || isOngoingActivity(text)) return reject('passing-state');
+  const lastingForExtractor = source === 'llm' && nowMarksLastingChange(text) && !isPassingState(text.replace(/\bnow\b/gi, ''));
+  if ((isPassingState(text) && !spanishMemory && !(english && lastingChange()) && !lastingForExtractor) || isOngoingActivity(text))
+    return reject('passing-state');
   if (isRunOutcome(text)) return reject('status-noise', 'run-outcome');
   if (isResearchBrief(text)) return reject('task-request', 'research-brief');
   // Extractor output only: assistant prose and summaries state lessons in the past ("X failed on Y").
@@ -231,12 +238,13 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (isCommonKnowledge(text, { fromUser: source === 'user' })) return reject('common-knowledge');
   if (weightedLength(text) < MIN_WEIGHTED_LENGTH || (!hasCjk(text) && core(text).split(' ').length < 2)) return reject('too-short');
   // A Spanish statement with a subject and a verb: the English "no verb" and "no content" checks do not read it.
-  const bySource = spanishMemory?.statement
-    ? undefined
-    : sourceRejection(text, source, {
-        standing: options.standingSection === true,
-        modelKept: options.modelKept === true,
-      });
+  const bySource =
+    spanishMemory?.statement || (source === 'llm' && !spanishMemory && readsAsStandingFact(text))
+      ? undefined
+      : sourceRejection(text, source, {
+          standing: options.standingSection === true,
+          modelKept: options.modelKept === true,
+        });
   if (bySource) return reject(bySource.reason, bySource.detail);
 
   return source === 'user' ? userDecision(raw, options) : confidenceDecision(options);

@@ -37,4 +37,24 @@ describe('Spanish memories an extractor wrote', () => {
     expect(verdict('Esa solución es mejor que la anterior.')).toBe('context-dependent');
     expect(verdict('Las pruebas unitarias pasan después del cambio.')).toBe('status-noise');
   });
+
+  it('rejects plans by their tense or deadline, run tallies, this task and the host rules restated', () => {
+    expect(verdict('Lucía enviará el presupuesto el jueves.')).toBe('passing-state');
+    expect(verdict('El siguiente paso es añadir paginación al listado.')).toBe('passing-state');
+    expect(verdict('Pablo tiene que entregar el informe antes del viernes.')).toBe('passing-state');
+    expect(verdict('Fallan 4 tests de integración en PedidoServiceIT.')).toBe('status-noise');
+    expect(verdict('Para este cambio, el usuario prefiere nombres cortos.')).toBe('context-dependent');
+    expect(verdict('Marta eligió la alternativa B.')).toBe('context-dependent');
+    expect(verdict('Se le mandó el contrato por correo al casero.')).toBe('session-event');
+    expect(verdict('Andrés hizo merge de la rama de pagos.')).toBe('session-event');
+    expect(verdict('El servidor de staging está caído.')).toBe('passing-state');
+    expect(verdict('Voy a revisar primero los logs del worker.')).toBe('process-narration');
+    expect(verdict('Según la política del sistema, el asistente no puede dar consejos legales.')).toBe('restated-instruction');
+  });
+
+  it('keeps what only looks like a plan: a habit on a weekday, an ordinal, a rule with a deadline every week', () => {
+    expect(verdict('Lucía hace la compra los sábados por la mañana.')).toBe('kept');
+    expect(verdict('La primera semana de cada mes el equipo revisa los costes de AWS el lunes.')).toBe('kept');
+    expect(verdict('El equipo siempre tiene que cerrar el sprint antes del viernes.')).toBe('kept');
+  });
 });

@@ -39,7 +39,7 @@ const AGENT =
   /^(?:el (?:asistente|agente|bot|modelo)|la (?:ia|asistente)|claude(?: code)?|codex|copilot|chatgpt|gpt)(?: [\p{L}]+)?? (?:(?:ya|tambien|luego|despues|le|les|lo|la|se) )*(?!(?:no|solo|tampoco|pero|como|cuando)(?![\p{L}]))(?:[\p{L}]+(?:o|io|aron|ieron)|(?:ha|han) [\p{L}]+(?:ado|ido))(?![\p{L}])/u;
 /** A thing made or changed in this session, told in the passive: "Se creó el archivo utils/dates.py". */
 const MADE =
-  /^se (?:creo|crearon|borro|borraron|anadio|anadieron|agrego|agregaron|instalo|instalaron|actualizo|actualizaron|corrigio|arreglo|subio|ejecuto|genero|modifico|elimino|renombro|commiteo|pusheo)(?![\p{L}])/u;
+  /^se (?:le |les )?(?:creo|crearon|borro|borraron|anadio|anadieron|agrego|agregaron|instalo|instalaron|actualizo|actualizaron|corrigio|arreglo|subio|ejecuto|genero|modifico|elimino|renombro|commiteo|pusheo|exporto|exportaron|agendo|agendaron|programo|reservo|mando|mandaron|envio|enviaron|leyo|leyeron|propuso|reviso|probo)(?![\p{L}])/u;
 /** Said in a chat: thanks, laughter, an okay. */
 const CHATTER =
   /^(?:gracias|muchas gracias|jaja\w*|jeje\w*|vale|ok|okey|perfecto|genial|bueno|de acuerdo|listo|dale|buenisimo)(?![\p{L}])/u;
@@ -48,13 +48,33 @@ const REACTION =
   /(?<![\p{L}])(?:le|les) (?:gusto|gustaron|encanto|encantaron|parecio|parecieron|sirvio|convencio)(?![\p{L}])|(?<![\p{L}])(?:esta|estan) de acuerdo(?![\p{L}])/u;
 /** Pointing into the conversation: "ese enfoque", "la segunda opción", "la función de arriba", "línea 42". */
 const POINTING =
-  /^(?:ese|esa|eso|esto|aquel|aquella|lo del|lo de)(?![\p{L}])|(?<![\p{L}])(?:(?:la|el) (?:primer[ao]?|segund[ao]|tercer[ao]?|ultim[ao]) (?:opcion|propuesta|version|alternativa)|de arriba|de abajo|(?:el|la) anterior|que (?:pego|mando|compartio|le recomende|le pase|le envie)|linea \d+)(?![\p{L}])/u;
+  /^(?:ese|esa|eso|esto|aquel|aquella|lo del|lo de)(?![\p{L}])|(?<![\p{L}])(?:(?:la|el) (?:primer[ao]?|segund[ao]|tercer[ao]?|ultim[ao]) (?:opcion|propuesta|version|alternativa)|(?:alternativa|opcion|propuesta) [a-d1-3]|(?:este|esta) (?:cambio|prueba|tarea|pr|ticket|rama|commit|mezcla|version|borrador|ejecucion)|no esta$|de arriba|de abajo|(?:el|la) anterior|que (?:pego|mando|compartio|le recomende|le pase|le envie)|linea \d+)(?![\p{L}])/u;
 /** Plans and next steps: "va a llamar al fontanero mañana", "Próximo paso: ...", "Después hay que ...". */
 const PLAN =
   /^(?:manana|luego|despues|mas tarde|proximo paso|siguiente paso|pendiente)(?![\p{L}])|(?<![\p{L}])(?:va a|van a|piensa|planea|tiene pensado)(?![\p{L}]).{0,60}(?<![\p{L}])(?:manana|luego|despues|la semana que viene|la proxima semana|el proximo (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo)|esta (?:tarde|noche)|hoy|el (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo))(?![\p{L}])|(?<![\p{L}])no sabe si(?![\p{L}])/u;
 
+/** A plan by its tense: "mandará las cotizaciones el lunes", "tiene que terminar la mezcla antes del viernes". */
+const DAY = String.raw`(?:lunes|martes|miercoles|jueves|viernes|sabado|domingo|fin de semana)`;
+const PLAN_AHEAD = new RegExp(
+  String.raw`^(?:el )?(?:siguiente|proximo) paso${R}|${L}(?:tiene que|tienen que|hay que|debe) .{0,60}${L}antes del ${DAY}${R}`,
+  'u',
+);
+/** The future tense, read with its accent ("mandará", not "primera"), pinned to a day ahead. */
+const FUTURE_AHEAD = new RegExp(
+  String.raw`${L}\p{L}{2,}(?:ará|erá|irá|arán|erán|irán)${R}.{0,60}${L}(?:mañana|el ${DAY.replace('miercoles', 'mi[eé]rcoles').replace('sabado', 's[aá]bado')}|la semana que viene|el mes que viene)${R}`,
+  'u',
+);
+/** The agent telling its next step: "Voy a revisar primero ...", "Ahora corro los tests". */
+const NARRATION =
+  /^(?:voy a|vamos a|ahora (?:corro|reviso|pruebo|ejecuto|miro|veo|compruebo|lanzo)|primero (?:se leyo|leo|reviso|miro))(?![\p{L}])/u;
+/** The host's own rules restated: "Según la política del sistema, el asistente no puede ...". */
+const HOST_RULES = /(?<![\p{L}])(?:politica del sistema|prompt del sistema|herramientas disponibles|no inventar)(?![\p{L}])/u;
+/** Going through something now: "en plena migración", "en época de finales", "anda muy estresado". */
+const IN_THE_MIDDLE =
+  /(?<![\p{L}])(?:en plena? [\p{L}]+|en epoca de|esta en el taller|anda (?:muy |bastante |un poco )?(?:estresad|cansad|liad|ocupad|enferm)[oa]s?)(?![\p{L}])/u;
+
 /** What someone did in this conversation: asked, said, wrote, thanked, pasted, ran. */
-const EVENT_VERB_RAW = String.raw`(?:ya |tambien |luego |despues |otra vez )?(?:pidio|pregunto|dijo|escribio|comento|respondio|contesto|agradecio|dio las gracias|saludo|mando|envio|pego|compartio|subio|adjunto|confirmo|acepto|rechazo|aprobo|menciono|conto|explico|se quejo|mostro|reporto|indico|solicito|consulto|quiso saber|probo|reviso|ejecuto|corrio|abrio|cerro|borro|intento|selecciono|eligio la opcion|reinicio|cancelo la tarea|interrumpio|insistio|repitio|volvio a preguntar|aclaro|corrigio al asistente|busco|encontro|descargo|instalo|configuro)${R}`;
+const EVENT_VERB_RAW = String.raw`(?:ya |tambien |luego |despues |otra vez )?(?:pidio|pregunto|dijo|escribio|comento|respondio|contesto|agradecio|dio las gracias|saludo|mando|envio|pego|compartio|subio|adjunto|confirmo|acepto|rechazo|aprobo|menciono|conto|explico|se quejo|mostro|reporto|indico|solicito|consulto|quiso saber|probo|reviso|ejecuto|corrio|abrio|cerro|borro|intento|selecciono|eligio la opcion|reinicio|cancelo la tarea|interrumpio|insistio|repitio|volvio a preguntar|aclaro|corrigio al asistente|busco|encontro|descargo|instalo|configuro|hizo (?:merge|commit|push|deploy|rebase|pull))${R}`;
 
 /** A request for the task at hand: "pidió revisar", "quiere que el asistente arregle", "necesita ayuda con". */
 const REQUEST_VERB = String.raw`(?:pide|pidio|solicita|solicito|encarga|encargo|quiere que (?:el|la) (?:asistente|agente|bot|ia|modelo)|quiere que (?:le|se) |necesita que (?:el|la|le|se) |necesita ayuda (?:con|para)|quiere ayuda (?:con|para)|quiere saber|esta pidiendo|busca ayuda)`;
@@ -71,13 +91,13 @@ const DURABLE = new RegExp(
 
 /** True today, not next week: now, today, this session, a progressive form. */
 const PASSING = new RegExp(
-  String.raw`${L}(?:ahora mismo|ahorita|en este momento|de momento|por ahora|por el momento|hoy|ayer|anoche|esta manana|esta tarde|esta noche|esta semana|este fin de semana|en esta sesion|en la sesion|en esta conversacion|todavia no|aun no|esta (?:en una reunion|en el (?:dentista|medico|hospital|trabajo|gimnasio)|esperando|de camino|conduciendo)|(?:esta|estan|estaba|estaban) [a-z]+(?:ando|iendo))${R}`,
+  String.raw`${L}(?:ahora mismo|ahorita|en este momento|de momento|por ahora|por el momento|hoy|ayer|anoche|esta manana|esta tarde|esta noche|esta semana|este fin de semana|en esta sesion|en la sesion|en esta conversacion|todavia no|aun no|esta (?:en una reunion|en el (?:dentista|medico|hospital|trabajo|gimnasio)|esperando|de camino|conduciendo)|(?:esta|estan|estaba|estaban) [a-z]+(?:ando|iendo)|(?:esta|estan) (?:rot|caid)[oa]s?|(?:el|la|los|las) [a-z]+ que hay que)${R}`,
   'u',
 );
 
 /** A result of this run: tests pass, build fails, it compiles, it was deployed, it is fixed. */
 const OUTCOME = new RegExp(
-  String.raw`${L}(?:(?:los |las |el |la )?(?:tests?|pruebas?|build|compilacion|pipeline|ci|lint|deploy|despliegue)(?: [\p{L}-]+){0,3} (?:pasan|pasa|fallan|falla|ya funciona|funcionan|quedo|quedaron|esta(?:n)? en verde|esta(?:n)? en rojo|compila|compilan)${R}.{0,40}(?:despues|tras|ahora|ya|con el cambio|del cambio)|(?:se|fue|fueron|quedo|quedaron|ha sido|han sido) (?:corregid|arreglad|desplegad|subid|mergead|commitead|pushead|instalad|actualizad|creado|creada|creados|creadas|borrad|eliminad)[oa]s?${R}|ya esta(?:n)? (?:listo|lista|listos|listas|arreglad[oa]s?|corregid[oa]s?|desplegad[oa]s?|subid[oa]s?|hecho|hecha)|(?:esta|estan) en (?:rojo|verde)|quedo en \d|tiene(?:n)? conflictos|en esta ejecucion|(?:hay|tiene) \d+ [\p{L}-]+ (?:abiert[oa]s|pendientes|sin leer)|con \d+ minutos de retraso)`,
+  String.raw`${L}(?:(?:los |las |el |la )?(?:tests?|pruebas?|build|compilacion|pipeline|ci|lint|deploy|despliegue)(?: [\p{L}-]+){0,3} (?:pasan|pasa|fallan|falla|ya funciona|funcionan|quedo|quedaron|esta(?:n)? en verde|esta(?:n)? en rojo|compila|compilan)${R}.{0,40}(?:despues|tras|ahora|ya|con el cambio|del cambio)|(?:se|fue|fueron|quedo|quedaron|ha sido|han sido) (?:corregid|arreglad|desplegad|subid|mergead|commitead|pushead|instalad|actualizad|creado|creada|creados|creadas|borrad|eliminad)[oa]s?${R}|ya esta(?:n)? (?:listo|lista|listos|listas|arreglad[oa]s?|corregid[oa]s?|desplegad[oa]s?|subid[oa]s?|hecho|hecha)|(?:esta|estan) en (?:rojo|verde)|quedo en \d|tiene(?:n)? conflictos|en esta ejecucion|(?:hay|tiene) \d+ [\p{L}-]+ (?:abiert[oa]s|pendientes|sin leer)|con \d+ minutos de retraso|\d+ (?:tests?|pruebas?|checks?) (?:en verde|en rojo|fallan|fallidos?|fallidas?)|fallan \d+ (?:tests?|pruebas?)|(?:quedaron|quedo) (?:todos )?en verde|devolvio \d+|saca \d+ de|saco un \d+|quedo en -?\d)`,
   'u',
 );
 
@@ -128,6 +148,8 @@ export function judgeSpanishMemory(text: string): SpanishLlmJudgement | undefine
     statement: false,
   });
   if (CHATTER.test(t)) return reject('chatter');
+  if (HOST_RULES.test(t)) return reject('restated-instruction');
+  if (NARRATION.test(t)) return reject('process-narration');
   if (AGENT.test(t)) return reject('process-narration');
   if (MADE.test(t)) return reject('session-event');
   if (subject) {
@@ -137,7 +159,8 @@ export function judgeSpanishMemory(text: string): SpanishLlmJudgement | undefine
   }
   if (REACTION.test(t)) return reject('chatter', 'reaction');
   if (POINTING.test(t)) return reject('context-dependent');
-  if (!durable && PLAN.test(t)) return reject('passing-state', 'plan');
+  if (!durable && (PLAN.test(t) || PLAN_AHEAD.test(t) || FUTURE_AHEAD.test(trimmed.toLowerCase()))) return reject('passing-state', 'plan');
+  if (!durable && IN_THE_MIDDLE.test(t)) return reject('passing-state');
   if (!durable && PASSING.test(t)) return reject('passing-state');
   // "fallan si el puerto ya está ocupado": a condition makes a result a lesson.
   if (OUTCOME.test(t) && !CONDITION.test(t)) return reject('status-noise', 'run-outcome');

@@ -13,7 +13,7 @@ import { hasCjk } from './signals.js';
 const DURABLE_EN =
   /\b(?:always|never(?! ?mind)|from now on|going forward|from here on|in (?:the )?future|by default|every ?(?:time|day|morning|week|commit|release|session|pr|deploy)|each time|whenever|all (?:replies|answers|responses|commits|messages|future)|prefers?|preferred|preference|dislikes?|favou?rite|usually|habitually|as a rule|policy|convention|must(?:n't)?|not allowed|forbidden|daily|weekly|nightly|anywhere|everywhere|wherever)\b|\b(?:user|i|we|they|he|she)\s+(?:really\s+)?(?:likes?|loves?|hates?|enjoys?|can't stand)\b/i;
 const DURABLE_ZH =
-  /以后|今后|往后|从现在(?:开始|起)|总是|永远|始终|每次|每天|每周|每当|所有|一律|默认|必须|务必|不要|别再|不许|禁止|绝不|绝对不|决不|不能|不可以|只能|一定要|之前先|偏好|喜欢|讨厌|不喜欢|习惯|一直/;
+  /以后|今后|往后|从现在(?:开始|起)|总是|永远|始终|每次|每天|每周|每当|所有(?:的)?(?:回复|回答|答复|消息|输出|提交|代码|项目|仓库|新)|一律|默认|必须|务必|不要|别再|不许|禁止|绝不|绝对不|决不|不能|不可以|只能|一定要|之前先|偏好|喜欢|讨厌|不喜欢|习惯|一直/;
 
 export function hasDurableMarker(text: string): boolean {
   return DURABLE_EN.test(text) || DURABLE_ZH.test(text);
@@ -44,7 +44,8 @@ const BRAND_CAMEL =
 /** 用户希望把/将/给 X ...: the 把 construction asks for one change. */
 const ZH_WANT_CHANGE = /^用户(?:希望|想要|想|要求|需要)(?:把|将|给)/;
 /** 用户让/请/叫 助手 ..., 用户要求助手 ..., 用户希望助手 ...: a request to the agent for this task. */
-const ZH_REQUEST = /^用户(?:让|请|叫|要|要求|希望|想要|想让|需要|请求)(?:助手|你|我|ai|模型|它|助理)/i;
+const ZH_REQUEST =
+  /^用户(?:让|请|叫|要|要求|希望|想要|想让|需要|请求)\s*(?:助手|你|我|ai|模型|它|助理|codex|claude(?: code)?|gpt|copilot)/i;
 const ZH_TASK_VERB = /^用户(?:让|请|叫)/;
 
 /** A request for the current task phrased in the third person (what an extractor writes). */
@@ -116,9 +117,9 @@ const TRANSIENT_EN =
 /** A measured outcome of this run: "reduced from 9.0M to 784K", "632 → 16,684", "All 7 tests pass". */
 const RESULT_EN =
   /\b(?:increased|decreased|reduced|dropped|went|grew|fell|shrank|improved|changed|cut)\s+(?:\w+\s+){0,3}?from\s+[\w.,%$-]+\s+to\s+[\w.,%$-]+|\d[\d.,]*\s*[A-Za-z%]{0,4}\s*(?:→|->)\s*\d|\ball\s+\d+\s+(?:tests?|checks?|jobs?|files?)\s+(?:pass|passed|are green|succeeded)|\b\d+\s+(?:files?|items?|results?|matches|tests?|errors?|warnings?|findings?)\s+(?:were|was|have been)\s+(?:found|fixed|removed|added|updated|detected)|^(?:\S+\s+){0,3}(?:were|was|have been|has been)\s+(?:found|committed|pushed|merged|deleted|removed|created|updated|fixed|reverted|closed)\b|\b(?:completed|finished|took|ran|passed|failed)\s+in\s+\d/i;
-const TRANSIENT_ZH = /现在|目前|刚才|刚刚|今天|这次|本次|暂时|还没|尚未|正在|待提交|未提交/;
+const TRANSIENT_ZH = /现在|目前|刚才|刚刚|今天|明天|明早|稍后|这次|本次|暂时|还没|尚未|正在|待提交|未提交/;
 const RESULT_ZH =
-  /从\s*[\d.,]+\s*\S{0,3}\s*(?:减少|降低|增加|提高|缩小)到|(?:测试|检查)(?:全部|都)?(?:通过|成功)|已(?:经)?(?:成功)?[^，。；被]{0,20}?(?:提交|推送|合并|删除|创建|关闭|完成|同步|修复|更新|导入|安装|运行|上传|移除)|(?:编译|构建|测试|lint|检查|类型检查)\s*(?:干净|通过|成功|失败)/i;
+  /从\s*[\d.,]+\s*\S{0,3}\s*(?:减少|降低|增加|提高|缩小)到|(?:测试|检查)(?:全部|都)?(?:通过|成功)|已(?:经)?(?:成功)?[^，。；被]{0,30}?(?:提交|推送|合并|删除|创建|关闭|完成|同步|修复|更新|导入|安装|运行|上传|移除|上线)|(?:创建|删除|提交|推送|合并|安装|运行|修复|生成|上传|移动|改写|备份)了|领先\s*\d+\s*个提交|工作区(?:是)?干净|(?:编译|构建|测试|lint|检查|类型检查)\s*(?:干净|通过|成功|失败)/i;
 
 /** True now, not next week: pending work, this session's results, measured before/after figures. */
 /** "I now use Helix", "we use pnpm now": "now" marks a lasting change here, not a passing state. */

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { admit } from './admission.js';
+
+/**
+ * Extractor output in the shapes extractor-english.ts reads (subjectless, named subjects, plans,
+ * reported questions, this task's things), through the whole gate: each junk sentence must be
+ * rejected for the reason given, and the standing facts beside them must pass.
+ */
+const junk: Array<[string, string]> = [
+  ['context-dependent', 'From now on, the user wants this PR to target release/3.1.'],
+  ['context-dependent', 'The user always wants the timeout in this function set to 30 seconds.'],
+  ['context-dependent', "Dana wants tomorrow's standup notes in bullet points."],
+  ['context-dependent', 'The user preferred option C over option A for the logo.'],
+  ['context-dependent', 'The user went with the cheaper of the two laptops discussed above.'],
+  ['question', 'Asked how long to rest between interval sets.'],
+  ['question', 'Tomasz asked whether the lens is worth upgrading.'],
+  ['chatter', 'Dana said thanks and signed off.'],
+  ['status-noise', '7 specs fail after the upgrade to Rails 7.2.'],
+  ['status-noise', 'The search returned no files matching *.proto in the repo.'],
+  ['passing-state', 'Tomorrow the user will replace the fan in the NAS.'],
+  ['passing-state', 'The plumber comes on Thursday.'],
+  ['passing-state', 'Plans to submit the grant application next week.'],
+  ['passing-state', 'Her knee has been sore this week.'],
+  ['task-request', 'Dana wants an email to the landlord about the broken boiler.'],
+  ['session-event', 'Flashed the bootloader onto the test board.'],
+  ['session-event', 'Sent the updated invoice to the client.'],
+  ['session-event', 'Migration 0042_add_orders_index was run on staging.'],
+  ['restated-instruction', 'The assistant must use the provided tools and never fabricate file contents.'],
+];
+
+const kept = [
+  'Lives in Porto.',
+  'Is vegetarian.',
+  'Allergic to shellfish.',
+  'Dislikes long meetings before noon.',
+  'The studio files its taxes quarterly.',
+  'Commit messages follow the Angular convention.',
+  'Moved to Berlin in 2021 after five years in Madrid.',
+  'Opened the bakery in 2016 after ten years as a pastry chef.',
+  'Turned out the memory leak came from a listener added on every render.',
+  'Slow exports turned out to come from an unindexed join; the team now adds an index for every foreign key.',
+  'The user goes swimming on Tuesdays and Thursdays.',
+  'The user prefers replies in Portuguese.',
+  "The project's system prompt tells the agent to read CONTRIBUTING.md before editing docs.",
+];
+
+describe('extractor output in English', () => {
+  it.each(junk)('rejects as %s: %s', (reason, text) => {
+    expect(admit({ text, source: 'llm' })).toMatchObject({ admitted: false, reason });
+  });
+  it.each(kept)('keeps: %s', (text) => {
+    expect(admit({ text, source: 'llm' })).toEqual({ admitted: true });
+  });
+  it('reads these shapes in extractor output only: a user saying "Sent the invoice" is judged as a user', () => {
+    expect(admit({ text: 'Sent the updated invoice to the client.', source: 'llm' }).reason).toBe('session-event');
+    expect(admit({ text: 'Sent the updated invoice to the client.', source: 'user' }).reason).not.toBe('session-event');
+  });
+});

@@ -1,0 +1,131 @@
+import type { AdmissionReason } from './admission.js';
+import { hasCjk } from './signals.js';
+import { hasDurableMarker } from './task-signals.js';
+
+/**
+ * Extractor output in English, in the shapes the gate's other detectors do not read: memories
+ * without a subject ("Sent the price list to Léa.", "Is vegetarian."), with a person's first name
+ * as the subject ("Julien wants an email to the supplier"), and plans, reported questions and
+ * work of this task dressed as lasting statements ("From now on, the user wants this PR to target
+ * release/2.4"). Mem0-style extractors write every memory without a subject, so those are read here
+ * both ways: a standing fact is kept, a report of what was done is not.
+ */
+
+const WEEKDAY = String.raw`(?:mon|tues|wednes|thurs|fri|satur|sun)day`;
+/** A lesson's own words: what it turned out to be, where it came from. */
+const LESSON_NOW = /\b(?:turned out|came from|comes from|root cause|caused by|because)\b/i;
+
+/**
+ * A thing of the task at hand, named as this one: "this PR", "in this migration", "the helper being
+ * written", "today's grocery list", "this Saturday's post". "Always" around it does not make it last.
+ */
+const THIS_TASK = new RegExp(
+  String.raw`\b(?:this|the current) (?:pr|pull request|migration|change|changeset|function|method|helper|class|component|file|branch|ticket|commit|diff|patch|draft|script|query|test|run|step|fix|edit|version|prototype|experiment|shoot|build)\b|\bbeing (?:written|built|edited|drafted|reviewed|debugged|worked on|refactored)\b|\b(?:today|tomorrow|tonight|yesterday)'s\b|\bthis ${WEEKDAY}'s\b`,
+  'i',
+);
+
+/** A time ahead that a plan is pinned to: tomorrow, this weekend, next Tuesday, later this month. */
+const AHEAD = new RegExp(
+  String.raw`\b(?:tomorrow|tonight|later (?:today|this (?:week|month))|this (?:coming )?(?:weekend|week|month|afternoon|evening)|next (?:week|month|weekend|${WEEKDAY})|(?:on|this|by|until) ${WEEKDAY}(?!s)|in (?:a|two|three|\d+) (?:days|weeks))\b`,
+  'i',
+);
+/** What is going to happen, not what holds: will, is going to, plans to, arrives, is due. */
+const FUTURE =
+  /\b(?:will|is going to|are going to|plans? to|planning to|intends? to|comes|come|arrives?|arriving|is due|are due|is scheduled|are scheduled|is booked|is (?:going|coming|flying|driving|leaving|visiting|meeting|starting|heading|travell?ing))\b|'ll\b|^(?:plans?|planning|intends?) to\b/i;
+
+/** "Asked what pace ...", "Margaret asked whether ...": a question of this conversation, reported. */
+const REPORTED_QUESTION =
+  /^(?:(?:[Tt]he )?[Uu]ser\s+|[A-Z][a-z]+(?: [A-Z][a-z]+)?\s+)?(?:[Aa]sk(?:ed|s)|[Ww]onder(?:ed|s)|[Ww]ant(?:ed|s) to know)\s+(?:what|whether|if|how|why|when|where|which|who|about)\b/;
+
+/** Pointing into the conversation: "option B over option A", "the strollers discussed above", "the one before". */
+const POINTING =
+  /\b(?:option|alternative|variant) [A-D]\b|\b(?:as )?(?:discussed|mentioned|listed|shown|described|suggested) (?:above|earlier|before)\b|\bthe one (?:before|above)\b/;
+
+/** The host's own instructions restated: "The assistant must use the provided tools ...". */
+const HOST_RULES =
+  /\b(?:provided tools|available tools|reveal (?:its|the|your) system prompt|fabricate|harmful requests)\b|^the assistant is an? (?:[\w-]+ )?(?:assistant|agent|bot)\b/i;
+
+/** Going through something now: "has been sore this week", "is in the middle of reworking". */
+const FOR_NOW =
+  /\bthis (?:week|morning|afternoon|evening)\b|\bin the middle of\b|\b(?:hasn't|has not|haven't|have not) (?:yet )?decided\b/i;
+
+/** An artefact of the work put to use in the session: "Migration 2024_add_index was run on staging". */
+const PUT_TO_USE =
+  /\b(?:was|were) (?:run|applied|executed|rolled back|flashed|uploaded|published)\b(?!\s+(?:every|each|daily|weekly|nightly|automatically|by (?:cron|ci)))/i;
+
+/** "Julien wants an email to the flour supplier": a deliverable for this conversation, wanted by name. */
+const NAMED_WANT = new RegExp(
+  String.raw`^(?:[A-Z][a-z]+|(?:the )?user)\s+(?:wants|wanted|needs|needed|would like|asked for|requested|is asking for)\s+(?:a|an|some)\s+(?:[\w'-]+\s+){0,4}?(?:email|message|letter|note|reply|post|caption|tweet|plan|checklist|template|function|snippet|query|config|script|patch|draft|summary|list|playlist|itinerary|recipe|translation|module|workflow|dashboard|report|spreadsheet|outline|quote|estimate|review|fix|pr)s?\b`,
+  'i',
+);
+
+/** Talk around the work: thanks, greetings, jokes, venting. */
+const REPORTED_CHATTER =
+  /\b(?:said|says) (?:thanks|thank you|hi|hello|good morning|goodbye|bye|ok|okay)\b|\b(?:joked|joking|laughed|thanked|greeted|vented)\b|\bwanted to vent\b|\bfound (?:it|this|that|the \w+) (?:hilarious|funny)\b|^(?:good (?:morning|night|evening)|hi|hello|hey)\b/i;
+
+/** The tally of a run: "12 specs fail after the upgrade", "3 tests are failing". */
+const RUN_TALLY =
+  /\b\d+\s+(?:specs?|tests?|checks?|jobs?|examples?|builds?)\s+(?:fail|failed|failing|pass|passed|passing|broke|are failing|are red)\b|^(?:the )?(?:test|spec|check)s? ['"`][^'"`]+['"`] (?:failed|passed|fails|passes)\b|\b(?:found|returned|reported|detected|flagged) (?:no|\d+|one|two|three|four|five|six|seven|eight|nine|ten) (?:[\w*.-]+ ){0,3}?(?:files?|results?|matches|issues?|errors?|warnings?|variants?|duplicates?|problems?|hits?)\b/i;
+
+/**
+ * A report of work without its doer: "Flashed the new firmware to the rev-C board.", "Sent the
+ * revised price list to Léa." A life event keeps its verb ("Moved to Lisbon", "Graduated from ...")
+ * or its year ("Opened the bakery in 2016").
+ */
+const DONE_FIRST =
+  /^(?:[A-Z][a-z]+ed|Sent|Set|Ran|Made|Wrote|Built|Took|Gave|Put|Got|Bought|Found|Read|Did|Began|Brought|Told|Said|Kept)\s+(?:a|an|the|this|that|his|her|their|its|some|up|out|off|back|it|them)\b/;
+const LIFE_EVENT =
+  /^(?:Moved|Relocated|Emigrated|Immigrated|Married|Divorced|Graduated|Retired|Adopted|Studied|Trained|Worked|Served|Lived|Founded|Started|Opened|Joined|Quit|Left|Learned|Learnt|Switched|Migrated|Decided|Chose|Picked|Settled|Stopped|Gave up|Lost|Inherited|Survived|Completed|Finished|Passed|Qualified|Converted|Changed|Raised|Grew|Used)\b/;
+const YEAR_OR_SPAN =
+  /\b(?:19|20)\d{2}\b|\b(?:years?|decades?) (?:ago|earlier)\b|\bfor (?:\d+|two|three|four|five|ten|many) (?:years|decades)\b|\bsince\b/i;
+
+/** How often a standing thing happens: "The bakery files VAT quarterly." */
+const RECURRENCE = /\b(?:quarterly|annually|yearly|monthly|weekly|fortnightly|biweekly|daily|nightly)\b/i;
+/** A convention a kind of artefact follows: "Commit messages follow Conventional Commits." */
+const CONVENTION = /^[\w'-]+(?: [\w'-]+){0,3} (?:follow|follows|adhere to|adheres to) \S/i;
+
+/** A standing fact written without a subject, as mem0-style extractors do: "Is vegetarian.", "Lives in Leslieville". */
+const SUBJECTLESS_FACT =
+  /^(?:Is|Lives|Uses|Works|Prefers|Likes|Loves|Enjoys|Dislikes|Hates|Has|Owns|Speaks|Drives|Plays|Avoids|Eats|Drinks|Runs|Follows|Doesn't|Does not|Can't|Cannot|Never|Always|Allergic to|Intolerant of|Based in|Born in|Married to|Vegetarian|Vegan|Pescatarian)\b/;
+
+/** Why an English memory an extractor wrote is junk, or undefined when none of these shapes fits. */
+export function englishMemoryRejection(text: string): { reason: AdmissionReason; detail: string } | undefined {
+  const t = text.trim();
+  if (hasCjk(t)) return undefined;
+  if (THIS_TASK.test(t)) return { reason: 'context-dependent', detail: 'this task' };
+  if (REPORTED_QUESTION.test(t)) return { reason: 'question', detail: 'reported question' };
+  if (REPORTED_CHATTER.test(t)) return { reason: 'chatter', detail: 'reported' };
+  if (RUN_TALLY.test(t)) return { reason: 'status-noise', detail: 'run tally' };
+  if (POINTING.test(t)) return { reason: 'context-dependent', detail: 'points into the conversation' };
+  if (HOST_RULES.test(t)) return { reason: 'restated-instruction', detail: 'host instructions' };
+  const durable = hasDurableMarker(t);
+  if (!durable && FOR_NOW.test(t)) return { reason: 'passing-state', detail: 'for now' };
+  if (!durable && PUT_TO_USE.test(t) && !YEAR_OR_SPAN.test(t)) return { reason: 'session-event', detail: 'put to use' };
+  if (!durable && AHEAD.test(t) && FUTURE.test(t)) return { reason: 'passing-state', detail: 'plan' };
+  if (!durable && NAMED_WANT.test(t)) return { reason: 'task-request', detail: 'deliverable' };
+  if (!durable && DONE_FIRST.test(t) && !LIFE_EVENT.test(t) && !YEAR_OR_SPAN.test(t) && !LESSON_NOW.test(t))
+    return { reason: 'session-event', detail: 'work done' };
+  return undefined;
+}
+
+/**
+ * A standing fact the gate's fact words miss: the subjectless extractor style, whose verb stands
+ * for the subject, a recurring duty, or a convention an artefact follows.
+ */
+export function readsAsStandingFact(text: string): boolean {
+  const t = text.trim();
+  return (SUBJECTLESS_FACT.test(t) || RECURRENCE.test(t) || CONVENTION.test(t)) && !/[?]\s*$/.test(t) && !AHEAD.test(t);
+}
+
+/** "Opened the bakery in 2016 after ten years in Geneva": a life event the extractor dated, not the agent's narration. */
+export function isDatedLifeEvent(text: string): boolean {
+  const t = text.trim();
+  return (LIFE_EVENT.test(t) || DONE_FIRST.test(t)) && YEAR_OR_SPAN.test(t);
+}
+
+const PERSON_NOW = /\b(?:she|he|they|the user|the team|we)\s+now\s+[a-z]+s?\b/i;
+
+/** "now" in a lesson or of a person's habit marks a lasting change, not a passing state. */
+export function nowMarksLastingChange(text: string): boolean {
+  return /\bnow\b/i.test(text) && (LESSON_NOW.test(text) || PERSON_NOW.test(text));
+}
