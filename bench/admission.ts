@@ -228,6 +228,10 @@ const WRITTEN_SETS = [
   'admission-llm-blind-f.jsonl',
   'admission-llm-es-dev-2.jsonl',
   'admission-llm-es-blind-2.jsonl',
+  'admission-llm-conv-blind-g.jsonl',
+  'admission-llm-conv-blind-h.jsonl',
+  'admission-llm-conv-dev-i.jsonl',
+  'admission-llm-conv-dev-j.jsonl',
 ];
 
 function printWrittenSets(): void {

@@ -211,16 +211,18 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (isStatusNoise(text) || isMarkedStatus(text)) return reject('status-noise');
   if (isNarration(text) && !(source === 'llm' && isDatedLifeEvent(text))) return reject('process-narration');
   // Summaries and assistants list what was done without a subject; a lesson attached makes it one.
-  if (source !== 'user' && isChangeLog(text) && !hasLesson(text.replace(CHANGE_VERB, '')) && !(source === 'llm' && isDatedLifeEvent(text)))
+  if (
+    source !== 'user' &&
+    isChangeLog(text) &&
+    !hasLesson(text.replace(CHANGE_VERB, '')) &&
+    !(source === 'llm' && (isDatedLifeEvent(text) || hasRuleMarker(text)))
+  )
     return reject('process-narration', 'change-log');
   if (isLeadIn(text) || isFileListing(text)) return reject('fragment');
   if (isPromptRestatement(text)) return reject('restated-instruction');
   if (isTaskRequest(text) || isThirdPersonRequest(text)) return reject('task-request');
   if (isSessionEvent(text) || (source !== 'user' && isArtefactEvent(text))) return reject('session-event');
   if (isSessionRecap(text)) return reject('session-event', 'session-recap');
-  // Extractor output in English: subjectless reports, plans, reported questions, this task's things.
-  const englishMemory = source === 'llm' && !spanishMemory ? englishMemoryRejection(text) : undefined;
-  if (englishMemory) return reject(englishMemory.reason, englishMemory.detail);
   // The English passing-state words misread Spanish ("todo" is not a to-do); spanish-llm.ts read those.
   // A user's "now" or "anymore" is read by the user-message model when nothing else says it passes.
   const lastingChange = () => statesUserChange(text) || (onlyNowSaysItPasses(text) && readsAsLastingChange(raw, options.userModel));
@@ -230,8 +232,11 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (isRunOutcome(text)) return reject('status-noise', 'run-outcome');
   if (isResearchBrief(text)) return reject('task-request', 'research-brief');
   // Extractor output only: assistant prose and summaries state lessons in the past ("X failed on Y").
-  if (source === 'llm' && isPastWorkEvent(text)) return reject('session-event', 'past-work-event');
+  if (source === 'llm' && isPastWorkEvent(text) && !readsAsStandingFact(text)) return reject('session-event', 'past-work-event');
   if (source === 'llm' && AGENT_SAYS_DONE.test(text)) return reject('process-narration', 'first-person work');
+  // Extractor output in English: subjectless reports, plans, reported questions, this task's things.
+  const englishMemory = source === 'llm' && !spanishMemory ? englishMemoryRejection(text) : undefined;
+  if (englishMemory) return reject(englishMemory.reason, englishMemory.detail);
   if (toolNoiseKind(text, { lenient })) return reject('tool-noise');
   if (isQuestion(text)) return reject('question');
   if (isContextDependent(text)) return reject('context-dependent');

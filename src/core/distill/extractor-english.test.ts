@@ -16,7 +16,7 @@ const junk: Array<[string, string]> = [
   ['question', 'Tomasz asked whether the lens is worth upgrading.'],
   ['chatter', 'Dana said thanks and signed off.'],
   ['status-noise', '7 specs fail after the upgrade to Rails 7.2.'],
-  ['status-noise', 'The search returned no files matching *.proto in the repo.'],
+  ['session-event', 'The search returned no files matching *.proto in the repo.'],
   ['passing-state', 'Tomorrow the user will replace the fan in the NAS.'],
   ['passing-state', 'The plumber comes on Thursday.'],
   ['passing-state', 'Plans to submit the grant application next week.'],
@@ -26,6 +26,17 @@ const junk: Array<[string, string]> = [
   ['session-event', 'Sent the updated invoice to the client.'],
   ['session-event', 'Migration 0042_add_orders_index was run on staging.'],
   ['restated-instruction', 'The assistant must use the provided tools and never fabricate file contents.'],
+  ['task-request', 'Leila asked for a packing list for the Lisbon trip.'],
+  ['task-request', 'Omar asked the assistant to convert the recipe to metric.'],
+  ['task-request', 'Kenji wants help preparing questions for the meeting with the landlord.'],
+  ['process-narration', 'Assistant suggested stretching every two hours on long drives.'],
+  ['chatter', 'Leila was annoyed that the first hotel suggestion was fully booked.'],
+  ['passing-state', 'Omar has 40 minutes left on his parking ticket.'],
+  ['passing-state', 'The baby woke up four times last night.'],
+  ['passing-state', 'Leila should call the dentist on Monday to move the appointment.'],
+  ['passing-state', 'Omar has a job interview next Tuesday.'],
+  ['session-event', 'Bumped the package version to 2.4.1.'],
+  ['status-noise', "npm ci failed with 'EINTEGRITY sha512 mismatch'."],
 ];
 
 const kept = [
@@ -42,6 +53,13 @@ const kept = [
   'The user goes swimming on Tuesdays and Thursdays.',
   'The user prefers replies in Portuguese.',
   "The project's system prompt tells the agent to read CONTRIBUTING.md before editing docs.",
+  'Formats Python code with ruff.',
+  'Weighs 72 kg.',
+  "Wife's name is Amara.",
+  'Uses slog for structured logging in Go services.',
+  'Generated client code lives in gen/ and must never be edited by hand.',
+  'Application logs are being shipped to Loki by the node agents.',
+  'The user asks for short answers in every reply.',
 ];
 
 describe('extractor output in English', () => {

@@ -20,18 +20,18 @@ const LESSON_NOW = /\b(?:turned out|came from|comes from|root cause|caused by|be
  * written", "today's grocery list", "this Saturday's post". "Always" around it does not make it last.
  */
 const THIS_TASK = new RegExp(
-  String.raw`\b(?:this|the current) (?:pr|pull request|migration|change|changeset|function|method|helper|class|component|file|branch|ticket|commit|diff|patch|draft|script|query|test|run|step|fix|edit|version|prototype|experiment|shoot|build)\b|\bbeing (?:written|built|edited|drafted|reviewed|debugged|worked on|refactored)\b|\b(?:today|tomorrow|tonight|yesterday)'s\b|\bthis ${WEEKDAY}'s\b`,
+  String.raw`\b(?:this|the current) (?:pr|pull request|migration|change|changeset|function|method|helper|class|component|file|branch|ticket|commit|diff|patch|draft|script|query|test|run|step|fix|edit|version|prototype|experiment|shoot|build|list|table|page|message|reply|section|paragraph|slide|chart|plot)\b|\bbeing (?:written|built|edited|drafted|reviewed|debugged|worked on|refactored)\b|\b(?:today|tomorrow|tonight|yesterday)'s\b|\bthis ${WEEKDAY}'s\b`,
   'i',
 );
 
 /** A time ahead that a plan is pinned to: tomorrow, this weekend, next Tuesday, later this month. */
 const AHEAD = new RegExp(
-  String.raw`\b(?:tomorrow|tonight|later (?:today|this (?:week|month))|this (?:coming )?(?:weekend|week|month|afternoon|evening)|next (?:week|month|weekend|${WEEKDAY})|(?:on|this|by|until) ${WEEKDAY}(?!s)|in (?:a|two|three|\d+) (?:days|weeks))\b`,
+  String.raw`\b(?:tomorrow|tonight|later (?:today|this (?:week|month))|this (?:coming )?(?:weekend|week|month|afternoon|evening)|next (?:week|month|weekend|${WEEKDAY})|(?:on|this|by|until) ${WEEKDAY}(?!s)|in (?:a|two|three|\d+) (?:days|weeks)|due (?:on )?(?:${WEEKDAY}|tomorrow|next))\b`,
   'i',
 );
 /** What is going to happen, not what holds: will, is going to, plans to, arrives, is due. */
 const FUTURE =
-  /\b(?:will|is going to|are going to|plans? to|planning to|intends? to|comes|come|arrives?|arriving|is due|are due|is scheduled|are scheduled|is booked|is (?:going|coming|flying|driving|leaving|visiting|meeting|starting|heading|travell?ing))\b|'ll\b|^(?:plans?|planning|intends?) to\b/i;
+  /\b(?:will|is going to|are going to|plans? to|planning to|intends? to|should|needs? to|has to|have to|comes|come|arrives?|arriving|is due|are due|is scheduled|are scheduled|is booked|is (?:going|coming|flying|driving|leaving|visiting|meeting|starting|heading|travell?ing)|(?:has|have) an? (?:[\w-]+ ){0,2}(?:appointment|meeting|call|interview|exam|deadline|flight|check-?up))\b|'ll\b|^(?:plans?|planning|intends?) to\b/i;
 
 /** "Asked what pace ...", "Margaret asked whether ...": a question of this conversation, reported. */
 const REPORTED_QUESTION =
@@ -45,9 +45,8 @@ const POINTING =
 const HOST_RULES =
   /\b(?:provided tools|available tools|reveal (?:its|the|your) system prompt|fabricate|harmful requests)\b|^the assistant is an? (?:[\w-]+ )?(?:assistant|agent|bot)\b/i;
 
-/** Going through something now: "has been sore this week", "is in the middle of reworking". */
-const FOR_NOW =
-  /\bthis (?:week|morning|afternoon|evening)\b|\bin the middle of\b|\b(?:hasn't|has not|haven't|have not) (?:yet )?decided\b/i;
+/** Going through something now: "has been sore this week", "hasn't decided whether to raise prices". */
+const FOR_NOW = /\bthis (?:week|morning|afternoon|evening)\b|\b(?:hasn't|has not|haven't|have not) (?:yet )?decided\b/i;
 
 /** An artefact of the work put to use in the session: "Migration 2024_add_index was run on staging". */
 const PUT_TO_USE =
@@ -58,6 +57,28 @@ const NAMED_WANT = new RegExp(
   String.raw`^(?:[A-Z][a-z]+|(?:the )?user)\s+(?:wants|wanted|needs|needed|would like|asked for|requested|is asking for)\s+(?:a|an|some)\s+(?:[\w'-]+\s+){0,4}?(?:email|message|letter|note|reply|post|caption|tweet|plan|checklist|template|function|snippet|query|config|script|patch|draft|summary|list|playlist|itinerary|recipe|translation|module|workflow|dashboard|report|spreadsheet|outline|quote|estimate|review|fix|pr)s?\b`,
   'i',
 );
+
+/** "Marcus asked for a rubric", "Tomás asked to regenerate the stubs", "Kenji wants help preparing questions". */
+const NAMED_ASK =
+  /^(?:(?:[Tt]he )?[Uu]ser\s+|[A-Z][a-z]+(?: (?:and )?[A-Z][a-z]+)?\s+)?[Aa]sked\s+(?:the (?:assistant|agent)\s+)?(?:for\b|to (?!be\b))|^(?:(?:[Tt]he )?[Uu]ser|[A-Z][a-z]+)\s+(?:wants|wanted|needs|needed) (?:help\b|to (?:send|write|draft|email|message|text|call|ask|tell)\b)/;
+
+/** What the agent did or will do: "Assistant suggested ...", "The agent will check the bucket next". */
+const AGENT_DID = /^(?:the )?(?:assistant|agent|bot)\s+(?:\w+ed|told|gave|sent|wrote|made|ran|found|built|will|is going to)\b/i;
+
+/** A reaction to the moment: "was unhappy with the first draft", "Upset about the one-star review". */
+const REACTION =
+  /\b(?:was|were) (?:really |very |quite )?(?:unhappy|annoyed|upset|frustrated|happy|pleased|thrilled|disappointed|relieved|surprised)\b|^(?:upset|annoyed|frustrated|pleased|relieved|worried|stressed|excited) (?:about|with|by|that)\b/i;
+
+/** True for now: "is happening", "has 3 hours left", "last night", "until the renovation is done". */
+const UNDER_WAY =
+  /\b(?:is|are) (?:happening|thinking about|considering|weighing)\b|\b(?:has|have) (?:only )?(?:\d+|one|two|three|four|five|a few|several) (?:[\w-]+ ){0,4}left\b|\blast night\b|\buntil (?:the|her|his|their|its) [\w ]{1,30} (?:is|are) (?:done|finished|over|complete|fixed)\b/i;
+
+/** A report of a run or a reminder made: "buf generate failed with 'import ... not found'", "Reminder set for Friday". */
+const RUN_REPORT = /\bfailed with ['"`]|^reminders? (?:set|created|added|scheduled)\b/i;
+
+/** Verbs of work on a thing of the session that say what was done whatever follows them ("Bumped version to 1.8.3"). */
+const WORK_DONE =
+  /^(?:Bumped|Rotated|Renamed|Refactored|Reverted|Rebased|Deployed|Redeployed|Released|Published|Pushed|Committed|Merged|Installed|Uninstalled|Reinstalled|Patched|Fixed|Debugged|Compared|Drafted|Booked|Ordered|Scheduled|Emailed|Texted|Reviewed|Tested|Regenerated|Restarted|Rebooted|Flashed|Edited|Removed|Deleted|Cleared)\s/;
 
 /** Talk around the work: thanks, greetings, jokes, venting. */
 const REPORTED_CHATTER =
@@ -86,7 +107,7 @@ const CONVENTION = /^[\w'-]+(?: [\w'-]+){0,3} (?:follow|follows|adhere to|adhere
 
 /** A standing fact written without a subject, as mem0-style extractors do: "Is vegetarian.", "Lives in Leslieville". */
 const SUBJECTLESS_FACT =
-  /^(?:Is|Lives|Uses|Works|Prefers|Likes|Loves|Enjoys|Dislikes|Hates|Has|Owns|Speaks|Drives|Plays|Avoids|Eats|Drinks|Runs|Follows|Doesn't|Does not|Can't|Cannot|Never|Always|Allergic to|Intolerant of|Based in|Born in|Married to|Vegetarian|Vegan|Pescatarian)\b/;
+  /^(?:Is|Lives|Uses|Works|Prefers|Likes|Loves|Enjoys|Dislikes|Hates|Has|Owns|Speaks|Drives|Plays|Avoids|Eats|Drinks|Runs|Follows|Formats|Writes|Reads|Keeps|Commutes|Wears|Walks|Cycles|Studies|Teaches|Manages|Maintains|Rents|Cooks|Sleeps|Wakes|Trains|Practices|Attends|Volunteers|Knows|Listens|Watches|Weighs|Codes|Doesn't|Does not|Can't|Cannot|Never|Always|Allergic to|Intolerant of|Based in|Born in|Married to|Vegetarian|Vegan|Pescatarian)\b|^(?:Wife|Husband|Partner|Son|Daughter|Mother|Mum|Mom|Father|Dad|Brother|Sister|Dog|Cat|Boss|Manager)'s name is\b/;
 
 /** Why an English memory an extractor wrote is junk, or undefined when none of these shapes fits. */
 export function englishMemoryRejection(text: string): { reason: AdmissionReason; detail: string } | undefined {
@@ -95,15 +116,18 @@ export function englishMemoryRejection(text: string): { reason: AdmissionReason;
   if (THIS_TASK.test(t)) return { reason: 'context-dependent', detail: 'this task' };
   if (REPORTED_QUESTION.test(t)) return { reason: 'question', detail: 'reported question' };
   if (REPORTED_CHATTER.test(t)) return { reason: 'chatter', detail: 'reported' };
-  if (RUN_TALLY.test(t)) return { reason: 'status-noise', detail: 'run tally' };
+  if (RUN_TALLY.test(t) || RUN_REPORT.test(t)) return { reason: 'status-noise', detail: 'run tally' };
+  if (AGENT_DID.test(t)) return { reason: 'process-narration', detail: 'the agent' };
+  if (REACTION.test(t)) return { reason: 'chatter', detail: 'reaction' };
   if (POINTING.test(t)) return { reason: 'context-dependent', detail: 'points into the conversation' };
   if (HOST_RULES.test(t)) return { reason: 'restated-instruction', detail: 'host instructions' };
   const durable = hasDurableMarker(t);
-  if (!durable && FOR_NOW.test(t)) return { reason: 'passing-state', detail: 'for now' };
+  if (!durable && (FOR_NOW.test(t) || UNDER_WAY.test(t))) return { reason: 'passing-state', detail: 'for now' };
+  if (!durable && NAMED_ASK.test(t)) return { reason: 'task-request', detail: 'asked' };
   if (!durable && PUT_TO_USE.test(t) && !YEAR_OR_SPAN.test(t)) return { reason: 'session-event', detail: 'put to use' };
   if (!durable && AHEAD.test(t) && FUTURE.test(t)) return { reason: 'passing-state', detail: 'plan' };
   if (!durable && NAMED_WANT.test(t)) return { reason: 'task-request', detail: 'deliverable' };
-  if (!durable && DONE_FIRST.test(t) && !LIFE_EVENT.test(t) && !YEAR_OR_SPAN.test(t) && !LESSON_NOW.test(t))
+  if (!durable && (DONE_FIRST.test(t) || WORK_DONE.test(t)) && !LIFE_EVENT.test(t) && !YEAR_OR_SPAN.test(t) && !LESSON_NOW.test(t))
     return { reason: 'session-event', detail: 'work done' };
   return undefined;
 }

@@ -12,6 +12,8 @@ const TOLD: Array<[string, string]> = [
   ["I changed the password to 'Ember^55Kq' this morning", 'Ember^55Kq'],
   ['Password for `admin@corp1.com` is "Quartz?812abc"', 'Quartz?812abc'],
   ['the deploy token: `tk9-prod-77x`', 'tk9-prod-77x'],
+  ["User's EXPO_TOKEN is eas_7Hq2mWx9LrT4kP9.", 'eas_7Hq2mWx9LrT4kP9'],
+  ['B2_ACCOUNT_KEY is K004qz8VbN2mLx7TfR', 'K004qz8VbN2mLx7TfR'],
 ];
 
 // What such sentences hold where a value could stand: names, paths, versions, words.
@@ -29,6 +31,9 @@ const NAMED: string[] = [
   'the password for staging is rotated weekly by ops2',
   'the api key is `process.env.OPENAI_KEY`',
   'the token expiry is 3600seconds',
+  'The GITHUB_TOKEN is set in CI secrets.',
+  'OPENAI_API_KEY is required for the LLM path.',
+  'The STRIPE_KEY is stored in 1Password.',
 ];
 
 describe('credentials told in a sentence', () => {

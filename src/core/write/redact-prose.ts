@@ -56,7 +56,24 @@ const bareSecret = (value: string): boolean =>
 const NUMERIC_CREDENTIAL =
   '(?:pin|cvv|cvc|otp|(?:verification|security|one-time|2fa|mfa|sms|login|unlock|door|alarm|gate|safe) (?:code|pin)|card number|account number|iban|c[oó]digo de (?:verificaci[oó]n|seguridad|acceso|desbloqueo|la puerta|la alarma)|n[uú]mero de (?:su |la |mi |tu )?(?:tarjeta|cuenta))';
 
+/** An environment variable named for a credential: `EXPO_TOKEN`, `B2_ACCOUNT_KEY`, `STRIPE_WEBHOOK_SECRET`. */
+const CREDENTIAL_VARIABLE =
+  '\\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|PASS|PWD|PASSPHRASE|CREDENTIALS?|AUTH)\\b';
+
 export const PROSE_CREDENTIAL_RULES: Rule[] = [
+  {
+    // "User's EXPO_TOKEN is eas_7Hq2mWx9LrT4kP9.": the assignment rules want `=` or `:` after the name.
+    kind: 'password',
+    pattern: new RegExp(
+      `(${CREDENTIAL_VARIABLE}[ \\t]+(?:is|was|are|were|remains|set to|changed to|es|era)[ \\t]+)(?!\\[REDACTED:)([^\\s"'\`,;]{8,128})`,
+      'g',
+    ),
+    replace: (m, r) => {
+      const raw = m[2] ?? '';
+      const value = raw.replace(/[.,)]+$/, '');
+      return bareSecret(value) ? `${m[1]}${r}${raw.slice(value.length)}` : undefined;
+    },
+  },
   {
     kind: 'numeric-credential',
     pattern: new RegExp(
