@@ -232,6 +232,9 @@ const WRITTEN_SETS = [
   'admission-llm-conv-blind-h.jsonl',
   'admission-llm-conv-dev-i.jsonl',
   'admission-llm-conv-dev-j.jsonl',
+  'admission-llm-conv-es-dev-k.jsonl',
+  'admission-llm-conv-es-dev-l.jsonl',
+  'admission-llm-conv-es-blind-m.jsonl',
 ];
 
 function printWrittenSets(): void {

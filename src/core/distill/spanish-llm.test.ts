@@ -57,4 +57,25 @@ describe('Spanish memories an extractor wrote', () => {
     expect(verdict('La primera semana de cada mes el equipo revisa los costes de AWS el lunes.')).toBe('kept');
     expect(verdict('El equipo siempre tiene que cerrar el sprint antes del viernes.')).toBe('kept');
   });
+
+  it('rejects what was done told without a subject, intentions pinned to a day, worries and things broken now', () => {
+    expect(verdict('Corrió terraform fmt en todo el repo.')).toBe('session-event');
+    expect(verdict('Pidió una receta sin gluten.')).toBe('session-event');
+    expect(verdict('Se le explicó cómo pagar con Bizum.')).toBe('session-event');
+    expect(verdict('La usuaria quiere revisar mañana el diseño del endpoint.')).toBe('passing-state');
+    expect(verdict('Tiene reunión con el contador el jueves.')).toBe('passing-state');
+    expect(verdict('Llamar el lunes a la clínica para cambiar el turno.')).toBe('passing-state');
+    expect(verdict('Falta elegir el color de los azulejos.')).toBe('passing-state');
+    expect(verdict('Recogen al perro el sábado a las 11.')).toBe('passing-state');
+    expect(verdict('El usuario está agobiado con la mudanza.')).toBe('passing-state');
+    expect(verdict('Le quedan 200 euros para el resto del mes.')).toBe('passing-state');
+    expect(verdict("El build falla con 'Could not resolve dependency'.")).toBe('passing-state');
+  });
+
+  it("keeps habits, refusals and someone else's bot", () => {
+    expect(verdict('Tomás no quiere que el asistente le agende nada el día después de una guardia.')).toBe('kept');
+    expect(verdict('Hace yoga todos los martes por la mañana.')).toBe('kept');
+    expect(verdict('El bot de Marta usa python-telegram-bot en modo asíncrono.')).toBe('kept');
+    expect(verdict('Estudió medicina en la Universidad de Córdoba.')).toBe('kept');
+  });
 });

@@ -36,10 +36,10 @@ function subjectOf(text: string): string | undefined {
 
 /** What the agent did: "El asistente instaló pandas", "Claude corrigió el import". */
 const AGENT =
-  /^(?:el (?:asistente|agente|bot|modelo)|la (?:ia|asistente)|claude(?: code)?|codex|copilot|chatgpt|gpt)(?: [\p{L}]+)?? (?:(?:ya|tambien|luego|despues|le|les|lo|la|se) )*(?!(?:no|solo|tampoco|pero|como|cuando)(?![\p{L}]))(?:[\p{L}]+(?:o|io|aron|ieron)|(?:ha|han) [\p{L}]+(?:ado|ido))(?![\p{L}])/u;
+  /^(?:el (?:asistente|agente|bot|modelo)|la (?:ia|asistente)|claude(?: code)?|codex|copilot|chatgpt|gpt)(?! del? )(?: [\p{L}]+)?? (?:(?:ya|tambien|luego|despues|le|les|lo|la|se) )*(?!(?:no|solo|tampoco|pero|como|cuando)(?![\p{L}]))(?:[\p{L}]+(?:o|io|aron|ieron)|(?:ha|han) [\p{L}]+(?:ado|ido))(?![\p{L}])/u;
 /** A thing made or changed in this session, told in the passive: "Se creó el archivo utils/dates.py". */
 const MADE =
-  /^se (?:le |les )?(?:creo|crearon|borro|borraron|anadio|anadieron|agrego|agregaron|instalo|instalaron|actualizo|actualizaron|corrigio|arreglo|subio|ejecuto|genero|modifico|elimino|renombro|commiteo|pusheo|exporto|exportaron|agendo|agendaron|programo|reservo|mando|mandaron|envio|enviaron|leyo|leyeron|propuso|reviso|probo)(?![\p{L}])/u;
+  /^se (?:le |les )?(?:creo|crearon|borro|borraron|anadio|anadieron|agrego|agregaron|instalo|instalaron|actualizo|actualizaron|corrigio|arreglo|subio|ejecuto|genero|modifico|elimino|renombro|commiteo|pusheo|exporto|exportaron|agendo|agendaron|programo|reservo|mando|mandaron|envio|enviaron|leyo|leyeron|propuso|reviso|probo|calculo|calcularon|explico|explicaron|resolvio|resolvieron|comparo|compararon|reemplazo|reemplazaron|bajo|bajaron|habilito|deshabilito|activo|desactivo|ajusto|reinicio)(?![\p{L}])/u;
 /** Said in a chat: thanks, laughter, an okay. */
 const CHATTER =
   /^(?:gracias|muchas gracias|jaja\w*|jeje\w*|vale|ok|okey|perfecto|genial|bueno|de acuerdo|listo|dale|buenisimo)(?![\p{L}])/u;
@@ -51,7 +51,7 @@ const POINTING =
   /^(?:ese|esa|eso|esto|aquel|aquella|lo del|lo de)(?![\p{L}])|(?<![\p{L}])(?:(?:la|el) (?:primer[ao]?|segund[ao]|tercer[ao]?|ultim[ao]) (?:opcion|propuesta|version|alternativa)|(?:alternativa|opcion|propuesta) [a-d1-3]|(?:este|esta) (?:cambio|prueba|tarea|pr|ticket|rama|commit|mezcla|version|borrador|ejecucion)|no esta$|de arriba|de abajo|(?:el|la) anterior|que (?:pego|mando|compartio|le recomende|le pase|le envie)|linea \d+)(?![\p{L}])/u;
 /** Plans and next steps: "va a llamar al fontanero mañana", "Próximo paso: ...", "Después hay que ...". */
 const PLAN =
-  /^(?:manana|luego|despues|mas tarde|proximo paso|siguiente paso|pendiente)(?![\p{L}])|(?<![\p{L}])(?:va a|van a|piensa|planea|tiene pensado)(?![\p{L}]).{0,60}(?<![\p{L}])(?:manana|luego|despues|la semana que viene|la proxima semana|el proximo (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo)|esta (?:tarde|noche)|hoy|el (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo))(?![\p{L}])|(?<![\p{L}])no sabe si(?![\p{L}])/u;
+  /^(?:manana|luego|despues|mas tarde|proximo paso|siguiente paso|pendiente)(?![\p{L}])|(?<![\p{L}])(?:va a|van a|piensa|planea|tiene pensado)(?![\p{L}]).{0,60}(?<![\p{L}])(?:manana|luego|despues|la semana que viene|la proxima semana|el mes que viene|el proximo mes|el proximo (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo)|esta (?:tarde|noche)|hoy|el (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo))(?![\p{L}])|(?<![\p{L}])no sabe si(?![\p{L}])/u;
 
 /** A plan by its tense: "mandará las cotizaciones el lunes", "tiene que terminar la mezcla antes del viernes". */
 const DAY = String.raw`(?:lunes|martes|miercoles|jueves|viernes|sabado|domingo|fin de semana)`;
@@ -59,6 +59,21 @@ const PLAN_AHEAD = new RegExp(
   String.raw`^(?:el )?(?:siguiente|proximo) paso${R}|${L}(?:tiene que|tienen que|hay que|debe) .{0,60}${L}antes del ${DAY}${R}`,
   'u',
 );
+/** A time ahead that a plan is pinned to (folded): tomorrow (not "la mañana"), this weekend, next Tuesday, a month. */
+const AHEAD_ES = String.raw`(?:(?<!(?:la|las|por la|de la|cada) )manana|este finde|este fin de semana|el ${DAY}(?! de cada)|la semana que viene|la proxima semana|el mes que viene|el proximo mes|en (?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre))`;
+/**
+ * An intention or a duty pinned to a time ahead ("quiere revisar mañana el endpoint", "tiene reunión con
+ * finanzas el jueves", "Llamar el lunes al 138"), work still missing ("Falta elegir veterinario"), or a
+ * time set for one occasion ("Recogen a Trufa el sábado a las 11").
+ */
+const INTENT_AHEAD = new RegExp(
+  String.raw`${L}(?<!no )(?:quiere|quieren|tiene que|tienen que|hay que|debe|deben|necesita|se va|se van|tiene (?:reunion|cita|turno|consulta|examen|parcial|entrevista|vuelo)|tienen (?:reunion|cita|turno|consulta|vuelo))${R}.{0,80}${L}${AHEAD_ES}${R}|^[a-z]+(?:ar|er|ir)(?:le|les|lo|la|se)?${R}.{0,80}${L}${AHEAD_ES}${R}|^faltan? [a-z]+(?:ar|er|ir)${R}|${L}el ${DAY} a las \d`,
+  'u',
+);
+/** A worry, a mood or a thing broken now; a run's figure; money or time left. */
+const NOW_ES =
+  /(?<![\p{L}])(?:esta|estan|anda|andan) (?:muy |bastante |un poco )?(?:agobiad|estresad|malograd|descompuest|averiad|preocupad|nervios|cansad)[oa]s?(?![\p{L}])|(?<![\p{L}])(?:le|les) preocupa(?![\p{L}])|(?<![\p{L}])quedo en (?:tramite|conflicto|revision|pausa|espera)(?![\p{L}])|(?<![\p{L}])(?:aun|todavia) (?:quedan?|faltan?)(?![\p{L}])|(?<![\p{L}])(?:tiene|tienen) (?:el|la) [a-z]+ rot[oa](?![\p{L}])|(?<![\p{L}])(?:le|les) quedan? \d|(?<![\p{L}])fallan? con ['"`]|(?<![\p{L}])(?:llego a|escaneo|tardo) \d/u;
+
 /** The future tense, read with its accent ("mandará", not "primera"), pinned to a day ahead. */
 const FUTURE_AHEAD = new RegExp(
   String.raw`${L}\p{L}{2,}(?:ará|erá|irá|arán|erán|irán)${R}.{0,60}${L}(?:mañana|el ${DAY.replace('miercoles', 'mi[eé]rcoles').replace('sabado', 's[aá]bado')}|la semana que viene|el mes que viene)${R}`,
@@ -74,7 +89,7 @@ const IN_THE_MIDDLE =
   /(?<![\p{L}])(?:en plena? [\p{L}]+|en epoca de|esta en el taller|anda (?:muy |bastante |un poco )?(?:estresad|cansad|liad|ocupad|enferm)[oa]s?)(?![\p{L}])/u;
 
 /** What someone did in this conversation: asked, said, wrote, thanked, pasted, ran. */
-const EVENT_VERB_RAW = String.raw`(?:ya |tambien |luego |despues |otra vez )?(?:pidio|pregunto|dijo|escribio|comento|respondio|contesto|agradecio|dio las gracias|saludo|mando|envio|pego|compartio|subio|adjunto|confirmo|acepto|rechazo|aprobo|menciono|conto|explico|se quejo|mostro|reporto|indico|solicito|consulto|quiso saber|probo|reviso|ejecuto|corrio|abrio|cerro|borro|intento|selecciono|eligio la opcion|reinicio|cancelo la tarea|interrumpio|insistio|repitio|volvio a preguntar|aclaro|corrigio al asistente|busco|encontro|descargo|instalo|configuro|hizo (?:merge|commit|push|deploy|rebase|pull))${R}`;
+const EVENT_VERB_RAW = String.raw`(?:ya |tambien |luego |despues |otra vez )?(?:pidio|pregunto|dijo|escribio|comento|respondio|contesto|agradecio|dio las gracias|saludo|mando|envio|pego|compartio|subio|adjunto|confirmo|acepto|rechazo|aprobo|menciono|conto|explico|se quejo|mostro|reporto|indico|solicito|consulto|quiso saber|probo|reviso|ejecuto|corrio|abrio|cerro|borro|intento|selecciono|eligio la opcion|reinicio|cancelo la tarea|interrumpio|insistio|repitio|volvio a preguntar|aclaro|corrigio al asistente|busco|encontro|descargo|instalo|configuro|arreglo|resolvio|habilito|deshabilito|quito|agrego|anadio|hizo (?:merge|commit|push|deploy|rebase|pull))${R}`;
 
 /** A request for the task at hand: "pidió revisar", "quiere que el asistente arregle", "necesita ayuda con". */
 const REQUEST_VERB = String.raw`(?:pide|pidio|solicita|solicito|encarga|encargo|quiere que (?:el|la) (?:asistente|agente|bot|ia|modelo)|quiere que (?:le|se) |necesita que (?:el|la|le|se) |necesita ayuda (?:con|para)|quiere ayuda (?:con|para)|quiere saber|esta pidiendo|busca ayuda)`;
@@ -159,7 +174,11 @@ export function judgeSpanishMemory(text: string): SpanishLlmJudgement | undefine
   }
   if (REACTION.test(t)) return reject('chatter', 'reaction');
   if (POINTING.test(t)) return reject('context-dependent');
-  if (!durable && (PLAN.test(t) || PLAN_AHEAD.test(t) || FUTURE_AHEAD.test(trimmed.toLowerCase()))) return reject('passing-state', 'plan');
+  if (!durable && (PLAN.test(t) || PLAN_AHEAD.test(t) || INTENT_AHEAD.test(t) || FUTURE_AHEAD.test(trimmed.toLowerCase())))
+    return reject('passing-state', 'plan');
+  if (!durable && NOW_ES.test(t)) return reject('passing-state');
+  // "Corrió ruff --fix sobre src/", "Pidió una receta sin lácteos": what was done, with no subject (the verb is no name).
+  if (!durable && EVENT.test(t) && !/(?:19|20)\d{2}/.test(t)) return reject('session-event');
   if (!durable && IN_THE_MIDDLE.test(t)) return reject('passing-state');
   if (!durable && PASSING.test(t)) return reject('passing-state');
   // "fallan si el puerto ya está ocupado": a condition makes a result a lesson.

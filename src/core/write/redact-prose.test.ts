@@ -14,6 +14,7 @@ const TOLD: Array<[string, string]> = [
   ['the deploy token: `tk9-prod-77x`', 'tk9-prod-77x'],
   ["User's EXPO_TOKEN is eas_7Hq2mWx9LrT4kP9.", 'eas_7Hq2mWx9LrT4kP9'],
   ['B2_ACCOUNT_KEY is K004qz8VbN2mLx7TfR', 'K004qz8VbN2mLx7TfR'],
+  ['La contraseña del usuario de lectura del Postgres origen es Mon3dita#2024', 'Mon3dita#2024'],
 ];
 
 // What such sentences hold where a value could stand: names, paths, versions, words.
@@ -93,5 +94,22 @@ describe('a password quoted in brackets after its name', () => {
   it('keeps names: a product, a code identifier', () => {
     for (const text of ['the password manager ("1password") is used', 'password reset flow (`resetPassword2`)'])
       expect(redactSecrets(text)).toMatchObject({ text, count: 0 });
+  });
+});
+
+describe('numbers that open something, told with their label', () => {
+  it.each([
+    ['the PIN of their card is 4821', '4821'],
+    ['the verification code is 559013', '559013'],
+    ['Her passport number is 533201987.', '533201987'],
+    ['El número de pasaporte de Daniela es 135792468', '135792468'],
+    ['su número de cédula es 1020304050', '1020304050'],
+  ])('removes the number of %j', (text, secret) => {
+    const result = redactSecrets(text);
+    expect(result.text).not.toContain(secret);
+    expect(result.redactions.map((r) => r.kind)).toContain('numeric-credential');
+  });
+  it.each(['the passport office opens at 9', 'Her passport expires in 2031.', 'the PIN pad is on the left'])('keeps %j', (text) => {
+    expect(redactSecrets(text).text).toBe(text);
   });
 });

@@ -12,8 +12,8 @@ import { isPlaceholder } from './redact-rules.js';
 // Not "pin": pinning a version ("pin numpy to `1.26.4`") is far more common in agent talk than a PIN with letters.
 // Spanish too ("la contraseña del wifi es ..."): extractors write memories in the conversation's language.
 const CREDENTIAL = '(?:password|passwd|passphrase|passcode|token|api[ _-]?key|secret|credentials?|contrase(?:ñ|n)a|clave(?: de acceso)?)s?';
-/** Up to 40 characters of the same clause between the label and the verb; a `quoted` name counts as one. */
-const CLAUSE = '(?:[^.\\n`"\']|`[^`\\n]{1,60}`){0,40}?';
+/** Up to 60 characters of the same clause between the label and the verb ("la contraseña del usuario de lectura del Postgres origen es"); a `quoted` name counts as one. */
+const CLAUSE = '(?:[^.\\n`"\']|`[^`\\n]{1,60}`){0,60}?';
 // Not "to"/"of" alone: "tokens to `cl100k_base`" names an encoding; "set to" / "changed to" do set a value.
 const VERB = '(?:is|are|was|were|remains|set to|changed to|with|=|:)';
 /** "changed the password to …": "to" sets a value only after a password's own name. */
@@ -54,7 +54,7 @@ const bareSecret = (value: string): boolean =>
  * every other rule (a card number only when its checksum holds), and never belong in a memory.
  */
 const NUMERIC_CREDENTIAL =
-  '(?:pin|cvv|cvc|otp|(?:verification|security|one-time|2fa|mfa|sms|login|unlock|door|alarm|gate|safe) (?:code|pin)|card number|account number|iban|c[oó]digo de (?:verificaci[oó]n|seguridad|acceso|desbloqueo|la puerta|la alarma)|n[uú]mero de (?:su |la |mi |tu )?(?:tarjeta|cuenta))';
+  '(?:pin|cvv|cvc|otp|(?:verification|security|one-time|2fa|mfa|sms|login|unlock|door|alarm|gate|safe) (?:code|pin)|card number|account number|iban|passport number|social security number|ssn|c[oó]digo de (?:verificaci[oó]n|seguridad|acceso|desbloqueo|la puerta|la alarma)|n[uú]mero de (?:su |la |mi |tu )?(?:tarjeta|cuenta|pasaporte|c[eé]dula|dni|seguridad social))';
 
 /** An environment variable named for a credential: `EXPO_TOKEN`, `B2_ACCOUNT_KEY`, `STRIPE_WEBHOOK_SECRET`. */
 const CREDENTIAL_VARIABLE =
