@@ -235,6 +235,8 @@ const WRITTEN_SETS = [
   'admission-llm-conv-es-dev-k.jsonl',
   'admission-llm-conv-es-dev-l.jsonl',
   'admission-llm-conv-es-blind-m.jsonl',
+  'admission-llm-conv-zh-dev-o.jsonl',
+  'admission-llm-conv-zh-blind-p.jsonl',
 ];
 
 function printWrittenSets(): void {

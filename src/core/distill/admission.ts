@@ -17,6 +17,7 @@ import { hasSpanishUserEvidence, looksSpanish, spanishUserVeto } from './spanish
 import { foldChatEs } from './spanish-user.js';
 import { judgeSpanishMemory } from './spanish-llm.js';
 import { englishMemoryRejection, isDatedLifeEvent, nowMarksLastingChange, readsAsStandingFact } from './extractor-english.js';
+import { chineseMemoryRejection, readsAsChineseStandingFact } from './extractor-chinese.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
 import { quotedWords } from './summary-voice.js';
 import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
@@ -234,9 +235,9 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   // Extractor output only: assistant prose and summaries state lessons in the past ("X failed on Y").
   if (source === 'llm' && isPastWorkEvent(text) && !readsAsStandingFact(text)) return reject('session-event', 'past-work-event');
   if (source === 'llm' && AGENT_SAYS_DONE.test(text)) return reject('process-narration', 'first-person work');
-  // Extractor output in English: subjectless reports, plans, reported questions, this task's things.
-  const englishMemory = source === 'llm' && !spanishMemory ? englishMemoryRejection(text) : undefined;
-  if (englishMemory) return reject(englishMemory.reason, englishMemory.detail);
+  // Extractor output in English or Chinese: subjectless reports, plans, reported questions, this task's things.
+  const memoryShape = source === 'llm' && !spanishMemory ? (englishMemoryRejection(text) ?? chineseMemoryRejection(text)) : undefined;
+  if (memoryShape) return reject(memoryShape.reason, memoryShape.detail);
   if (toolNoiseKind(text, { lenient })) return reject('tool-noise');
   if (isQuestion(text)) return reject('question');
   if (isContextDependent(text)) return reject('context-dependent');
@@ -244,7 +245,7 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (weightedLength(text) < MIN_WEIGHTED_LENGTH || (!hasCjk(text) && core(text).split(' ').length < 2)) return reject('too-short');
   // A Spanish statement with a subject and a verb: the English "no verb" and "no content" checks do not read it.
   const bySource =
-    spanishMemory?.statement || (source === 'llm' && !spanishMemory && readsAsStandingFact(text))
+    spanishMemory?.statement || (source === 'llm' && !spanishMemory && (readsAsStandingFact(text) || readsAsChineseStandingFact(text)))
       ? undefined
       : sourceRejection(text, source, {
           standing: options.standingSection === true,

@@ -51,7 +51,8 @@ const ZH_TASK_VERB = /^用户(?:让|请|叫)/;
 /** A request for the current task phrased in the third person (what an extractor writes). */
 export function isThirdPersonRequest(text: string): boolean {
   const t = text.trim();
-  if (hasDurableMarker(t)) return false;
+  // 一直 is "always" in a habit and "keeps on" in a symptom ("pod 一直 CrashLoopBackOff"): no rule in a request.
+  if (hasDurableMarker(t.replace(/一直/g, ''))) return false;
   if (THIRD_PERSON_REQUEST.test(t) || THIRD_PERSON_WANT_TASK.test(t) || WANT_SPECIFIC.test(t.replace(BRAND_CAMEL, 'product'))) return true;
   return ZH_REQUEST.test(t) || ZH_TASK_VERB.test(t) || ZH_WANT_CHANGE.test(t);
 }

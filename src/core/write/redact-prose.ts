@@ -12,7 +12,10 @@ import { isPlaceholder } from './redact-rules.js';
 // Not "pin": pinning a version ("pin numpy to `1.26.4`") is far more common in agent talk than a PIN with letters.
 // Spanish too ("la contraseña del wifi es ..."): extractors write memories in the conversation's language.
 const CREDENTIAL = '(?:password|passwd|passphrase|passcode|token|api[ _-]?key|secret|credentials?|contrase(?:ñ|n)a|clave(?: de acceso)?)s?';
-/** Up to 60 characters of the same clause between the label and the verb ("la contraseña del usuario de lectura del Postgres origen es"); a `quoted` name counts as one. */
+/**
+ * Up to 60 characters of the same clause between the label and the verb ("la contraseña del usuario
+ * de lectura del Postgres origen es"); a `quoted` name counts as one.
+ */
 const CLAUSE = '(?:[^.\\n`"\']|`[^`\\n]{1,60}`){0,60}?';
 // Not "to"/"of" alone: "tokens to `cl100k_base`" names an encoding; "set to" / "changed to" do set a value.
 const VERB = '(?:is|are|was|were|remains|set to|changed to|with|=|:)';
