@@ -16,8 +16,8 @@ import { englishUserVeto, foldInformal, statesUserChange } from './english-user.
 import { hasSpanishUserEvidence, looksSpanish, spanishUserVeto } from './spanish.js';
 import { foldChatEs } from './spanish-user.js';
 import { judgeSpanishMemory } from './spanish-llm.js';
-import { englishMemoryRejection, isDatedLifeEvent, nowMarksLastingChange, readsAsStandingFact } from './extractor-english.js';
-import { chineseMemoryRejection, readsAsChineseStandingFact } from './extractor-chinese.js';
+import { isDatedLifeEvent, nowMarksLastingChange } from './extractor-english.js';
+import { extractorShapeRejection, readsAsExtractorFact } from './extractor-output.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
 import { quotedWords } from './summary-voice.js';
 import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
@@ -233,11 +233,10 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (isRunOutcome(text)) return reject('status-noise', 'run-outcome');
   if (isResearchBrief(text)) return reject('task-request', 'research-brief');
   // Extractor output only: assistant prose and summaries state lessons in the past ("X failed on Y").
-  if (source === 'llm' && isPastWorkEvent(text) && !readsAsStandingFact(text)) return reject('session-event', 'past-work-event');
-  if (source === 'llm' && AGENT_SAYS_DONE.test(text)) return reject('process-narration', 'first-person work');
-  // Extractor output in English or Chinese: subjectless reports, plans, reported questions, this task's things.
-  const memoryShape = source === 'llm' && !spanishMemory ? (englishMemoryRejection(text) ?? chineseMemoryRejection(text)) : undefined;
-  if (memoryShape) return reject(memoryShape.reason, memoryShape.detail);
+  if (source === 'llm' && isPastWorkEvent(text) && !readsAsExtractorFact(text)) return reject('session-event', 'past-work-event');
+  // Extractor output in English or Chinese: its own reports, subjectless work, plans, requests, this task's things.
+  const shape = source === 'llm' && !spanishMemory ? extractorShapeRejection(text) : undefined;
+  if (shape) return reject(shape.reason, shape.detail);
   if (toolNoiseKind(text, { lenient })) return reject('tool-noise');
   if (isQuestion(text)) return reject('question');
   if (isContextDependent(text)) return reject('context-dependent');
@@ -245,7 +244,7 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (weightedLength(text) < MIN_WEIGHTED_LENGTH || (!hasCjk(text) && core(text).split(' ').length < 2)) return reject('too-short');
   // A Spanish statement with a subject and a verb: the English "no verb" and "no content" checks do not read it.
   const bySource =
-    spanishMemory?.statement || (source === 'llm' && !spanishMemory && (readsAsStandingFact(text) || readsAsChineseStandingFact(text)))
+    spanishMemory?.statement || (source === 'llm' && !spanishMemory && readsAsExtractorFact(text))
       ? undefined
       : sourceRejection(text, source, {
           standing: options.standingSection === true,
@@ -261,13 +260,6 @@ function userDecision(text: string, options: AdmitOptions): AdmissionDecision {
   const veto = userModelVeto(text, options.userModel);
   return veto ? reject('junk-model', veto.detail) : confidenceDecision(options);
 }
-
-/**
- * Extractor output is in the third person; "I built the script, updated the hook and pushed it" is
- * the agent's own report of the work copied over, not a memory.
- */
-const AGENT_SAYS_DONE =
-  /^I\s+(?:(?:also|then|just|first|finally|have|'ve)\s+)?(?:built|updated|added|pushed|fixed|ran|created|wrote|implemented|refactored|installed|deployed|committed|tested|removed|edited|modified|set up|configured|renamed|deleted|reverted|merged|patched|rewrote|cleaned up|checked|verified|looked)\b/;
 
 function confidenceDecision(options: AdmitOptions): AdmissionDecision {
   const minConfidence = options.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
