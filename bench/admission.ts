@@ -237,6 +237,7 @@ const WRITTEN_SETS = [
   'admission-llm-conv-es-blind-m.jsonl',
   'admission-llm-conv-zh-dev-o.jsonl',
   'admission-llm-conv-zh-blind-p.jsonl',
+  'admission-llm-conv-zh-blind-n.jsonl',
 ];
 
 function printWrittenSets(): void {
