@@ -233,7 +233,7 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (isRunOutcome(text)) return reject('status-noise', 'run-outcome');
   if (isResearchBrief(text)) return reject('task-request', 'research-brief');
   // Extractor output only: assistant prose and summaries state lessons in the past ("X failed on Y").
-  if (source === 'llm' && isPastWorkEvent(text) && !readsAsExtractorFact(text)) return reject('session-event', 'past-work-event');
+  if (source === 'llm' && !readsAsExtractorFact(text) && isPastWorkEvent(text)) return reject('session-event', 'past-work-event');
   // Extractor output in English or Chinese: its own reports, subjectless work, plans, requests, this task's things.
   const shape = source === 'llm' && !spanishMemory ? extractorShapeRejection(text) : undefined;
   if (shape) return reject(shape.reason, shape.detail);

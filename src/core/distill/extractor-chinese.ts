@@ -9,7 +9,11 @@ import { hasCjk } from './signals.js';
  * "团队每周四发版", "项目用 Go 1.22"), which the short-text check would take for fragments.
  */
 
-/** Habits and standing facts, by the word that makes them last. */
+/**
+ * Habits and standing facts, by the word that makes them last. Narrower than task-signals.ts
+ * `hasDurableMarker`, whose 不要 / 不能 / 一直 also sit in reports of the session ("一直报错"); with it,
+ * one more junk row of the read Chinese set passed.
+ */
 const DURABLE = /以后|今后|总是|永远|始终|每次|每(?:天|周|月|年|个)|一律|默认|必须|务必|禁止|绝不|习惯/;
 
 /** A subjectless report of work done: a verb with 了 opening the memory, or 已经 + a disposal. */

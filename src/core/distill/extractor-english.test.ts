@@ -29,7 +29,7 @@ const junk: Array<[string, string]> = [
   ['task-request', 'Leila asked for a packing list for the Lisbon trip.'],
   ['task-request', 'Omar asked the assistant to convert the recipe to metric.'],
   ['task-request', 'Kenji wants help preparing questions for the meeting with the landlord.'],
-  ['process-narration', 'Assistant suggested stretching every two hours on long drives.'],
+  ['session-event', 'Assistant suggested stretching every two hours on long drives.'],
   ['chatter', 'Leila was annoyed that the first hotel suggestion was fully booked.'],
   ['passing-state', 'Omar has 40 minutes left on his parking ticket.'],
   ['passing-state', 'The baby woke up four times last night.'],

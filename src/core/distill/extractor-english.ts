@@ -1,6 +1,7 @@
 import type { AdmissionReason } from './admission.js';
 import { hasCjk } from './signals.js';
 import { hasDurableMarker } from './task-signals.js';
+import { hasLesson } from './durable-evidence.js';
 
 /**
  * Extractor output in English, in the shapes the gate's other detectors do not read: memories
@@ -12,8 +13,6 @@ import { hasDurableMarker } from './task-signals.js';
  */
 
 const WEEKDAY = String.raw`(?:mon|tues|wednes|thurs|fri|satur|sun)day`;
-/** A lesson's own words: what it turned out to be, where it came from. */
-const LESSON_NOW = /\b(?:turned out|came from|comes from|root cause|caused by|because)\b/i;
 
 /**
  * A thing of the task at hand, named as this one: "this PR", "in this migration", "the helper being
@@ -61,9 +60,6 @@ const NAMED_WANT = new RegExp(
 /** "Marcus asked for a rubric", "Tomás asked to regenerate the stubs", "Kenji wants help preparing questions". */
 const NAMED_ASK =
   /^(?:(?:[Tt]he )?[Uu]ser\s+|[A-Z][a-z]+(?: (?:and )?[A-Z][a-z]+)?\s+)?[Aa]sked\s+(?:the (?:assistant|agent)\s+)?(?:for\b|to (?!be\b))|^(?:(?:[Tt]he )?[Uu]ser|[A-Z][a-z]+)\s+(?:wants|wanted|needs|needed) (?:help\b|to (?:send|write|draft|email|message|text|call|ask|tell)\b)/;
-
-/** What the agent did or will do: "Assistant suggested ...", "The agent will check the bucket next". */
-const AGENT_DID = /^(?:the )?(?:assistant|agent|bot)\s+(?:\w+ed|told|gave|sent|wrote|made|ran|found|built|will|is going to)\b/i;
 
 /** A reaction to the moment: "was unhappy with the first draft", "Upset about the one-star review". */
 const REACTION =
@@ -117,7 +113,6 @@ export function englishMemoryRejection(text: string): { reason: AdmissionReason;
   if (REPORTED_QUESTION.test(t)) return { reason: 'question', detail: 'reported question' };
   if (REPORTED_CHATTER.test(t)) return { reason: 'chatter', detail: 'reported' };
   if (RUN_TALLY.test(t) || RUN_REPORT.test(t)) return { reason: 'status-noise', detail: 'run tally' };
-  if (AGENT_DID.test(t)) return { reason: 'process-narration', detail: 'the agent' };
   if (REACTION.test(t)) return { reason: 'chatter', detail: 'reaction' };
   if (POINTING.test(t)) return { reason: 'context-dependent', detail: 'points into the conversation' };
   if (HOST_RULES.test(t)) return { reason: 'restated-instruction', detail: 'host instructions' };
@@ -127,7 +122,7 @@ export function englishMemoryRejection(text: string): { reason: AdmissionReason;
   if (!durable && PUT_TO_USE.test(t) && !YEAR_OR_SPAN.test(t)) return { reason: 'session-event', detail: 'put to use' };
   if (!durable && AHEAD.test(t) && FUTURE.test(t)) return { reason: 'passing-state', detail: 'plan' };
   if (!durable && NAMED_WANT.test(t)) return { reason: 'task-request', detail: 'deliverable' };
-  if (!durable && (DONE_FIRST.test(t) || WORK_DONE.test(t)) && !LIFE_EVENT.test(t) && !YEAR_OR_SPAN.test(t) && !LESSON_NOW.test(t))
+  if (!durable && (DONE_FIRST.test(t) || WORK_DONE.test(t)) && !LIFE_EVENT.test(t) && !YEAR_OR_SPAN.test(t) && !hasLesson(t))
     return { reason: 'session-event', detail: 'work done' };
   return undefined;
 }
@@ -151,5 +146,5 @@ const PERSON_NOW = /\b(?:she|he|they|the user|the team|we)\s+now\s+[a-z]+s?\b/i;
 
 /** "now" in a lesson or of a person's habit marks a lasting change, not a passing state. */
 export function nowMarksLastingChange(text: string): boolean {
-  return /\bnow\b/i.test(text) && (LESSON_NOW.test(text) || PERSON_NOW.test(text));
+  return /\bnow\b/i.test(text) && (hasLesson(text) || PERSON_NOW.test(text));
 }

@@ -76,7 +76,7 @@ const NOW_ES =
 
 /** The future tense, read with its accent ("mandará", not "primera"), pinned to a day ahead. */
 const FUTURE_AHEAD = new RegExp(
-  String.raw`${L}\p{L}{2,}(?:ará|erá|irá|arán|erán|irán)${R}.{0,60}${L}(?:mañana|el ${DAY.replace('miercoles', 'mi[eé]rcoles').replace('sabado', 's[aá]bado')}|la semana que viene|el mes que viene)${R}`,
+  String.raw`${L}\p{L}{2,}(?:ará|erá|irá|arán|erán|irán)${R}.{0,60}${L}(?:mañana|el (?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo|fin de semana)|la semana que viene|el mes que viene)${R}`,
   'u',
 );
 /** The agent telling its next step: "Voy a revisar primero ...", "Ahora corro los tests". */

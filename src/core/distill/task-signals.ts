@@ -21,7 +21,8 @@ export function hasDurableMarker(text: string): boolean {
 
 // ---------------------------------------------------------------- requests for the task at hand
 
-const AGENT = '(?:the assistant|the agent|the ai|the model|claude(?: code)?|codex|copilot|gpt|charbi|pi|you|me|it|him|her|them)';
+// Extractors drop the article too: "Assistant suggested ...".
+const AGENT = '(?:(?:the )?assistant|(?:the )?agent|the ai|the model|claude(?: code)?|codex|copilot|gpt|charbi|pi|you|me|it|him|her|them)';
 /** "The user asked (the assistant) to ...", "The user wants the assistant to ...", "User requested that ...". */
 const THIRD_PERSON_REQUEST = new RegExp(
   `^(?:the )?user\\s+(?:has\\s+|had\\s+)?(?:asked|asks|requested|requests|wants|wanted|would like|'d like|needs|needed|told|tells|instructed|instructs|directed|commanded|had|got|made|requires|required|is asking|was asking)\\s+(?:(?:${AGENT})\\s+)?(?:to|that)\\b|^(?:the )?user\\s+(?:requested|asked|asks|requests)\\s*:`,
@@ -62,7 +63,7 @@ export function isThirdPersonRequest(text: string): boolean {
 const USER_EVENT =
   /^(?:the )?user\s+(?:just\s+|then\s+|also\s+|again\s+)?(?:asked|said|says|told|typed|wrote|replied|answered|responded|reported|mentioned|shared|uploaded|attached|pasted|sent|approved|confirmed|agreed|accepted|rejected|declined|chose|selected|picked|clicked|opened|closed|ran|started|stopped|restarted|interrupted|cancell?ed|undid|reverted|deleted|removed|thanked|greeted|swore|complained|noticed|saw|tried|tested|checked|looked|pointed out|asked about|is working|was working|is testing|wants to know|wanted to know|wonders|is asking|was asking)\b/i;
 const AGENT_EVENT = new RegExp(
-  `^(?:${AGENT.replace('|you|me|it|him|her|them', '')})\\s+(?:has\\s+|have\\s+|had\\s+|then\\s+|also\\s+|successfully\\s+|just\\s+|first\\s+|later\\s+|finally\\s+|initially\\s+|eventually\\s+|again\\s+)?(?:\\w+ed|ran|made|wrote|built|found|gave|took|sent|set|put|did|began|chose|read|kept|got|left|began|will|is going to|plans to|offered|asked)\\b`,
+  `^(?:${AGENT.replace('|you|me|it|him|her|them', '')})\\s+(?:has\\s+|have\\s+|had\\s+|then\\s+|also\\s+|successfully\\s+|just\\s+|first\\s+|later\\s+|finally\\s+|initially\\s+|eventually\\s+|again\\s+)?(?:\\w+ed|ran|made|wrote|built|found|gave|took|sent|told|set|put|did|began|chose|read|kept|got|left|will|is going to|plans to|offered|asked)\\b`,
   'i',
 );
 const ZH_EVENT =

@@ -51,6 +51,13 @@ const bareSecret = (value: string): boolean =>
   /[a-z]/i.test(value) &&
   (/[a-z].*[A-Z]|[A-Z].*[a-z]/.test(value) || STRONG_SYMBOL.test(value));
 
+/** Replaces group 2, a bare value ending the sentence, when it looks made up; trailing punctuation stays. */
+function replaceBareValue(m: RegExpExecArray, r: string): string | undefined {
+  const raw = m[2] ?? '';
+  const value = raw.replace(/[.,)]+$/, '');
+  return bareSecret(value) ? `${m[1]}${r}${raw.slice(value.length)}` : undefined;
+}
+
 /**
  * A number that opens something, told with its label: "the PIN of their card is 4821", "the
  * verification code is 559013", "el número de su tarjeta es 4532 7781 0093 2210". Digits alone pass
@@ -71,11 +78,7 @@ export const PROSE_CREDENTIAL_RULES: Rule[] = [
       `(${CREDENTIAL_VARIABLE}[ \\t]+(?:is|was|are|were|remains|set to|changed to|es|era)[ \\t]+)(?!\\[REDACTED:)([^\\s"'\`,;]{8,128})`,
       'g',
     ),
-    replace: (m, r) => {
-      const raw = m[2] ?? '';
-      const value = raw.replace(/[.,)]+$/, '');
-      return bareSecret(value) ? `${m[1]}${r}${raw.slice(value.length)}` : undefined;
-    },
+    replace: replaceBareValue,
   },
   {
     kind: 'numeric-credential',
@@ -112,10 +115,6 @@ export const PROSE_CREDENTIAL_RULES: Rule[] = [
       `(\\b${CREDENTIAL}\\b${CLAUSE}\\b(?:is|are|was|were|remains|set to|changed to|es|son|era|sigue siendo)[ \\t]+|\\bwith[ \\t]+(?:the[ \\t]+)?(?:password|passphrase|passcode)[ \\t]+|${PASSWORD_TO})(?!\\[REDACTED:)([^\\s"'\`,;]{8,128})`,
       'gi',
     ),
-    replace: (m, r) => {
-      const raw = m[2] ?? '';
-      const value = raw.replace(/[.,)]+$/, '');
-      return bareSecret(value) ? `${m[1]}${r}${raw.slice(value.length)}` : undefined;
-    },
+    replace: replaceBareValue,
   },
 ];
