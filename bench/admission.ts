@@ -27,9 +27,11 @@ import { printLabelAgreement } from './lib/admission-agreement.js';
 import { printCrossValidation, printMisses } from './lib/admission-cv.js';
 import { printLearnedBaseline } from './lib/admission-learned.js';
 import { printWrittenUserSets } from './lib/admission-written-user.js';
+import { printWrittenAssistantSets } from './lib/admission-written-assistant.js';
 import { printWrittenSummarySets } from './lib/admission-written-summary.js';
 import { printJunkModelCost } from './lib/junk-model-cost.js';
 import { printJunkModelCrossValidation } from './lib/junk-model-cv.js';
+import { printAssistantModelCrossValidation } from './lib/assistant-model-cv.js';
 import { printTable } from './lib/table.js';
 
 export interface RealRow {
@@ -131,6 +133,7 @@ export function runAdmissionBench(options: { misses?: boolean; cv?: boolean; exc
     printCrossValidation(gate);
     printLearnedBaseline(gate);
     printJunkModelCrossValidation();
+    printAssistantModelCrossValidation();
     if (options.misses) printMisses(gate, options.except);
     return;
   }
@@ -253,6 +256,7 @@ function printWrittenSets(): void {
   printWrittenUserSets({ dataDir: DATA_DIR });
   printJunkModelCost({ dataDir: DATA_DIR });
   printWrittenSummarySets({ dataDir: DATA_DIR });
+  printWrittenAssistantSets({ dataDir: DATA_DIR });
 }
 
 // ---------------------------------------------------------------- secondary: the synthetic set

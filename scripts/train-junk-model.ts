@@ -1,13 +1,22 @@
-/** Trains the user-message junk model and writes it to models/. Run: `npm run train:junk-model`. */
+/** Trains the user-message and assistant-message junk models and writes them to models/. Run: `npm run train:junk-model`. */
 import { writeFileSync } from 'node:fs';
-import { USER_JUNK_MODEL_PATH } from '../src/core/distill/junk-model/model.js';
-import { trainLinearTextModel } from '../src/core/distill/junk-model/train.js';
-import { TRAINING_FILES, junkModelTrainingRows } from '../bench/lib/junk-model-rows.js';
+import { ASSISTANT_JUNK_MODEL_PATH, USER_JUNK_MODEL_PATH } from '../src/core/distill/junk-model/model.js';
+import { trainLinearTextModel, type LabelledText } from '../src/core/distill/junk-model/train.js';
+import {
+  ASSISTANT_TRAINING_FILES,
+  TRAINING_FILES,
+  assistantModelTrainingRows,
+  junkModelTrainingRows,
+} from '../bench/lib/junk-model-rows.js';
 
-const started = Date.now();
-const rows = junkModelTrainingRows();
-const model = trainLinearTextModel({ rows, files: TRAINING_FILES });
-writeFileSync(USER_JUNK_MODEL_PATH, `${JSON.stringify(model)}\n`);
-const terms = Object.keys(model.terms.words).length + Object.keys(model.terms.chars).length;
-const seconds = ((Date.now() - started) / 1000).toFixed(1);
-console.log(`${rows.length} rows (${model.trainedOn.keep} keep), ${terms} terms, ${seconds} s → ${USER_JUNK_MODEL_PATH}`);
+function train(name: string, rows: LabelledText[], files: string[], path: string): void {
+  const started = Date.now();
+  const model = trainLinearTextModel({ rows, files });
+  writeFileSync(path, `${JSON.stringify(model)}\n`);
+  const terms = Object.keys(model.terms.words).length + Object.keys(model.terms.chars).length;
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(`${name}: ${rows.length} rows (${model.trainedOn.keep} keep), ${terms} terms, ${seconds} s → ${path}`);
+}
+
+train('user', junkModelTrainingRows(), TRAINING_FILES, USER_JUNK_MODEL_PATH);
+train('assistant', assistantModelTrainingRows(), ASSISTANT_TRAINING_FILES, ASSISTANT_JUNK_MODEL_PATH);

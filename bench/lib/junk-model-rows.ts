@@ -66,3 +66,33 @@ export function junkModelTrainingGroups(): Array<{ file: string; rows: LabelledT
 export function junkModelTrainingRows(): LabelledText[] {
   return junkModelTrainingGroups().flatMap((g) => g.rows);
 }
+
+/**
+ * The assistant-message model's rows: the units of the read written assistant sets and the
+ * assistant units of the real set's tune part. `admission-assistant-blind-*` never enter.
+ */
+const ASSISTANT_SETS = [1, 2, 5, 6, 7, 8].map((n) => `admission-assistant-dev-${n}.jsonl`);
+export const ASSISTANT_TRAINING_FILES = [...ASSISTANT_SETS, `${REAL} (source assistant, split tune)`];
+
+interface AssistantMessageRow {
+  units: Array<{ text: string; label: 'keep' | 'junk' }>;
+}
+
+/** By file and, for the real set, by transcript: leave-one-out validation takes each group out in turn. */
+export function assistantModelTrainingGroups(): Array<{ file: string; rows: LabelledText[] }> {
+  const real = jsonl<LabelledRow & { transcript: string }>(REAL).filter((r) => r.source === 'assistant' && r.split === 'tune');
+  return [
+    ...ASSISTANT_SETS.map((file) => ({
+      file,
+      rows: jsonl<AssistantMessageRow>(file).flatMap((m) => m.units.map((u) => ({ text: u.text, keep: u.label === 'keep' }))),
+    })),
+    ...[...new Set(real.map((r) => r.transcript))].map((transcript) => ({
+      file: `${REAL} (${transcript})`,
+      rows: real.filter((r) => r.transcript === transcript).map((r) => ({ text: r.text, keep: r.label === 'keep' })),
+    })),
+  ];
+}
+
+export function assistantModelTrainingRows(): LabelledText[] {
+  return assistantModelTrainingGroups().flatMap((g) => g.rows);
+}

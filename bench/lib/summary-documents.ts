@@ -22,9 +22,9 @@ export interface DocumentYield {
 }
 
 /** A memory's words mostly found in one unit: the unit it was made from (normalising rewrites a few words). */
-function sourceUnit(memory: string, units: readonly LabelledUnit[]): LabelledUnit | undefined {
+export function sourceUnit<U extends { text: string }>(memory: string, units: readonly U[]): U | undefined {
   const words = new Set(tokenize(memory).filter((w) => !['the', 'user', 'they', 'their', 'them', 'a', 'is'].includes(w)));
-  let best: { unit: LabelledUnit; share: number } | undefined;
+  let best: { unit: U; share: number } | undefined;
   for (const unit of units) {
     const theirs = new Set(tokenize(unit.text));
     const share = [...words].filter((w) => theirs.has(w)).length / Math.max(1, words.size);

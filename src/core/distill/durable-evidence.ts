@@ -1,6 +1,7 @@
 import { HOUSEHOLD_SUBJECT_SOURCE, S_VERB_SOURCE, hasCjk, hasSelfDisclosure, weightedLength } from './signals.js';
 import { STILL_VALUE } from './english-facts.js';
 import { hasImplicitUserStatement } from './english-user.js';
+import { LIMITATION } from './rule-patterns.js';
 import { hasSpanishUserEvidence } from './spanish.js';
 
 /**
@@ -93,7 +94,7 @@ export function hasDurableEvidence(text: string): boolean {
       LESSON_ZH.test(t) ||
       (/(?<![还就可但只要倒于或不])是|位于|属于|使用|运行在|存放在/.test(t) && weightedLength(t) >= 16)
     );
-  if (RULE.test(t) || LESSON.test(t) || isTeamDecision(t)) return true;
+  if (RULE.test(t) || LESSON.test(t) || LIMITATION.test(t) || isTeamDecision(t)) return true;
   return isStandingFact(t);
 }
 

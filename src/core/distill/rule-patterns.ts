@@ -160,6 +160,38 @@ export const USER_TRIGGERS_ZH: Trigger[] = [
   { name: 'lesson', pattern: /教训|经验是|原来是因为/, category: 'lesson', confidence: 0.7 },
 ];
 
+/**
+ * A named thing that lacks a capability ("Blocky doesn't keep a query list by default", "The prod
+ * release doesn't include `:observer`"): said of a tool or a part of the project, not of a person
+ * or of what was just looked at, so the subject opens the sentence and is no pronoun.
+ */
+export const LIMITATION = new RegExp(
+  String.raw`^(?!(?:since|but|and|so|if|when|while|because|although|though|i|you|we|it|this|that|these|those|there|here)\b)[^,;:.?]{2,60}?\s` +
+    String.raw`(?:doesn'?t|does not|don'?t|do not|can'?t|cannot|won'?t|isn'?t|aren'?t|never|no longer)\s+(?:natively\s+|automatically\s+)?` +
+    String.raw`(?:have|expose|keep|support|allow|handle|work with|accept|read|include|update|reload|pick up|respect|forward|preserve|exist|load|fire|trigger|refresh|render|persist|be used|be read|be combined)(?:e?s)?\b`,
+  'i',
+);
+/**
+ * What the project needs and what happens without it ("The deploy script needs `queue:restart` at the
+ * end, otherwise ..."), what every new part of it must do ("Any new queue name has to be added to
+ * ..."), and its conventions: rules the assistant found in the project rather than set for the task.
+ */
+const NEEDS_OR_ELSE =
+  /\b(?:needs?|has to|have to|must)\b(?:[^.?]|\.(?=\S)){3,140}[,;]\s*(?:otherwise|or else|or (?:it|its|the|they|their|you)\b)/i;
+const EVERY_NEW = /^(?:any|every|each) (?:new |future )?[\w`.-]+(?:[^.?]|\.(?=\S)){0,80}?\b(?:needs?|has to|have to|must)\b/i;
+const CONVENTION = /^(?:the|our|its|their) convention\b[^.?]{0,60}\bis\b|\bby convention\b/i;
+
+/**
+ * Lessons about the project in plain words, as an assistant or a summary tells them: a limitation, a
+ * need with its cost, a rule for every new part, a convention.
+ */
+const PROJECT_LESSONS: Trigger[] = [
+  { name: 'limitation', pattern: LIMITATION, category: 'lesson', confidence: 0.65 },
+  { name: 'needs-or-else', pattern: NEEDS_OR_ELSE, category: 'lesson', confidence: 0.65 },
+  { name: 'every-new', pattern: EVERY_NEW, category: 'rule', confidence: 0.65 },
+  { name: 'convention', pattern: CONVENTION, category: 'rule', confidence: 0.65 },
+];
+
 /** Lessons stated explicitly after a fix, by an assistant or in a summary's errors-and-fixes part. */
 export const LESSON_TRIGGERS: Trigger[] = [
   {
@@ -169,7 +201,9 @@ export const LESSON_TRIGGERS: Trigger[] = [
     category: 'lesson',
     confidence: 0.7,
   },
+  ...PROJECT_LESSONS,
 ];
+
 export const LESSON_TRIGGERS_ZH: Trigger[] = [
   { name: 'lesson', pattern: /根本原因|原因是|原来是因为|不支持|只支持|只接受|教训是|解决办法是/, category: 'lesson', confidence: 0.7 },
 ];

@@ -40,7 +40,7 @@ const ANSWER_ES = /^(?:si|sí|no|nop|nel|claro|exacto|correcto)\b/i;
 /** No subject: the sentence continues one before it ("should be 8ABeB7", "Need to restructure ..."). */
 const SUBJECTLESS = /^(?:also\s+)?(?:should|shall|must|needs? to|has to|have to|could|would|can|might|will|is|are|was|were)\b/i;
 /** A sentence that continues the previous one or points back at it. */
-const CONTINUATION = /^(?:but|and|so|then|also|or|which|though|plus)\b/i;
+const CONTINUATION = /^(?:but|and|so|then|also|or|which|though|plus|however|instead|otherwise|that said|anyway)\b/i;
 const DEICTIC_START =
   /^(?:this|that|these|those|it|they|both|either|neither|here|there's|there are|the (?:issue|problem|error|fix|result|plan|instruction|difference|change|same))\b/i;
 /** "This repo pins Node 20": the place a fact belongs to, not a pointer into the conversation. */
@@ -48,6 +48,13 @@ const PLACE_START =
   /^this (?:project|repo|repository|codebase|app|application|service|cluster|machine|server|workspace|team|company|monorepo)\b/i;
 const LESSON_STRONG =
   /\b(?:known (?:issue|bug|limitation)|root cause|doesn'?t support|does not support|not supported|because|means|culprit)\b/i;
+/**
+ * "The root cause is the missing X, not Y", "The root cause is probably the power supply, but ...":
+ * this bug's diagnosis, told against the other suspect or as a guess. A lesson tells the mechanism
+ * ("The root cause was that `split()` on an empty string returns ...").
+ */
+const DIAGNOSIS =
+  /^(?:so,?\s+)?the (?:real |actual |likely )?root cause (?:here )?(?:is|was)\s+(?:(?:probably|likely|possibly|maybe|almost certainly)\b|(?!that\b)[^.;]{3,80},\s*(?:not|nothing|and not|rather than)\b)/i;
 /** An assistant's expectation about the fix it just made ("should work now", "should pick up"). */
 const EXPECTATION =
   /\bshould (?:now |also |still |then )?(?:work|be working|pick up|see|render|detect|fix|resolve|help|appear|show|load|be fine|be good|match|pass)\b/i;
@@ -169,6 +176,7 @@ export function sourceRejection(
     if (!standing && label && hasNoFiniteVerb(label[2]!) && !hasLesson(label[2]!)) return { reason: 'fragment', detail: 'label and value' };
     if (CONTINUATION.test(t) || (SUBJECTLESS.test(t) && !MODAL_RULE.test(t))) return { reason: 'context-dependent' };
     if (DEICTIC_START.test(t) && !PLACE_START.test(t) && !LESSON_STRONG.test(t)) return { reason: 'context-dependent' };
+    if (source === 'assistant' && DIAGNOSIS.test(t)) return { reason: 'context-dependent', detail: 'diagnosis' };
     if (EXPECTATION.test(t)) return { reason: 'passing-state', detail: 'expectation' };
     if (/^(?:i|we)\b/i.test(t) && !isTeamDecision(t)) return { reason: 'process-narration' };
   }

@@ -4,10 +4,11 @@ import { StrataError } from '../../../errors/index.js';
 import { FEATURE_BLOCKS, termCounts, termWeight, type FeatureBlock } from './features.js';
 
 /**
- * A linear model over TF-IDF features (features.ts) that gives the probability that a user's
- * sentence is worth remembering. It is trained (`npm run train:junk-model`, train.ts) on the
- * labelled user messages of the read benchmark sets and the tune part of the real-transcript set,
- * never on the blind sets or the held-out transcripts, and it is stored as data in `models/`.
+ * A linear model over TF-IDF features (features.ts) that gives the probability that a sentence is
+ * worth remembering. Two are shipped, one for user messages and one for assistant messages, each
+ * trained (`npm run train:junk-model`, train.ts) on the labelled text of the read benchmark sets
+ * and the tune part of the real-transcript set, never on the blind sets or the held-out
+ * transcripts, and stored as data in `models/`.
  */
 export interface LinearTextModel {
   version: 1;
@@ -41,7 +42,10 @@ export function keepProbability(model: LinearTextModel, text: string): number {
 /** The shipped model's file, found from src/ and dist/ alike (both sit three levels below the package). */
 export const USER_JUNK_MODEL_PATH = fileURLToPath(new URL('../../../../models/user-junk-model.json', import.meta.url));
 
+export const ASSISTANT_JUNK_MODEL_PATH = fileURLToPath(new URL('../../../../models/assistant-junk-model.json', import.meta.url));
+
 let userModel: LinearTextModel | undefined;
+let assistantModel: LinearTextModel | undefined;
 
 /** The shipped user-message model, read once. */
 export function userJunkModel(): LinearTextModel {
@@ -49,7 +53,13 @@ export function userJunkModel(): LinearTextModel {
   return userModel;
 }
 
-/** Reads a model file (the shipped one is read once by `userJunkModel`). */
+/** The shipped assistant-message model, read once (only when a sentence no trigger caught is read). */
+export function assistantJunkModel(): LinearTextModel {
+  assistantModel ??= readLinearTextModel(ASSISTANT_JUNK_MODEL_PATH);
+  return assistantModel;
+}
+
+/** Reads a model file (the shipped ones are read once by `userJunkModel` and `assistantJunkModel`). */
 export function readLinearTextModel(path: string): LinearTextModel {
   try {
     const model = JSON.parse(readFileSync(path, 'utf8')) as Partial<LinearTextModel>;
@@ -59,7 +69,7 @@ export function readLinearTextModel(path: string): LinearTextModel {
   } catch (cause) {
     throw new StrataError({
       code: 'NOT_FOUND',
-      message: `The admission gate's user-message model ${path} is missing or unreadable: reinstall strata-memory, or run \`npm run train:junk-model\` in a source checkout.`,
+      message: `The admission gate's model ${path} is missing or unreadable: reinstall strata-memory, or run \`npm run train:junk-model\` in a source checkout.`,
       cause,
       details: { path },
     });
