@@ -31,7 +31,7 @@ import { printWrittenAssistantSets } from './lib/admission-written-assistant.js'
 import { printWrittenSummarySets } from './lib/admission-written-summary.js';
 import { printJunkModelCost } from './lib/junk-model-cost.js';
 import { printJunkModelCrossValidation } from './lib/junk-model-cv.js';
-import { printAssistantModelCrossValidation } from './lib/assistant-model-cv.js';
+import { printProseModelCrossValidation } from './lib/prose-model-cv.js';
 import { printTable } from './lib/table.js';
 
 export interface RealRow {
@@ -133,7 +133,7 @@ export function runAdmissionBench(options: { misses?: boolean; cv?: boolean; exc
     printCrossValidation(gate);
     printLearnedBaseline(gate);
     printJunkModelCrossValidation();
-    printAssistantModelCrossValidation();
+    printProseModelCrossValidation();
     if (options.misses) printMisses(gate, options.except);
     return;
   }

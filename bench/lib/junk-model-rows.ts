@@ -96,3 +96,27 @@ export function assistantModelTrainingGroups(): Array<{ file: string; rows: Labe
 export function assistantModelTrainingRows(): LabelledText[] {
   return assistantModelTrainingGroups().flatMap((g) => g.rows);
 }
+
+/**
+ * The compaction-summary model's rows: the read written summaries (`admission-summary-dev.jsonl`),
+ * the summary units of the real set's tune part, and every assistant row above (summaries are the
+ * agent's prose too, and the read summaries alone are one writer's). The blind summary sets never enter.
+ */
+const SUMMARY_SET = 'admission-summary-dev.jsonl';
+export const SUMMARY_TRAINING_FILES = [SUMMARY_SET, `${REAL} (source summary, split tune)`, ...ASSISTANT_TRAINING_FILES];
+
+/** The summary groups (one per written summary, one per tune transcript) that validation leaves out in turn. */
+export function summaryModelTrainingGroups(): Array<{ file: string; rows: LabelledText[] }> {
+  const written = jsonl<LabelledRow & { transcript: string }>(SUMMARY_SET);
+  const real = jsonl<LabelledRow & { transcript: string }>(REAL).filter((r) => r.source === 'summary' && r.split === 'tune');
+  const byTranscript = (rows: Array<LabelledRow & { transcript: string }>, file: string) =>
+    [...new Set(rows.map((r) => r.transcript))].map((transcript) => ({
+      file: `${file} (${transcript})`,
+      rows: rows.filter((r) => r.transcript === transcript).map((r) => ({ text: r.text, keep: r.label === 'keep' })),
+    }));
+  return [...byTranscript(written, SUMMARY_SET), ...byTranscript(real, REAL)];
+}
+
+export function summaryModelTrainingRows(): LabelledText[] {
+  return [...summaryModelTrainingGroups().flatMap((g) => g.rows), ...assistantModelTrainingRows()];
+}

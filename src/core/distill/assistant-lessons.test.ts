@@ -17,8 +17,7 @@ const off = {
   },
   keepCeiling: 2,
 };
-const learned = (text: string) =>
-  captureByRules({ text, role: 'assistant', assistantModel: off }).map((c) => [c.trigger, c.category, c.text]);
+const learned = (text: string) => captureByRules({ text, role: 'assistant', proseModel: off }).map((c) => [c.trigger, c.category, c.text]);
 
 describe('lessons an assistant states about the project, offline', () => {
   it('learns what a named tool or part cannot do', () => {

@@ -23,7 +23,7 @@ import { foldChatEs } from './spanish-user.js';
 import { splitUserQuotes } from './summary-quotes.js';
 import { hasCjk, isInjectedBlock } from './signals.js';
 import { readsAsKept, type UserModelReading } from './junk-model/user-judgement.js';
-import { assistantReadsAsKept, type AssistantModelReading } from './junk-model/assistant-judgement.js';
+import { proseReadsAsKept, type ProseModelReading } from './junk-model/prose-judgement.js';
 import { hasLesson } from './durable-evidence.js';
 
 /**
@@ -33,12 +33,13 @@ import { hasLesson } from './durable-evidence.js';
  * the summary says the user demanded, third-person rules and explicit lessons; from assistant
  * messages: explicit lessons and the project's limitations and conventions. Each candidate is
  * judged by the admission gate on the sentence as written (so a request or a complaint never
- * becomes a memory), then normalised to a clean standalone sentence. A user sentence with no trigger phrase is still learned when it is an
- * English plain statement (plain-statement.ts) or one the user-message model (junk-model/) reads
- * as worth keeping with confidence, and the gate admits it; so is an assistant's sentence the
- * assistant-message model reads so (junk-model/assistant-judgement.ts). Both are marked
- * `untriggered`, and offline reconciliation takes each as a retelling of a close memory it shares a
- * word with, so what it adds is a new fact, never a second copy of a known one.
+ * becomes a memory), then normalised to a clean standalone sentence. A user sentence with no
+ * trigger phrase is still learned when it is an English plain statement (plain-statement.ts) or one
+ * the user-message model (junk-model/) reads as worth keeping with confidence, and the gate admits
+ * it; so is an assistant's or a summary's sentence its own model reads so
+ * (junk-model/prose-judgement.ts). All are marked `untriggered`, and offline reconciliation takes
+ * each as a retelling of a close memory it shares a word with, so what it adds is a new fact, never
+ * a second copy of a known one.
  */
 export interface RuleCandidate {
   text: string;
@@ -64,8 +65,8 @@ export interface CaptureByRulesOptions {
   gate?: AdmissionGate;
   /** The user-message model and its thresholds; default the shipped ones. */
   userModel?: UserModelReading;
-  /** The assistant-message model and its threshold; default the shipped ones. */
-  assistantModel?: AssistantModelReading;
+  /** The assistant-message or summary model (by `role`) and its threshold; default the shipped ones. */
+  proseModel?: ProseModelReading;
 }
 
 /** A summary's quotes of the user are read for trigger phrases only: the session's own messages were captured as they came. */
@@ -183,10 +184,10 @@ function modelLine(sentence: string): Found {
   return { statement: said, trigger: { name: 'model', pattern: /./, category: detectCategory(said), confidence: 0.6 } };
 }
 
-/** An assistant's sentence the assistant-message model reads as a lasting fact or lesson: the model is its trigger. */
-function assistantModelLine(sentence: string): Found {
-  // What an assistant states unprompted is what it found out: a lesson when a cause or a limit is
-  // in it, else a fact (never the user's preference).
+/** An assistant's or a summary's sentence its model reads as a lasting fact or lesson: the model is its trigger. */
+function proseModelLine(sentence: string): Found {
+  // What the agent states unprompted is what it found out: a lesson when a cause or a limit is in
+  // it, else a fact (never the user's preference).
   const category = hasLesson(sentence) ? 'lesson' : 'fact';
   return { statement: sentence, trigger: { name: 'model', pattern: /./, category, confidence: 0.6 } };
 }
@@ -249,7 +250,7 @@ function captureFromMessage(options: MessageOptions): RuleCandidate[] {
       findTrigger(sentence, role, { plainStatements: options.quoted !== true }) ??
       (standing ? standingLine(sentence) : undefined) ??
       (modelKept ? modelLine(sentence) : undefined) ??
-      (role === 'assistant' && assistantReadsAsKept(sentence, options.assistantModel) ? assistantModelLine(sentence) : undefined);
+      (role !== 'user' && !standing && proseReadsAsKept(sentence, role, options.proseModel) ? proseModelLine(sentence) : undefined);
     if (!found) continue;
     const { trigger } = found;
     // The sentence as written is what the gate judges: a request or a complaint stays junk whatever

@@ -5,7 +5,7 @@ import { FEATURE_BLOCKS, termCounts, termWeight, type FeatureBlock } from './fea
 
 /**
  * A linear model over TF-IDF features (features.ts) that gives the probability that a sentence is
- * worth remembering. Two are shipped, one for user messages and one for assistant messages, each
+ * worth remembering. Three are shipped, for user messages, assistant messages and compaction summaries, each
  * trained (`npm run train:junk-model`, train.ts) on the labelled text of the read benchmark sets
  * and the tune part of the real-transcript set, never on the blind sets or the held-out
  * transcripts, and stored as data in `models/`.
@@ -43,9 +43,11 @@ export function keepProbability(model: LinearTextModel, text: string): number {
 export const USER_JUNK_MODEL_PATH = fileURLToPath(new URL('../../../../models/user-junk-model.json', import.meta.url));
 
 export const ASSISTANT_JUNK_MODEL_PATH = fileURLToPath(new URL('../../../../models/assistant-junk-model.json', import.meta.url));
+export const SUMMARY_JUNK_MODEL_PATH = fileURLToPath(new URL('../../../../models/summary-junk-model.json', import.meta.url));
 
 let userModel: LinearTextModel | undefined;
 let assistantModel: LinearTextModel | undefined;
+let summaryModel: LinearTextModel | undefined;
 
 /** The shipped user-message model, read once. */
 export function userJunkModel(): LinearTextModel {
@@ -59,7 +61,13 @@ export function assistantJunkModel(): LinearTextModel {
   return assistantModel;
 }
 
-/** Reads a model file (the shipped ones are read once by `userJunkModel` and `assistantJunkModel`). */
+/** The shipped compaction-summary model, read once (only when a sentence no trigger caught is read). */
+export function summaryJunkModel(): LinearTextModel {
+  summaryModel ??= readLinearTextModel(SUMMARY_JUNK_MODEL_PATH);
+  return summaryModel;
+}
+
+/** Reads a model file (the shipped ones are read once by the functions above). */
 export function readLinearTextModel(path: string): LinearTextModel {
   try {
     const model = JSON.parse(readFileSync(path, 'utf8')) as Partial<LinearTextModel>;
