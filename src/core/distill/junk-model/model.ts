@@ -5,10 +5,10 @@ import { FEATURE_BLOCKS, termCounts, termWeight, type FeatureBlock } from './fea
 
 /**
  * A linear model over TF-IDF features (features.ts) that gives the probability that a sentence is
- * worth remembering. Three are shipped, for user messages, assistant messages and compaction summaries, each
- * trained (`npm run train:junk-model`, train.ts) on the labelled text of the read benchmark sets
- * and the tune part of the real-transcript set, never on the blind sets or the held-out
- * transcripts, and stored as data in `models/`.
+ * worth remembering. Three are shipped, for user messages, assistant messages and compaction
+ * summaries, each trained (`npm run train:junk-model`, train.ts) on the labelled text of the read
+ * benchmark sets and the tune part of the real-transcript set, never on the blind sets or the
+ * held-out transcripts, and stored as data in `models/`.
  */
 export interface LinearTextModel {
   version: 1;
