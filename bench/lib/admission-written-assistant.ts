@@ -24,6 +24,8 @@ const WRITTEN_ASSISTANT_SETS = [
   ['admission-assistant-dev-6.jsonl', 'dev'],
   ['admission-assistant-dev-7.jsonl', 'dev'],
   ['admission-assistant-dev-8.jsonl', 'dev'],
+  ['admission-assistant-blind-9.jsonl', 'blind'],
+  ['admission-assistant-blind-10.jsonl', 'blind'],
 ] as const;
 
 interface Unit {
