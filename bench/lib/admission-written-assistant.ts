@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { admit } from '../../src/core/distill/admission.js';
-import { captureByRules } from '../../src/core/distill/rules.js';
 import { loadJsonl, rates } from '../admission.js';
-import { sourceUnit } from './summary-documents.js';
+import { captureYield } from './summary-documents.js';
 import { printTable } from './table.js';
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
@@ -33,30 +32,11 @@ interface Unit {
   label: 'keep' | 'junk';
   reason: string;
 }
-export interface AssistantMessageRow {
+interface AssistantMessageRow {
   session: number;
   host: string;
   message: string;
   units: Unit[];
-}
-
-/** What offline capture learns from whole messages: memories and the labelled units they came from. */
-export function assistantMessageYield(messages: readonly AssistantMessageRow[]) {
-  const out = { memories: 0, keep: 0, junk: 0, unmatched: 0, pairs: [] as Array<{ memory: string; unit?: Unit }> };
-  for (const m of messages) {
-    const seen = new Set<Unit>();
-    for (const c of captureByRules({ text: m.message, role: 'assistant' })) {
-      out.memories++;
-      const unit = sourceUnit(c.text, m.units);
-      out.pairs.push({ memory: c.text, ...(unit ? { unit } : {}) });
-      if (!unit) out.unmatched++;
-      else if (!seen.has(unit)) {
-        seen.add(unit);
-        out[unit.label]++;
-      }
-    }
-  }
-  return out;
 }
 
 export function printWrittenAssistantSets(options: { dataDir: string }): void {
@@ -64,7 +44,10 @@ export function printWrittenAssistantSets(options: { dataDir: string }): void {
     const messages = loadJsonl<AssistantMessageRow>(join(options.dataDir, f));
     const units = messages.flatMap((m) => m.units);
     const m = rates(units.map((u) => ({ label: u.label, admitted: admit({ text: u.text, source: 'assistant' }).admitted })));
-    const y = assistantMessageYield(messages);
+    const y = captureYield(
+      messages.map((message) => ({ text: message.message, units: message.units })),
+      'assistant',
+    );
     return [f, role, messages.length, m.keep, m.junk, pct(m.junkAdmitted), pct(m.keepRejected), y.memories, y.keep, y.junk, y.unmatched];
   });
   printTable(
