@@ -28,6 +28,7 @@ import { printCrossValidation, printMisses } from './lib/admission-cv.js';
 import { printLearnedBaseline } from './lib/admission-learned.js';
 import { printWrittenUserSets } from './lib/admission-written-user.js';
 import { printWrittenAssistantSets } from './lib/admission-written-assistant.js';
+import { printGroundedSets } from './lib/admission-grounded.js';
 import { printWrittenSummarySets } from './lib/admission-written-summary.js';
 import { printJunkModelCost } from './lib/junk-model-cost.js';
 import { printJunkModelCrossValidation } from './lib/junk-model-cv.js';
@@ -253,6 +254,7 @@ function printWrittenSets(): void {
     return [f, m.n, m.keep, m.junk, m.precision, m.recall, pct(m.junkAdmitted), pct(m.keepRejected)];
   });
   printTable('Gate alone on extractor output written blind to the gate (see bench/data/README.md)', ['file', ...HEADERS.slice(1)], rows);
+  printGroundedSets({ dataDir: DATA_DIR });
   printWrittenUserSets({ dataDir: DATA_DIR });
   printJunkModelCost({ dataDir: DATA_DIR });
   printWrittenSummarySets({ dataDir: DATA_DIR });

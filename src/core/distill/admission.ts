@@ -27,6 +27,7 @@ import { isCommonKnowledge, isOngoingActivity, isResearchBrief, isRunOutcome, is
 import { isPastWorkEvent } from './past-events.js';
 import { unsafeImperativeKind } from './unsafe-imperative.js';
 import { readsAsLastingChange, userModelVeto, type UserModelReading } from './junk-model/user-judgement.js';
+import { evidenceRejection, type MemoryEvidence } from './grounding.js';
 
 /**
  * The admission gate: rules that keep junk out of memory whatever produced the candidate (the
@@ -61,6 +62,7 @@ export const ADMISSION_REASONS = [
   'no-content',
   'low-confidence',
   'junk-model',
+  'ungrounded',
 ] as const;
 export type AdmissionReason = (typeof ADMISSION_REASONS)[number];
 
@@ -91,6 +93,11 @@ export interface AdmitOptions {
   modelKept?: boolean;
   /** The user-message model and its thresholds; default the shipped ones (junk-model/user-judgement.ts). */
   userModel?: UserModelReading;
+  /**
+   * Extractor output only: the conversation the memory was written from and the messages it cites.
+   * With it, a memory the user's words do not bear out (grounding.ts) is rejected as `ungrounded`.
+   */
+  evidence?: MemoryEvidence;
 }
 
 export interface AdmissionDecision {
@@ -252,6 +259,10 @@ export function admit(options: AdmitOptions): AdmissionDecision {
         });
   if (bySource) return reject(bySource.reason, bySource.detail);
 
+  if (source === 'llm' && options.evidence) {
+    const ungrounded = evidenceRejection(raw, options.evidence);
+    if (ungrounded) return reject('ungrounded', ungrounded.detail);
+  }
   return source === 'user' ? userDecision(raw, options) : confidenceDecision(options);
 }
 

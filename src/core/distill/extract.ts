@@ -34,6 +34,8 @@ export interface Candidate {
   restated?: true;
   /** Rule capture only: no trigger phrase introduced it (rules.ts). */
   untriggered?: true;
+  /** LLM only: the model cited no message of the batch; `sourceMessageIds` holds the first user message. */
+  uncited?: true;
 }
 
 /** When a statement was made: the source message time, else its validFrom. */
@@ -145,6 +147,7 @@ export async function extractWithLlm(options: {
       agentId: options.agentId,
       sessionKey: first.sessionKey,
       sourceMessageIds: sources.length > 0 ? sources.filter(sameSession) : [first.id],
+      ...(sources.length > 0 ? {} : { uncited: true as const }),
     };
   });
   return { candidates, usage: result.usage, calls: result.repaired ? 2 : 1 };

@@ -21,7 +21,8 @@ statement (at most 500 characters) written in the third person ("The user prefer
 conversation. Do not keep: greetings, chatter, questions, requests for the current task, what was done or found in
 this session (edits, installs, commits, runs and their results), plans and next steps, general knowledge about
 public tools, tool output, recalled memory blocks, secrets (keys, passwords, tokens), or anything only meaningful
-inside this conversation.
+inside this conversation. A request for this task is not a standing rule: write "always" or "never" only when the
+user said it lasts.
 Messages appear as "[n role hh:mm]" followed by the text; role "summary" is an earlier summary of the same
 conversation. Assistant messages are shortened.
 For each memory give: category (${MEMORY_CATEGORIES.join(', ')}); importance and confidence in [0,1]; scope

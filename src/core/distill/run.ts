@@ -11,6 +11,7 @@ import { createAdmissionGate, type AdmissionReason } from './admission.js';
 import { applyDecisions, type AppliedDecision } from './apply.js';
 import { BudgetTracker, type DistillBudget } from './budget.js';
 import { FileDistillProgress } from './file-progress.js';
+import { evidenceFor } from './grounding.js';
 import { estimateExtractionTokens, extractByRules, extractWithLlm, statedAtOf, type Candidate } from './extract.js';
 import { DistillCursor, type L0Message } from './l0-source.js';
 import { chunkMessages, packChunks } from './prompt.js';
@@ -274,7 +275,10 @@ async function distillLocked(options: DistillOptions, progress: DistillProgressV
         try {
           const extracted = await extractWithLlm({ llm, agentId, messages: batch, chunkTokens, abortSignal: options.abortSignal });
           await spend(extracted.usage, extracted.calls);
-          candidates = extracted.candidates.filter((c) => gate.admit({ text: c.text, confidence: c.confidence, source: 'llm' }).admitted);
+          // Each memory is also checked against what the user said in its session (grounding.ts).
+          candidates = extracted.candidates.filter(
+            (c) => gate.admit({ text: c.text, confidence: c.confidence, source: 'llm', evidence: evidenceFor(c, batch) }).admitted,
+          );
         } catch (error) {
           // Failed calls still count against the budget (their tokens are unknown here; the usage log has them).
           await spend({ inputTokens: 0, outputTokens: 0 }, error instanceof LlmOutputError ? 2 : 1);

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { evidenceRejection, type EvidenceMessage } from './grounding.js';
+
+const convo = (...texts: Array<[role: 'user' | 'assistant', text: string]>): EvidenceMessage[] =>
+  texts.map(([role, text], i) => ({ id: `m${i + 1}`, role, text }));
+
+const judge = (memory: string, messages: EvidenceMessage[], cited: string[]) => evidenceRejection(memory, { messages, cited })?.detail;
+
+describe('evidenceRejection: a one-off request written as a standing rule', () => {
+  const oneOff = convo(
+    ['user', 'can you draft the reply to the landlord? write this one in German pls, his english isnt great'],
+    ['assistant', 'Sure, here it is.'],
+  );
+
+  it('rejects "always" when the user asked once', () => {
+    expect(judge('The user always wants messages written in German.', oneOff, ['m1'])).toBe('one-off made a rule');
+  });
+
+  it('keeps it when the user said it lasts, in any of the ways people do', () => {
+    for (const said of [
+      'from now on write my emails in German',
+      'I always write to him in German',
+      'we never use English with the landlord',
+      'German for every letter to him please',
+    ])
+      expect(judge('The user always wants letters to the landlord written in German.', convo(['user', said]), ['m1'])).toBeUndefined();
+  });
+
+  it('judges only a memory that generalises', () => {
+    expect(judge('The user writes to the landlord in German.', oneOff, ['m1'])).toBeUndefined();
+  });
+
+  it("does not take the agent's words for the user's", () => {
+    const agentSaid = convo(['user', 'make it shorter'], ['assistant', 'I will always keep replies short from now on.']);
+    expect(judge('The user always wants short replies.', agentSaid, ['m1', 'm2'])).toBe('one-off made a rule');
+  });
+
+  it('leaves a lesson alone that cites only the agent', () => {
+    const lesson = convo(
+      ['user', 'why did the migration half-apply?'],
+      ['assistant', 'Lesson: never run a migration outside a transaction.'],
+    );
+    expect(judge('Never run a migration outside a transaction.', lesson, ['m2'])).toBeUndefined();
+  });
+
+  it('reads "not formal at all" as no claim about every case', () => {
+    const casual = convo(['user', 'draft a note to jo, keep it short and casual, shes not formal at all']);
+    expect(judge('The user always wants messages kept short and casual.', casual, ['m1'])).toBe('one-off made a rule');
+  });
+
+  it('falls back to the user messages sharing a word with the memory when the citation is missing', () => {
+    expect(judge('The user always wants messages written in German.', oneOff, [])).toBe('one-off made a rule');
+    expect(judge('The user always wants tea.', oneOff, [])).toBeUndefined();
+  });
+
+  it('reads Spanish and Chinese', () => {
+    const es = convo(['user', 'redacta este correo en tono formal porfa, es para el banco']);
+    expect(judge('Manolo siempre quiere un tono formal en sus mensajes.', es, ['m1'])).toBe('one-off made a rule');
+    const esStanding = convo(['user', 'a partir de ahora todos mis correos en tono formal']);
+    expect(judge('Manolo siempre quiere un tono formal en sus mensajes.', esStanding, ['m1'])).toBeUndefined();
+    const zh = convo(['user', '这封邮件用英文写']);
+    expect(judge('用户总是希望邮件用英文写。', zh, ['m1'])).toBe('one-off made a rule');
+    expect(judge('用户总是希望邮件用英文写。', convo(['user', '以后邮件都用英文写']), ['m1'])).toBeUndefined();
+  });
+});
+
+describe('evidenceRejection: a value the user corrected later', () => {
+  const port = convo(
+    ['user', 'migrations fail on my local db, its on localhost 5433'],
+    ['assistant', 'Connecting to 5433...'],
+    ['user', 'sorry, 5434. 5433 is the old pg13 container i keep forgetting to kill'],
+  );
+
+  it('rejects the number the correction replaced, and keeps the corrected one', () => {
+    expect(judge("The user's local database is on port 5433.", port, ['m1'])).toBe('corrected later: 5433');
+    expect(judge("The user's local database is on port 5434.", port, ['m3'])).toBeUndefined();
+  });
+
+  it('counts a correction the memory cites as one of its sources', () => {
+    expect(judge("The user's local database is on port 5433.", port, ['m1', 'm3'])).toBeUndefined();
+  });
+
+  it('reads a new number said of the same thing ("year 4" ... "year 3")', () => {
+    const year = convo(
+      ['user', 'letter for the parents of my year 4 class, 28 kids'],
+      ['user', 'its year 3 actually, i moved down this september'],
+    );
+    expect(judge('The user teaches a Year 4 class of 28 children.', year, ['m1'])).toBe('corrected later: 4');
+  });
+
+  it('leaves a number alone that a correction of something else does not touch', () => {
+    const sailing = convo(
+      ['user', 'i never go out if gusts are forecast over 25. boats a 26 footer'],
+      ['user', 'sorry 28 foot, i always say 26 for some reason'],
+    );
+    expect(judge('Graham never sails when gusts over 25 knots are forecast.', sailing, ['m1'])).toBeUndefined();
+    expect(judge("Graham's boat is a 26-foot yacht.", sailing, ['m1'])).toBe('corrected later: 26');
+  });
+
+  it('reads a value taken back in words, in English and Spanish', () => {
+    const day = convo(
+      ['user', 'her endo appt is thursday the 14th at 10:30'],
+      ['user', 'hang on, checked the letter, its tuesday the 12th not thursday.'],
+    );
+    expect(judge('The endocrinology appointment is on Thursday the 14th.', day, ['m1'])).toBe('corrected later: thursday');
+    const es = convo(['user', 'el dev corre en el 3002'], ['user', 'perdon, el puerto es 3001 no 3002']);
+    expect(judge('El servidor de desarrollo corre en el puerto 3002.', es, ['m1'])).toBe('corrected later: 3002');
+  });
+
+  it('reads a value the correction calls old, wrong or gone', () => {
+    const schema = convo(
+      ['user', 'dev target, schema is dbt_pkumar'],
+      ['user', 'sorry schema is dbt_psharma, pkumar is my old teammate lol'],
+    );
+    expect(judge("The user's dbt dev schema is dbt_pkumar.", schema, ['m1'])).toBe('corrected later: dbt_pkumar');
+    const branch = convo(['user', 'PR contra develop porfa'], ['user', 'ay perdon, develop ya no existe, ahora es staging']);
+    expect(judge('Los PR se abren contra la rama develop.', branch, ['m1'])).toBe('corrected later: develop');
+  });
+
+  it('needs a correction: a later message that merely differs is no evidence', () => {
+    const later = convo(['user', 'staging db is on 5433'], ['user', 'the redis cache is on 6380 btw']);
+    expect(judge('The staging database is on port 5433.', later, ['m1'])).toBeUndefined();
+  });
+});
