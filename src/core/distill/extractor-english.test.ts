@@ -37,6 +37,8 @@ const junk: Array<[string, string]> = [
   ['passing-state', 'Omar has a job interview next Tuesday.'],
   ['session-event', 'Bumped the package version to 2.4.1.'],
   ['status-noise', "npm ci failed with 'EINTEGRITY sha512 mismatch'."],
+  ['task-request', 'Call the dentist on Monday at 9 am to move the cleaning.'],
+  ['task-request', 'Remind Ana on 1 March to renew the parking permit.'],
 ];
 
 const kept = [
@@ -60,6 +62,8 @@ const kept = [
   'Generated client code lives in gen/ and must never be edited by hand.',
   'Application logs are being shipped to Loki by the node agents.',
   'The user asks for short answers in every reply.',
+  'Email invoices to the accountant before the 5th of every month.',
+  'Merge PRs only after CI is green, never with a failing check.',
 ];
 
 describe('extractor output in English', () => {

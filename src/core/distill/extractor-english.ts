@@ -101,6 +101,15 @@ const RECURRENCE = /\b(?:quarterly|annually|yearly|monthly|weekly|fortnightly|bi
 /** A convention a kind of artefact follows: "Commit messages follow Conventional Commits." */
 const CONVENTION = /^[\w'-]+(?: [\w'-]+){0,3} (?:follow|follows|adhere to|adheres to) \S/i;
 
+/**
+ * A to-do written as a memory, opening on the verb: "Call Dr. Okafor's office Monday at 9 am",
+ * "Remind Graham on 1 February to buy flares", "Apply the index migration to staging". A rule in
+ * the same shape says how things are always done ("Use pnpm, not npm"), so any word of that kind
+ * lets it through.
+ */
+const TO_DO =
+  /^(?:Remind|Call|Phone|Ring|Email|Text|Message|Ask|Book|Buy|Order|Send|Draft|Pay|Cancel|Renew|Pick up|Apply|Delete|Rename|Deploy|Merge|Schedule|Follow up|Bring|Reply|Post|Submit|Print)(?![\w-])(?![^.]*\b(?:always|never|every|each|all|any|whenever|by default|from now on|instead of|rather than|not|don'?t|unless|before|after)\b)/;
+
 /** A standing fact written without a subject, as mem0-style extractors do: "Is vegetarian.", "Lives in Leslieville". */
 const SUBJECTLESS_FACT =
   /^(?:Is|Lives|Uses|Works|Prefers|Likes|Loves|Enjoys|Dislikes|Hates|Has|Owns|Speaks|Drives|Plays|Avoids|Eats|Drinks|Runs|Follows|Formats|Writes|Reads|Keeps|Commutes|Wears|Walks|Cycles|Studies|Teaches|Manages|Maintains|Rents|Cooks|Sleeps|Wakes|Trains|Practices|Attends|Volunteers|Knows|Listens|Watches|Weighs|Codes|Doesn't|Does not|Can't|Cannot|Never|Always|Allergic to|Intolerant of|Based in|Born in|Married to|Vegetarian|Vegan|Pescatarian)\b|^(?:Wife|Husband|Partner|Son|Daughter|Mother|Mum|Mom|Father|Dad|Brother|Sister|Dog|Cat|Boss|Manager)'s name is\b/;
@@ -122,6 +131,7 @@ export function englishMemoryRejection(text: string): { reason: AdmissionReason;
   if (!durable && PUT_TO_USE.test(t) && !YEAR_OR_SPAN.test(t)) return { reason: 'session-event', detail: 'put to use' };
   if (!durable && AHEAD.test(t) && FUTURE.test(t)) return { reason: 'passing-state', detail: 'plan' };
   if (!durable && NAMED_WANT.test(t)) return { reason: 'task-request', detail: 'deliverable' };
+  if (!durable && TO_DO.test(t)) return { reason: 'task-request', detail: 'to-do' };
   if (!durable && (DONE_FIRST.test(t) || WORK_DONE.test(t)) && !LIFE_EVENT.test(t) && !YEAR_OR_SPAN.test(t) && !hasLesson(t))
     return { reason: 'session-event', detail: 'work done' };
   return undefined;

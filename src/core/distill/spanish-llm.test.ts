@@ -28,6 +28,9 @@ describe('Spanish memories an extractor wrote', () => {
     expect(verdict('Martín preguntó por los horarios del gimnasio.')).toBe('session-event');
     expect(verdict('El asistente agregó un índice a la tabla users.')).toBe('process-narration');
     expect(verdict('Se creó una rama nueva para la migración del cliente.')).toBe('session-event');
+    expect(verdict('Escribir a Rocío por WhatsApp para que cuide al perro.')).toBe('task-request');
+    expect(verdict('Recordatorio el 9 de octubre a las 21:00.')).toBe('task-request');
+    expect(verdict('Pagar la luz siempre antes del día 10.')).toBe('kept');
   });
 
   it('rejects passing states, plans, reactions, pointers and run results', () => {

@@ -40,6 +40,12 @@ const AGENT =
 /** A thing made or changed in this session, told in the passive: "Se creó el archivo utils/dates.py". */
 const MADE =
   /^se (?:le |les )?(?:creo|crearon|borro|borraron|anadio|anadieron|agrego|agregaron|instalo|instalaron|actualizo|actualizaron|corrigio|arreglo|subio|ejecuto|genero|modifico|elimino|renombro|commiteo|pusheo|exporto|exportaron|agendo|agendaron|programo|reservo|mando|mandaron|envio|enviaron|leyo|leyeron|propuso|reviso|probo|calculo|calcularon|explico|explicaron|resolvio|resolvieron|comparo|compararon|reemplazo|reemplazaron|bajo|bajaron|habilito|deshabilito|activo|desactivo|ajusto|reinicio)(?![\p{L}])/u;
+/**
+ * A to-do written as a memory, opening on the infinitive or a reminder: "Escribir a Rocío por
+ * WhatsApp", "Borrar el test del plazo", "Recordatorio el 9 de octubre", "Mensaje corto a Lucía".
+ */
+const TO_DO_ES =
+  /^(?:recordatorio|recordar|llamar|escribir|mandar|enviar|preguntar|pedir|comprar|pagar|reservar|cambiar|borrar|eliminar|agregar|anadir|avisar|apuntar|renovar|cancelar|mensaje (?:corto )?(?:a|para))(?![\p{L}])(?!.*(?<![\p{L}])(?:siempre|nunca|todos|todas|cada|en vez de|antes de|despues de)(?![\p{L}]))/u;
 /** Said in a chat: thanks, laughter, an okay. */
 const CHATTER =
   /^(?:gracias|muchas gracias|jaja\w*|jeje\w*|vale|ok|okey|perfecto|genial|bueno|de acuerdo|listo|dale|buenisimo)(?![\p{L}])/u;
@@ -176,6 +182,7 @@ export function judgeSpanishMemory(text: string): SpanishLlmJudgement | undefine
   if (POINTING.test(t)) return reject('context-dependent');
   if (!durable && (PLAN.test(t) || PLAN_AHEAD.test(t) || INTENT_AHEAD.test(t) || FUTURE_AHEAD.test(trimmed.toLowerCase())))
     return reject('passing-state', 'plan');
+  if (!durable && TO_DO_ES.test(t)) return reject('task-request', 'to-do');
   if (!durable && NOW_ES.test(t)) return reject('passing-state');
   // "Corrió ruff --fix sobre src/", "Pidió una receta sin lácteos": what was done, with no subject (the verb is no name).
   if (!durable && EVENT.test(t) && !/(?:19|20)\d{2}/.test(t)) return reject('session-event');
