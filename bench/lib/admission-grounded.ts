@@ -17,7 +17,7 @@ const GROUNDED_SETS = [
   ['admission-llm-grounded-b.jsonl', 'dev'],
   ['admission-llm-grounded-c.jsonl', 'dev'],
   ['admission-llm-grounded-d.jsonl', 'dev'],
-  ['admission-llm-grounded-e.jsonl', 'blind'],
+  ['admission-llm-grounded-e.jsonl', 'blind (one row read)'],
   ['admission-llm-grounded-f.jsonl', 'blind'],
 ] as const;
 

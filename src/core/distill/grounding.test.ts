@@ -117,6 +117,11 @@ describe('evidenceRejection: a value the user corrected later', () => {
     expect(judge('Los PR se abren contra la rama develop.', branch, ['m1'])).toBe('corrected later: develop');
   });
 
+  it('judges only a value the memory took from its sources ("not thursdays" of the physio, not of training)', () => {
+    const week = convo(['user', 'aoife has camogie tues and thurs 6-7'], ['user', 'sorry physio is wednesdays not thursdays']);
+    expect(judge('Aoife has camogie training on Tuesdays and Thursdays, 6-7pm.', week, ['m1'])).toBeUndefined();
+  });
+
   it('needs a correction: a later message that merely differs is no evidence', () => {
     const later = convo(['user', 'staging db is on 5433'], ['user', 'the redis cache is on 6380 btw']);
     expect(judge('The staging database is on port 5433.', later, ['m1'])).toBeUndefined();

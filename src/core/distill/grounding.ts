@@ -175,13 +175,15 @@ function correctedValue(memory: string, sources: EvidenceMessage[], evidence: Me
   const memoryWords = contentWords(memory);
   const memoryNumbers = numbers(memory);
   const sourceNumbers = new Set(sources.flatMap((s) => [...numbers(s.text)]));
+  // What the memory took from its sources: a value taken back later must be one of these.
+  const said = new Set([...sources.flatMap((s) => [...contentWords(s.text)]), ...sourceNumbers]);
   for (const [i, correction] of users.entries()) {
     if (i <= last || !isCorrection(correction.text)) continue;
     const folded = fold(correction.text);
     for (const re of TAKEN_BACK) {
       for (const match of folded.matchAll(re)) {
         const value = match[1]!.replace(/[._-]+$/, '');
-        if ((memoryWords.has(value) || memoryNumbers.has(value)) && !fold(memory).includes(`not ${value}`)) return value;
+        if (said.has(value) && (memoryWords.has(value) || memoryNumbers.has(value)) && !fold(memory).includes(`not ${value}`)) return value;
       }
     }
     // "pkumar is my old teammate", "develop ya no existe", "ese jest.config es viejo": the correction
