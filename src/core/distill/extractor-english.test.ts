@@ -39,6 +39,18 @@ const junk: Array<[string, string]> = [
   ['status-noise', "npm ci failed with 'EINTEGRITY sha512 mismatch'."],
   ['task-request', 'Call the dentist on Monday at 9 am to move the cleaning.'],
   ['task-request', 'Remind Ana on 1 March to renew the parking permit.'],
+  ['status-noise', 'A reminder was set for Tuesday at 8pm to pack the lunches.'],
+  ['status-noise', 'CI build #2231 failed because the lockfile was stale.'],
+  ['passing-state', 'Will ask the pharmacist about the new dosage.'],
+  ['passing-state', 'Kofi needs to renew his passport before the trip.'],
+  ['passing-state', 'The user may add a Makefile target for this later.'],
+  ['passing-state', 'Dana is painting the fence this weekend.'],
+  ['passing-state', 'Moving flats in Leith next week.'],
+  ['passing-state', 'Priya is on parental leave until the 14th.'],
+  ['task-request', 'Wants the budget as a printable table.'],
+  ['task-request', 'Sam wants a reminder on Friday to water the plants.'],
+  ['session-event', 'Lena fixed the flaky login test on her branch.'],
+  ['session-event', 'Renewed the car insurance online.'],
 ];
 
 const kept = [
@@ -64,6 +76,9 @@ const kept = [
   'The user asks for short answers in every reply.',
   'Email invoices to the accountant before the 5th of every month.',
   'Merge PRs only after CI is green, never with a failing check.',
+  'Can only go on holiday during school holidays.',
+  'Is training for the Berlin marathon with a running club.',
+  'Wants invoices as PDF attachments, never as links.',
 ];
 
 describe('extractor output in English', () => {

@@ -30,7 +30,7 @@ const AHEAD = new RegExp(
 );
 /** What is going to happen, not what holds: will, is going to, plans to, arrives, is due. */
 const FUTURE =
-  /\b(?:will|is going to|are going to|plans? to|planning to|intends? to|should|needs? to|has to|have to|comes|come|arrives?|arriving|is due|are due|is scheduled|are scheduled|is booked|is (?:going|coming|flying|driving|leaving|visiting|meeting|starting|heading|travell?ing)|(?:has|have) an? (?:[\w-]+ ){0,2}(?:appointment|meeting|call|interview|exam|deadline|flight|check-?up))\b|'ll\b|^(?:plans?|planning|intends?) to\b/i;
+  /\b(?:will|is going to|are going to|plans? to|planning to|intends? to|should|needs? to|has to|have to|comes|come|arrives?|arriving|is due|are due|is scheduled|are scheduled|is booked|is (?:going|coming|flying|driving|leaving|visiting|meeting|starting|heading|travell?ing)|(?:has|have) an? (?:[\w-]+ ){0,2}(?:appointment|meeting|call|interview|exam|deadline|flight|check-?up|demo|presentation|match|game|party))\b|'ll\b|^(?:plans?|planning|intends?) to\b|\b(?:is|are|am) (?!(?:being|going|coming)\b)[a-z]{3,}ing\b|^[A-Z][a-z]{2,}ing\b/i;
 
 /** "Asked what pace ...", "Margaret asked whether ...": a question of this conversation, reported. */
 const REPORTED_QUESTION =
@@ -67,14 +67,15 @@ const REACTION =
 
 /** True for now: "is happening", "has 3 hours left", "last night", "until the renovation is done". */
 const UNDER_WAY =
-  /\b(?:is|are) (?:happening|thinking about|considering|weighing)\b|\b(?:has|have) (?:only )?(?:\d+|one|two|three|four|five|a few|several) (?:[\w-]+ ){0,4}left\b|\blast night\b|\buntil (?:the|her|his|their|its) [\w ]{1,30} (?:is|are) (?:done|finished|over|complete|fixed)\b/i;
+  /\b(?:is|are) (?:happening|thinking about|considering|weighing)\b|\b(?:has|have) (?:only )?(?:\d+|one|two|three|four|five|a few|several) (?:[\w-]+ ){0,4}left\b|\blast night\b|\buntil (?:the )?\d{1,2}(?:st|nd|rd|th)?\b|\b(?:is|are|'s) (?:currently )?on (?:vacation|holiday|leave|parental leave|sick leave)\b|\buntil (?:the|her|his|their|its) [\w ]{1,30} (?:is|are) (?:done|finished|over|complete|fixed)\b/i;
 
 /** A report of a run or a reminder made: "buf generate failed with 'import ... not found'", "Reminder set for Friday". */
-const RUN_REPORT = /\bfailed with ['"`]|^reminders? (?:set|created|added|scheduled)\b/i;
+const RUN_REPORT =
+  /\bfailed with ['"`]|^(?:an? |the )?reminders? (?:(?:is|was|has been) )?(?:set|created|added|scheduled)\b|#\d+ (?:failed|passed|succeeded|broke)\b/i;
 
 /** Verbs of work on a thing of the session that say what was done whatever follows them ("Bumped version to 1.8.3"). */
 const WORK_DONE =
-  /^(?:Bumped|Rotated|Renamed|Refactored|Reverted|Rebased|Deployed|Redeployed|Released|Published|Pushed|Committed|Merged|Installed|Uninstalled|Reinstalled|Patched|Fixed|Debugged|Compared|Drafted|Booked|Ordered|Scheduled|Emailed|Texted|Reviewed|Tested|Regenerated|Restarted|Rebooted|Flashed|Edited|Removed|Deleted|Cleared)\s/;
+  /^(?:Bumped|Rotated|Renamed|Refactored|Reverted|Rebased|Deployed|Redeployed|Released|Published|Pushed|Committed|Merged|Installed|Uninstalled|Reinstalled|Patched|Fixed|Debugged|Compared|Drafted|Booked|Ordered|Scheduled|Emailed|Texted|Reviewed|Tested|Regenerated|Restarted|Rebooted|Flashed|Edited|Removed|Deleted|Cleared|Renewed|Updated|Upgraded|Downgraded|Replaced|Cancell?ed|Paid|Reset|Resolved|Closed|Reopened|Filed|Submitted|Uploaded|Downloaded|Exported|Imported|Configured|Enabled|Disabled)\s/;
 
 /** Talk around the work: thanks, greetings, jokes, venting. */
 const REPORTED_CHATTER =
@@ -100,6 +101,20 @@ const YEAR_OR_SPAN =
 const RECURRENCE = /\b(?:quarterly|annually|yearly|monthly|weekly|fortnightly|biweekly|daily|nightly)\b/i;
 /** A convention a kind of artefact follows: "Commit messages follow Conventional Commits." */
 const CONVENTION = /^[\w'-]+(?: [\w'-]+){0,3} (?:follow|follows|adhere to|adheres to) \S/i;
+
+/**
+ * What someone is about to do, without a subject or with "will"/"may ... later": "Will ask the
+ * educator about adhesives", "Plans to switch the endpoint to keyset pagination", "Needs to book
+ * the annual physical", "Jonas may add a make target later".
+ */
+const ABOUT_TO =
+  /^(?:Will|Plans to|Planning to|Intends to|Going to|Is going to|Wants to try|Hopes to)\s|\b(?:will|may|might|could)\s+(?:[\w-]+\s+){1,6}?later\b|\bneeds? to (?:book|call|ring|buy|renew|pay|send|email|ask|get|pick up|order|cancel|schedule|finish|submit|refill)\b/;
+/** A format asked for this deliverable: "Wants the training plan as a table for the fridge", "wants a reminder on Sunday". */
+const AS_FORMAT =
+  /\bwants? (?:the|this|that|her|his|their|my) [\w' -]{1,40}? as an? (?:[\w-]+ ){0,3}?(?:table|list|checklist|spreadsheet|pdf|doc|document|email|message)\b|\bwants? an? reminder\b/i;
+/** A person's name and what they did to a thing of the session: "Jonas fixed the out-of-date Package.resolved". */
+const NAMED_DONE =
+  /^[A-Z][a-z]+ (?:fixed|bumped|deployed|merged|pushed|committed|reverted|patched|renamed|refactored|rebased|ran|restarted|rolled back) (?:the|a|an|this|his|her|their)\b/;
 
 /**
  * A to-do written as a memory, opening on the verb: "Call Dr. Okafor's office Monday at 9 am",
@@ -132,6 +147,9 @@ export function englishMemoryRejection(text: string): { reason: AdmissionReason;
   if (!durable && AHEAD.test(t) && FUTURE.test(t)) return { reason: 'passing-state', detail: 'plan' };
   if (!durable && NAMED_WANT.test(t)) return { reason: 'task-request', detail: 'deliverable' };
   if (!durable && TO_DO.test(t)) return { reason: 'task-request', detail: 'to-do' };
+  if (!durable && AS_FORMAT.test(t)) return { reason: 'task-request', detail: 'format for this deliverable' };
+  if (!durable && ABOUT_TO.test(t)) return { reason: 'passing-state', detail: 'plan' };
+  if (!durable && NAMED_DONE.test(t) && !YEAR_OR_SPAN.test(t) && !hasLesson(t)) return { reason: 'session-event', detail: 'work done' };
   if (!durable && (DONE_FIRST.test(t) || WORK_DONE.test(t)) && !LIFE_EVENT.test(t) && !YEAR_OR_SPAN.test(t) && !hasLesson(t))
     return { reason: 'session-event', detail: 'work done' };
   return undefined;
