@@ -19,6 +19,8 @@ const GROUNDED_SETS = [
   ['admission-llm-grounded-d.jsonl', 'dev'],
   ['admission-llm-grounded-e.jsonl', 'blind (one row read)'],
   ['admission-llm-grounded-f.jsonl', 'blind'],
+  ['admission-llm-grounded-g.jsonl', 'blind'],
+  ['admission-llm-grounded-h.jsonl', 'blind'],
 ] as const;
 
 interface GroundedConversation {
