@@ -26,6 +26,16 @@ describe('evidenceRejection: a one-off request written as a standing rule', () =
       expect(judge('The user always wants letters to the landlord written in German.', convo(['user', said]), ['m1'])).toBeUndefined();
   });
 
+  it('reads a rule stated with a condition as lasting (the real cc-navuser transcript, line 46)', () => {
+    const said = convo([
+      'user',
+      "The username I am logged in with is jnarowski but the menu says Guest User. We should use the initials from the username if name isn't present",
+    ]);
+    const memory =
+      'The nav menu must show initials from the username when the user has no display name, never "Guest User" for a logged-in user.';
+    expect(judge(memory, said, ['m1'])).toBeUndefined();
+  });
+
   it('judges only a memory that generalises', () => {
     expect(judge('The user writes to the landlord in German.', oneOff, ['m1'])).toBeUndefined();
   });

@@ -39,12 +39,12 @@ const MEMORY_UNIVERSAL = [
  */
 const USER_STANDING = [
   word(
-    String.raw`always|never|ever|every(?:thing|one|body|where)?|any(?:thing|one|where)?|all|each|nothing|whenever|each time|from now on|going forward|from here on|in (?:the )?future|next time|by default|in general|generally|usually|normally|typically|mostly|as a rule|anymore|any more|no more|for good|rule|policy|conventions?|prefer(?:s|red|ence)?|hate|can'?t stand|(?:i|we)(?:'m| am| are|'re)? (?:don'?t|do not|never|won'?t|will not)|(?:don'?t|do not) ever`,
+    String.raw`always|never|ever|every(?:thing|one|body|where)?|any(?:thing|one|where)?|all|each|nothing|whenever|each time|from now on|going forward|from here on|in (?:the )?future|next time|by default|in general|generally|usually|normally|typically|mostly|as a rule|anymore|any more|no more|for good|rule|policy|conventions?|prefer(?:s|red|ence)?|hate|should(?:n'?t)?|must(?:n'?t)?|if|when|unless|otherwise|can'?t stand|(?:i|we)(?:'m| am| are|'re)? (?:don'?t|do not|never|won'?t|will not)|(?:don'?t|do not) ever`,
   ),
   word(
-    String.raw`siempre|nunca|jamas|de ahora en adelante|a partir de ahora|desde ahora|por defecto|en general|normalmente|por lo general|casi siempre|cada vez|ya no|odio|prefiero|preferimos|me gusta|nos gusta|no (?:uso|usamos|me gusta|quiero)|regla|tod[oa]s?|cualquier(?:a)?|en todos lados|en todas partes`,
+    String.raw`siempre|nunca|jamas|de ahora en adelante|a partir de ahora|desde ahora|por defecto|en general|normalmente|por lo general|casi siempre|cada vez|ya no|odio|prefiero|preferimos|me gusta|nos gusta|no (?:uso|usamos|me gusta|quiero)|regla|deberia|debe|hay que|si|cuando|a menos que|tod[oa]s?|cualquier(?:a)?|en todos lados|en todas partes`,
   ),
-  /以后|今后|从现在起|从现在开始|默认|一般|通常|平时|总是|从不|永远|每次|一直|不要再|再也|习惯|喜欢|讨厌/u,
+  /以后|今后|从现在起|从现在开始|默认|一般|通常|平时|总是|从不|永远|每次|一直|不要再|再也|习惯|喜欢|讨厌|应该|必须|如果|的时候/u,
 ];
 
 function isUniversal(memory: string): boolean {
