@@ -10,7 +10,8 @@ import { printTable } from './table.js';
  * whole conversation written by a helper, and the memories three extractors (careful, sloppy, terse)
  * wrote from it, each citing its source messages and labelled with the conversation in hand. Scored
  * twice: the gate on the memory's text alone, and the gate given the conversation and the cited ids
- * (as `strata distill` gives it), which rejects what the user's words do not bear out (grounding.ts).
+ * (as `strata distill` gives it), which rejects what the user's words do not bear out and holds what
+ * only the agent said to the agent-prose standard (grounding.ts, admission.ts).
  */
 const GROUNDED_SETS = [
   ['admission-llm-grounded-a.jsonl', 'dev'],
@@ -33,7 +34,7 @@ const pct = (n: number, of: number): string => (of === 0 ? '-' : `${((100 * n) /
 
 export function printGroundedSets(options: { dataDir: string }): void {
   const rows = GROUNDED_SETS.filter(([file]) => existsSync(join(options.dataDir, file))).map(([file, role]) => {
-    const t = { keep: 0, junk: 0, aloneJunk: 0, aloneKeepRejected: 0, withJunk: 0, withKeepRejected: 0, oneOff: 0, corrected: 0 };
+    const t = { keep: 0, junk: 0, aloneJunk: 0, aloneKeepRejected: 0, withJunk: 0, withKeepRejected: 0, oneOff: 0, corrected: 0, agentOnly: 0 };
     for (const c of loadJsonl<GroundedConversation>(join(options.dataDir, file))) {
       for (const m of c.memories) {
         const keep = m.label === 'keep';
@@ -50,6 +51,7 @@ export function printGroundedSets(options: { dataDir: string }): void {
         }
         if (alone.admitted && withEvidence.reason === 'ungrounded') {
           if (withEvidence.detail?.startsWith('corrected')) t.corrected++;
+          else if (withEvidence.detail?.startsWith('only the agent')) t.agentOnly++;
           else t.oneOff++;
         }
       }
@@ -63,11 +65,12 @@ export function printGroundedSets(options: { dataDir: string }): void {
       `${pct(t.withJunk, t.junk)} · ${pct(t.withKeepRejected, t.keep)}`,
       t.oneOff,
       t.corrected,
+      t.agentOnly,
     ];
   });
   printTable(
     'Extractor output with its conversation: the gate on the text alone, and given the conversation (junk admitted · keep rejected)',
-    ['file', 'role', 'keep', 'junk', 'text alone', 'with the conversation', 'rejected: one-off made a rule', 'rejected: corrected later'],
+    ['file', 'role', 'keep', 'junk', 'text alone', 'with the conversation', 'rejected: one-off made a rule', 'rejected: corrected later', 'rejected: only the agent said it'],
     rows,
   );
 }

@@ -15,7 +15,7 @@ import { hasLesson } from './durable-evidence.js';
 import { englishUserVeto, foldInformal, statesUserChange } from './english-user.js';
 import { hasSpanishUserEvidence, looksSpanish, spanishUserVeto } from './spanish.js';
 import { foldChatEs } from './spanish-user.js';
-import { judgeSpanishMemory } from './spanish-llm.js';
+import { judgeSpanishMemory, statesSpanishLesson } from './spanish-llm.js';
 import { isDatedLifeEvent, nowMarksLastingChange } from './extractor-english.js';
 import { extractorShapeRejection, readsAsExtractorFact } from './extractor-output.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
@@ -27,7 +27,7 @@ import { isCommonKnowledge, isOngoingActivity, isResearchBrief, isRunOutcome, is
 import { isPastWorkEvent } from './past-events.js';
 import { unsafeImperativeKind } from './unsafe-imperative.js';
 import { readsAsLastingChange, userModelVeto, type UserModelReading } from './junk-model/user-judgement.js';
-import { evidenceRejection, type MemoryEvidence } from './grounding.js';
+import { citesOnlyAgent, evidenceRejection, type MemoryEvidence } from './grounding.js';
 
 /**
  * The admission gate: rules that keep junk out of memory whatever produced the candidate (the
@@ -262,6 +262,12 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   if (source === 'llm' && options.evidence) {
     const ungrounded = evidenceRejection(raw, options.evidence);
     if (ungrounded) return reject('ungrounded', ungrounded.detail);
+    // Extractors turn the agent's narration, diagnoses and textbook facts into memories; what only
+    // the agent said must state a rule, a lesson or a standing fact, as a sentence of its prose must.
+    if (citesOnlyAgent(options.evidence)) {
+      const asAgent = spanishMemory ? (statesSpanishLesson(text) ? undefined : { reason: 'no-content' as const }) : sourceRejection(text, 'assistant');
+      if (asAgent) return reject('ungrounded', `only the agent said it: ${asAgent.reason}`);
+    }
   }
   return source === 'user' ? userDecision(raw, options) : confidenceDecision(options);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { admit } from './admission.js';
 import { evidenceRejection, type EvidenceMessage } from './grounding.js';
 
 const convo = (...texts: Array<[role: 'user' | 'assistant', text: string]>): EvidenceMessage[] =>
@@ -135,5 +136,38 @@ describe('evidenceRejection: a value the user corrected later', () => {
   it('needs a correction: a later message that merely differs is no evidence', () => {
     const later = convo(['user', 'staging db is on 5433'], ['user', 'the redis cache is on 6380 btw']);
     expect(judge('The staging database is on port 5433.', later, ['m1'])).toBeUndefined();
+  });
+});
+
+describe('admit with evidence: a memory only the agent said', () => {
+  const session = convo(
+    ['user', 'the nightly export keeps timing out again, can you look? its the reports service'],
+    [
+      'assistant',
+      'The export query scans the whole orders table: there is no index on created_at. Redis on the staging box only accepts ' +
+        'connections from the VPN subnet, so I ran the check from the bastion. I added the index and the export is fast now.',
+    ],
+  );
+  const withEvidence = (memory: string, cited: string[]) => admit({ text: memory, source: 'llm', evidence: { messages: session, cited } });
+  const finding = 'The export query of the reports service scans the whole orders table.';
+
+  it("rejects this task's finding when it cites only the agent", () => {
+    expect(admit({ text: finding, source: 'llm' }).admitted).toBe(true);
+    expect(withEvidence(finding, ['m2'])).toMatchObject({ admitted: false, reason: 'ungrounded', detail: 'only the agent said it: no-content' });
+  });
+
+  it('keeps a limit the agent found, and a memory that cites the user', () => {
+    expect(withEvidence('Redis on the staging box only accepts connections from the VPN subnet.', ['m2']).admitted).toBe(true);
+    expect(withEvidence(finding, ['m1', 'm2']).admitted).toBe(true);
+  });
+
+  it('reads Spanish: a count is no lesson, a limit is', () => {
+    expect(withEvidence('El bucket de fotos del cliente tiene 3.400 archivos.', ['m2']).detail).toBe('only the agent said it: no-content');
+    expect(withEvidence('El proveedor de pagos no acepta importes con más de dos decimales.', ['m2']).admitted).toBe(true);
+  });
+
+  it('does not hold a memory citing a summary to the agent standard', () => {
+    const summarised = [...session, { id: 'm3', role: 'summary', text: finding }];
+    expect(admit({ text: finding, source: 'llm', evidence: { messages: summarised, cited: ['m2', 'm3'] } }).admitted).toBe(true);
   });
 });

@@ -214,6 +214,16 @@ export function evidenceRejection(memory: string, evidence: MemoryEvidence): { d
   return undefined;
 }
 
+/**
+ * The memory cites messages and every one is the agent's: only the agent said it. Such a memory is
+ * held to what the gate keeps of agent prose (a rule, a lesson, a standing fact), not taken as what
+ * the user told.
+ */
+export function citesOnlyAgent(evidence: MemoryEvidence): boolean {
+  const cited = evidence.messages.filter((m) => evidence.cited.includes(m.id));
+  return cited.length > 0 && cited.every((m) => m.role === 'assistant');
+}
+
 /** The evidence for a candidate: its own session's messages of the batch, and the ids the model cited. */
 export function evidenceFor(
   candidate: { sessionKey: string; sourceMessageIds: string[]; uncited?: true },

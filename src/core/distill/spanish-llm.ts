@@ -124,6 +124,20 @@ const OUTCOME = new RegExp(
 
 const CONDITION = /(?<![\p{L}])(?:si|cuando|porque|siempre que|salvo que|a menos que)(?![\p{L}])/u;
 
+/**
+ * What makes an agent's Spanish words worth keeping: a standing word, a condition or a cause, a
+ * rule ("hay que", "debe"), a limit ("no soporta", "solo acepta"). Used for memories only the agent said.
+ */
+const LESSON_ES = new RegExp(
+  String.raw`${L}(?:la causa|el motivo|se debe a|significa|no (?:soporta|admite|acepta|es compatible|funciona con)|solo (?:acepta|admite|soporta|funciona)|hay que|debe(?:n|mos)?|requiere(?:n)?|necesita(?:n)? (?:que|siempre)|conviene|por convencion)${R}`,
+  'u',
+);
+
+export function statesSpanishLesson(text: string): boolean {
+  const t = fold(text.trim());
+  return DURABLE.test(t) || CONDITION.test(t) || LESSON_ES.test(t);
+}
+
 /** A textbook definition: "PostgreSQL es una base de datos relacional ..." about no one of theirs. */
 const DEFINITION = new RegExp(
   String.raw`^[\p{L}\p{N}.+#/ -]{1,40}? (?:es|son) (?:un|una|unos|unas) (?:[\p{L}-]+ ){0,3}(?:de|que|para|con|basad[oa]|orientad[oa]|escrit[oa]|open ?source|de codigo abierto)${R}`,
