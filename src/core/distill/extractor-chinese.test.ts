@@ -26,4 +26,11 @@ describe('Chinese memories an extractor wrote', () => {
     expect(verdict('在学日语，目标是考 N2')).toBe('kept');
     expect(verdict('用户以后都用中文回复')).toBe('kept');
   });
+
+  it('reads a verb heading a noun as the thing, not a request', () => {
+    expect(verdict('测试环境的 Redis 只接受 VPN 网段的连接。')).toBe('kept');
+    expect(verdict('部署脚本放在 ops/deploy 目录下')).toBe('kept');
+    expect(verdict('测试一下登录接口')).toBe('task-request');
+    expect(verdict('比较结果：海豹续航更长')).not.toBe('kept');
+  });
 });

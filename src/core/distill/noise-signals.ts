@@ -252,8 +252,9 @@ const DEICTIC_REQUEST =
   /^(?:please\s+)?(?:use|take|see|check|open|read|look at|go through|based on)\s+(?:the attached|this|these|that|those|the above|the following|the below|my attached|the (?:file|csv|pdf|image|screenshot|doc|document|spreadsheet|link) (?:i|we) (?:sent|shared|attached|uploaded))\b/i;
 const REQUEST_ZH_BA =
   /^(?:(?:好的?|那|那么|现在|然后|接下来|再|也|嗯)[，,]?\s*)*(?:请你?|帮我|麻烦你?|你(?:能|可以)|能不能|可以)*\s*(?:给|把|将|替)[^，。,.]{1,20}?(?:加上|加个|加一个|添加|改成|改为|换成|删掉|删除|去掉|翻译成|转成|转换成|重写|优化|修复|修改|补上|补充|整理成|拆成|合并)/;
+// A verb that heads a noun (测试环境, 部署脚本, 更新日志) names a thing, not a request; "比较结果：" stays this task's result.
 const REQUEST_ZH =
-  /^(?:(?:好的?|那|那么|现在|然后|接下来|再|也|嗯)[，,]?\s*)*(?:请你?|帮我|麻烦你?|你(?:能|可以)(?:不能)?(?:帮我)?|能不能(?:帮我)?|可以帮我|给我|替我|试着)*\s*(?:写|修复|修改|修一下|修|改一下|改成|改|创建|新建|添加|加一个|加个|实现|重构|运行|跑一下|跑|生成|解释|总结|翻译|看看|看一下|查一下|查看|检查|更新|删除|删掉|部署|安装|优化|分析|列出|找一下|找到|搜索|打开|读一下|测试|提交|合并|回滚|格式化|重启|整理|画|计算|比较|对比)/;
+  /^(?:(?:好的?|那|那么|现在|然后|接下来|再|也|嗯)[，,]?\s*)*(?:请你?|帮我|麻烦你?|你(?:能|可以)(?:不能)?(?:帮我)?|能不能(?:帮我)?|可以帮我|给我|替我|试着)*\s*(?:写|修复|修改|修一下|修|改一下|改成|改|创建|新建|添加|加一个|加个|实现|重构|运行|跑一下|跑|生成|解释|总结|翻译|看看|看一下|查一下|查看|检查|更新|删除|删掉|部署|安装|优化|分析|列出|找一下|找到|搜索|打开|读一下|测试|提交|合并|回滚|格式化|重启|整理|画|计算|比较|对比)(?!环境|服务器|服|库|集|用例|数据|账号|脚本|记录|日志|包|流程|工具|配置|版本|分支|时|的)/;
 
 /** "make sure / ensure <thing> is|stays|uses ...": a requirement on a lasting state, not an action. */
 export const STATE_REQUIREMENT =
