@@ -51,6 +51,9 @@ const junk: Array<[string, string]> = [
   ['task-request', 'Sam wants a reminder on Friday to water the plants.'],
   ['session-event', 'Lena fixed the flaky login test on her branch.'],
   ['session-event', 'Renewed the car insurance online.'],
+  ['passing-state', "Mei's landlord raised the rent by 5 % this month."],
+  ['passing-state', 'The team recently hit a rate limit on the geocoding API.'],
+  ['passing-state', "The user's sister Ana is visiting next week."],
 ];
 
 const kept = [
@@ -79,6 +82,8 @@ const kept = [
   'Can only go on holiday during school holidays.',
   'Is training for the Berlin marathon with a running club.',
   'Wants invoices as PDF attachments, never as links.',
+  'The user switched to a standing desk last month and prefers it.',
+  'Joined the platform team two months ago and owns the deploy pipeline.',
 ];
 
 describe('extractor output in English', () => {

@@ -129,6 +129,16 @@ const TO_DO =
 const SUBJECTLESS_FACT =
   /^(?:Is|Lives|Uses|Works|Prefers|Likes|Loves|Enjoys|Dislikes|Hates|Has|Owns|Speaks|Drives|Plays|Avoids|Eats|Drinks|Runs|Follows|Formats|Writes|Reads|Keeps|Commutes|Wears|Walks|Cycles|Studies|Teaches|Manages|Maintains|Rents|Cooks|Sleeps|Wakes|Trains|Practices|Attends|Volunteers|Knows|Listens|Watches|Weighs|Codes|Doesn't|Does not|Can't|Cannot|Never|Always|Allergic to|Intolerant of|Based in|Born in|Married to|Vegetarian|Vegan|Pescatarian)\b|^(?:Wife|Husband|Partner|Son|Daughter|Mother|Mum|Mom|Father|Dad|Brother|Sister|Dog|Cat|Boss|Manager)'s name is\b/;
 
+/**
+ * Time told from the day of the conversation: "14 months ago", "recently", "next week", "this month".
+ * A memory keeps it after that day is gone, so it is true only then; a change of standing it dates
+ * ("switched to Zed last month") still counts.
+ */
+const RELATIVE_TIME =
+  /\b(?:(?:\d+|a|an|one|a few|few|several|two|three|four|five|six|a couple of) (?:days?|weeks?|months?|years?) ago|recently|the other day|(?:last|next|this) (?:week|month|weekend))\b/i;
+const DATED_CHANGE =
+  /\b(?:switched|moved|started|joined|changed|took up|quit|stopped|left|retired|married|divorced|adopted|became|was diagnosed|bought|sold|graduated)\b/i;
+
 /** Why an English memory an extractor wrote is junk, or undefined when none of these shapes fits. */
 export function englishMemoryRejection(text: string): { reason: AdmissionReason; detail: string } | undefined {
   const t = text.trim();
@@ -142,6 +152,7 @@ export function englishMemoryRejection(text: string): { reason: AdmissionReason;
   if (HOST_RULES.test(t)) return { reason: 'restated-instruction', detail: 'host instructions' };
   const durable = hasDurableMarker(t);
   if (!durable && (FOR_NOW.test(t) || UNDER_WAY.test(t))) return { reason: 'passing-state', detail: 'for now' };
+  if (!durable && RELATIVE_TIME.test(t) && !DATED_CHANGE.test(t)) return { reason: 'passing-state', detail: 'dated by the conversation' };
   if (!durable && NAMED_ASK.test(t)) return { reason: 'task-request', detail: 'asked' };
   if (!durable && PUT_TO_USE.test(t) && !YEAR_OR_SPAN.test(t)) return { reason: 'session-event', detail: 'put to use' };
   if (!durable && AHEAD.test(t) && FUTURE.test(t)) return { reason: 'passing-state', detail: 'plan' };
