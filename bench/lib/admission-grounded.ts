@@ -22,6 +22,8 @@ const GROUNDED_SETS = [
   ['admission-llm-grounded-f.jsonl', 'blind'],
   ['admission-llm-grounded-g.jsonl', 'blind'],
   ['admission-llm-grounded-h.jsonl', 'blind'],
+  ['admission-llm-grounded-i.jsonl', 'blind (zh, one row read)'],
+  ['admission-llm-grounded-j.jsonl', 'blind (zh, one row read)'],
 ] as const;
 
 interface GroundedConversation {

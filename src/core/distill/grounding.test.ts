@@ -73,6 +73,13 @@ describe('evidenceRejection: a one-off request written as a standing rule', () =
     expect(judge('用户总是希望邮件用英文写。', zh, ['m1'])).toBe('one-off made a rule');
     expect(judge('用户总是希望邮件用英文写。', convo(['user', '以后邮件都用英文写']), ['m1'])).toBeUndefined();
   });
+
+  it('reads a Chinese rule said with "any", "ever" or "we do not"', () => {
+    const memory = '该团队从不使用 MongoDB，所有服务都用 Postgres。';
+    for (const said of ['跑下迁移。我们组不用mongo 都是pg', '改完跑测试，mongo从来没在我们这用过', '任何新服务都别上mongo'])
+      expect(judge(memory, convo(['user', said]), ['m1'])).toBeUndefined();
+    expect(judge('用户从不希望代码里有注释。', convo(['user', '这个文件先别写注释']), ['m1'])).toBe('one-off made a rule');
+  });
 });
 
 describe('evidenceRejection: a value the user corrected later', () => {

@@ -44,7 +44,7 @@ const USER_STANDING = [
   word(
     String.raw`siempre|nunca|jamas|de ahora en adelante|a partir de ahora|desde ahora|por defecto|en general|normalmente|por lo general|casi siempre|cada vez|ya no|odio|prefiero|preferimos|me gusta|nos gusta|no (?:uso|usamos|me gusta|quiero)|regla|deberia|debe|hay que|si|cuando|a menos que|tod[oa]s?|cualquier(?:a)?|en todos lados|en todas partes`,
   ),
-  /以后|今后|从现在起|从现在开始|默认|一般|通常|平时|总是|从不|永远|每次|一直|不要再|再也|习惯|喜欢|讨厌|应该|必须|如果|的时候/u,
+  /以后|今后|从现在起|从现在开始|默认|一般|通常|平时|总是|从不|从来|永远|每次|一直|不要再|再也|任何|所有|全部|一律|统一|规定|约定|规范|惯例|习惯|喜欢|讨厌|应该|必须|如果|的时候|(?:我们|我|咱们)[^，。,.！!？?]{0,6}(?:不|没)(?:用|上|要|做|写|加|碰|引)/u,
 ];
 
 function isUniversal(memory: string): boolean {
