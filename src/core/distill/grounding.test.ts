@@ -74,6 +74,24 @@ describe('evidenceRejection: a one-off request written as a standing rule', () =
     expect(judge('用户总是希望邮件用英文写。', convo(['user', '以后邮件都用英文写']), ['m1'])).toBeUndefined();
   });
 
+  it('rejects a preference drawn from a request scoped to this task', () => {
+    const scoped = convo(['user', 'skip the type hints this time, its a throwaway script']);
+    expect(judge('The user prefers Python scripts without type hints.', scoped, ['m1'])).toBe('one-off made a rule');
+    expect(judge('La usuaria prefiere informes sin gráficos.', convo(['user', 'sin graficos para este informe porfa']), ['m1'])).toBe(
+      'one-off made a rule',
+    );
+    expect(judge('用户希望报告不要配图。', convo(['user', '这次报告先不要配图']), ['m1'])).toBe('one-off made a rule');
+    expect(judge('The user prefers Python scripts without type hints.', convo(['user', 'no type hints, i hate them']), ['m1'])).toBeUndefined();
+  });
+
+  it('reads a standing reason beside a scoped request: the reason is kept, "never" is not', () => {
+    const both = convo(['user', 'no emoji in the release notes for this one, our PM hates emoji in customer-facing copy']);
+    expect(judge("The user's PM dislikes emoji in customer-facing text.", both, ['m1'])).toBeUndefined();
+    expect(judge('Never use emoji in release notes.', both, ['m1'])).toBe('one-off made a rule');
+    const lasting = convo(['user', 'no emoji in the release notes for this one, and from now on none in any changelog']);
+    expect(judge('Never use emoji in release notes.', lasting, ['m1'])).toBeUndefined();
+  });
+
   it('reads a Chinese rule said with "any", "ever" or "we do not"', () => {
     const memory = '该团队从不使用 MongoDB，所有服务都用 Postgres。';
     for (const said of ['跑下迁移。我们组不用mongo 都是pg', '改完跑测试，mongo从来没在我们这用过', '任何新服务都别上mongo'])

@@ -39,12 +39,26 @@ const MEMORY_UNIVERSAL = [
  */
 const USER_STANDING = [
   word(
-    String.raw`always|never|ever|every(?:thing|one|body|where)?|any(?:thing|one|where)?|all|each|nothing|whenever|each time|from now on|going forward|from here on|in (?:the )?future|next time|by default|in general|generally|usually|normally|typically|mostly|as a rule|anymore|any more|no more|for good|rule|policy|conventions?|prefer(?:s|red|ence)?|hate|should(?:n'?t)?|must(?:n'?t)?|if|when|unless|otherwise|can'?t stand|(?:i|we)(?:'m| am| are|'re)? (?:don'?t|do not|never|won'?t|will not)|(?:don'?t|do not) ever`,
+    String.raw`always|never|ever|every(?:thing|one|body|where)?|any(?:thing|one|where)?|all|each|nothing|whenever|each time|from now on|going forward|from here on|in (?:the )?future|next time|by default|in general|generally|usually|normally|typically|mostly|as a rule|anymore|any more|no more|for good|rule|policy|conventions?|prefer(?:s|red|ence)?|hates?|hated|should(?:n'?t)?|must(?:n'?t)?|if|when|unless|otherwise|can'?t stand|(?:i|we)(?:'m| am| are|'re)? (?:don'?t|do not|never|won'?t|will not)|(?:don'?t|do not) ever`,
   ),
   word(
-    String.raw`siempre|nunca|jamas|de ahora en adelante|a partir de ahora|desde ahora|por defecto|en general|normalmente|por lo general|casi siempre|cada vez|ya no|odio|prefiero|preferimos|me gusta|nos gusta|no (?:uso|usamos|me gusta|quiero)|regla|deberia|debe|hay que|si|cuando|a menos que|tod[oa]s?|cualquier(?:a)?|en todos lados|en todas partes`,
+    String.raw`siempre|nunca|jamas|de ahora en adelante|a partir de ahora|desde ahora|por defecto|en general|normalmente|por lo general|casi siempre|cada vez|ya no|odio|odia|prefiero|preferimos|me gusta|nos gusta|no (?:uso|usamos|me gusta|quiero)|regla|deberia|debe|hay que|si|cuando|a menos que|tod[oa]s?|cualquier(?:a)?|en todos lados|en todas partes`,
   ),
   /以后|今后|从现在起|从现在开始|默认|一般|通常|平时|总是|从不|从来|永远|每次|一直|不要再|再也|任何|所有|全部|一律|统一|规定|约定|规范|惯例|习惯|喜欢|讨厌|应该|必须|如果|的时候|(?:我们|我|咱们)[^，。,.！!？?]{0,6}(?:不|没)(?:用|上|要|做|写|加|碰|引)/u,
+];
+
+/** A memory that says what someone wants or likes; made of a request scoped to this task, it generalises too. */
+const MEMORY_PREFERENCE = [
+  word(String.raw`wants?|prefers?|likes?|loves?|hates?|dislikes?|(?:does not|doesn'?t) (?:want|like)`),
+  word(String.raw`quiere|prefiere|le gusta|le encanta|odia|no quiere`),
+  /希望|喜欢|偏好|倾向|讨厌|不想|要求/u,
+];
+
+/** The user scoping a request to this task: "this time", "for this one", "para este", "这次". */
+const THIS_TASK_ONLY = [
+  word(String.raw`this time|this once|just this|for this one|this one|for now|for today`),
+  word(String.raw`esta vez|por esta vez|para este|para esta|por ahora|por hoy|solo este|solo esta`),
+  /这次|这一次|这回|这封|这篇|这个先|暂时/u,
 ];
 
 function isUniversal(memory: string): boolean {
@@ -54,6 +68,22 @@ function isUniversal(memory: string): boolean {
 
 /** "not formal at all", "all good": an intensifier or a reply, not a claim about every case. */
 const NOT_UNIVERSAL = /(?<![\p{L}])(?:at all|all (?:good|right|set|done|fine|ok|okay|clear|yours))(?![\p{L}])/gu;
+
+/** The part of USER_STANDING that says outright a thing lasts: a quantifier or a standing opening. */
+const USER_LASTING = [
+  word(
+    String.raw`always|never|ever|every(?:thing|one|body|where)?|any(?:thing|one|where)?|all|each|whenever|each time|from now on|going forward|from here on|in (?:the )?future|next time|by default|as a rule|anymore|any more|no more|for good|rule|policy|conventions?`,
+  ),
+  word(String.raw`siempre|nunca|jamas|de ahora en adelante|a partir de ahora|desde ahora|por defecto|cada vez|ya no|regla|tod[oa]s?|cualquier(?:a)?`),
+  /以后|今后|从现在起|从现在开始|默认|总是|从不|从来|永远|每次|一直|不要再|再也|任何|所有|全部|一律|规定|约定|规范/u,
+];
+
+function saysLasting(message: string): boolean {
+  const text = fold(message)
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(NOT_UNIVERSAL, ' ');
+  return USER_LASTING.some((re) => re.test(text));
+}
 
 function saysStanding(message: string): boolean {
   const text = fold(message)
@@ -86,9 +116,20 @@ function userSources(memory: string, evidence: MemoryEvidence): EvidenceMessage[
   return evidence.messages.filter((m) => m.role === 'user' && [...contentWords(m.text)].some((w) => words.has(w)));
 }
 
-/** A standing rule the user never stated: the memory generalises, and no source says anything lasts. */
+/**
+ * A standing rule the user never stated: the memory generalises (a quantifier, or a preference drawn
+ * from a request the user scoped to this task), and no source says anything lasts.
+ */
 function overgeneralised(memory: string, sources: EvidenceMessage[]): boolean {
-  return sources.length > 0 && isUniversal(memory) && !sources.some((m) => saysStanding(m.text));
+  if (sources.length === 0) return false;
+  const scoped = sources.some((m) => THIS_TASK_ONLY.some((re) => re.test(fold(m.text))));
+  if (isUniversal(memory)) {
+    // "no comments in the sql for this one, the reviewer hates them": scoped to this task, only a
+    // word that says it lasts (always, from now on, every ...) makes "never" the user's.
+    return scoped ? !sources.some((m) => saysLasting(m.text)) : !sources.some((m) => saysStanding(m.text));
+  }
+  if (sources.some((m) => saysStanding(m.text))) return false;
+  return scoped && MEMORY_PREFERENCE.some((re) => re.test(fold(memory)));
 }
 
 // ------------------------------------------------------------------ corrected values
