@@ -138,7 +138,7 @@ describe('evidenceRejection: a value the user corrected later', () => {
       ['user', 'her endo appt is thursday the 14th at 10:30'],
       ['user', 'hang on, checked the letter, its tuesday the 12th not thursday.'],
     );
-    expect(judge('The endocrinology appointment is on Thursday the 14th.', day, ['m1'])).toBe('corrected later: thursday');
+    expect(judge('The endocrinology appointment is on Thursday the 14th.', day, ['m1'])).toBe('corrected later: thu');
     const es = convo(['user', 'el dev corre en el 3002'], ['user', 'perdon, el puerto es 3001 no 3002']);
     expect(judge('El servidor de desarrollo corre en el puerto 3002.', es, ['m1'])).toBe('corrected later: 3002');
   });
@@ -156,6 +156,29 @@ describe('evidenceRejection: a value the user corrected later', () => {
   it('judges only a value the memory took from its sources ("not thursdays" of the physio, not of training)', () => {
     const week = convo(['user', 'aoife has camogie tues and thurs 6-7'], ['user', 'sorry physio is wednesdays not thursdays']);
     expect(judge('Aoife has camogie training on Tuesdays and Thursdays, 6-7pm.', week, ['m1'])).toBeUndefined();
+  });
+
+  it('reads days of the week however they are written, and a slip put right with other days', () => {
+    const shifts = convo(['user', 'gym is mon and thurs evenings'], ['user', 'oops my bad, gym is tue and fri not mon and thurs']);
+    expect(judge('The user goes to the gym on Monday and Thursday evenings.', shifts, ['m1'])).toBe('corrected later: mon');
+    const slip = convo(['user', 'bins go out weds and sat here'], ['user', 'sorry wrong, its tue and sun']);
+    expect(judge('Bins go out on Wednesdays and Saturdays.', slip, ['m1'])).toBe('corrected later: wed');
+    const zh = convo(['user', '游泳课是周二和周四'], ['user', '说错了，是周三和周五']);
+    expect(judge('孩子的游泳课在周二和周四。', zh, ['m1'])).toBe('corrected later: tue');
+    const other = convo(['user', 'bins go out weds and sat here'], ['user', 'sorry wrong, the recycling is tue']);
+    expect(judge('Bins go out on Wednesdays and Saturdays.', other, ['m1'])).toBeUndefined();
+  });
+
+  it('reads a value put right without a "sorry", in Spanish too, and a value only the agent said', () => {
+    const es = convo(['user', 'la boda es el sabado 20'], ['user', 'perdona, es el 21 no el 20, me he liado']);
+    expect(judge('La boda es el sábado 20.', es, ['m1'])).toBe('corrected later: 20');
+    const agent = convo(['assistant', 'You can trigger the nightly-build workflow now.'], ['user', 'its build-nightly not nightly-build']);
+    expect(judge('The CI workflow is called nightly-build.', agent, ['m1'])).toBe('corrected later: nightly-build');
+  });
+
+  it('reads a taken-back number whole ("not 3.11" is no "3")', () => {
+    const api = convo(['user', 'the api has 3 replicas and runs python 3.11'], ['user', 'sorry, the worker is on python 3.12 not 3.11']);
+    expect(judge('The API runs 3 replicas.', api, ['m1'])).toBeUndefined();
   });
 
   it('needs a correction: a later message that merely differs is no evidence', () => {

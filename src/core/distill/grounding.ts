@@ -1,5 +1,7 @@
 import type { L0Record } from '../../spec/conversation.js';
 import { fold } from './spanish.js';
+import { correctedValue } from './corrected-values.js';
+import { contentWords, word } from './grounding-words.js';
 
 /**
  * Evidence checks for a memory an LLM extractor wrote, against the conversation it was written from.
@@ -22,8 +24,6 @@ export interface MemoryEvidence {
   /** The ids the extractor cited; may be empty, name agent messages, or be imprecise. */
   cited: string[];
 }
-
-const word = (source: string, flags = 'iu'): RegExp => new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${source})(?![\p{L}\p{N}])`, flags);
 
 /** A memory that makes a standing rule or habit of something: "always", "never", "every", "any". */
 const MEMORY_UNIVERSAL = [
@@ -92,18 +92,6 @@ function saysStanding(message: string): boolean {
   return USER_STANDING.some((re) => re.test(text));
 }
 
-/** Content words (3+ letters, or any CJK run, or a number) of a text, accent-folded. */
-function contentWords(text: string): Set<string> {
-  const words = fold(text).match(/[\p{L}\p{N}][\p{L}\p{N}'._-]*[\p{L}\p{N}]|\p{N}/gu) ?? [];
-  return new Set(words.filter((w) => w.length >= 3 && !STOP.has(w)));
-}
-
-const STOP = new Set(
-  'the and for with that this these those from into user users their they them has have had was were are not but you your our his her its she him who what when where which will would should could can also just then than very more most some such only about over after before because while there here still each been being does did done use uses used using wants want likes like prefers prefer el la los las que del por para con una uno unos unas como pero mas sus suyo usuario usuaria tiene tienen'.split(
-    ' ',
-  ),
-);
-
 /**
  * The user messages the memory is judged against: those it cites, else (no usable citation) those
  * sharing a word with it. A memory that cites only the agent's messages (a lesson the agent stated)
@@ -132,125 +120,13 @@ function overgeneralised(memory: string, sources: EvidenceMessage[]): boolean {
   return scoped && MEMORY_PREFERENCE.some((re) => re.test(fold(memory)));
 }
 
-// ------------------------------------------------------------------ corrected values
-
-const CORRECTION = [
-  word(
-    String.raw`actually|sorry|correction|i meant|i mean|my bad|scratch that|wait|hang on|hold on|oops|typo|misspoke|mis-said|misread|no no|nvm|never mind|make that|rather`,
-  ),
-  word(String.raw`perdon|en realidad|me equivoque|quise decir|corrijo|correccion|mejor dicho|error mio|digo|espera|no no`),
-  /不对|更正|说错|其实是|我是说|应该是|搞错|写错/u,
-];
-
-/** "cabal, not stack", "no es stack sino cabal", "不是stack": the value the user takes back. */
-const TAKEN_BACK = [
-  /(?<![\p{L}\p{N}])(?:not|no|isn'?t|wasn'?t|instead of)\s+(?:the\s+|a\s+|an\s+)?([\p{L}\p{N}][\p{L}\p{N}._-]*)/giu,
-  /(?<![\p{L}\p{N}])(?:no es|no era|no son|en vez de|en lugar de)\s+(?:el\s+|la\s+|los\s+|las\s+|un\s+|una\s+)?([\p{L}\p{N}][\p{L}\p{N}._-]*)/giu,
-  /不是([\p{L}\p{N}]+)/gu,
-];
-
-const NUMBER = /\d+(?:[.:,]\d+)*/g;
-
-function numbers(text: string): Set<string> {
-  return new Set((text.match(NUMBER) ?? []).map((n) => n.replace(/^0+(?=\d)/, '')));
-}
-
-/** The words just around each place `value` stands in `text` (two before, one after), stop words left out. */
-function neighbours(text: string, value: string): string[] {
-  const tokens = fold(text).match(/[\p{L}]+|\d+(?:[.:,]\d+)*/gu) ?? [];
-  const out: string[] = [];
-  for (const [i, token] of tokens.entries()) {
-    if (token.replace(/^0+(?=\d)/, '') !== value) continue;
-    out.push(
-      ...[tokens[i - 2], tokens[i - 1], tokens[i + 1]].filter(
-        (w): w is string => w !== undefined && /^\p{L}{2,}$/u.test(w) && !STOP.has(w) && !NEAR_STOP.has(w),
-      ),
-    );
-  }
-  return out;
-}
-
-/** Short words that sit beside numbers everywhere ("at", "es", "the"), which say nothing of what is counted. */
-const NEAR_STOP = new Set('to at on in of by is it its es en el la de a the and or per about like around maybe'.split(' '));
-
-/** "min" and "minimum", "year" and "years": the same word, give or take its ending. */
-function sharesStem(a: string, b: string): boolean {
-  const n = Math.min(a.length, b.length);
-  return n >= 3 && a.slice(0, n) === b.slice(0, n);
-}
-
-const GONE = word(
-  String.raw`old|older|wrong|outdated|no longer|not anymore|anymore|gone|deleted|dropped|deprecated|dead|viej[oa]s?|antigu[oa]s?|ya no|equivocad[oa]|borrad[oa]|borramos|no existe|旧的|不用了|已经删`,
-);
-
-/** "pkumar" names "dbt_pkumar", "jest.config" names "jest": a value of the memory as the user wrote it. */
-const names = (said: string, value: string): boolean => said === value || value.endsWith(`_${said}`) || said.startsWith(`${value}.`);
-
-/** A word of the memory, said in its sources, that the correction calls old, wrong or gone nearby. */
-function droppedWord(folded: string, memoryWords: Set<string>, sources: EvidenceMessage[]): string | undefined {
-  const said = new Set(sources.flatMap((s) => [...contentWords(s.text)]));
-  const values = [...memoryWords].filter((w) => said.has(w));
-  for (const clause of folded.split(/[.,;!?\n]\s|\b(?:but|and|pero|y)\b/u)) {
-    if (!GONE.test(clause)) continue;
-    for (const w of clause.match(/[\p{L}\p{N}][\p{L}\p{N}'._-]*[\p{L}\p{N}]/gu) ?? []) {
-      const value = values.find((v) => names(w, v));
-      if (value !== undefined) return value;
-    }
-  }
-  return undefined;
-}
-
-function isCorrection(message: string): boolean {
-  const text = fold(message);
-  return CORRECTION.some((re) => re.test(text));
-}
-
-/**
- * The value a correction of the user's replaced, still in the memory; undefined when none. Only a
- * correction after every message the memory cites counts: a memory that cites it drew on it.
- */
-function correctedValue(memory: string, sources: EvidenceMessage[], evidence: MemoryEvidence): string | undefined {
-  if (sources.length === 0) return undefined;
-  const users = evidence.messages.filter((m) => m.role === 'user');
-  const last = Math.max(...sources.map((s) => users.indexOf(s)));
-  const memoryWords = contentWords(memory);
-  const memoryNumbers = numbers(memory);
-  const sourceNumbers = new Set(sources.flatMap((s) => [...numbers(s.text)]));
-  // What the memory took from its sources: a value taken back later must be one of these.
-  const said = new Set([...sources.flatMap((s) => [...contentWords(s.text)]), ...sourceNumbers]);
-  for (const [i, correction] of users.entries()) {
-    if (i <= last || !isCorrection(correction.text)) continue;
-    const folded = fold(correction.text);
-    for (const re of TAKEN_BACK) {
-      for (const match of folded.matchAll(re)) {
-        const value = match[1]!.replace(/[._-]+$/, '');
-        if (said.has(value) && (memoryWords.has(value) || memoryNumbers.has(value)) && !fold(memory).includes(`not ${value}`)) return value;
-      }
-    }
-    // "pkumar is my old teammate", "develop ya no existe", "ese jest.config es viejo": the correction
-    // names a word of the memory, said in its sources, and calls it old, wrong or gone.
-    const dropped = droppedWord(folded, memoryWords, sources);
-    if (dropped !== undefined) return dropped;
-    // "5433 ... sorry, 5434. 5433 is the old container", "year 4 ... its year 3 actually": the
-    // correction gives a number the sources did not, the memory keeps the sources' one instead, and
-    // the correction names that number again or says the new one of the same thing (a word beside it).
-    const fresh = [...numbers(correction.text)].filter((n) => !sourceNumbers.has(n));
-    if (fresh.length === 0 || fresh.some((n) => memoryNumbers.has(n))) continue;
-    const sameTopic = i === last + 1 || [...contentWords(correction.text)].some((w) => memoryWords.has(w));
-    for (const stale of [...memoryNumbers].filter((n) => sourceNumbers.has(n))) {
-      if (sameTopic && numbers(correction.text).has(stale)) return stale;
-      const before = sources.flatMap((s) => neighbours(s.text, stale));
-      if (fresh.some((n) => neighbours(correction.text, n).some((w) => before.some((b) => sharesStem(w, b))))) return stale;
-    }
-  }
-  return undefined;
-}
-
 /** Why the conversation does not bear the memory out, or undefined when it does (or cannot tell). */
 export function evidenceRejection(memory: string, evidence: MemoryEvidence): { detail: string } | undefined {
   const sources = userSources(memory, evidence);
   if (overgeneralised(memory, sources)) return { detail: 'one-off made a rule' };
-  const corrected = correctedValue(memory, sources, evidence);
+  // What only the agent said can be taken back by the user too ("its Release-Beta not beta-release").
+  const cited = evidence.messages.filter((m) => evidence.cited.includes(m.id));
+  const corrected = correctedValue(memory, sources.length > 0 ? sources : cited, evidence);
   if (corrected !== undefined) return { detail: `corrected later: ${corrected}` };
   return undefined;
 }

@@ -1,0 +1,162 @@
+import type { EvidenceMessage, MemoryEvidence } from './grounding.js';
+import { canonicalValue, contentWords, STOP, valueWords, weekdays, word } from './grounding-words.js';
+import { fold } from './spanish.js';
+
+/**
+ * A value the user corrected later in the conversation, still in the memory an extractor wrote:
+ * "db is on 5433 ... sorry, 5434" kept as 5433, "cabal, not stack" kept as stack, "sorry wrong, its
+ * wed and sun" kept as Tuesday and Saturday. Only a correction after every message the memory cites
+ * counts; the value must be one the memory took from those messages.
+ */
+
+const CORRECTION = [
+  word(
+    String.raw`actually|sorry|correction|i meant|i mean|my bad|scratch that|wait|hang on|hold on|oops|typo|misspoke|mis-said|misread|no no|nvm|never mind|make that|rather`,
+  ),
+  word(String.raw`perdon|perdona|perdone|en realidad|me equivoque|me he liad?o|me lie|me confundi|quise decir|corrijo|correccion|mejor dicho|error mio|digo|espera|no no`),
+  /不对|更正|说错|其实是|我是说|应该是|搞错|写错/u,
+];
+
+/** "cabal, not stack", "no es stack sino cabal", "del 14 no del 12", "不是stack": the value the user takes back. */
+const TAKEN_BACK = [
+  /(?<![\p{L}\p{N}])(?:not|no|isn'?t|wasn'?t|instead of)\s+(?:the\s+|a\s+|an\s+)?([\p{L}\p{N}][\p{L}\p{N}._-]*)/giu,
+  /(?<![\p{L}\p{N}])(?:no es|no era|no son|en vez de|en lugar de)\s+(?:el\s+|la\s+|los\s+|las\s+|un\s+|una\s+)?([\p{L}\p{N}][\p{L}\p{N}._-]*)/giu,
+  /(?<![\p{L}\p{N}])no\s+(?:del|al|el|la|los|las|a las|a la|en)\s+([\p{L}\p{N}][\p{L}\p{N}._-]*)/giu,
+  /不是([\p{L}\p{N}]+)/gu,
+];
+
+/** Words that own up to a slip, beyond a plain "sorry": enough to read new days right after as a correction. */
+const SLIP = [
+  word(String.raw`wrong|my bad|i meant|mistake|typo|misspoke|mixed (?:it|them) up|correction`),
+  word(String.raw`me equivoque|me he liado|me lie|quise decir|error mio|correccion|mal dicho`),
+  /说错|搞错|写错|弄错|记错|不对/u,
+];
+
+const NUMBER = /\d+(?:[.:,]\d+)*/g;
+
+function numbers(text: string): Set<string> {
+  return new Set((text.match(NUMBER) ?? []).map((n) => n.replace(/^0+(?=\d)/, '')));
+}
+
+/** The words just around each place `value` stands in `text` (two before, one after), stop words left out. */
+function neighbours(text: string, value: string): string[] {
+  const tokens = fold(text).match(/[\p{L}]+|\d+(?:[.:,]\d+)*/gu) ?? [];
+  const out: string[] = [];
+  for (const [i, token] of tokens.entries()) {
+    if (token.replace(/^0+(?=\d)/, '') !== value) continue;
+    out.push(
+      ...[tokens[i - 2], tokens[i - 1], tokens[i + 1]].filter(
+        (w): w is string => w !== undefined && /^\p{L}{2,}$/u.test(w) && !STOP.has(w) && !NEAR_STOP.has(w),
+      ),
+    );
+  }
+  return out;
+}
+
+/** Short words that sit beside numbers everywhere ("at", "es", "the"), which say nothing of what is counted. */
+const NEAR_STOP = new Set('to at on in of by is it its es en el la de a the and or per about like around maybe'.split(' '));
+
+/** "min" and "minimum", "year" and "years": the same word, give or take its ending. */
+function sharesStem(a: string, b: string): boolean {
+  const n = Math.min(a.length, b.length);
+  return n >= 3 && a.slice(0, n) === b.slice(0, n);
+}
+
+const GONE = word(
+  String.raw`old|older|wrong|outdated|no longer|not anymore|anymore|gone|deleted|dropped|deprecated|dead|viej[oa]s?|antigu[oa]s?|ya no|equivocad[oa]|borrad[oa]|borramos|no existe|旧的|不用了|已经删`,
+);
+
+/** "pkumar" names "dbt_pkumar", "jest.config" names "jest": a value of the memory as the user wrote it. */
+const names = (said: string, value: string): boolean => said === value || value.endsWith(`_${said}`) || said.startsWith(`${value}.`);
+
+/** A word of the memory, said in its sources, that the correction calls old, wrong or gone nearby. */
+function droppedWord(folded: string, memoryWords: Set<string>, sources: EvidenceMessage[]): string | undefined {
+  const said = new Set(sources.flatMap((s) => [...valueWords(s.text)]));
+  const values = [...memoryWords].filter((w) => said.has(w));
+  for (const clause of folded.split(/[.,;!?\n]\s|\b(?:but|and|pero|y)\b/u)) {
+    if (!GONE.test(clause)) continue;
+    for (const w of clause.match(/[\p{L}\p{N}][\p{L}\p{N}'._-]*[\p{L}\p{N}]/gu) ?? []) {
+      const value = values.find((v) => names(canonicalValue(w), v));
+      if (value !== undefined) return value;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether a correction speaks of what the memory is about: a word of it (give or take its ending)
+ * is in the memory, or it names nothing else ("its tuesday not thursday") and follows the source.
+ */
+function aboutTheMemory(clause: string, memoryWords: Set<string>, adjacent: boolean): boolean {
+  const words = [...contentWords(clause)].filter(
+    (w) => !/\d/.test(w) && weekdays(w).size === 0 && !CORRECTION.some((re) => re.test(w)) && !SLIP.some((re) => re.test(w)),
+  );
+  if (words.length === 0) return adjacent;
+  return words.some((w) => [...memoryWords].some((m) => sharesStem(w, m)));
+}
+
+/** "its Release-Beta not beta-release", "es el 14 no el 12": a value put right, no "sorry" needed. */
+const PUT_RIGHT = /(?<![\p{L}])(?:it'?s|its|that'?s|thats|is|are|es|son)\s+[^\s,.;]+(?:\s+[^\s,.;]+)?,?\s+(?:not|no)\s+[\p{L}\p{N}]/u;
+
+function isCorrection(message: string): boolean {
+  const text = fold(message);
+  return CORRECTION.some((re) => re.test(text));
+}
+
+/** The value a correction of the user's replaced, still in the memory; undefined when none. */
+export function correctedValue(memory: string, sources: EvidenceMessage[], evidence: MemoryEvidence): string | undefined {
+  if (sources.length === 0) return undefined;
+  const last = Math.max(...sources.map((s) => evidence.messages.indexOf(s)));
+  const next = evidence.messages.findIndex((m, i) => i > last && m.role === 'user');
+  const memoryWords = valueWords(memory);
+  const memoryNumbers = numbers(memory);
+  const memoryDays = weekdays(memory);
+  const sourceNumbers = new Set(sources.flatMap((s) => [...numbers(s.text)]));
+  const sourceDays = new Set(sources.flatMap((s) => [...weekdays(s.text)]));
+  // What the memory took from its sources: a value taken back later must be one of these.
+  const said = new Set([...sources.flatMap((s) => [...valueWords(s.text)]), ...sourceNumbers]);
+  for (const [i, correction] of evidence.messages.entries()) {
+    if (i <= last || correction.role !== 'user') continue;
+    const folded = fold(correction.text);
+    // Put right without a "sorry", the message names the value it takes back and says no more.
+    const marked = isCorrection(correction.text);
+    if (!marked && !PUT_RIGHT.test(folded.replace(/[\u2018\u2019]/g, "'"))) continue;
+    for (const clause of folded.split(/[.;!?](?:\s+|$)|\n|,\s+/u)) {
+      for (const re of TAKEN_BACK) {
+        for (const match of clause.matchAll(re)) {
+          const value = canonicalValue(match[1]!.replace(/[._-]+$/, ''));
+          if (!said.has(value) || !(memoryWords.has(value) || memoryNumbers.has(value)) || fold(memory).includes(`not ${value}`)) continue;
+          // A day is named of many things in one conversation: "physio is wednesdays not thursdays"
+          // corrects the physio, not the training the memory is about.
+          if (!weekdays(value).size || aboutTheMemory(clause, memoryWords, i === next)) return value;
+        }
+      }
+    }
+    if (!marked) continue;
+    // "pkumar is my old teammate", "develop ya no existe", "ese jest.config es viejo": the correction
+    // names a word of the memory, said in its sources, and calls it old, wrong or gone.
+    const dropped = droppedWord(folded, memoryWords, sources);
+    if (dropped !== undefined) return dropped;
+    // "tues/sat ... sorry wrong, its wed and sun": right after, owning up to a slip, other days.
+    if (i === next && SLIP.some((re) => re.test(folded))) {
+      for (const clause of folded.split(/[.;!?](?:\s+|$)|\n|,\s+/u)) {
+        const days = weekdays(clause);
+        if (![...days].some((d) => !sourceDays.has(d) && !memoryDays.has(d)) || !aboutTheMemory(clause, memoryWords, true)) continue;
+        const stale = [...memoryDays].find((d) => sourceDays.has(d) && !days.has(d));
+        if (stale !== undefined) return stale;
+      }
+    }
+    // "5433 ... sorry, 5434. 5433 is the old container", "year 4 ... its year 3 actually": the
+    // correction gives a number the sources did not, the memory keeps the sources' one instead, and
+    // the correction names that number again or says the new one of the same thing (a word beside it).
+    const fresh = [...numbers(correction.text)].filter((n) => !sourceNumbers.has(n));
+    if (fresh.length === 0 || fresh.some((n) => memoryNumbers.has(n))) continue;
+    const sameTopic = i === next || [...contentWords(correction.text)].some((w) => memoryWords.has(w));
+    for (const stale of [...memoryNumbers].filter((n) => sourceNumbers.has(n))) {
+      if (sameTopic && numbers(correction.text).has(stale)) return stale;
+      const before = sources.flatMap((s) => neighbours(s.text, stale));
+      if (fresh.some((n) => neighbours(correction.text, n).some((w) => before.some((b) => sharesStem(w, b))))) return stale;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,48 @@
+import { fold } from './spanish.js';
+
+/** Words of a message or memory as the evidence checks (grounding.ts, corrected-values.ts) compare them. */
+
+/** A whole-word pattern: no letter or digit on either side (works for accents; CJK lists use plain regexes). */
+export const word = (source: string, flags = 'iu'): RegExp =>
+  new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${source})(?![\p{L}\p{N}])`, flags);
+
+export const STOP = new Set(
+  'the and for with that this these those from into user users their they them has have had was were are not but you your our his her its she him who what when where which will would should could can also just then than very more most some such only about over after before because while there here still each been being does did done use uses used using wants want likes like prefers prefer el la los las que del por para con una uno unos unas como pero mas sus suyo usuario usuaria tiene tienen'.split(
+    ' ',
+  ),
+);
+
+/** Content words (3+ letters, or any CJK run, or a number) of a text, accent-folded. */
+export function contentWords(text: string): Set<string> {
+  const words = fold(text).match(/[\p{L}\p{N}][\p{L}\p{N}'._-]*[\p{L}\p{N}]|\p{N}/gu) ?? [];
+  return new Set(words.filter((w) => w.length >= 3 && !STOP.has(w)));
+}
+
+const DAY_EN =
+  /(?<![\p{L}])(mon(?:day)?|tue(?:s(?:day)?)?|wed(?:s|nesday)?|thu(?:rs?(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)s?(?![\p{L}])/giu;
+const DAY_ES = /(?<![\p{L}])(lunes|martes|miercoles|jueves|viernes|sabado|domingo)s?(?![\p{L}])/giu;
+const DAY_ZH = /(?:周|星期|礼拜)([一二三四五六日天])/gu;
+const ES_DAY: Record<string, string> = { lunes: 'mon', martes: 'tue', miercoles: 'wed', jueves: 'thu', viernes: 'fri', sabado: 'sat', domingo: 'sun' };
+const ZH_DAY: Record<string, string> = { 一: 'mon', 二: 'tue', 三: 'wed', 四: 'thu', 五: 'fri', 六: 'sat', 日: 'sun', 天: 'sun' };
+
+/** The days of the week a text names, as mon … sun, whatever the language or the abbreviation ("tues", "jueves", "周三"). */
+export function weekdays(text: string): Set<string> {
+  const folded = fold(text);
+  const days = [
+    ...[...folded.matchAll(DAY_EN)].map((m) => m[1]!.slice(0, 3)),
+    ...[...folded.matchAll(DAY_ES)].map((m) => ES_DAY[m[1]!]!),
+    ...[...text.matchAll(DAY_ZH)].map((m) => ZH_DAY[m[1]!]!),
+  ];
+  return new Set(days);
+}
+
+/** A word said as the value it stands for: a day of the week is the same day however it is written. */
+export function canonicalValue(value: string): string {
+  const [day] = weekdays(value);
+  return day ?? value;
+}
+
+/** Content words and the days named, each day as mon … sun. */
+export function valueWords(text: string): Set<string> {
+  return new Set([...contentWords(text), ...weekdays(text)]);
+}
