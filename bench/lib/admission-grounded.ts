@@ -24,6 +24,9 @@ const GROUNDED_SETS = [
   ['admission-llm-grounded-h.jsonl', 'blind'],
   ['admission-llm-grounded-i.jsonl', 'blind (zh, one row read)'],
   ['admission-llm-grounded-j.jsonl', 'blind (zh, one row read)'],
+  ['admission-llm-grounded-k.jsonl', 'blind, measured once'],
+  ['admission-llm-grounded-l.jsonl', 'blind, measured once'],
+  ['admission-llm-grounded-m.jsonl', 'blind (es), measured once'],
 ] as const;
 
 interface GroundedConversation {
@@ -36,7 +39,17 @@ const pct = (n: number, of: number): string => (of === 0 ? '-' : `${((100 * n) /
 
 export function printGroundedSets(options: { dataDir: string }): void {
   const rows = GROUNDED_SETS.filter(([file]) => existsSync(join(options.dataDir, file))).map(([file, role]) => {
-    const t = { keep: 0, junk: 0, aloneJunk: 0, aloneKeepRejected: 0, withJunk: 0, withKeepRejected: 0, oneOff: 0, corrected: 0, agentOnly: 0 };
+    const t = {
+      keep: 0,
+      junk: 0,
+      aloneJunk: 0,
+      aloneKeepRejected: 0,
+      withJunk: 0,
+      withKeepRejected: 0,
+      oneOff: 0,
+      corrected: 0,
+      agentOnly: 0,
+    };
     for (const c of loadJsonl<GroundedConversation>(join(options.dataDir, file))) {
       for (const m of c.memories) {
         const keep = m.label === 'keep';
@@ -72,7 +85,17 @@ export function printGroundedSets(options: { dataDir: string }): void {
   });
   printTable(
     'Extractor output with its conversation: the gate on the text alone, and given the conversation (junk admitted · keep rejected)',
-    ['file', 'role', 'keep', 'junk', 'text alone', 'with the conversation', 'rejected: one-off made a rule', 'rejected: corrected later', 'rejected: only the agent said it'],
+    [
+      'file',
+      'role',
+      'keep',
+      'junk',
+      'text alone',
+      'with the conversation',
+      'rejected: one-off made a rule',
+      'rejected: corrected later',
+      'rejected: only the agent said it',
+    ],
     rows,
   );
 }

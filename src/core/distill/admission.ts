@@ -265,7 +265,11 @@ export function admit(options: AdmitOptions): AdmissionDecision {
     // Extractors turn the agent's narration, diagnoses and textbook facts into memories; what only
     // the agent said must state a rule, a lesson or a standing fact, as a sentence of its prose must.
     if (citesOnlyAgent(options.evidence)) {
-      const asAgent = spanishMemory ? (statesSpanishLesson(text) ? undefined : { reason: 'no-content' as const }) : sourceRejection(text, 'assistant');
+      const asAgent = spanishMemory
+        ? statesSpanishLesson(text)
+          ? undefined
+          : { reason: 'no-content' as const }
+        : sourceRejection(text, 'assistant');
       if (asAgent) return reject('ungrounded', `only the agent said it: ${asAgent.reason}`);
     }
   }

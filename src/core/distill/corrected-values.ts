@@ -13,7 +13,9 @@ const CORRECTION = [
   word(
     String.raw`actually|sorry|correction|i meant|i mean|my bad|scratch that|wait|hang on|hold on|oops|typo|misspoke|mis-said|misread|no no|nvm|never mind|make that|rather`,
   ),
-  word(String.raw`perdon|perdona|perdone|en realidad|me equivoque|me he liad?o|me lie|me confundi|quise decir|corrijo|correccion|mejor dicho|error mio|digo|espera|no no`),
+  word(
+    String.raw`perdon|perdona|perdone|en realidad|me equivoque|me he liad?o|me lie|me confundi|quise decir|corrijo|correccion|mejor dicho|error mio|digo|espera|no no`,
+  ),
   /不对|更正|说错|其实是|我是说|应该是|搞错|写错/u,
 ];
 

@@ -3,8 +3,7 @@ import { fold } from './spanish.js';
 /** Words of a message or memory as the evidence checks (grounding.ts, corrected-values.ts) compare them. */
 
 /** A whole-word pattern: no letter or digit on either side (works for accents; CJK lists use plain regexes). */
-export const word = (source: string, flags = 'iu'): RegExp =>
-  new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${source})(?![\p{L}\p{N}])`, flags);
+export const word = (source: string, flags = 'iu'): RegExp => new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${source})(?![\p{L}\p{N}])`, flags);
 
 export const STOP = new Set(
   'the and for with that this these those from into user users their they them has have had was were are not but you your our his her its she him who what when where which will would should could can also just then than very more most some such only about over after before because while there here still each been being does did done use uses used using wants want likes like prefers prefer el la los las que del por para con una uno unos unas como pero mas sus suyo usuario usuaria tiene tienen'.split(
@@ -22,7 +21,15 @@ const DAY_EN =
   /(?<![\p{L}])(mon(?:day)?|tue(?:s(?:day)?)?|wed(?:s|nesday)?|thu(?:rs?(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)s?(?![\p{L}])/giu;
 const DAY_ES = /(?<![\p{L}])(lunes|martes|miercoles|jueves|viernes|sabado|domingo)s?(?![\p{L}])/giu;
 const DAY_ZH = /(?:周|星期|礼拜)([一二三四五六日天])/gu;
-const ES_DAY: Record<string, string> = { lunes: 'mon', martes: 'tue', miercoles: 'wed', jueves: 'thu', viernes: 'fri', sabado: 'sat', domingo: 'sun' };
+const ES_DAY: Record<string, string> = {
+  lunes: 'mon',
+  martes: 'tue',
+  miercoles: 'wed',
+  jueves: 'thu',
+  viernes: 'fri',
+  sabado: 'sat',
+  domingo: 'sun',
+};
 const ZH_DAY: Record<string, string> = { 一: 'mon', 二: 'tue', 三: 'wed', 四: 'thu', 五: 'fri', 六: 'sat', 日: 'sun', 天: 'sun' };
 
 /** The days of the week a text names, as mon … sun, whatever the language or the abbreviation ("tues", "jueves", "周三"). */

@@ -81,7 +81,9 @@ describe('evidenceRejection: a one-off request written as a standing rule', () =
       'one-off made a rule',
     );
     expect(judge('用户希望报告不要配图。', convo(['user', '这次报告先不要配图']), ['m1'])).toBe('one-off made a rule');
-    expect(judge('The user prefers Python scripts without type hints.', convo(['user', 'no type hints, i hate them']), ['m1'])).toBeUndefined();
+    expect(
+      judge('The user prefers Python scripts without type hints.', convo(['user', 'no type hints, i hate them']), ['m1']),
+    ).toBeUndefined();
   });
 
   it('reads a standing reason beside a scoped request: the reason is kept, "never" is not', () => {
@@ -201,7 +203,11 @@ describe('admit with evidence: a memory only the agent said', () => {
 
   it("rejects this task's finding when it cites only the agent", () => {
     expect(admit({ text: finding, source: 'llm' }).admitted).toBe(true);
-    expect(withEvidence(finding, ['m2'])).toMatchObject({ admitted: false, reason: 'ungrounded', detail: 'only the agent said it: no-content' });
+    expect(withEvidence(finding, ['m2'])).toMatchObject({
+      admitted: false,
+      reason: 'ungrounded',
+      detail: 'only the agent said it: no-content',
+    });
   });
 
   it('keeps a limit the agent found, and a memory that cites the user', () => {

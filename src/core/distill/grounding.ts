@@ -74,7 +74,9 @@ const USER_LASTING = [
   word(
     String.raw`always|never|ever|every(?:thing|one|body|where)?|any(?:thing|one|where)?|all|each|whenever|each time|from now on|going forward|from here on|in (?:the )?future|next time|by default|as a rule|anymore|any more|no more|for good|rule|policy|conventions?`,
   ),
-  word(String.raw`siempre|nunca|jamas|de ahora en adelante|a partir de ahora|desde ahora|por defecto|cada vez|ya no|regla|tod[oa]s?|cualquier(?:a)?`),
+  word(
+    String.raw`siempre|nunca|jamas|de ahora en adelante|a partir de ahora|desde ahora|por defecto|cada vez|ya no|regla|tod[oa]s?|cualquier(?:a)?`,
+  ),
   /以后|今后|从现在起|从现在开始|默认|总是|从不|从来|永远|每次|一直|不要再|再也|任何|所有|全部|一律|规定|约定|规范/u,
 ];
 
