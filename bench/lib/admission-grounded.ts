@@ -24,9 +24,9 @@ const GROUNDED_SETS = [
   ['admission-llm-grounded-h.jsonl', 'blind'],
   ['admission-llm-grounded-i.jsonl', 'blind (zh, one row read)'],
   ['admission-llm-grounded-j.jsonl', 'blind (zh, one row read)'],
-  ['admission-llm-grounded-k.jsonl', 'blind, measured once'],
-  ['admission-llm-grounded-l.jsonl', 'blind, measured once'],
-  ['admission-llm-grounded-m.jsonl', 'blind (es), measured once'],
+  ['admission-llm-grounded-k.jsonl', 'blind, never read'],
+  ['admission-llm-grounded-l.jsonl', 'blind, never read'],
+  ['admission-llm-grounded-m.jsonl', 'blind (es), never read'],
 ] as const;
 
 interface GroundedConversation {

@@ -54,6 +54,8 @@ const junk: Array<[string, string]> = [
   ['passing-state', "Mei's landlord raised the rent by 5 % this month."],
   ['passing-state', 'The team recently hit a rate limit on the geocoding API.'],
   ['passing-state', "The user's sister Ana is visiting next week."],
+  ['passing-state', 'Priya will repaint the spare room before her parents arrive.'],
+  ['passing-state', "The user's team is going to move the cron jobs to Airflow."],
 ];
 
 const kept = [
@@ -83,6 +85,7 @@ const kept = [
   'Is training for the Berlin marathon with a running club.',
   'Wants invoices as PDF attachments, never as links.',
   'The user switched to a standing desk last month and prefers it.',
+  'The team will never deploy on Fridays.',
   'Joined the platform team two months ago and owns the deploy pipeline.',
 ];
 

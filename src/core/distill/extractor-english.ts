@@ -105,10 +105,10 @@ const CONVENTION = /^[\w'-]+(?: [\w'-]+){0,3} (?:follow|follows|adhere to|adhere
 /**
  * What someone is about to do, without a subject or with "will"/"may ... later": "Will ask the
  * educator about adhesives", "Plans to switch the endpoint to keyset pagination", "Needs to book
- * the annual physical", "Jonas may add a make target later".
+ * the annual physical", "Jonas may add a make target later", "Helen will plant Charlotte in late March".
  */
 const ABOUT_TO =
-  /^(?:Will|Plans to|Planning to|Intends to|Going to|Is going to|Wants to try|Hopes to)\s|\b(?:will|may|might|could)\s+(?:[\w-]+\s+){1,6}?later\b|\bneeds? to (?:book|call|ring|buy|renew|pay|send|email|ask|get|pick up|order|cancel|schedule|finish|submit|refill)\b/;
+  /^(?:Will|Plans to|Planning to|Intends to|Going to|Is going to|Wants to try|Hopes to)\s|^(?:The user|The team|[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?:'s [a-z]+)? (?:will|is going to|plans to|is planning to|intends to) (?!always|never|only|not|keep|continue|stay|remain)|\b(?:will|may|might|could)\s+(?:[\w-]+\s+){1,6}?later\b|\bneeds? to (?:book|call|ring|buy|renew|pay|send|email|ask|get|pick up|order|cancel|schedule|finish|submit|refill)\b/;
 /** A format asked for this deliverable: "Wants the training plan as a table for the fridge", "wants a reminder on Sunday". */
 const AS_FORMAT =
   /\bwants? (?:the|this|that|her|his|their|my) [\w' -]{1,40}? as an? (?:[\w-]+ ){0,3}?(?:table|list|checklist|spreadsheet|pdf|doc|document|email|message)\b|\bwants? an? reminder\b/i;
