@@ -43,6 +43,8 @@ describe('Spanish memories an extractor wrote', () => {
 
   it('rejects plans by their tense or deadline, run tallies, this task and the host rules restated', () => {
     expect(verdict('Lucía enviará el presupuesto el jueves.')).toBe('passing-state');
+    expect(verdict('Rocío va a cambiar la contraseña del router.')).toBe('passing-state');
+    expect(verdict('Andrés pintará la valla del patio.')).toBe('passing-state');
     expect(verdict('El siguiente paso es añadir paginación al listado.')).toBe('passing-state');
     expect(verdict('Pablo tiene que entregar el informe antes del viernes.')).toBe('passing-state');
     expect(verdict('Fallan 4 tests de integración en PedidoServiceIT.')).toBe('status-noise');
@@ -59,6 +61,7 @@ describe('Spanish memories an extractor wrote', () => {
     expect(verdict('Lucía hace la compra los sábados por la mañana.')).toBe('kept');
     expect(verdict('La primera semana de cada mes el equipo revisa los costes de AWS el lunes.')).toBe('kept');
     expect(verdict('El equipo siempre tiene que cerrar el sprint antes del viernes.')).toBe('kept');
+    expect(verdict('Andrés era profesor de física en Rosario.')).toBe('kept');
   });
 
   it('rejects what was done told without a subject, intentions pinned to a day, worries and things broken now', () => {

@@ -59,6 +59,15 @@ const POINTING =
 const PLAN =
   /^(?:manana|luego|despues|mas tarde|proximo paso|siguiente paso|pendiente)(?![\p{L}])|(?<![\p{L}])(?:va a|van a|piensa|planea|tiene pensado)(?![\p{L}]).{0,60}(?<![\p{L}])(?:manana|luego|despues|la semana que viene|la proxima semana|el mes que viene|el proximo mes|el proximo (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo)|esta (?:tarde|noche)|hoy|el (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo))(?![\p{L}])|(?<![\p{L}])no sabe si(?![\p{L}])/u;
 
+/**
+ * A plan told with its subject, no day needed: "Valentina va a rotar el token", "Manolo jugará el
+ * torneo". The future is read with its accent ("jugará"; "era" is the past).
+ */
+const SUBJECT_PLAN =
+  /^(?:[Ee]l usuario|[Ll]a usuaria|\p{Lu}\p{L}+(?: \p{Lu}\p{L}+)?) (?:va a|van a|planea|piensa|tiene pensado) \p{L}+(?:ar|er|ir)(?!\p{L})/u;
+const SUBJECT_FUTURE =
+  /^(?:[Ee]l usuario|[Ll]a usuaria|\p{Lu}\p{L}+(?: \p{Lu}\p{L}+)?) (?:no )?\p{L}{2,}(?:ará|erá|irá|arán|erán|irán)(?!\p{L})/u;
+
 /** A plan by its tense: "mandará las cotizaciones el lunes", "tiene que terminar la mezcla antes del viernes". */
 const DAY = String.raw`(?:lunes|martes|miercoles|jueves|viernes|sabado|domingo|fin de semana)`;
 const PLAN_AHEAD = new RegExp(
@@ -194,7 +203,15 @@ export function judgeSpanishMemory(text: string): SpanishLlmJudgement | undefine
   }
   if (REACTION.test(t)) return reject('chatter', 'reaction');
   if (POINTING.test(t)) return reject('context-dependent');
-  if (!durable && (PLAN.test(t) || PLAN_AHEAD.test(t) || INTENT_AHEAD.test(t) || FUTURE_AHEAD.test(trimmed.toLowerCase())))
+  if (
+    !durable &&
+    (PLAN.test(t) ||
+      PLAN_AHEAD.test(t) ||
+      INTENT_AHEAD.test(t) ||
+      FUTURE_AHEAD.test(trimmed.toLowerCase()) ||
+      SUBJECT_PLAN.test(trimmed) ||
+      SUBJECT_FUTURE.test(trimmed))
+  )
     return reject('passing-state', 'plan');
   if (!durable && TO_DO_ES.test(t)) return reject('task-request', 'to-do');
   if (!durable && NOW_ES.test(t)) return reject('passing-state');
