@@ -80,19 +80,16 @@ const USER_LASTING = [
   /以后|今后|从现在起|从现在开始|默认|总是|从不|从来|永远|每次|一直|不要再|再也|任何|所有|全部|一律|规定|约定|规范/u,
 ];
 
-function saysLasting(message: string): boolean {
-  const text = fold(message)
-    .replace(/[\u2018\u2019]/g, "'")
-    .replace(NOT_UNIVERSAL, ' ');
-  return USER_LASTING.some((re) => re.test(text));
-}
-
-function saysStanding(message: string): boolean {
-  const text = fold(message)
-    .replace(/[\u2018\u2019]/g, "'")
-    .replace(NOT_UNIVERSAL, ' ');
-  return USER_STANDING.some((re) => re.test(text));
-}
+const says =
+  (patterns: RegExp[]) =>
+  (message: string): boolean => {
+    const text = fold(message)
+      .replace(/[\u2018\u2019]/g, "'")
+      .replace(NOT_UNIVERSAL, ' ');
+    return patterns.some((re) => re.test(text));
+  };
+const saysLasting = says(USER_LASTING);
+const saysStanding = says(USER_STANDING);
 
 /**
  * The user messages the memory is judged against: those it cites, else (no usable citation) those
