@@ -53,7 +53,7 @@ const junk: Array<[string, string]> = [
   ['session-event', 'Renewed the car insurance online.'],
   ['passing-state', "Mei's landlord raised the rent by 5 % this month."],
   ['passing-state', 'The team recently hit a rate limit on the geocoding API.'],
-  ['passing-state', "The user's sister Ana is visiting next week."],
+  ['passing-state', 'The user had a dentist check-up a few weeks ago and needs a filling.'],
   ['passing-state', 'Priya will repaint the spare room before her parents arrive.'],
   ['passing-state', "The user's team is going to move the cron jobs to Airflow."],
 ];
