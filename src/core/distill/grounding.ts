@@ -5,12 +5,15 @@ import { contentWords, word } from './grounding-words.js';
 
 /**
  * Evidence checks for a memory an LLM extractor wrote, against the conversation it was written from.
- * Two mistakes extractors make cannot be seen in the memory's text, only next to what the user said:
+ * Mistakes extractors make that cannot be seen in the memory's text, only next to the conversation:
  * - a one-off request written as a standing rule: "write this one in German" becomes "Ji-woo always
- *   wants emails in German"; "skip the explanation" becomes "never wants explanations";
+ *   wants emails in German"; "skip the type hints this time" becomes "prefers no type hints";
  * - a value the user corrected later in the same conversation: "dev db is on 5433 ... sorry, 5434"
- *   kept as 5433, or "we build it with stack ... actually cabal, not stack" kept as stack.
- * A memory is only judged against user messages: the agent's words are not what the user said.
+ *   kept as 5433, or "we build it with stack ... actually cabal, not stack" kept as stack
+ *   (corrected-values.ts);
+ * - what only the agent said, taken for a memory: the gate holds it to the standard of agent prose
+ *   (`citesOnlyAgent`, admission.ts).
+ * Whether a thing lasts is read in the user's words only: the agent's are not what the user said.
  */
 export interface EvidenceMessage {
   id: string;
@@ -93,8 +96,8 @@ const saysStanding = says(USER_STANDING);
 
 /**
  * The user messages the memory is judged against: those it cites, else (no usable citation) those
- * sharing a word with it. A memory that cites only the agent's messages (a lesson the agent stated)
- * has no user source: what the user did not say does not count against it.
+ * sharing a word with it. A memory that cites only the agent's messages has no user source: it is
+ * not judged a one-off, and the gate holds it to the standard of agent prose instead.
  */
 function userSources(memory: string, evidence: MemoryEvidence): EvidenceMessage[] {
   const cited = evidence.messages.filter((m) => evidence.cited.includes(m.id));
