@@ -100,10 +100,15 @@ function aboutTheMemory(clause: string, memoryWords: Set<string>, adjacent: bool
 /** "its Release-Beta not beta-release", "es el 14 no el 12": a value put right, no "sorry" needed. */
 const PUT_RIGHT = /(?<![\p{L}])(?:it'?s|its|that'?s|thats|is|are|es|son)\s+[^\s,.;]+(?:\s+[^\s,.;]+)?,?\s+(?:not|no)\s+[\p{L}\p{N}]/u;
 
-function isCorrection(message: string): boolean {
-  const text = fold(message);
-  return CORRECTION.some((re) => re.test(text));
+/** A session's messages are read once for every memory written from it: fold each once. */
+const foldedText = new WeakMap<EvidenceMessage, string>();
+function foldedOnce(message: EvidenceMessage): string {
+  let text = foldedText.get(message);
+  if (text === undefined) foldedText.set(message, (text = fold(message.text)));
+  return text;
 }
+
+const isCorrection = (folded: string): boolean => CORRECTION.some((re) => re.test(folded));
 
 /** The value a correction of the user's replaced, still in the memory; undefined when none. */
 export function correctedValue(memory: string, sources: EvidenceMessage[], evidence: MemoryEvidence): string | undefined {
@@ -119,9 +124,9 @@ export function correctedValue(memory: string, sources: EvidenceMessage[], evide
   const said = new Set([...sources.flatMap((s) => [...valueWords(s.text)]), ...sourceNumbers]);
   for (const [i, correction] of evidence.messages.entries()) {
     if (i <= last || correction.role !== 'user') continue;
-    const folded = fold(correction.text);
+    const folded = foldedOnce(correction);
     // Put right without a "sorry", the message names the value it takes back and says no more.
-    const marked = isCorrection(correction.text);
+    const marked = isCorrection(folded);
     if (!marked && !PUT_RIGHT.test(folded.replace(/[\u2018\u2019]/g, "'"))) continue;
     for (const clause of folded.split(/[.;!?](?:\s+|$)|\n|,\s+/u)) {
       for (const re of TAKEN_BACK) {

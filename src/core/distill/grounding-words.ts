@@ -17,9 +17,10 @@ export function contentWords(text: string): Set<string> {
   return new Set(words.filter((w) => w.length >= 3 && !STOP.has(w)));
 }
 
+// A day stands alone: "Mon3dita#2024" (a password) names no Monday.
 const DAY_EN =
-  /(?<![\p{L}])(mon(?:day)?|tue(?:s(?:day)?)?|wed(?:s|nesday)?|thu(?:rs?(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)s?(?![\p{L}])/giu;
-const DAY_ES = /(?<![\p{L}])(lunes|martes|miercoles|jueves|viernes|sabado|domingo)s?(?![\p{L}])/giu;
+  /(?<![\p{L}\p{N}])(mon(?:day)?|tue(?:s(?:day)?)?|wed(?:s|nesday)?|thu(?:rs?(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)s?(?![\p{L}\p{N}])/giu;
+const DAY_ES = /(?<![\p{L}\p{N}])(lunes|martes|miercoles|jueves|viernes|sabado|domingo)s?(?![\p{L}\p{N}])/giu;
 const DAY_ZH = /(?:周|星期|礼拜)([一二三四五六日天])/gu;
 const ES_DAY: Record<string, string> = {
   lunes: 'mon',
@@ -43,9 +44,16 @@ export function weekdays(text: string): Set<string> {
   return new Set(days);
 }
 
+/** Whether a word is a day of the week and nothing more ("weds", "sábados", "周三"; not "周三下午去合唱团"). */
+export function isWeekday(word: string): boolean {
+  const folded = fold(word);
+  const whole = (re: RegExp) => [...folded.matchAll(re)].some((m) => m[0] === folded);
+  return whole(DAY_EN) || whole(DAY_ES) || [...word.matchAll(DAY_ZH)].some((m) => m[0] === word);
+}
+
 /** A word said as the value it stands for: a day of the week is the same day however it is written. */
 export function canonicalValue(value: string): string {
-  const [day] = weekdays(value);
+  const [day] = isWeekday(value) ? weekdays(value) : [];
   return day ?? value;
 }
 

@@ -8,30 +8,27 @@
  * current memory qualifies.
  */
 import { isAdditive, marksChange, subjectWords } from './change-target.js';
+import { isWeekday, weekdays } from './grounding-words.js';
 import type { CurrentItem } from './reconcile-offline.js';
 import { fold } from './spanish.js';
 
-/** An English or Spanish weekday, singular or plural ("wed", "wednesdays", "sábados" folded). */
-const DAY = String.raw`(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day|nesday|urday)?s?|lunes|martes|miercoles|jueves|viernes|sabados?|domingos?`;
-const WEEKDAY = new RegExp(String.raw`\b(?:${DAY})\b`, 'gi');
 /** A clock time or a span of hours: "9am", "7:30", "8 to half 9", "8-4", "a las 10". */
 const CLOCK =
   /\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|h)\b|\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}(?:[:.]\d{2})?\s*(?:-|to|a)\s*(?:half\s+)?\d{1,2}(?:[:.]\d{2})?\b|\ba las \d{1,2}\b/gi;
 
 /** When a recurring thing happens, by kind: its weekdays and its clock times (today or a count is no schedule). */
 function whenOf(text: string): { days: string; clock: string } {
-  const folded = fold(text);
-  const all = (re: RegExp, name: (match: string) => string) =>
-    [...new Set([...folded.matchAll(re)].map((m) => name(m[0])))].sort().join(' ');
-  // "tue", "tuesday" and "tuesdays" are one day; "sábados" and "sabado" too.
-  return { days: all(WEEKDAY, (d) => d.slice(0, 3)), clock: all(CLOCK, (c) => c.replace(/\s+/g, ' ')) };
+  const clock = [...new Set([...fold(text).matchAll(CLOCK)].map((m) => m[0].replace(/\s+/g, ' ')))];
+  // "tue", "tuesdays", "martes" and "周二" are one day (grounding-words.ts reads them for every check).
+  return { days: [...weekdays(text)].sort().join(' '), clock: clock.sort().join(' ') };
 }
 
-const TIME_WORD = new RegExp(String.raw`^(?:\d.*|${DAY}|week\w*|morning|afternoon|evening|night|am|pm|half)$`);
+const TIME_WORD = /^(?:\d.*|week\w*|morning|afternoon|evening|night|am|pm|half)$/;
+const isTimeWord = (w: string): boolean => TIME_WORD.test(w) || isWeekday(w);
 
 /** The thing's words: content words with the times taken out. */
 function thingWords(text: string): string[] {
-  return [...subjectWords(text)].filter((w) => w.length >= 4 && !TIME_WORD.test(w));
+  return [...subjectWords(text)].filter((w) => w.length >= 4 && !isTimeWord(w));
 }
 
 /** "swim" and "swimming", "book" and "booking": one word is the start of the other. */

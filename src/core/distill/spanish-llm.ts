@@ -63,10 +63,10 @@ const PLAN =
  * A plan told with its subject, no day needed: "Valentina va a rotar el token", "Manolo jugará el
  * torneo". The future is read with its accent ("jugará"; "era" is the past).
  */
-const SUBJECT_PLAN =
-  /^(?:[Ee]l usuario|[Ll]a usuaria|\p{Lu}\p{L}+(?: \p{Lu}\p{L}+)?) (?:va a|van a|planea|piensa|tiene pensado) \p{L}+(?:ar|er|ir)(?!\p{L})/u;
-const SUBJECT_FUTURE =
-  /^(?:[Ee]l usuario|[Ll]a usuaria|\p{Lu}\p{L}+(?: \p{Lu}\p{L}+)?) (?:no )?\p{L}{2,}(?:ará|erá|irá|arán|erán|irán)(?!\p{L})/u;
+/** The memory's subject: the user, or a named person ("Valentina", "Manolo García"). */
+const PLAN_SUBJECT = String.raw`^(?:[Ee]l usuario|[Ll]a usuaria|\p{Lu}\p{L}+(?: \p{Lu}\p{L}+)?) `;
+const SUBJECT_PLAN = new RegExp(String.raw`${PLAN_SUBJECT}(?:va a|van a|planea|piensa|tiene pensado) \p{L}+(?:ar|er|ir)(?!\p{L})`, 'u');
+const SUBJECT_FUTURE = new RegExp(String.raw`${PLAN_SUBJECT}(?:no )?\p{L}{2,}(?:ará|erá|irá|arán|erán|irán)(?!\p{L})`, 'u');
 
 /** A plan by its tense: "mandará las cotizaciones el lunes", "tiene que terminar la mezcla antes del viernes". */
 const DAY = String.raw`(?:lunes|martes|miercoles|jueves|viernes|sabado|domingo|fin de semana)`;
