@@ -29,6 +29,7 @@ import { printLearnedBaseline } from './lib/admission-learned.js';
 import { printWrittenUserSets } from './lib/admission-written-user.js';
 import { printWrittenAssistantSets } from './lib/admission-written-assistant.js';
 import { printGroundedSets } from './lib/admission-grounded.js';
+import { printRealGrounded } from './lib/admission-real-grounded.js';
 import { printWrittenSummarySets } from './lib/admission-written-summary.js';
 import { printJunkModelCost } from './lib/junk-model-cost.js';
 import { printJunkModelCrossValidation } from './lib/junk-model-cv.js';
@@ -176,6 +177,8 @@ export function runAdmissionBench(options: { misses?: boolean; cv?: boolean; exc
       pct(kr as number),
     ]),
   );
+
+  printRealGrounded({ dataDir: DATA_DIR, real });
 
   printWrittenSets();
 

@@ -28,6 +28,7 @@ import { isPastWorkEvent } from './past-events.js';
 import { unsafeImperativeKind } from './unsafe-imperative.js';
 import { readsAsLastingChange, userModelVeto, type UserModelReading } from './junk-model/user-judgement.js';
 import { citesOnlyAgent, evidenceRejection, type MemoryEvidence } from './grounding.js';
+import { namesAnArtifact } from './grounding-words.js';
 
 /**
  * The admission gate: rules that keep junk out of memory whatever produced the candidate (the
@@ -264,13 +265,16 @@ export function admit(options: AdmitOptions): AdmissionDecision {
     if (ungrounded) return reject('ungrounded', ungrounded.detail);
     // Extractors turn the agent's narration, diagnoses and textbook facts into memories; what only
     // the agent said must state a rule, a lesson or a standing fact, as a sentence of its prose must.
+    // A fact naming a file, an identifier or a version of the project stands: in real sessions the
+    // agent is often the only one to say where things live (bench: the real-transcript citations).
     if (citesOnlyAgent(options.evidence)) {
       const asAgent = spanishMemory
         ? statesSpanishLesson(text)
           ? undefined
           : { reason: 'no-content' as const }
         : sourceRejection(text, 'assistant');
-      if (asAgent) return reject('ungrounded', `only the agent said it: ${asAgent.reason}`);
+      if (asAgent && !(asAgent.reason === 'no-content' && namesAnArtifact(text)))
+        return reject('ungrounded', `only the agent said it: ${asAgent.reason}`);
     }
   }
   return source === 'user' ? userDecision(raw, options) : confidenceDecision(options);

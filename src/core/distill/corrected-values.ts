@@ -74,7 +74,8 @@ const names = (said: string, value: string): boolean => said === value || value.
 /** A word of the memory, said in its sources, that the correction calls old, wrong or gone nearby. */
 function droppedWord(folded: string, memoryWords: Set<string>, sources: EvidenceMessage[]): string | undefined {
   const said = new Set(sources.flatMap((s) => [...valueWords(s.text)]));
-  const values = [...memoryWords].filter((w) => said.has(w));
+  // "the old dim color" calls nothing old of a memory that says "old" itself.
+  const values = [...memoryWords].filter((w) => said.has(w) && !GONE.test(w));
   for (const clause of folded.split(/[.,;!?\n]\s|\b(?:but|and|pero|y)\b/u)) {
     if (!GONE.test(clause)) continue;
     for (const w of clause.match(/[\p{L}\p{N}][\p{L}\p{N}'._-]*[\p{L}\p{N}]/gu) ?? []) {
@@ -98,7 +99,13 @@ function aboutTheMemory(clause: string, memoryWords: Set<string>, adjacent: bool
 }
 
 /** "its Release-Beta not beta-release", "es el 14 no el 12": a value put right, no "sorry" needed. */
-const PUT_RIGHT = /(?<![\p{L}])(?:it'?s|its|that'?s|thats|is|are|es|son)\s+[^\s,.;]+(?:\s+[^\s,.;]+)?,?\s+(?:not|no)\s+[\p{L}\p{N}]/u;
+// "it is still not working" says how a thing is, not which value is right.
+const PUT_RIGHT =
+  /(?<![\p{L}])(?:it'?s|its|that'?s|thats|is|are|es|son)\s+(?!(?:still|just|really|also|already|even|probably|definitely|simply|actually|currently|now|todavia|aun|ya|tambien)(?![\p{L}]))[^\s,.;]+(?:\s+[^\s,.;]+)?,?\s+(?:not|no)\s+(?:the\s+|a\s+|an\s+|el\s+|la\s+|del\s+)?([\p{L}\p{N}][\p{L}\p{N}._-]*)/gu;
+
+/** The values a message puts right with no correction word: "its Release-Beta not beta-release" → beta-release. */
+const putRight = (folded: string): Set<string> =>
+  new Set([...folded.replace(/[\u2018\u2019]/g, "'").matchAll(PUT_RIGHT)].map((m) => canonicalValue(m[1]!.replace(/[._-]+$/, ''))));
 
 /** A session's messages are read once for every memory written from it: fold each once. */
 const foldedText = new WeakMap<EvidenceMessage, string>();
@@ -127,11 +134,13 @@ export function correctedValue(memory: string, sources: EvidenceMessage[], evide
     const folded = foldedOnce(correction);
     // Put right without a "sorry", the message names the value it takes back and says no more.
     const marked = isCorrection(folded);
-    if (!marked && !PUT_RIGHT.test(folded.replace(/[\u2018\u2019]/g, "'"))) continue;
+    const named = marked ? undefined : putRight(folded);
+    if (named?.size === 0) continue;
     for (const clause of folded.split(/[.;!?](?:\s+|$)|\n|,\s+/u)) {
       for (const re of TAKEN_BACK) {
         for (const match of clause.matchAll(re)) {
           const value = canonicalValue(match[1]!.replace(/[._-]+$/, ''));
+          if (named && !named.has(value)) continue;
           if (!said.has(value) || !(memoryWords.has(value) || memoryNumbers.has(value)) || fold(memory).includes(`not ${value}`)) continue;
           // A day is named of many things in one conversation: "physio is wednesdays not thursdays"
           // corrects the physio, not the training the memory is about.

@@ -61,3 +61,23 @@ export function canonicalValue(value: string): string {
 export function valueWords(text: string): Set<string> {
   return new Set([...contentWords(text), ...weekdays(text)]);
 }
+
+/**
+ * A named artifact of a project or a machine: a path or file, a code identifier (snake_case,
+ * camelCase, a dotted member), a version, a flag or setting, an @name, a colour code or a code span.
+ * "Blocky on slate listens on port 5335" names none; "getInitials returns ??" does.
+ */
+const ARTIFACT = new RegExp(
+  [
+    String.raw`[\p{L}\p{N}_.~-]*[/\\][\p{L}\p{N}_.<>:-]+`, // a path: src/app/api, C:\Users, ~/Documents
+    String.raw`\b[\w-]+\.(?:[a-z]{1,5})\b(?![\p{L}])(?<!\b(?:e\.g|i\.e|etc|vs|no|p\.m|a\.m)\b)`, // settings.json, gpg.exe
+    String.raw`\b[a-z]\w+\.[a-z]\w+\b`, // stats.totalMembers, radius.button (not "e.g")
+    String.raw`\b\w+_\w+\b`, // snake_case
+    String.raw`\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*`, // getInitials, MapSet
+    String.raw`\b[A-Za-z]+\d+[A-Za-z\d]*\b|\bv\d+(?:\.\d+)+`, // MSYS2, Win32, Float64, v0.8.0
+    String.raw`(?<![\w])[@#][\w-]+|--[a-z][\w-]*|\b\w+=\S+|\x60[^\x60]+\x60`, // @Observable, #303030, --no-verify, key=value, a code span
+  ].join('|'),
+  'u',
+);
+
+export const namesAnArtifact = (text: string): boolean => ARTIFACT.test(text);

@@ -183,6 +183,19 @@ describe('evidenceRejection: a value the user corrected later', () => {
     expect(judge('The API runs 3 replicas.', api, ['m1'])).toBeUndefined();
   });
 
+  it('reads no correction in how a thing is, nor in a word that is itself "old" (the real codex-teams and pi-theme transcripts)', () => {
+    const stuck = convo(
+      ['assistant', 'The sheet now loads its data through useTeamWithStats.'],
+      ['user', 'ok it is still not working. no data is showing up'],
+    );
+    expect(judge('The team sheet loads its data through the useTeamWithStats hook.', stuck, ['m1'])).toBeUndefined();
+    const theme = convo(
+      ['assistant', 'The component captured the old theme when it was built.'],
+      ['user', 'sorry, that seems to be the old dim color'],
+    );
+    expect(judge('A component that captured the old theme when it was built keeps its colours.', theme, ['m1'])).toBeUndefined();
+  });
+
   it('needs a correction: a later message that merely differs is no evidence', () => {
     const later = convo(['user', 'staging db is on 5433'], ['user', 'the redis cache is on 6380 btw']);
     expect(judge('The staging database is on port 5433.', later, ['m1'])).toBeUndefined();
@@ -213,6 +226,14 @@ describe('admit with evidence: a memory only the agent said', () => {
   it('keeps a limit the agent found, and a memory that cites the user', () => {
     expect(withEvidence('Redis on the staging box only accepts connections from the VPN subnet.', ['m2']).admitted).toBe(true);
     expect(withEvidence(finding, ['m1', 'm2']).admitted).toBe(true);
+  });
+
+  it('keeps a standing fact of the project that names one of its artifacts (a path, an identifier, a version)', () => {
+    for (const memory of [
+      'Report file names in the reports service come from a fileNameFor helper defined in naming.ts.',
+      'Domain services in the reports service return typed `Result<Row, Error>` values.',
+    ])
+      expect(withEvidence(memory, ['m2']).admitted, memory).toBe(true);
   });
 
   it('reads Spanish: a count is no lesson, a limit is', () => {

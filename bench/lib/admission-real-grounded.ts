@@ -1,0 +1,116 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { admit } from '../../src/core/distill/admission.js';
+import type { EvidenceMessage, MemoryEvidence } from '../../src/core/distill/grounding.js';
+import { contentWords } from '../../src/core/distill/grounding-words.js';
+import { chunkMessages, packChunks } from '../../src/core/distill/prompt.js';
+import { loadJsonl, type RealRow } from '../admission.js';
+import { availableTranscripts, readRealTranscript } from './real-transcripts.js';
+import { printTable } from './table.js';
+
+/**
+ * The LLM-style memories of the real-transcript set, judged with the conversation they were written
+ * from, as `strata distill` judges them (bench/data/README.md, "Stop 43"). Each memory's sources
+ * were cited by a helper who saw the memories and the conversation but not the labels
+ * (`admission-real-citations.jsonl`, the real L0 entry ids). The gate is given what distill gives
+ * it: the batch of the session the memory came from (3,000-token chunks, packed) and the cited ids.
+ * Also scored: the whole session as evidence, and the batch with no ids (an extractor that cites
+ * nothing). The rows are the set's own `llm` rows, tune and held-out, labels unchanged.
+ */
+interface CitationRow {
+  transcript: string;
+  text: string;
+  sources: string[];
+}
+
+interface Outcome {
+  label: 'keep' | 'junk';
+  split: string;
+  alone: boolean;
+  batch: ReturnType<typeof admit>;
+  session: boolean;
+  uncited: boolean;
+}
+
+const CHUNK_TOKENS = 3000;
+const pct = (n: number, of: number): string => (of === 0 ? '-' : `${((100 * n) / of).toFixed(1)} %`);
+
+/** The batch distill would have extracted the memory from: the one holding its last cited message, else the one sharing most words. */
+function batchOf(batches: EvidenceMessage[][], row: CitationRow): EvidenceMessage[] {
+  for (const batch of [...batches].reverse()) if (batch.some((m) => row.sources.includes(m.id))) return batch;
+  const words = contentWords(row.text);
+  const overlap = (b: EvidenceMessage[]) => b.reduce((n, m) => n + [...contentWords(m.text)].filter((w) => words.has(w)).length, 0);
+  return batches.reduce((best, b) => (overlap(b) > overlap(best) ? b : best), batches[0] ?? []);
+}
+
+function score(dataDir: string, real: RealRow[]): Outcome[] {
+  const citations = loadJsonl<CitationRow>(join(dataDir, 'admission-real-citations.jsonl'));
+  const out: Outcome[] = [];
+  for (const t of availableTranscripts()) {
+    const records = readRealTranscript(t).filter((m) => m.content.trim() !== '');
+    const batches = packChunks({ chunks: chunkMessages({ messages: records, maxTokens: CHUNK_TOKENS }), maxTokens: CHUNK_TOKENS }).map(
+      (b) => b.map((m) => ({ id: m.id, role: m.role, text: m.content })),
+    );
+    const session = batches.flat();
+    const rows = real.filter((r) => r.source === 'llm' && r.transcript === t.id);
+    for (const r of rows) {
+      const cited = citations.find((c) => c.transcript === t.id && c.text === r.text);
+      if (!cited) throw new Error(`no citation row for ${t.id}: ${r.text}`);
+      const judge = (evidence: MemoryEvidence) => admit({ text: r.text, source: 'llm', evidence });
+      const messages = batchOf(batches, cited);
+      out.push({
+        label: r.label,
+        split: r.split,
+        alone: admit({ text: r.text, source: 'llm' }).admitted,
+        batch: judge({ messages, cited: cited.sources }),
+        session: judge({ messages: session, cited: cited.sources }).admitted,
+        uncited: judge({ messages, cited: [] }).admitted,
+      });
+    }
+  }
+  return out;
+}
+
+export function printRealGrounded(options: { dataDir: string; real: RealRow[] }): void {
+  if (!existsSync(join(options.dataDir, 'admission-real-citations.jsonl')) || availableTranscripts().length === 0) return;
+  const outcomes = score(options.dataDir, options.real);
+  const rate = (of: Outcome[], admitted: (o: Outcome) => boolean) => {
+    const keep = of.filter((o) => o.label === 'keep');
+    const junk = of.filter((o) => o.label === 'junk');
+    return `${pct(junk.filter(admitted).length, junk.length)} · ${pct(keep.filter((o) => !admitted(o)).length, keep.length)}`;
+  };
+  const byCheck = (of: Outcome[], label: 'keep' | 'junk') => {
+    const why = (prefix: string) =>
+      of.filter((o) => o.label === label && o.alone && o.batch.reason === 'ungrounded' && o.batch.detail?.startsWith(prefix)).length;
+    return `${why('one-off')} / ${why('corrected')} / ${why('only the agent')}`;
+  };
+  const rows = ['heldout', 'tune', 'all'].map((split) => {
+    const of = outcomes.filter((o) => split === 'all' || o.split === split);
+    return [
+      split,
+      of.filter((o) => o.label === 'keep').length,
+      of.filter((o) => o.label === 'junk').length,
+      rate(of, (o) => o.alone),
+      rate(of, (o) => o.batch.admitted),
+      rate(of, (o) => o.session),
+      rate(of, (o) => o.uncited),
+      byCheck(of, 'junk'),
+      byCheck(of, 'keep'),
+    ];
+  });
+  printTable(
+    'LLM-style memories of the real-transcript set with their real conversation (junk admitted · keep rejected; citations by a helper blind to the labels)',
+    [
+      'split',
+      'keep',
+      'junk',
+      'text alone',
+      'batch, cited',
+      'whole session, cited',
+      'batch, no ids',
+      'junk refused: one-off / corrected / agent only',
+      'keep refused: one-off / corrected / agent only',
+    ],
+    rows,
+  );
+}
