@@ -37,6 +37,13 @@ describe('evidenceRejection: a one-off request written as a standing rule', () =
     expect(judge(memory, said, ['m1'])).toBeUndefined();
   });
 
+  it('reads a user scolding the agent for a mistake as a rule that lasts (the real pi-theme transcript)', () => {
+    const scolded = convo(['user', 'ffs stop putting emojis in the commit messages'], ['assistant', 'Sorry, rewording it.']);
+    expect(judge('Commit messages must never contain emojis.', scolded, ['m1'])).toBeUndefined();
+    const asked = convo(['user', 'reword the commit message, no emojis in it'], ['assistant', 'Done.']);
+    expect(judge('Commit messages must never contain emojis.', asked, ['m1'])).toBe('one-off made a rule');
+  });
+
   it('judges only a memory that generalises', () => {
     expect(judge('The user writes to the landlord in German.', oneOff, ['m1'])).toBeUndefined();
   });
