@@ -34,6 +34,8 @@ describe('namesAnArtifact', () => {
       'The M-Claude repo is checked out at ~/Documents/M-Claude.',
       'There is no settings.json option for that.',
       'Route handlers go in src/app/api.',
+      'Profile scripts live in /etc/profile.d and C:\\Users\\me.',
+      'The code is on GitHub at M-Thisness/M-Claude.',
       'Avatar initials come from getInitials.',
       'Dialyzer treats MapSet as opaque.',
       'The schema_migrations table keeps the version.',
@@ -55,6 +57,7 @@ describe('namesAnArtifact', () => {
       'The last frost in Leeds is usually around mid-May, e.g. the 15th.',
       'The bakery opens at 7:30 and sells about 1.060 loaves a week.',
       'Children on board need a lifejacket with a crotch strap.',
+      'The clinic answers 24/7 and/or by email, at 60 km/h.',
     ])
       expect(namesAnArtifact(text), text).toBe(false);
   });

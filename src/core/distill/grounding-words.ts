@@ -69,7 +69,10 @@ export function valueWords(text: string): Set<string> {
  */
 const ARTIFACT = new RegExp(
   [
-    String.raw`[\p{L}\p{N}_.~-]*[/\\][\p{L}\p{N}_.<>:-]+`, // a path: src/app/api, C:\Users, ~/Documents
+    // A path: rooted (/etc/hosts, ~/Documents, C:\Users), of three parts (src/app/api), or of two with a
+    // mark of a name in them (M-Thisness/M-Claude, docs/theme.md); not "and/or", "24/7", "km/h".
+    String.raw`(?<![\p{L}\p{N}])(?:~|\.{1,2}|[A-Za-z]:)?[/\\][\p{L}\p{N}_.<>-]+|[\p{L}\p{N}_.<>:~-]+(?:[/\\][\p{L}\p{N}_.<>:-]+){2,}`,
+    String.raw`[\p{L}\p{N}~]*[._-][\p{L}\p{N}_.~-]*[/\\][\p{L}\p{N}]|[\p{L}\p{N}]+[/\\][\p{L}\p{N}]+[._-][\p{L}\p{N}]`,
     String.raw`\b[\w-]+\.(?:[a-z]{1,5})\b(?![\p{L}])(?<!\b(?:e\.g|i\.e|etc|vs|no|p\.m|a\.m)\b)`, // settings.json, gpg.exe
     String.raw`\b[a-z]\w+\.[a-z]\w+\b`, // stats.totalMembers, radius.button (not "e.g")
     String.raw`\b\w+_\w+\b`, // snake_case

@@ -37,8 +37,8 @@ const MEMORY_UNIVERSAL = [
 
 /**
  * What in a user's words says a thing lasts beyond this task: a quantifier of the same kind, a
- * standing opening, a habit, a dislike, a scolding ("ffs", "how many times": the mistake is not to recur). Wide on purpose: a memory is only refused when the user
- * said nothing of the kind.
+ * standing opening, a habit, a dislike, a scolding ("ffs", "how many times": the mistake is not to
+ * recur). Wide on purpose: a memory is only refused when the user said nothing of the kind.
  */
 const USER_STANDING = [
   word(
