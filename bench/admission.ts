@@ -30,6 +30,7 @@ import { printWrittenUserSets } from './lib/admission-written-user.js';
 import { printWrittenAssistantSets } from './lib/admission-written-assistant.js';
 import { printGroundedSets } from './lib/admission-grounded.js';
 import { printRealGrounded } from './lib/admission-real-grounded.js';
+import { printRealExtractor } from './lib/admission-real-extractor.js';
 import { printWrittenSummarySets } from './lib/admission-written-summary.js';
 import { printJunkModelCost } from './lib/junk-model-cost.js';
 import { printJunkModelCrossValidation } from './lib/junk-model-cv.js';
@@ -179,6 +180,7 @@ export function runAdmissionBench(options: { misses?: boolean; cv?: boolean; exc
   );
 
   printRealGrounded({ dataDir: DATA_DIR, real });
+  printRealExtractor({ dataDir: DATA_DIR });
 
   printWrittenSets();
 

@@ -5,7 +5,7 @@ import type { EvidenceMessage, MemoryEvidence } from '../../src/core/distill/gro
 import { contentWords } from '../../src/core/distill/grounding-words.js';
 import { chunkMessages, packChunks } from '../../src/core/distill/prompt.js';
 import { loadJsonl, type RealRow } from '../admission.js';
-import { availableTranscripts, readRealTranscript } from './real-transcripts.js';
+import { availableTranscripts, readRealTranscript, type RealTranscript } from './real-transcripts.js';
 import { printTable } from './table.js';
 
 /**
@@ -36,21 +36,26 @@ const CHUNK_TOKENS = 3000;
 const pct = (n: number, of: number): string => (of === 0 ? '-' : `${((100 * n) / of).toFixed(1)} %`);
 
 /** The batch distill would have extracted the memory from: the one holding its last cited message, else the one sharing most words. */
-function batchOf(batches: EvidenceMessage[][], row: CitationRow): EvidenceMessage[] {
+export function batchOf(batches: EvidenceMessage[][], row: { text: string; sources: string[] }): EvidenceMessage[] {
   for (const batch of [...batches].reverse()) if (batch.some((m) => row.sources.includes(m.id))) return batch;
   const words = contentWords(row.text);
   const overlap = (b: EvidenceMessage[]) => b.reduce((n, m) => n + [...contentWords(m.text)].filter((w) => words.has(w)).length, 0);
   return batches.reduce((best, b) => (overlap(b) > overlap(best) ? b : best), batches[0] ?? []);
 }
 
+/** A real session as `strata distill` sends it to the extractor: 3,000-token chunks, packed. */
+export function sessionBatches(t: RealTranscript): EvidenceMessage[][] {
+  const records = readRealTranscript(t).filter((m) => m.content.trim() !== '');
+  return packChunks({ chunks: chunkMessages({ messages: records, maxTokens: CHUNK_TOKENS }), maxTokens: CHUNK_TOKENS }).map((b) =>
+    b.map((m) => ({ id: m.id, role: m.role, text: m.content })),
+  );
+}
+
 function score(dataDir: string, real: RealRow[]): Outcome[] {
   const citations = loadJsonl<CitationRow>(join(dataDir, 'admission-real-citations.jsonl'));
   const out: Outcome[] = [];
   for (const t of availableTranscripts()) {
-    const records = readRealTranscript(t).filter((m) => m.content.trim() !== '');
-    const batches = packChunks({ chunks: chunkMessages({ messages: records, maxTokens: CHUNK_TOKENS }), maxTokens: CHUNK_TOKENS }).map(
-      (b) => b.map((m) => ({ id: m.id, role: m.role, text: m.content })),
-    );
+    const batches = sessionBatches(t);
     const session = batches.flat();
     const rows = real.filter((r) => r.source === 'llm' && r.transcript === t.id);
     for (const r of rows) {

@@ -117,6 +117,70 @@ function foldedOnce(message: EvidenceMessage): string {
 
 const isCorrection = (folded: string): boolean => CORRECTION.some((re) => re.test(folded));
 
+/**
+ * "Changed `dimGray` from `#444444` to `#585858`", "`gray: 242` → `#6c6c6c`", "replaced X with Y":
+ * a value the session itself changed (the agent at work, or the user), as old → new pairs.
+ */
+const CHANGED = [
+  /([^\s`'"(]+)[`'")]*\s*(?:→|->|=>)\s*[`'"(]*([^\s`'",;)]+)/gu,
+  /\bfrom\s+[`'"]?([^\s`'",;]+)[`'"]?\s+to\s+[`'"]?([^\s`'",;]+)/giu,
+  /\breplaced?\s+[`'"]?([^\s`'",;]+)[`'"]?\s+with\s+[`'"]?([^\s`'",;]+)/giu,
+  /(?<![\p{L}])(?:de|del)\s+[`'"]?([^\s`'",;]+)[`'"]?\s+(?:a|al)\s+[`'"]?([^\s`'",;]+)/giu,
+];
+
+/** A line that tells of a change; an arrow or "from X to Y" elsewhere is a flow ("1Password → op → gpg"), not a change. */
+const CHANGE_WORD = word(
+  String.raw`chang(?:e|ed|es|ing)|updated?|switched|replaced?|renamed?|moved|bumped|convert(?:ed|ing)?|conversions?|restored?|back to|now|cambi(?:e|o|ado|amos)|pas(?:e|o|amos)|actualic(?:e|amos)|改成|改为|换成`,
+);
+
+/** A value as code and settings write it: a digit or a mark in it (#444444, 5433, v2.1, gpg.exe), not a plain word. */
+const VALUE_LIKE = /[\d#._/@-]|\p{Ll}\p{Lu}/u;
+
+/** The values a message says were changed, old → new, lowercased, quotes and trailing stops left off. */
+function changes(text: string): Array<[string, string]> {
+  const bare = (v: string) => v.replace(/[.:]+$/, '').toLowerCase();
+  const out: Array<[string, string]> = [];
+  // A line tells of a change itself, or sits in the list under a heading that does ("The conversions I made:").
+  let heading = false;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') heading = false;
+    const told = heading || CHANGE_WORD.test(line);
+    if (/:\s*$/.test(line)) heading = CHANGE_WORD.test(line);
+    for (const re of told ? CHANGED : [])
+      for (const m of line.matchAll(re)) {
+        if (!VALUE_LIKE.test(m[1]!)) continue;
+        const [from, to] = [bare(m[1]!), bare(m[2]!)];
+        if (from !== '' && to !== '' && from !== to) out.push([from, to]);
+      }
+  }
+  return out;
+}
+
+/** `value` stands whole in `text` (lowercased): "#444444" in "dimgray is #444444.", not "5433" in "15433". */
+function holds(text: string, value: string): boolean {
+  for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + 1)) {
+    const [before, after] = [text[at - 1] ?? ' ', text[at + value.length] ?? ' '];
+    if (!/[\p{L}\p{N}_]/u.test(before) && !/[\p{L}\p{N}_]/u.test(after)) return true;
+  }
+  return false;
+}
+
+/**
+ * A value the memory took from its sources that a later message of the session changed, the new
+ * value not in the memory: the memory keeps what the session left behind ("dimGray is #444444"
+ * after "changed dimGray from #444444 to #585858"). Any role: the agent reports what it changed.
+ */
+export function changedLater(memory: string, sources: EvidenceMessage[], evidence: MemoryEvidence): string | undefined {
+  if (sources.length === 0) return undefined;
+  const last = Math.max(...sources.map((s) => evidence.messages.indexOf(s)));
+  const said = sources.map((s) => s.text.toLowerCase());
+  const text = memory.toLowerCase();
+  for (const message of evidence.messages.slice(last + 1))
+    for (const [from, to] of changes(message.text))
+      if (holds(text, from) && said.some((s) => holds(s, from)) && !holds(text, to)) return from;
+  return undefined;
+}
+
 /** The value a correction of the user's replaced, still in the memory; undefined when none. */
 export function correctedValue(memory: string, sources: EvidenceMessage[], evidence: MemoryEvidence): string | undefined {
   if (sources.length === 0) return undefined;

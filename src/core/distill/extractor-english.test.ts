@@ -28,6 +28,12 @@ const junk: Array<[string, string]> = [
   ['restated-instruction', 'The assistant must use the provided tools and never fabricate file contents.'],
   ['task-request', 'Leila asked for a packing list for the Lisbon trip.'],
   ['task-request', 'Omar asked the assistant to convert the recipe to metric.'],
+  ['session-event', 'Ported invoice-list.tsx to the new design tokens.'],
+  ['passing-state', 'Wants temporary debug logging in the payment webhook.'],
+  ['passing-state', "The user's next task is the checkout page redesign."],
+  ['passing-state', 'Needs a type error fix in order_service.py.'],
+  ['status-noise', 'The API package has 212 tests, all passing.'],
+  ['passing-state', 'The laptop runs Node 22.11.0, the latest LTS release.'],
   ['task-request', 'Kenji wants help preparing questions for the meeting with the landlord.'],
   ['session-event', 'Assistant suggested stretching every two hours on long drives.'],
   ['chatter', 'Leila was annoyed that the first hotel suggestion was fully booked.'],
@@ -87,6 +93,9 @@ const kept = [
   'The user switched to a standing desk last month and prefers it.',
   'The team will never deploy on Fridays.',
   'Joined the platform team two months ago and owns the deploy pipeline.',
+  'Temporary files of the exporter go in /var/tmp/exporter, never in the repo.',
+  'Before a PR is opened, the user wants lint, tests and type checks all green.',
+  'The user always runs the latest Node LTS release on the build server.',
 ];
 
 describe('extractor output in English', () => {

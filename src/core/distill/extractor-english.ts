@@ -75,7 +75,7 @@ const RUN_REPORT =
 
 /** Verbs of work on a thing of the session that say what was done whatever follows them ("Bumped version to 1.8.3"). */
 const WORK_DONE =
-  /^(?:Bumped|Rotated|Renamed|Refactored|Reverted|Rebased|Deployed|Redeployed|Released|Published|Pushed|Committed|Merged|Installed|Uninstalled|Reinstalled|Patched|Fixed|Debugged|Compared|Drafted|Booked|Ordered|Scheduled|Emailed|Texted|Reviewed|Tested|Regenerated|Restarted|Rebooted|Flashed|Edited|Removed|Deleted|Cleared|Renewed|Updated|Upgraded|Downgraded|Replaced|Cancell?ed|Paid|Reset|Resolved|Closed|Reopened|Filed|Submitted|Uploaded|Downloaded|Exported|Imported|Configured|Enabled|Disabled)\s/;
+  /^(?:Ported|Wired|Bumped|Rotated|Renamed|Refactored|Reverted|Rebased|Deployed|Redeployed|Released|Published|Pushed|Committed|Merged|Installed|Uninstalled|Reinstalled|Patched|Fixed|Debugged|Compared|Drafted|Booked|Ordered|Scheduled|Emailed|Texted|Reviewed|Tested|Regenerated|Restarted|Rebooted|Flashed|Edited|Removed|Deleted|Cleared|Renewed|Updated|Upgraded|Downgraded|Replaced|Cancell?ed|Paid|Reset|Resolved|Closed|Reopened|Filed|Submitted|Uploaded|Downloaded|Exported|Imported|Configured|Enabled|Disabled)\s/;
 
 /** Talk around the work: thanks, greetings, jokes, venting. */
 const REPORTED_CHATTER =
@@ -130,6 +130,21 @@ const SUBJECTLESS_FACT =
   /^(?:Is|Lives|Uses|Works|Prefers|Likes|Loves|Enjoys|Dislikes|Hates|Has|Owns|Speaks|Drives|Plays|Avoids|Eats|Drinks|Runs|Follows|Formats|Writes|Reads|Keeps|Commutes|Wears|Walks|Cycles|Studies|Teaches|Manages|Maintains|Rents|Cooks|Sleeps|Wakes|Trains|Practices|Attends|Volunteers|Knows|Listens|Watches|Weighs|Codes|Doesn't|Does not|Can't|Cannot|Never|Always|Allergic to|Intolerant of|Based in|Born in|Married to|Vegetarian|Vegan|Pescatarian)\b|^(?:Wife|Husband|Partner|Son|Daughter|Mother|Mum|Mom|Father|Dad|Brother|Sister|Dog|Cat|Boss|Manager)'s name is\b/;
 
 /**
+ * What a memory itself says will not last, or is the next piece of work: "Wants temporary console
+ * logging", "is temporarily on the old API", "The user's next work is a dashboard refactor", "Needs a
+ * compile error fix in transcript_components.ex".
+ */
+const NOT_LASTING =
+  /\btemporar(?:il)?y\b(?! (?:files?|director(?:y|ies)|folders?|tables?|credentials?|tokens?|data)\b)|\bnext (?:task|step|work|job|piece of work|thing to do)\b|^(?:The user |[A-Z][a-z]+ )?[Nn]eeds? (?:a |an |the )?(?:[\w.-]+ ){0,3}fix(?:es)? (?:in|for|to)\b/;
+/** A run's result: "has 410 tests, all passing", "the build is green"; not what is asked of every run. */
+const ALL_PASSING =
+  /\ball (?:of them |\d+ )?(?:pass|passing|passed|green|succeed(?:ed|ing)?)\b|\b(?:build|suite|ci|pipeline) is (?:green|red|passing|failing)\b/i;
+const ASKED_FOR = /\b(?:wants?|must|should|needs? to|has to|have to|before|after|only|required?|until)\b/i;
+/** A version called the newest on the day it was said: "runs Git 2.52.0, the latest Git for Windows release". */
+const LATEST_VERSION =
+  /\d+(?:\.\d+)+[^.;]{0,30}\b(?:the|is) (?:latest|newest|most recent)\b|\b(?:latest|newest) (?:version|release) (?:is|was) \S*\d/i;
+
+/**
  * Time told from the day of the conversation: "14 months ago", "recently", "next week", "this month".
  * A memory keeps it after that day is gone, so it is true only then; a change of standing it dates
  * ("switched to Zed last month") still counts.
@@ -146,13 +161,16 @@ export function englishMemoryRejection(text: string): { reason: AdmissionReason;
   if (THIS_TASK.test(t)) return { reason: 'context-dependent', detail: 'this task' };
   if (REPORTED_QUESTION.test(t)) return { reason: 'question', detail: 'reported question' };
   if (REPORTED_CHATTER.test(t)) return { reason: 'chatter', detail: 'reported' };
-  if (RUN_TALLY.test(t) || RUN_REPORT.test(t)) return { reason: 'status-noise', detail: 'run tally' };
+  if (RUN_TALLY.test(t) || RUN_REPORT.test(t) || (ALL_PASSING.test(t) && !ASKED_FOR.test(t) && !hasDurableMarker(t)))
+    return { reason: 'status-noise', detail: 'run tally' };
   if (REACTION.test(t)) return { reason: 'chatter', detail: 'reaction' };
   if (POINTING.test(t)) return { reason: 'context-dependent', detail: 'points into the conversation' };
   if (HOST_RULES.test(t)) return { reason: 'restated-instruction', detail: 'host instructions' };
   const durable = hasDurableMarker(t);
   if (!durable && (FOR_NOW.test(t) || UNDER_WAY.test(t))) return { reason: 'passing-state', detail: 'for now' };
   if (!durable && RELATIVE_TIME.test(t) && !DATED_CHANGE.test(t)) return { reason: 'passing-state', detail: 'dated by the conversation' };
+  if (!durable && LATEST_VERSION.test(t)) return { reason: 'passing-state', detail: 'dated by the conversation' };
+  if (NOT_LASTING.test(t)) return { reason: 'passing-state', detail: 'not lasting' };
   if (!durable && NAMED_ASK.test(t)) return { reason: 'task-request', detail: 'asked' };
   if (!durable && PUT_TO_USE.test(t) && !YEAR_OR_SPAN.test(t)) return { reason: 'session-event', detail: 'put to use' };
   if (!durable && AHEAD.test(t) && FUTURE.test(t)) return { reason: 'passing-state', detail: 'plan' };

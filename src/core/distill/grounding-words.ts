@@ -5,6 +5,9 @@ import { fold } from './spanish.js';
 /** A whole-word pattern: no letter or digit on either side (works for accents; CJK lists use plain regexes). */
 export const word = (source: string, flags = 'iu'): RegExp => new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${source})(?![\p{L}\p{N}])`, flags);
 
+/** Swearing at the work. A user's message made of it is frustration; beside a rule it says the rule lasts. */
+export const PROFANITY_WORDS = String.raw`fuck\w*|shit\w*|wtf|w\.t\.f|omfg|damn\w*|crap|bullshit|stupid|idiot\w*`;
+
 export const STOP = new Set(
   'the and for with that this these those from into user users their they them has have had was were are not but you your our his her its she him who what when where which will would should could can also just then than very more most some such only about over after before because while there here still each been being does did done use uses used using wants want likes like prefers prefer el la los las que del por para con una uno unos unas como pero mas sus suyo usuario usuaria tiene tienen'.split(
     ' ',

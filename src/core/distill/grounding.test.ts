@@ -203,6 +203,35 @@ describe('evidenceRejection: a value the user corrected later', () => {
     expect(judge('A component that captured the old theme when it was built keeps its colours.', theme, ['m1'])).toBeUndefined();
   });
 
+  it('reads a value the session itself changed later, as the agent reports it (the real pi-theme transcript)', () => {
+    const changed = convo(
+      ['assistant', 'The dark theme now sets `dimGray` to `#444444`.'],
+      ['user', 'dim is too dark, i cant read it'],
+      ['assistant', 'Changed `dimGray` from `#444444` to `#585858`.'],
+    );
+    expect(judge("The dark theme's dimGray is #444444.", changed, ['m1'])).toBe('corrected later: changed in the session: #444444');
+    expect(judge("The dark theme's dimGray is #585858.", changed, ['m3'])).toBeUndefined();
+    expect(judge('dimGray was changed from #444444 to #585858 for legibility.', changed, ['m1', 'm3'])).toBeUndefined();
+    // A list of changes under a line that says so: "The conversions I made:".
+    const listed = convo(
+      ['user', 'the palette uses 256-colour indices: gray is 242, dimGray is 238'],
+      ['assistant', 'The conversions I made:\n- `gray: 242` → `#6c6c6c`\n- `dimGray: 238` → `#444444`'],
+    );
+    expect(judge('In the palette dimGray is the 256-colour index 238.', listed, ['m1'])).toBe(
+      'corrected later: changed in the session: 238',
+    );
+  });
+
+  it('reads a flow drawn with an arrow, or a plain word, as no change (the real cc-windows and cc-navuser transcripts)', () => {
+    const flow = convo(
+      ['user', 'can you import the key from 1password'],
+      ['assistant', 'Imported: 1Password → op CLI → gpg keyring. The commit is signed.'],
+      ['assistant', 'Changed from `user?.name` to `user?.username`, the model has no name field.'],
+    );
+    expect(judge("The user's GPG key is kept in 1Password.", flow, ['m1'])).toBeUndefined();
+    expect(judge("The user's login name in the app is jnarowski.", flow, ['m1'])).toBeUndefined();
+  });
+
   it('needs a correction: a later message that merely differs is no evidence', () => {
     const later = convo(['user', 'staging db is on 5433'], ['user', 'the redis cache is on 6380 btw']);
     expect(judge('The staging database is on port 5433.', later, ['m1'])).toBeUndefined();

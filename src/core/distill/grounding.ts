@@ -1,7 +1,7 @@
 import type { L0Record } from '../../spec/conversation.js';
 import { fold } from './spanish.js';
-import { correctedValue } from './corrected-values.js';
-import { contentWords, word } from './grounding-words.js';
+import { changedLater, correctedValue } from './corrected-values.js';
+import { PROFANITY_WORDS, contentWords, word } from './grounding-words.js';
 
 /**
  * Evidence checks for a memory an LLM extractor wrote, against the conversation it was written from.
@@ -42,7 +42,7 @@ const MEMORY_UNIVERSAL = [
  */
 const USER_STANDING = [
   word(
-    String.raw`always|never|ever|every(?:thing|one|body|where)?|any(?:thing|one|where)?|all|each|nothing|whenever|each time|from now on|going forward|from here on|in (?:the )?future|next time|by default|in general|generally|usually|normally|typically|mostly|as a rule|anymore|any more|no more|for good|rule|policy|conventions?|prefer(?:s|red|ence)?|hates?|hated|should(?:n'?t)?|must(?:n'?t)?|if|when|unless|otherwise|can'?t stand|(?:i|we)(?:'m| am| are|'re)? (?:don'?t|do not|never|won'?t|will not)|(?:don'?t|do not) ever|fuck\w*|wtf|omfg|ffs|i told you|how many times`,
+    String.raw`always|never|ever|every(?:thing|one|body|where)?|any(?:thing|one|where)?|all|each|nothing|whenever|each time|from now on|going forward|from here on|in (?:the )?future|next time|by default|in general|generally|usually|normally|typically|mostly|as a rule|anymore|any more|no more|for good|rule|policy|conventions?|prefer(?:s|red|ence)?|hates?|hated|should(?:n'?t)?|must(?:n'?t)?|if|when|unless|otherwise|can'?t stand|(?:i|we)(?:'m| am| are|'re)? (?:don'?t|do not|never|won'?t|will not)|(?:don'?t|do not) ever|${PROFANITY_WORDS}|ffs|i told you|how many times`,
   ),
   word(
     String.raw`siempre|nunca|jamas|de ahora en adelante|a partir de ahora|desde ahora|por defecto|en general|normalmente|por lo general|casi siempre|cada vez|ya no|odio|odia|prefiero|preferimos|me gusta|nos gusta|no (?:uso|usamos|me gusta|quiero)|regla|deberia|debe|hay que|si|cuando|a menos que|tod[oa]s?|cualquier(?:a)?|en todos lados|en todas partes`,
@@ -130,6 +130,8 @@ export function evidenceRejection(memory: string, evidence: MemoryEvidence): { d
   const cited = evidence.messages.filter((m) => evidence.cited.includes(m.id));
   const corrected = correctedValue(memory, sources.length > 0 ? sources : cited, evidence);
   if (corrected !== undefined) return { detail: `corrected later: ${corrected}` };
+  const changed = changedLater(memory, cited, evidence);
+  if (changed !== undefined) return { detail: `corrected later: changed in the session: ${changed}` };
   return undefined;
 }
 

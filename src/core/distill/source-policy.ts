@@ -3,6 +3,7 @@ import { hasDurableEvidence, hasLesson, hasUserEvidence, isTeamDecision } from '
 import { hasContentEvidence, hasCjk, hasRuleMarker, isShort } from './signals.js';
 import { SUMMARY_DECISION, SUMMARY_ERROR_FIX } from './rule-patterns.js';
 import { looksSpanish } from './spanish.js';
+import { PROFANITY_WORDS, word } from './grounding-words.js';
 import { isPersonStatement } from './summary-voice.js';
 import { hasNoFiniteVerb, isVerbless } from './structure-signals.js';
 import { isPastWorkEvent } from './past-events.js';
@@ -23,7 +24,7 @@ export function stripPreamble(text: string): string {
   return stripped === text ? text : stripped.charAt(0).toUpperCase() + stripped.slice(1);
 }
 
-const PROFANITY = /\b(?:fuck\w*|shit\w*|wtf|w\.t\.f|omfg|damn\w*|crap|bullshit|stupid|idiot\w*)\b/i;
+const PROFANITY = word(PROFANITY_WORDS);
 const STRONG_RULE =
   /\b(?:always|never|must|from now on|no longer|don'?t|do not|not allowed|forbidden)\b|\bno\s+\w+(?:\s+\w+)?!|\buse\b[^.]{1,40}\bnot?\b/i;
 /** "i think X is broken", "I am not seeing Y": a hedged report on the current state of the work. */
