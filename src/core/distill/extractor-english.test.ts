@@ -94,6 +94,8 @@ const kept = [
   'The team will never deploy on Fridays.',
   'Joined the platform team two months ago and owns the deploy pipeline.',
   'Temporary files of the exporter go in /var/tmp/exporter, never in the repo.',
+  'Stores contracts in Dropbox',
+  'Self-hosts Nextcloud',
   'Before a PR is opened, the user wants lint, tests and type checks all green.',
   'The user always runs the latest Node LTS release on the build server.',
 ];

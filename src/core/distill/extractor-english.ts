@@ -127,7 +127,7 @@ const TO_DO =
 
 /** A standing fact written without a subject, as mem0-style extractors do: "Is vegetarian.", "Lives in Leslieville". */
 const SUBJECTLESS_FACT =
-  /^(?:Is|Lives|Uses|Works|Prefers|Likes|Loves|Enjoys|Dislikes|Hates|Has|Owns|Speaks|Drives|Plays|Avoids|Eats|Drinks|Runs|Follows|Formats|Writes|Reads|Keeps|Commutes|Wears|Walks|Cycles|Studies|Teaches|Manages|Maintains|Rents|Cooks|Sleeps|Wakes|Trains|Practices|Attends|Volunteers|Knows|Listens|Watches|Weighs|Codes|Doesn't|Does not|Can't|Cannot|Never|Always|Allergic to|Intolerant of|Based in|Born in|Married to|Vegetarian|Vegan|Pescatarian)\b|^(?:Wife|Husband|Partner|Son|Daughter|Mother|Mum|Mom|Father|Dad|Brother|Sister|Dog|Cat|Boss|Manager)'s name is\b/;
+  /^(?:Is|Lives|Uses|Stores|Hosts|Self-hosts|Signs|Backs up|Syncs|Deploys|Builds|Ships|Develops|Works|Prefers|Likes|Loves|Enjoys|Dislikes|Hates|Has|Owns|Speaks|Drives|Plays|Avoids|Eats|Drinks|Runs|Follows|Formats|Writes|Reads|Keeps|Commutes|Wears|Walks|Cycles|Studies|Teaches|Manages|Maintains|Rents|Cooks|Sleeps|Wakes|Trains|Practices|Attends|Volunteers|Knows|Listens|Watches|Weighs|Codes|Doesn't|Does not|Can't|Cannot|Never|Always|Allergic to|Intolerant of|Based in|Born in|Married to|Vegetarian|Vegan|Pescatarian)\b|^(?:Wife|Husband|Partner|Son|Daughter|Mother|Mum|Mom|Father|Dad|Brother|Sister|Dog|Cat|Boss|Manager)'s name is\b/;
 
 /**
  * What a memory itself says will not last, or is the next piece of work: "Wants temporary console

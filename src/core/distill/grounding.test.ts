@@ -88,6 +88,10 @@ describe('evidenceRejection: a one-off request written as a standing rule', () =
       'one-off made a rule',
     );
     expect(judge('用户希望报告不要配图。', convo(['user', '这次报告先不要配图']), ['m1'])).toBe('one-off made a rule');
+    // "temp log to console" (the real cc-windows transcript): a temporary request is scoped too.
+    expect(judge('The user wants the resolver logs written to the console.', convo(['user', 'temp log to console']), ['m1'])).toBe(
+      'one-off made a rule',
+    );
     expect(
       judge('The user prefers Python scripts without type hints.', convo(['user', 'no type hints, i hate them']), ['m1']),
     ).toBeUndefined();

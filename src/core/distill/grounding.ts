@@ -57,11 +57,15 @@ const MEMORY_PREFERENCE = [
   /希望|喜欢|偏好|倾向|讨厌|不想|要求/u,
 ];
 
-/** The user scoping a request to this task: "this time", "for this one", "para este", "这次". */
+/** The user scoping a request to this task: "this time", "for this one", "temp", "para este", "这次". */
 const THIS_TASK_ONLY = [
-  word(String.raw`this time|this once|just this|for this one|this one|for now|for today`),
-  word(String.raw`esta vez|por esta vez|para este|para esta|por ahora|por hoy|solo este|solo esta`),
-  /这次|这一次|这回|这封|这篇|这个先|暂时/u,
+  word(
+    String.raw`this time|this once|just this|for this one|this one|for now|for today|temp|temporar(?:y|ily)|(?:for )?the rest of (?:this|the) session|in this session|for (?:testing|debugging)`,
+  ),
+  word(
+    String.raw`esta vez|por esta vez|para este|para esta|por ahora|por hoy|solo este|solo esta|temporal(?:mente)?|en esta sesion|para probar`,
+  ),
+  /这次|这一次|这回|这封|这篇|这个先|暂时|临时/u,
 ];
 
 function isUniversal(memory: string): boolean {
