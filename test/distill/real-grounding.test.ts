@@ -46,10 +46,13 @@ interface Citation {
   sources: string[];
 }
 
+/** What the second test's run refuses as ungrounded (before stop 44's temporary-request reading: one fewer). */
+const UNGROUNDED = 2;
+
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 60);
 
 /** Writes, for each batch it is sent, the memories whose every cited message is in the batch, citing them by the prompt's numbers. */
-function realExtractor(records: RealMessage[], citations: Citation[]) {
+function realExtractor(records: RealMessage[], citations: Citation[], written = new Set<string>()) {
   return (request: RecordedRequest): ScriptedReply => {
     if (schemaNameOf(request) !== 'memories')
       return decisionsReply(reconcileInput(request).candidates.map((c) => ({ index: c.index, action: 'create' })));
@@ -61,7 +64,7 @@ function realExtractor(records: RealMessage[], citations: Citation[]) {
     const memories = citations.flatMap((c) => {
       const numbers = c.sources.map(numberOf);
       return c.sources.length > 0 && numbers.every((n) => n !== undefined)
-        ? [{ text: c.text, category: 'fact', sourceMessageIds: numbers as string[] }]
+        ? [{ text: written.add(c.text) && c.text, category: 'fact', sourceMessageIds: numbers as string[] }]
         : [];
     });
     return memoriesReply(memories);
@@ -104,5 +107,36 @@ describe.skipIf(!present)('distill on real transcripts: the evidence checks keep
     );
     // Before stop 43, 12 of these memories were refused as ungrounded; one that names nothing of the project still is.
     expect(report.rejected.byReason.ungrounded).toBe(1);
+  });
+});
+
+/**
+ * The same on the extractor output helpers wrote against the real cc-windows and pi-theme sessions
+ * (bench/data/admission-real-extractor.jsonl, careful, sloppy and terse extractors together). "temp
+ * log to console" made a standing preference is refused; what the careful extractor wrote of the
+ * same sessions is stored.
+ */
+describe.skipIf(!present)('distill on real transcripts: extractor output written against them (scripted LLM on loopback)', () => {
+  it('refuses a temporary request made a preference and stores every keeper of the careful extractor', async () => {
+    const ids = ['cc-windows', 'pi-theme'];
+    const records = REAL_TRANSCRIPTS.filter((t) => ids.includes(t.id)).flatMap((t) => readRealTranscript(t));
+    const rows = loadJsonl<Citation & { label: string; extractor: string }>(join(DATA, 'admission-real-extractor.jsonl')).filter((r) =>
+      ids.includes(r.transcript),
+    );
+    const written = new Set<string>();
+    server = await startScriptedLlmServer({ script: realExtractor(records, rows, written) });
+    await writeL0(
+      home,
+      records.map(({ line: _line, transcript: _t, ...r }): L0Record => r),
+    );
+    const report = await runDistill({ ctx: ctxOf(strata), home, caps: UNCAPPED, llm: llmClient(server.baseURL, { home }) });
+
+    const stored = (await strata.list({ scopes: ['global', 'agent:claude-code', 'agent:main'] })).map((m) => m.text);
+    expect(stored).not.toContain('The user wants Blocky query logs written to the console.');
+    expect(report.rejected.byReason.ungrounded).toBe(UNGROUNDED);
+    const careful = rows.filter((r) => r.label === 'keep' && r.extractor === 'careful' && written.has(r.text)).map((r) => r.text);
+    // Every keeper the careful extractor wrote (all its sources in one batch) is stored.
+    expect(careful.length).toBeGreaterThanOrEqual(10);
+    expect(careful.filter((t) => !stored.includes(t))).toEqual([]);
   });
 });
