@@ -16,6 +16,9 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   ann: async () => (await import('./ann.js')).runAnnBench(),
   admission: async () => {
     const { runAdmissionBench, admissionFlags } = await import('./admission.js');
+    // The real-conversation tables cut each session into batches as `strata distill` does, which
+    // counts tokens with the real tokenizer (the estimate it falls back on cuts smaller batches).
+    await (await import('../src/core/distill/tokens.js')).loadTokenizer();
     runAdmissionBench(admissionFlags(process.argv));
   },
   distill: async () => {
