@@ -18,6 +18,7 @@ import { foldChatEs } from './spanish-user.js';
 import { judgeSpanishMemory, statesSpanishLesson } from './spanish-llm.js';
 import { isDatedLifeEvent, nowMarksLastingChange } from './extractor-english.js';
 import { extractorShapeRejection, readsAsExtractorFact } from './extractor-output.js';
+import { isSubjectlessFact } from './extractor-english.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
 import { quotedWords } from './summary-voice.js';
 import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
@@ -273,7 +274,7 @@ export function admit(options: AdmitOptions): AdmissionDecision {
           ? undefined
           : { reason: 'no-content' as const }
         : sourceRejection(text, 'assistant');
-      if (asAgent && !(asAgent.reason === 'no-content' && namesAnArtifact(text)))
+      if (asAgent && !(asAgent.reason === 'no-content' && (namesAnArtifact(text) || isSubjectlessFact(text))))
         return reject('ungrounded', `only the agent said it: ${asAgent.reason}`);
     }
   }

@@ -276,6 +276,12 @@ describe('admit with evidence: a memory only the agent said', () => {
       expect(withEvidence(memory, ['m2']).admitted, memory).toBe(true);
   });
 
+  it('keeps a fact of the setup in the subjectless extractor style ("Uses pnpm and turbo", the real codex-teams transcript)', () => {
+    expect(withEvidence('Uses Postgres 15 and Redis for the reports service', ['m2']).admitted).toBe(true);
+    expect(withEvidence('Uses a bastion host to reach staging', ['m2']).admitted).toBe(true);
+    expect(withEvidence('Scans the whole orders table', ['m2']).admitted).toBe(false);
+  });
+
   it('reads Spanish: a count is no lesson, a limit is', () => {
     expect(withEvidence('El bucket de fotos del cliente tiene 3.400 archivos.', ['m2']).detail).toBe('only the agent said it: no-content');
     expect(withEvidence('El proveedor de pagos no acepta importes con más de dos decimales.', ['m2']).admitted).toBe(true);
