@@ -1,9 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { admit, type AdmissionDecision } from '../../src/core/distill/admission.js';
-import type { MemoryEvidence } from '../../src/core/distill/grounding.js';
 import { loadJsonl } from '../admission.js';
-import { batchOf, sessionBatches } from './admission-real-grounded.js';
+import { GROUNDED_COLUMNS, groundedCells, judgeFourWays, sessionBatches, type GroundedOutcome } from './admission-real-grounded.js';
 import { availableTranscripts } from './real-transcripts.js';
 import { printTable } from './table.js';
 
@@ -26,50 +24,22 @@ interface ExtractorRow {
   reason: string;
 }
 
-interface Outcome {
+interface Outcome extends GroundedOutcome {
   row: ExtractorRow;
-  alone: boolean;
-  batch: AdmissionDecision;
-  session: boolean;
-  uncited: boolean;
 }
 
 export const REAL_EXTRACTOR_FILE = 'admission-real-extractor.jsonl';
-const pct = (n: number, of: number): string => (of === 0 ? '-' : `${((100 * n) / of).toFixed(1)} %`);
 
 function score(dataDir: string): Outcome[] {
   const rows = loadJsonl<ExtractorRow>(join(dataDir, REAL_EXTRACTOR_FILE));
   const out: Outcome[] = [];
   for (const t of availableTranscripts()) {
     const batches = sessionBatches(t);
-    const session = batches.flat();
-    for (const row of rows.filter((r) => r.transcript === t.id)) {
-      const judge = (evidence: MemoryEvidence) => admit({ text: row.text, source: 'llm', evidence });
-      const messages = batchOf(batches, row);
-      out.push({
-        row,
-        alone: admit({ text: row.text, source: 'llm' }).admitted,
-        batch: judge({ messages, cited: row.sources }),
-        session: judge({ messages: session, cited: row.sources }).admitted,
-        uncited: judge({ messages, cited: [] }).admitted,
-      });
-    }
+    for (const row of rows.filter((r) => r.transcript === t.id))
+      out.push({ row, label: row.label, split: row.split, ...judgeFourWays(row, batches) });
   }
   return out;
 }
-
-const rate = (of: Outcome[], admitted: (o: Outcome) => boolean): string => {
-  const keep = of.filter((o) => o.row.label === 'keep');
-  const junk = of.filter((o) => o.row.label === 'junk');
-  return `${pct(junk.filter(admitted).length, junk.length)} · ${pct(keep.filter((o) => !admitted(o)).length, keep.length)}`;
-};
-
-/** Rows the text alone admits and the conversation refuses, by the check that refused them. */
-const byCheck = (of: Outcome[], label: 'keep' | 'junk'): string => {
-  const why = (prefix: string) =>
-    of.filter((o) => o.row.label === label && o.alone && o.batch.reason === 'ungrounded' && o.batch.detail?.startsWith(prefix)).length;
-  return `${why('one-off')} / ${why('corrected')} / ${why('only the agent')}`;
-};
 
 export function printRealExtractor(options: { dataDir: string }): void {
   if (!existsSync(join(options.dataDir, REAL_EXTRACTOR_FILE)) || availableTranscripts().length === 0) return;
@@ -84,28 +54,8 @@ export function printRealExtractor(options: { dataDir: string }): void {
   groups.push(['all', outcomes]);
   printTable(
     'Extractor output written against the real conversations (junk admitted · keep rejected; written and labelled by helpers with the conversation in hand)',
-    [
-      'rows',
-      'keep',
-      'junk',
-      'text alone',
-      'batch, cited',
-      'whole session, cited',
-      'batch, no ids',
-      'junk refused: one-off / corrected / agent only',
-      'keep refused: one-off / corrected / agent only',
-    ],
-    groups.map(([name, of]) => [
-      name,
-      of.filter((o) => o.row.label === 'keep').length,
-      of.filter((o) => o.row.label === 'junk').length,
-      rate(of, (o) => o.alone),
-      rate(of, (o) => o.batch.admitted),
-      rate(of, (o) => o.session),
-      rate(of, (o) => o.uncited),
-      byCheck(of, 'junk'),
-      byCheck(of, 'keep'),
-    ]),
+    ['rows', ...GROUNDED_COLUMNS],
+    groups.map(([name, of]) => [name, ...groundedCells(of)]),
   );
   // Which junk the conversation catches: by the writers' reason, all splits together (counts only).
   const reasons = [...new Set(outcomes.filter((o) => o.row.label === 'junk').map((o) => o.row.reason))].sort();

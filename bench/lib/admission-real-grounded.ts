@@ -23,13 +23,54 @@ interface CitationRow {
   sources: string[];
 }
 
-interface Outcome {
+/** One memory judged four ways: on its text, given its batch and cited ids, given the whole session, given the batch with no ids. */
+export interface GroundedOutcome {
   label: 'keep' | 'junk';
   split: string;
   alone: boolean;
   batch: ReturnType<typeof admit>;
   session: boolean;
   uncited: boolean;
+}
+type Outcome = GroundedOutcome;
+
+/** The columns both real-conversation tables print after their first (the rows' name). */
+export const GROUNDED_COLUMNS = [
+  'keep',
+  'junk',
+  'text alone',
+  'batch, cited',
+  'whole session, cited',
+  'batch, no ids',
+  'junk refused: one-off / corrected / agent only',
+  'keep refused: one-off / corrected / agent only',
+];
+
+const rate = (of: Outcome[], admitted: (o: Outcome) => boolean): string => {
+  const keep = of.filter((o) => o.label === 'keep');
+  const junk = of.filter((o) => o.label === 'junk');
+  return `${pct(junk.filter(admitted).length, junk.length)} · ${pct(keep.filter((o) => !admitted(o)).length, keep.length)}`;
+};
+
+/** Rows the text alone admits and the conversation refuses, by the check that refused them. */
+const byCheck = (of: Outcome[], label: 'keep' | 'junk'): string => {
+  const why = (prefix: string) =>
+    of.filter((o) => o.label === label && o.alone && o.batch.reason === 'ungrounded' && o.batch.detail?.startsWith(prefix)).length;
+  return `${why('one-off')} / ${why('corrected')} / ${why('only the agent')}`;
+};
+
+/** The cells under GROUNDED_COLUMNS for a group of outcomes. */
+export function groundedCells(of: Outcome[]): Array<string | number> {
+  return [
+    of.filter((o) => o.label === 'keep').length,
+    of.filter((o) => o.label === 'junk').length,
+    rate(of, (o) => o.alone),
+    rate(of, (o) => o.batch.admitted),
+    rate(of, (o) => o.session),
+    rate(of, (o) => o.uncited),
+    byCheck(of, 'junk'),
+    byCheck(of, 'keep'),
+  ];
 }
 
 const CHUNK_TOKENS = 3000;
@@ -51,26 +92,31 @@ export function sessionBatches(t: RealTranscript): EvidenceMessage[][] {
   );
 }
 
+/** A memory judged on its text, given its batch and cited ids, given the whole session, and given the batch with no ids. */
+export function judgeFourWays(
+  memory: { text: string; sources: string[] },
+  batches: EvidenceMessage[][],
+): Omit<GroundedOutcome, 'label' | 'split'> {
+  const judge = (evidence: MemoryEvidence) => admit({ text: memory.text, source: 'llm', evidence });
+  const messages = batchOf(batches, memory);
+  return {
+    alone: admit({ text: memory.text, source: 'llm' }).admitted,
+    batch: judge({ messages, cited: memory.sources }),
+    session: judge({ messages: batches.flat(), cited: memory.sources }).admitted,
+    uncited: judge({ messages, cited: [] }).admitted,
+  };
+}
+
 function score(dataDir: string, real: RealRow[]): Outcome[] {
   const citations = loadJsonl<CitationRow>(join(dataDir, 'admission-real-citations.jsonl'));
   const out: Outcome[] = [];
   for (const t of availableTranscripts()) {
     const batches = sessionBatches(t);
-    const session = batches.flat();
     const rows = real.filter((r) => r.source === 'llm' && r.transcript === t.id);
     for (const r of rows) {
       const cited = citations.find((c) => c.transcript === t.id && c.text === r.text);
       if (!cited) throw new Error(`no citation row for ${t.id}: ${r.text}`);
-      const judge = (evidence: MemoryEvidence) => admit({ text: r.text, source: 'llm', evidence });
-      const messages = batchOf(batches, cited);
-      out.push({
-        label: r.label,
-        split: r.split,
-        alone: admit({ text: r.text, source: 'llm' }).admitted,
-        batch: judge({ messages, cited: cited.sources }),
-        session: judge({ messages: session, cited: cited.sources }).admitted,
-        uncited: judge({ messages, cited: [] }).admitted,
-      });
+      out.push({ label: r.label, split: r.split, ...judgeFourWays(cited, batches) });
     }
   }
   return out;
@@ -79,43 +125,13 @@ function score(dataDir: string, real: RealRow[]): Outcome[] {
 export function printRealGrounded(options: { dataDir: string; real: RealRow[] }): void {
   if (!existsSync(join(options.dataDir, 'admission-real-citations.jsonl')) || availableTranscripts().length === 0) return;
   const outcomes = score(options.dataDir, options.real);
-  const rate = (of: Outcome[], admitted: (o: Outcome) => boolean) => {
-    const keep = of.filter((o) => o.label === 'keep');
-    const junk = of.filter((o) => o.label === 'junk');
-    return `${pct(junk.filter(admitted).length, junk.length)} · ${pct(keep.filter((o) => !admitted(o)).length, keep.length)}`;
-  };
-  const byCheck = (of: Outcome[], label: 'keep' | 'junk') => {
-    const why = (prefix: string) =>
-      of.filter((o) => o.label === label && o.alone && o.batch.reason === 'ungrounded' && o.batch.detail?.startsWith(prefix)).length;
-    return `${why('one-off')} / ${why('corrected')} / ${why('only the agent')}`;
-  };
-  const rows = ['heldout', 'tune', 'all'].map((split) => {
-    const of = outcomes.filter((o) => split === 'all' || o.split === split);
-    return [
-      split,
-      of.filter((o) => o.label === 'keep').length,
-      of.filter((o) => o.label === 'junk').length,
-      rate(of, (o) => o.alone),
-      rate(of, (o) => o.batch.admitted),
-      rate(of, (o) => o.session),
-      rate(of, (o) => o.uncited),
-      byCheck(of, 'junk'),
-      byCheck(of, 'keep'),
-    ];
-  });
+  const rows = ['heldout', 'tune', 'all'].map((split) => [
+    split,
+    ...groundedCells(outcomes.filter((o) => split === 'all' || o.split === split)),
+  ]);
   printTable(
     'LLM-style memories of the real-transcript set with their real conversation (junk admitted · keep rejected; citations by a helper blind to the labels)',
-    [
-      'split',
-      'keep',
-      'junk',
-      'text alone',
-      'batch, cited',
-      'whole session, cited',
-      'batch, no ids',
-      'junk refused: one-off / corrected / agent only',
-      'keep refused: one-off / corrected / agent only',
-    ],
+    ['split', ...GROUNDED_COLUMNS],
     rows,
   );
 }
