@@ -16,9 +16,8 @@ import { englishUserVeto, foldInformal, statesUserChange } from './english-user.
 import { hasSpanishUserEvidence, looksSpanish, spanishUserVeto } from './spanish.js';
 import { foldChatEs } from './spanish-user.js';
 import { judgeSpanishMemory, statesSpanishLesson } from './spanish-llm.js';
-import { isDatedLifeEvent, nowMarksLastingChange } from './extractor-english.js';
+import { isDatedLifeEvent, isSubjectlessFact, nowMarksLastingChange } from './extractor-english.js';
 import { extractorShapeRejection, readsAsExtractorFact } from './extractor-output.js';
-import { isSubjectlessFact } from './extractor-english.js';
 import { sourceRejection, stripPreamble } from './source-policy.js';
 import { quotedWords } from './summary-voice.js';
 import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';

@@ -130,7 +130,7 @@ const CHANGED = [
 
 /** A line that tells of a change; an arrow or "from X to Y" elsewhere is a flow ("1Password → op → gpg"), not a change. */
 const CHANGE_WORD = word(
-  String.raw`chang(?:e|ed|es|ing)|updated?|switched|replaced?|renamed?|moved|bumped|convert(?:ed|ing)?|conversions?|restored?|back to|now|cambi(?:e|o|ado|amos)|pas(?:e|o|amos)|actualic(?:e|amos)|改成|改为|换成`,
+  String.raw`chang(?:e|ed|es|ing)|updated?|switched|replaced?|renamed?|moved|bumped|convert(?:ed|ing)?|conversions?|restored?|back to|now|cambi(?:e|o|ado|amos)|pase|pasamos|actualic(?:e|amos)|改成|改为|换成`,
 );
 
 /** A value as code and settings write it: a digit or a mark in it (#444444, 5433, v2.1, gpg.exe), not a plain word. */
@@ -144,8 +144,9 @@ function changes(text: string): Array<[string, string]> {
   let heading = false;
   for (const line of text.split('\n')) {
     if (line.trim() === '') heading = false;
-    const told = heading || CHANGE_WORD.test(line);
-    if (/:\s*$/.test(line)) heading = CHANGE_WORD.test(line);
+    const says = CHANGE_WORD.test(fold(line));
+    const told = heading || says;
+    if (/:\s*$/.test(line)) heading = says;
     for (const re of told ? CHANGED : [])
       for (const m of line.matchAll(re)) {
         if (!VALUE_LIKE.test(m[1]!)) continue;

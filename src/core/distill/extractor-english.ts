@@ -185,10 +185,6 @@ export function englishMemoryRejection(text: string): { reason: AdmissionReason;
 }
 
 /**
- * A standing fact the gate's fact words miss: the subjectless extractor style, whose verb stands
- * for the subject, a recurring duty, or a convention an artefact follows.
- */
-/**
  * A standing fact in the subjectless extractor style ("Uses pnpm and turbo"): the agent-only check
  * takes it as a fact of the setup the agent found, not as the agent's narration (admission.ts).
  */
@@ -197,6 +193,10 @@ export function isSubjectlessFact(text: string): boolean {
   return SUBJECTLESS_FACT.test(t) && !/[?]\s*$/.test(t) && !AHEAD.test(t);
 }
 
+/**
+ * A standing fact the gate's fact words miss: the subjectless extractor style, whose verb stands
+ * for the subject, a recurring duty, or a convention an artefact follows.
+ */
 export function readsAsStandingFact(text: string): boolean {
   const t = text.trim();
   return (SUBJECTLESS_FACT.test(t) || RECURRENCE.test(t) || CONVENTION.test(t)) && !/[?]\s*$/.test(t) && !AHEAD.test(t);
