@@ -32,7 +32,6 @@ export interface GroundedOutcome {
   session: boolean;
   uncited: boolean;
 }
-type Outcome = GroundedOutcome;
 
 /** The columns both real-conversation tables print after their first (the rows' name). */
 export const GROUNDED_COLUMNS = [
@@ -46,21 +45,21 @@ export const GROUNDED_COLUMNS = [
   'keep refused: one-off / corrected / agent only',
 ];
 
-const rate = (of: Outcome[], admitted: (o: Outcome) => boolean): string => {
+const rate = (of: GroundedOutcome[], admitted: (o: GroundedOutcome) => boolean): string => {
   const keep = of.filter((o) => o.label === 'keep');
   const junk = of.filter((o) => o.label === 'junk');
   return `${pct(junk.filter(admitted).length, junk.length)} · ${pct(keep.filter((o) => !admitted(o)).length, keep.length)}`;
 };
 
 /** Rows the text alone admits and the conversation refuses, by the check that refused them. */
-const byCheck = (of: Outcome[], label: 'keep' | 'junk'): string => {
+const byCheck = (of: GroundedOutcome[], label: 'keep' | 'junk'): string => {
   const why = (prefix: string) =>
     of.filter((o) => o.label === label && o.alone && o.batch.reason === 'ungrounded' && o.batch.detail?.startsWith(prefix)).length;
   return `${why('one-off')} / ${why('corrected')} / ${why('only the agent')}`;
 };
 
 /** The cells under GROUNDED_COLUMNS for a group of outcomes. */
-export function groundedCells(of: Outcome[]): Array<string | number> {
+export function groundedCells(of: GroundedOutcome[]): Array<string | number> {
   return [
     of.filter((o) => o.label === 'keep').length,
     of.filter((o) => o.label === 'junk').length,
@@ -107,9 +106,9 @@ export function judgeFourWays(
   };
 }
 
-function score(dataDir: string, real: RealRow[]): Outcome[] {
+function score(dataDir: string, real: RealRow[]): GroundedOutcome[] {
   const citations = loadJsonl<CitationRow>(join(dataDir, 'admission-real-citations.jsonl'));
-  const out: Outcome[] = [];
+  const out: GroundedOutcome[] = [];
   for (const t of availableTranscripts()) {
     const batches = sessionBatches(t);
     const rows = real.filter((r) => r.source === 'llm' && r.transcript === t.id);

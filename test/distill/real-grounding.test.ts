@@ -63,9 +63,9 @@ function realExtractor(records: RealMessage[], citations: Citation[], written = 
     };
     const memories = citations.flatMap((c) => {
       const numbers = c.sources.map(numberOf);
-      return c.sources.length > 0 && numbers.every((n) => n !== undefined)
-        ? [{ text: written.add(c.text) && c.text, category: 'fact', sourceMessageIds: numbers as string[] }]
-        : [];
+      if (c.sources.length === 0 || numbers.some((n) => n === undefined)) return [];
+      written.add(c.text);
+      return [{ text: c.text, category: 'fact', sourceMessageIds: numbers as string[] }];
     });
     return memoriesReply(memories);
   };

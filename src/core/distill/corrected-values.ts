@@ -157,6 +157,14 @@ function changes(text: string): Array<[string, string]> {
   return out;
 }
 
+/** Every memory of a batch reads the same later messages: parse each once. */
+const parsedChanges = new WeakMap<EvidenceMessage, Array<[string, string]>>();
+function changesOnce(message: EvidenceMessage): Array<[string, string]> {
+  let found = parsedChanges.get(message);
+  if (found === undefined) parsedChanges.set(message, (found = changes(message.text)));
+  return found;
+}
+
 /** `value` stands whole in `text` (lowercased): "#444444" in "dimgray is #444444.", not "5433" in "15433". */
 function holds(text: string, value: string): boolean {
   for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + 1)) {
@@ -177,7 +185,7 @@ export function changedLater(memory: string, sources: EvidenceMessage[], evidenc
   const said = sources.map((s) => s.text.toLowerCase());
   const text = memory.toLowerCase();
   for (const message of evidence.messages.slice(last + 1))
-    for (const [from, to] of changes(message.text))
+    for (const [from, to] of changesOnce(message))
       if (holds(text, from) && said.some((s) => holds(s, from)) && !holds(text, to)) return from;
   return undefined;
 }

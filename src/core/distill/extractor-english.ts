@@ -161,12 +161,12 @@ export function englishMemoryRejection(text: string): { reason: AdmissionReason;
   if (THIS_TASK.test(t)) return { reason: 'context-dependent', detail: 'this task' };
   if (REPORTED_QUESTION.test(t)) return { reason: 'question', detail: 'reported question' };
   if (REPORTED_CHATTER.test(t)) return { reason: 'chatter', detail: 'reported' };
-  if (RUN_TALLY.test(t) || RUN_REPORT.test(t) || (ALL_PASSING.test(t) && !ASKED_FOR.test(t) && !hasDurableMarker(t)))
+  const durable = hasDurableMarker(t);
+  if (RUN_TALLY.test(t) || RUN_REPORT.test(t) || (ALL_PASSING.test(t) && !ASKED_FOR.test(t) && !durable))
     return { reason: 'status-noise', detail: 'run tally' };
   if (REACTION.test(t)) return { reason: 'chatter', detail: 'reaction' };
   if (POINTING.test(t)) return { reason: 'context-dependent', detail: 'points into the conversation' };
   if (HOST_RULES.test(t)) return { reason: 'restated-instruction', detail: 'host instructions' };
-  const durable = hasDurableMarker(t);
   if (!durable && (FOR_NOW.test(t) || UNDER_WAY.test(t))) return { reason: 'passing-state', detail: 'for now' };
   if (!durable && RELATIVE_TIME.test(t) && !DATED_CHANGE.test(t)) return { reason: 'passing-state', detail: 'dated by the conversation' };
   if (!durable && LATEST_VERSION.test(t)) return { reason: 'passing-state', detail: 'dated by the conversation' };

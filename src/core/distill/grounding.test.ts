@@ -92,6 +92,10 @@ describe('evidenceRejection: a one-off request written as a standing rule', () =
     expect(judge('The user wants the resolver logs written to the console.', convo(['user', 'temp log to console']), ['m1'])).toBe(
       'one-off made a rule',
     );
+    // "temp files" names a kind of file, not a scope.
+    expect(
+      judge('The user wants temp files written to /tmp/build.', convo(['user', 'put temp files in /tmp/build pls']), ['m1']),
+    ).toBeUndefined();
     expect(
       judge('The user prefers Python scripts without type hints.', convo(['user', 'no type hints, i hate them']), ['m1']),
     ).toBeUndefined();

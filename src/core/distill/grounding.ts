@@ -57,10 +57,10 @@ const MEMORY_PREFERENCE = [
   /希望|喜欢|偏好|倾向|讨厌|不想|要求/u,
 ];
 
-/** The user scoping a request to this task: "this time", "for this one", "temp", "para este", "这次". */
+/** The user scoping a request to this task: "this time", "for this one", "temp" (not "temp files"), "para este", "这次". */
 const THIS_TASK_ONLY = [
   word(
-    String.raw`this time|this once|just this|for this one|this one|for now|for today|temp|temporar(?:y|ily)|(?:for )?the rest of (?:this|the) session|in this session|for (?:testing|debugging)`,
+    String.raw`this time|this once|just this|for this one|this one|for now|for today|(?:temp|temporary)(?! (?:files?|dirs?|director(?:y|ies)|folders?|tables?|data)(?![\p{L}]))|temporarily|(?:for )?the rest of (?:this|the) session|in this session|for (?:testing|debugging)`,
   ),
   word(
     String.raw`esta vez|por esta vez|para este|para esta|por ahora|por hoy|solo este|solo esta|temporal(?:mente)?|en esta sesion|para probar`,
