@@ -28,10 +28,29 @@ interface Outcome extends GroundedOutcome {
   row: ExtractorRow;
 }
 
-export const REAL_EXTRACTOR_FILE = 'admission-real-extractor.jsonl';
+/** A file of such rows, the writers it holds and how its tables are titled. */
+interface ExtractorSet {
+  file: string;
+  writers: string[];
+  title: string;
+}
 
-function score(dataDir: string): Outcome[] {
-  const rows = loadJsonl<ExtractorRow>(join(dataDir, REAL_EXTRACTOR_FILE));
+const SETS: ExtractorSet[] = [
+  {
+    file: 'admission-real-extractor.jsonl',
+    writers: ['careful', 'sloppy', 'terse'],
+    title: 'Extractor output written against the real conversations',
+  },
+  {
+    // Stop 45: the short notes real writers produce (mem0-style, memory-file bullets, named subjects).
+    file: 'admission-real-notes.jsonl',
+    writers: ['terse', 'bullet', 'named'],
+    title: 'Short notes written against the real conversations (mem0-style, memory-file bullets, named subjects)',
+  },
+];
+
+function score(dataDir: string, file: string): Outcome[] {
+  const rows = loadJsonl<ExtractorRow>(join(dataDir, file));
   const out: Outcome[] = [];
   for (const t of availableTranscripts()) {
     const batches = sessionBatches(t);
@@ -42,18 +61,21 @@ function score(dataDir: string): Outcome[] {
 }
 
 export function printRealExtractor(options: { dataDir: string }): void {
-  if (!existsSync(join(options.dataDir, REAL_EXTRACTOR_FILE)) || availableTranscripts().length === 0) return;
-  const outcomes = score(options.dataDir);
+  if (availableTranscripts().length === 0) return;
+  for (const set of SETS) if (existsSync(join(options.dataDir, set.file))) printSet(options.dataDir, set);
+}
+
+function printSet(dataDir: string, set: ExtractorSet): void {
+  const outcomes = score(dataDir, set.file);
   const groups: Array<[string, Outcome[]]> = [];
   for (const split of ['heldout', 'tune'] as const) {
     const of = outcomes.filter((o) => o.row.split === split);
     groups.push([split, of]);
-    for (const extractor of ['careful', 'sloppy', 'terse'])
-      groups.push([`${split}, ${extractor}`, of.filter((o) => o.row.extractor === extractor)]);
+    for (const writer of set.writers) groups.push([`${split}, ${writer}`, of.filter((o) => o.row.extractor === writer)]);
   }
   groups.push(['all', outcomes]);
   printTable(
-    'Extractor output written against the real conversations (junk admitted · keep rejected; written and labelled by helpers with the conversation in hand)',
+    `${set.title} (junk admitted · keep rejected; written and labelled by helpers with the conversation in hand)`,
     ['rows', ...GROUNDED_COLUMNS],
     groups.map(([name, of]) => [name, ...groundedCells(of)]),
   );

@@ -51,15 +51,19 @@ const UNGROUNDED = 2;
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 60);
 
-/** Writes, for each batch it is sent, the memories whose every cited message is in the batch, citing them by the prompt's numbers. */
-function realExtractor(records: RealMessage[], citations: Citation[], written = new Set<string>()) {
+/**
+ * Writes, for each batch it is sent, the memories whose every cited message is in the batch, citing them by the prompt's numbers.
+ * With `openings`, a message is also found by the opening the prompt keeps of an assistant message (its digest).
+ */
+function realExtractor(records: RealMessage[], citations: Citation[], written = new Set<string>(), openings = false) {
   return (request: RecordedRequest): ScriptedReply => {
     if (schemaNameOf(request) !== 'memories')
       return decisionsReply(reconcileInput(request).candidates.map((c) => ({ index: c.index, action: 'create' })));
     const input = extractionInput(request);
     const numberOf = (id: string) => {
       const record = records.find((r) => r.id === id);
-      return record && input.find((m) => squash(m.content) === squash(record.content))?.id;
+      const opening = (m: { content: string }) => openings && squash(record?.content ?? '').startsWith(squash(m.content).slice(0, 40));
+      return record && input.find((m) => squash(m.content) === squash(record.content) || opening(m))?.id;
     };
     const memories = citations.flatMap((c) => {
       const numbers = c.sources.map(numberOf);
@@ -138,5 +142,36 @@ describe.skipIf(!present)('distill on real transcripts: extractor output written
     // Every keeper the careful extractor wrote (all its sources in one batch) is stored.
     expect(careful.length).toBeGreaterThanOrEqual(10);
     expect(careful.filter((t) => !stored.includes(t))).toEqual([]);
+  });
+});
+
+/**
+ * Memory-file notes and terse memories written against the real codex-teams and cc-navuser sessions
+ * (bench/data/admission-real-notes.jsonl, stop 45). Before stop 45 the gate refused a label and its
+ * value ("Username: jnarowski") as a fragment. Assistant messages are found by the opening the prompt keeps of them.
+ */
+describe.skipIf(!present)('distill on real transcripts: memory-file notes written against them (scripted LLM on loopback)', () => {
+  it('stores labelled facts, and refuses the state of the work under a label', async () => {
+    const records = transcripts.flatMap((t) => readRealTranscript(t));
+    const rows = loadJsonl<Citation & { label: string }>(join(DATA, 'admission-real-notes.jsonl')).filter((r) =>
+      IDS.includes(r.transcript),
+    );
+    server = await startScriptedLlmServer({ script: realExtractor(records, rows, new Set(), true) });
+    await writeL0(
+      home,
+      records.map(({ line: _line, transcript: _t, ...r }): L0Record => r),
+    );
+    await runDistill({ ctx: ctxOf(strata), home, caps: UNCAPPED, llm: llmClient(server.baseURL, { home }) });
+
+    const stored = (await strata.list({ scopes: ['global', 'agent:codex', 'agent:claude-code'] })).map((m) => m.text);
+    expect(stored).toEqual(
+      expect.arrayContaining([
+        'Username: jnarowski',
+        // Only the agent said where NavUser lives: a labelled path it named stands, as a sentence naming it does.
+        'NavUser: `apps/app/src/client/components/NavUser.tsx`; user flows `useAuthStore` in `AppSidebar.tsx` → `AppSidebarMain` → `NavUser`',
+      ]),
+    );
+    expect(stored).not.toContain('Working branch: `feat/dashboard-refactor`');
+    expect(stored).not.toContain('Avatar fallback initials: `CN`');
   });
 });

@@ -29,6 +29,7 @@ import { unsafeImperativeKind } from './unsafe-imperative.js';
 import { readsAsLastingChange, userModelVeto, type UserModelReading } from './junk-model/user-judgement.js';
 import { citesOnlyAgent, evidenceRejection, type MemoryEvidence } from './grounding.js';
 import { namesAnArtifact } from './grounding-words.js';
+import { isStandingInstruction, labelledNoteSentence, withoutConnective } from './note-shapes.js';
 
 /**
  * The admission gate: rules that keep junk out of memory whatever produced the candidate (the
@@ -165,6 +166,14 @@ const CREDENTIAL_MENTION =
   /\b(?:password|passwd|passphrase|pin|cookie|session id|token|api[ -]?key|secret|credential|private key)s?\b[^.\n]{0,40}?(?:\bis\b|\bare\b|=|:)\s*[[(]?REDACTED|密码(?:是|为|：|:)\s*\S/i;
 
 export function admit(options: AdmitOptions): AdmissionDecision {
+  const decision = judge(options);
+  if (decision.admitted || (options.source ?? 'llm') !== 'llm') return decision;
+  // A memory-file note drops its verb ("ISP: Starlink"): judged again as the sentence it stands for.
+  const sentence = labelledNoteSentence(options.text, decision);
+  return sentence ? judge({ ...options, text: sentence }) : decision;
+}
+
+function judge(options: AdmitOptions): AdmissionDecision {
   const source = options.source ?? 'llm';
   // Typographic apostrophes (macOS input, Codex output) would hide "don’t", "I’ll", "can’t" from every pattern.
   const raw = options.text
@@ -192,7 +201,14 @@ export function admit(options: AdmitOptions): AdmissionDecision {
     if (asUser.admitted) return asUser;
   }
   // "I can see that the User model only has id": the claim is judged, not the preamble.
-  const said = source === 'user' ? (!hasCjk(raw) && looksSpanish(raw) ? foldChatEs(raw) : raw) : stripPreamble(raw);
+  const said =
+    source === 'user'
+      ? !hasCjk(raw) && looksSpanish(raw)
+        ? foldChatEs(raw)
+        : raw
+      : source === 'llm'
+        ? withoutConnective(stripPreamble(raw))
+        : stripPreamble(raw);
   // English typed without apostrophes ("dont ever", "im vegan") reads as spelt out.
   const english = source === 'user' && !hasCjk(said) && !looksSpanish(said);
   const text = english ? foldInformal(said) : said;
@@ -229,7 +245,8 @@ export function admit(options: AdmitOptions): AdmissionDecision {
     return reject('process-narration', 'change-log');
   if (isLeadIn(text) || isFileListing(text)) return reject('fragment');
   if (isPromptRestatement(text)) return reject('restated-instruction');
-  if (isTaskRequest(text) || isThirdPersonRequest(text)) return reject('task-request');
+  if ((isTaskRequest(text) || isThirdPersonRequest(text)) && !(source === 'llm' && isStandingInstruction(text)))
+    return reject('task-request');
   if (isSessionEvent(text) || (source !== 'user' && isArtefactEvent(text))) return reject('session-event');
   if (isSessionRecap(text)) return reject('session-event', 'session-recap');
   // The English passing-state words misread Spanish ("todo" is not a to-do); spanish-llm.ts read those.
