@@ -62,6 +62,14 @@ const junk: Array<[string, string]> = [
   ['passing-state', 'The user had a dentist check-up a few weeks ago and needs a filling.'],
   ['passing-state', 'Priya will repaint the spare room before her parents arrive.'],
   ['passing-state', "The user's team is going to move the cron jobs to Airflow."],
+  // Stop 45 (admission-real-notes.jsonl): tallies of a run, a machine's readings, a thing broken now, the next step.
+  ['status-noise', 'ESLint reports 14 errors in the payments package.'],
+  ['status-noise', 'The billing module has 3 mypy errors.'],
+  ['status-noise', 'Semgrep findings down from 240 to 31'],
+  ['passing-state', 'The build box has 120 GB of free disk space.'],
+  ['passing-state', 'The invoices service fails to build.'],
+  ['passing-state', 'Next: wire the retry queue into the uploader'],
+  ['restated-instruction', 'Pick up the previous task without asking the user further questions'],
 ];
 
 const kept = [
@@ -98,6 +106,9 @@ const kept = [
   'Self-hosts Nextcloud',
   'Before a PR is opened, the user wants lint, tests and type checks all green.',
   'The user always runs the latest Node LTS release on the build server.',
+  'CI fails the build when ESLint reports more than 0 warnings.',
+  'The app fails to start without REDIS_URL set.',
+  'Dark theme tool backgrounds: pending #282832, success #283228, error #3c2828.',
 ];
 
 describe('extractor output in English', () => {

@@ -42,7 +42,25 @@ const POINTING =
 
 /** The host's own instructions restated: "The assistant must use the provided tools ...". */
 const HOST_RULES =
-  /\b(?:provided tools|available tools|reveal (?:its|the|your) system prompt|fabricate|harmful requests)\b|^the assistant is an? (?:[\w-]+ )?(?:assistant|agent|bot)\b/i;
+  /\b(?:provided tools|available tools|reveal (?:its|the|your) system prompt|fabricate|harmful requests|without asking the user (?:any )?further questions)\b|^the assistant is an? (?:[\w-]+ )?(?:assistant|agent|bot)\b/i;
+
+/**
+ * How many problems a run or a scan reported, or how that number moved: "has 5 credo issues",
+ * "Gitleaks findings down from 1,092 to 277", "12 open lint warnings". A limit on them is a rule
+ * ("at most 10 warnings", "zero warnings allowed").
+ */
+const PROBLEM_TALLY =
+  /\b(?:reports?|reported|found|finds|shows?|lists?|flags?|flagged|has|have|had|with)\s+(?:only\s+|just\s+|about\s+|~)?\d+(?:,\d{3})*\s+(?:[\w-]+\s+){0,2}?(?:issues?|errors?|warnings?|findings?|failures?|vulnerabilit(?:y|ies)|violations?|offen[cs]es)\b|\b(?:issues?|errors?|warnings?|findings?|failures?|vulnerabilit(?:y|ies)|violations?)\s+(?:(?:went|are|were|is|was)\s+)?(?:down|up|dropped|fell|rose|reduced|cut)\s+(?:\w+\s+)?from\s+\d/i;
+const PROBLEM_LIMIT =
+  /\b(?:at most|no more than|fewer than|less than|more than|over|under|max(?:imum)?|min(?:imum)?|limit|allowed|budget|threshold|tolerates?|fails? (?:on|at|when)|blocks?)\b/i;
+/** A thing of the project that is broken now: "transcript_components.ex fails to compile" (with no condition a lesson would give). */
+const BROKEN_NOW =
+  /\b(?:fails|fail) to (?:compile|build|start|boot|load|render|parse)\b|\b(?:does not|doesn't|do not|don't) (?:compile|build)\b/i;
+const CONDITION = /\b(?:when|whenever|if|unless|on|with|without|under|after|before|because|since|due to|once)\b/i;
+/** Free or used resources, read off a machine: "has 42 GB of free memory". */
+const RESOURCE_READING = /\b\d+(?:\.\d+)?\s*(?:[KMGT]i?B|%)\s+(?:of\s+)?(?:free|available|left|used|in use)\b/;
+/** A line filed as the next piece of work: "Next: fix the guard", "Up next: ...". */
+const NEXT_LABEL = /^(?:\*\*)?(?:next|up next|next up|then)(?:\*\*)?\s*:/i;
 
 /** Going through something now: "has been sore this week", "hasn't decided whether to raise prices". */
 const FOR_NOW = /\bthis (?:week|morning|afternoon|evening)\b|\b(?:hasn't|has not|haven't|have not) (?:yet )?decided\b/i;
@@ -164,6 +182,10 @@ export function englishMemoryRejection(text: string): { reason: AdmissionReason;
   const durable = hasDurableMarker(t);
   if (RUN_TALLY.test(t) || RUN_REPORT.test(t) || (ALL_PASSING.test(t) && !ASKED_FOR.test(t) && !durable))
     return { reason: 'status-noise', detail: 'run tally' };
+  if (PROBLEM_TALLY.test(t) && !PROBLEM_LIMIT.test(t) && !durable) return { reason: 'status-noise', detail: 'problem tally' };
+  if (RESOURCE_READING.test(t) && !durable) return { reason: 'passing-state', detail: 'resource reading' };
+  if (BROKEN_NOW.test(t) && !CONDITION.test(t) && !durable && !hasLesson(t)) return { reason: 'passing-state', detail: 'broken now' };
+  if (NEXT_LABEL.test(t)) return { reason: 'passing-state', detail: 'plan' };
   if (REACTION.test(t)) return { reason: 'chatter', detail: 'reaction' };
   if (POINTING.test(t)) return { reason: 'context-dependent', detail: 'points into the conversation' };
   if (HOST_RULES.test(t)) return { reason: 'restated-instruction', detail: 'host instructions' };
