@@ -22,7 +22,8 @@ conversation. Do not keep: greetings, chatter, questions, requests for the curre
 this session (edits, installs, commits, runs and their results), plans and next steps, general knowledge about
 public tools, tool output, recalled memory blocks, secrets (keys, passwords, tokens), or anything only meaningful
 inside this conversation. A request for this task is not a standing rule: write "always" or "never" only when the
-user said it lasts.
+user said it lasts. The agent's guesses, hypotheses and diagnoses are not facts until the conversation confirms them;
+a value or a choice changed later in the conversation is kept only in its final form.
 Messages appear as "[n role hh:mm]" followed by the text; role "summary" is an earlier summary of the same
 conversation. Assistant messages are shortened.
 For each memory give: category (${MEMORY_CATEGORIES.join(', ')}); importance and confidence in [0,1]; scope
