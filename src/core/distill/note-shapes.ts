@@ -11,7 +11,7 @@ import type { AdmissionReason } from './admission.js';
 const LABELLED = /^(?:\*\*)?(?<label>[A-Za-z`][^:*\n]{1,40}?)(?:\*\*)?:(?:\*\*)?\s+(?<value>\S[^\n]*)$/;
 /** A label that files the state of the work, not a lasting attribute: "Next step:", "Working branch:", "Test count:". */
 const PASSING_LABEL =
-  /\b(?:next|steps?|todo|to-do|status|progress|working|current(?:ly)?|today|now|done|results?|findings?|details|output|update|testing|count|total|tally|remaining|left|pending|wip|plan|goal|task|session|this|ready|suggested|proposed|requested|asked|(?<!known )(?:errors?|failures?|warnings?))\b/i;
+  /\b(?:next|steps?|runs?|todo|to-do|status|progress|working|current(?:ly)?|today|now|done|results?|findings?|details|output|update|testing|count|total|tally|remaining|left|pending|wip|plan|goal|task|session|this|ready|suggested|proposed|requested|asked|(?<!known )(?:errors?|failures?|warnings?))\b/i;
 /** A value that is itself a sentence ("Lesson: X caused Y"): the label is a heading, the value judged as it stands. */
 const CLAUSE_VALUE = /\b(?:is|are|was|were|has|have|must|should|can|will|does|do)\b/i;
 /** A value that is an instruction or a report ("snapshot the cache in onMutate", "cannot invoke X", "8 issues ready"). */
