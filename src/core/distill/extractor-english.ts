@@ -2,6 +2,7 @@ import type { AdmissionReason } from './admission.js';
 import { hasCjk } from './signals.js';
 import { hasDurableMarker } from './task-signals.js';
 import { hasLesson } from './durable-evidence.js';
+import { opensWithPresentVerb } from './tense.js';
 
 /**
  * Extractor output in English, in the shapes the gate's other detectors do not read: memories
@@ -212,7 +213,7 @@ export function englishMemoryRejection(text: string): { reason: AdmissionReason;
  */
 export function isSubjectlessFact(text: string): boolean {
   const t = text.trim();
-  return SUBJECTLESS_FACT.test(t) && !/[?]\s*$/.test(t) && !AHEAD.test(t);
+  return (SUBJECTLESS_FACT.test(t) || opensWithPresentVerb(t)) && !/[?]\s*$/.test(t) && !AHEAD.test(t);
 }
 
 /**
@@ -221,7 +222,11 @@ export function isSubjectlessFact(text: string): boolean {
  */
 export function readsAsStandingFact(text: string): boolean {
   const t = text.trim();
-  return (SUBJECTLESS_FACT.test(t) || RECURRENCE.test(t) || CONVENTION.test(t)) && !/[?]\s*$/.test(t) && !AHEAD.test(t);
+  return (
+    (SUBJECTLESS_FACT.test(t) || RECURRENCE.test(t) || CONVENTION.test(t) || opensWithPresentVerb(t)) &&
+    !/[?]\s*$/.test(t) &&
+    !AHEAD.test(t)
+  );
 }
 
 /** "Opened the bakery in 2016 after ten years in Geneva": a life event the extractor dated, not the agent's narration. */

@@ -81,3 +81,18 @@ export function mainClauseTense(text: string): ClauseTense {
   }
   return { tense: 'none', personal: false };
 }
+
+// What someone wants, plans or says is no fact of their setup: "Wants low-carb meal ideas".
+const WANTS =
+  /^(?:wants|needs|asks|plans|hopes|tries|intends|expects|seems|looks|says|thinks|feels|mentions|requests|gets|goes|comes|starts|stops|wishes|considers|wonders)$/i;
+
+/**
+ * "Tracks issues with Beads", "Shops at Lidl": a subjectless note that opens with a verb in
+ * the third person present, which only the tagger knows to be a verb (no list of verbs holds them all).
+ */
+export function opensWithPresentVerb(text: string): boolean {
+  if (!/^[A-Z][a-z]{2,}s\b/.test(text.trim())) return false; // the tagger runs only on a note that could open so
+  const first = (nlp(text.trim()).terms().json() as Array<{ terms: TermJson[] }>)[0]?.terms[0];
+  if (!first || !/^[A-Z][a-z]{2,}s$/.test(first.text) || WANTS.test(first.text)) return false;
+  return first.tags.includes('PresentTense') && !first.tags.some((t) => t === 'Infinitive' || t === 'Imperative' || t === 'Noun');
+}
