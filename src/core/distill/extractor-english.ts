@@ -3,6 +3,7 @@ import { hasCjk } from './signals.js';
 import { hasDurableMarker } from './task-signals.js';
 import { hasLesson } from './durable-evidence.js';
 import { opensWithPresentVerb } from './tense.js';
+import { isInFlightLabel } from './source-policy.js';
 
 /**
  * Extractor output in English, in the shapes the gate's other detectors do not read: memories
@@ -60,8 +61,6 @@ const BROKEN_NOW =
 const CONDITION = /\b(?:when|whenever|if|unless|on|with|without|under|after|before|because|since|due to|once)\b/i;
 /** Free or used resources, read off a machine: "has 42 GB of free memory". */
 const RESOURCE_READING = /\b\d+(?:\.\d+)?\s*(?:[KMGT]i?B|%)\s+(?:of\s+)?(?:free|available|left|used|in use)\b/;
-/** A line filed as the next piece of work: "Next: fix the guard", "Up next: ...". */
-const NEXT_LABEL = /^(?:\*\*)?(?:next|up next|next up|then)(?:\*\*)?\s*:/i;
 
 /** Going through something now: "has been sore this week", "hasn't decided whether to raise prices". */
 const FOR_NOW = /\bthis (?:week|morning|afternoon|evening)\b|\b(?:hasn't|has not|haven't|have not) (?:yet )?decided\b/i;
@@ -186,7 +185,7 @@ export function englishMemoryRejection(text: string): { reason: AdmissionReason;
   if (PROBLEM_TALLY.test(t) && !PROBLEM_LIMIT.test(t) && !durable) return { reason: 'status-noise', detail: 'problem tally' };
   if (RESOURCE_READING.test(t) && !durable) return { reason: 'passing-state', detail: 'resource reading' };
   if (BROKEN_NOW.test(t) && !CONDITION.test(t) && !durable && !hasLesson(t)) return { reason: 'passing-state', detail: 'broken now' };
-  if (NEXT_LABEL.test(t)) return { reason: 'passing-state', detail: 'plan' };
+  if (isInFlightLabel(t)) return { reason: 'passing-state', detail: 'plan' };
   if (REACTION.test(t)) return { reason: 'chatter', detail: 'reaction' };
   if (POINTING.test(t)) return { reason: 'context-dependent', detail: 'points into the conversation' };
   if (HOST_RULES.test(t)) return { reason: 'restated-instruction', detail: 'host instructions' };

@@ -114,9 +114,14 @@ export function isNamedDefinition(text: string): boolean {
   );
 }
 
-/** A label over work still open ("Next concrete step: ...", "Pending: ...", "Blocked: ..."). */
+/** A label over work still open ("Next concrete step: ...", "Pending: ...", "Blocked: ...", "**Next:** ..."). */
 const IN_FLIGHT_LABEL =
-  /^(?:(?:next|immediate|concrete|current)\s+)*(?:next\s+)?(?:steps?|pending|todo|to do|open (?:questions?|items?|points?)|blocked(?: on)?|status|wip|in progress|follow[- ]ups?)\b[^:]{0,20}:/i;
+  /^(?:\*\*)?(?:(?:(?:next|immediate|concrete|current)\s+)*(?:next\s+)?(?:steps?|pending|todo|to do|open (?:questions?|items?|points?)|blocked(?: on)?|status|wip|in progress|follow[- ]ups?)\b[^:]{0,20}|up next|next(?: up)?)(?:\*\*)?:/i;
+
+/** A line filed under a label of work still open: a plan or a state, never a lasting thing. */
+export function isInFlightLabel(text: string): boolean {
+  return IN_FLIGHT_LABEL.test(text.trim());
+}
 
 const STANDING_CREDENTIAL =
   /\b(?:password|passwd|passcode|passphrase|pin(?: code| number)?|api[ -]?key|access key|token|secret|recovery code|backup codes?|2fa code|otp|(?:door|gate|alarm|lockbox|key ?safe|garage|building|entry|safe) code|wi-?fi(?: password| pass| key)?|iban|(?:account|card|sort) (?:number|no\.?))\b[^.\n]{0,30}?(?:\bis\b|\bare\b|=|:)\s*["'`(]?[^\s"'`]*\d[^\s"'`]*/i;
@@ -129,7 +134,7 @@ function standingLineRejection(t: string): { reason: AdmissionReason; detail?: s
   // A line that goes on from the one before it ("actually it doesn't ...", "otherwise ...").
   if (/^(?:actually|otherwise|however|instead|because|while|even so|that said|anyway)\b/i.test(t))
     return { reason: 'context-dependent', detail: 'continues a line' };
-  if (IN_FLIGHT_LABEL.test(t)) return { reason: 'passing-state', detail: 'open work' };
+  if (isInFlightLabel(t)) return { reason: 'passing-state', detail: 'open work' };
   if (isPastWorkEvent(t)) return { reason: 'session-event', detail: 'past work event' };
   if (/\bI\s+(?:\w+\s+)?(?:discovered|found|noticed|tried|added|wrote|changed|fixed|ran)\b/.test(t)) return { reason: 'process-narration' };
   return undefined;
