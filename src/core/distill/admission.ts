@@ -161,9 +161,9 @@ function isLogLine(text: string): boolean {
   return tokens.length >= 4 && wordy / tokens.length < 0.34;
 }
 
-/** A memory about a credential whose value was redacted upstream ("the password is REDACTED"). */
+/** A memory about a credential whose value was redacted upstream ("the password is REDACTED", "DB_PASS=REDACTED"). */
 const CREDENTIAL_MENTION =
-  /\b(?:password|passwd|passphrase|pin|cookie|session id|token|api[ -]?key|secret|credential|private key)s?\b[^.\n]{0,40}?(?:\bis\b|\bare\b|=|:)\s*[[(]?REDACTED|密码(?:是|为|：|:)\s*\S/i;
+  /\b(?:password|passwd|passphrase|pin|cookie|session id|token|api[ -]?key|secret|credential|private key)s?\b[^.\n]{0,40}?(?:\bis\b|\bare\b|=|:)\s*[[(]?REDACTED|\b[A-Z0-9_]*(?:PASS|PASSWORD|PASSWD|PWD|TOKEN|SECRET|API_?KEY|COOKIE)\s*[=:]\s*[[(]?REDACTED|密码(?:是|为|：|:)\s*\S/i;
 
 export function admit(options: AdmitOptions): AdmissionDecision {
   const decision = judge(options);

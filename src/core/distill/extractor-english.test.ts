@@ -71,6 +71,8 @@ const junk: Array<[string, string]> = [
   ['passing-state', 'Next: wire the retry queue into the uploader'],
   ['restated-instruction', 'Pick up the previous task without asking the user further questions'],
   ['no-content', 'Needs the slides by Friday'],
+  // Stop 46: a past act with a participle and no auxiliary stays the agent's report.
+  ['session-event', 'Invoice template saved to the shared drive'],
 ];
 
 const kept = [
@@ -113,6 +115,11 @@ const kept = [
   // A verb no list holds, read by the tagger ("Tracks issues with Beads" in admission-real-notes.jsonl).
   'Shops at Lidl',
   'Bakes sourdough every weekend',
+  // A note that drops "is" before where a thing is kept tells no event (stop 46).
+  'Restic repository password stored in Bitwarden',
+  'infra/terraform.tfvars gitignored, copied from terraform.tfvars.example',
+  'Invoice templates kept on the shared drive',
+  'Family photos backed up to the Synology NAS every night',
 ];
 
 describe('extractor output in English', () => {

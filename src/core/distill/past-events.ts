@@ -12,6 +12,13 @@ const PAST_WORTH =
  */
 const CONFIGURED =
   /\b(?:was|were|got|has been|have been)\s+(?:also\s+)?(?:made|set|configured|renamed|pinned|limited|restricted|locked|disabled|enabled|excluded|allowlisted|whitelisted|blocklisted|turned (?:on|off)|marked|kept|raised|lowered|increased|decreased|reduced|extended|shortened|capped)\b/i;
+/**
+ * A participle of where or how a thing is kept, with no auxiliary, in a note ("GPG signing key stored in
+ * 1Password", "spotter.css gitignored but tracked"): the note drops "is", it tells no event. Verbs of an
+ * act done once ("saved", "added", "moved") are left out: "Guide saved to md" is the agent's report.
+ */
+const KEPT_STATE =
+  /^(?:[^,;:.]|\.(?=\S)){2,60}?\s(?<!\b(?:was|were|is|are|been|be|got|has|have|had)\s)(?:stored|kept|located|hosted|housed|mounted|vendored|gitignored|git-ignored|tracked|untracked|checked in|pinned|defined|declared|served|backed up)\b/i;
 /** A dated event ("shipped on 2024-05-02", "in March 2025") is history the extractor placed in time on purpose. */
 const CALENDAR_DATE =
   /\b\d{4}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\bin\s+(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\s+)?(?:19|20)\d{2}\b/i;
@@ -31,6 +38,7 @@ export function isPastWorkEvent(text: string): boolean {
     return false;
   // "Running vitest with threads crashed LanceDB": an action as the subject is a cause, and the sentence a lesson.
   if (/^\w+ing\b/i.test(t)) return false;
+  if (KEPT_STATE.test(t)) return false;
   const { tense, personal } = mainClauseTense(t);
   return tense === 'past' && !personal;
 }
