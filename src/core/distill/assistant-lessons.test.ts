@@ -66,4 +66,22 @@ describe('lessons an assistant states about the project, offline', () => {
     expect(learned('The root cause was that the proxy strips the Authorization header on redirects.')).toHaveLength(1);
     expect(learned('The root cause was the proxy stripping the Authorization header on redirects.')).toHaveLength(1);
   });
+
+  it('takes the agent’s guess for no fact, in its prose, a summary, or a memory only the agent is cited for', () => {
+    const guesses = [
+      'The queue stalls every night at 2am, so it is probably the backup job holding the lock.',
+      'The old mapping may have been reset when the router updated its firmware.',
+      'Renewals seem to fail because the DNS provider rate-limits the challenge.',
+      'The mirror is most likely serving a stale index.',
+    ];
+    for (const text of guesses) {
+      expect(admit({ text, source: 'assistant' })).toMatchObject({ admitted: false, reason: 'passing-state', detail: 'guess' });
+      expect(admit({ text, source: 'summary' })).toMatchObject({ admitted: false, reason: 'passing-state' });
+    }
+    const evidence = { messages: [{ id: 'a1', role: 'assistant', text: guesses[3]! }], cited: ['a1'] };
+    expect(admit({ text: 'The package mirror is most likely serving a stale index.', source: 'llm', evidence }).admitted).toBe(false);
+    // A rule said with a hedge stays a rule; the same fact stated plainly stands.
+    expect(admit({ text: 'Never log webhook payloads, they may contain customer emails.', source: 'assistant' }).admitted).toBe(true);
+    expect(admit({ text: 'The mirror serves a stale index because its cron sync is disabled.', source: 'assistant' }).admitted).toBe(true);
+  });
 });

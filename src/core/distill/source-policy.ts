@@ -56,6 +56,13 @@ const LESSON_STRONG =
  */
 const DIAGNOSIS =
   /^(?:so,?\s+)?the (?:real |actual |likely )?root cause (?:here )?(?:is|was)\s+(?:(?:probably|likely|possibly|maybe|almost certainly)\b|(?!that\b)[^.;]{3,80},\s*(?:not|nothing|and not|rather than)\b)/i;
+/**
+ * The agent's guess ("so it's probably the worker", "the apply may have completed some resources",
+ * "it seems to happen because ..."): what it supposes is no fact until the work confirms it. A
+ * rule said with a hedge ("never log payloads, they may hold emails") stays a rule.
+ */
+const GUESS =
+  /\b(?:probably|(?:most |more |very |quite )?likely|unlikely|possibly|perhaps|maybe|presumably|i suspect|i guess|i think|i believe|my (?:guess|hunch|bet)|it seems|seem(?:s|ed)? to|appear(?:s|ed)? to|suggests?|might|may (?:be|have|also|not|explain|need|cause|just)|could (?:be|have|explain|mean|also|just))\b/i;
 /** An assistant's expectation about the fix it just made ("should work now", "should pick up"). */
 const EXPECTATION =
   /\bshould (?:now |also |still |then )?(?:work|be working|pick up|see|render|detect|fix|resolve|help|appear|show|load|be fine|be good|match|pass)\b/i;
@@ -183,6 +190,7 @@ export function sourceRejection(
     if (CONTINUATION.test(t) || (SUBJECTLESS.test(t) && !MODAL_RULE.test(t))) return { reason: 'context-dependent' };
     if (DEICTIC_START.test(t) && !PLACE_START.test(t) && !LESSON_STRONG.test(t)) return { reason: 'context-dependent' };
     if (source === 'assistant' && DIAGNOSIS.test(t)) return { reason: 'context-dependent', detail: 'diagnosis' };
+    if (GUESS.test(t) && !hasRuleMarker(t)) return { reason: 'passing-state', detail: 'guess' };
     if (EXPECTATION.test(t)) return { reason: 'passing-state', detail: 'expectation' };
     if (/^(?:i|we)\b/i.test(t) && !isTeamDecision(t)) return { reason: 'process-narration' };
   }
