@@ -62,7 +62,7 @@ const DIAGNOSIS =
  * rule said with a hedge ("never log payloads, they may hold emails") stays a rule.
  */
 const GUESS =
-  /\b(?:probably|(?:most |more |very |quite )?likely|unlikely|possibly|perhaps|maybe|presumably|i suspect|i guess|i think|i believe|my (?:guess|hunch|bet)|it seems|seem(?:s|ed)? to|appear(?:s|ed)? to|suggests?|might|may (?:be|have|also|not|explain|need|cause|just)|could (?:be|have|explain|mean|also|just))\b/i;
+  /\b(?:probably|(?:most |more |very |quite )?likely|unlikely|possibly|perhaps|maybe|presumably|i suspect|i guess|i think|i believe|my (?:guess|hunch|bet)|it seems|seem(?:s|ed)? to|appear(?:s|ed)? to|suggests? (?:that|it'?s|this is)|might|may (?:be|have|also|not|explain|need|cause|just)|could (?:be|have|explain|mean|also|just))\b/i;
 /** An assistant's expectation about the fix it just made ("should work now", "should pick up"). */
 const EXPECTATION =
   /\bshould (?:now |also |still |then )?(?:work|be working|pick up|see|render|detect|fix|resolve|help|appear|show|load|be fine|be good|match|pass)\b/i;
