@@ -173,6 +173,17 @@ export function admit(options: AdmitOptions): AdmissionDecision {
   return sentence ? judge({ ...options, text: sentence }) : decision;
 }
 
+/**
+ * The words judged: a user's Spanish chat spelt out; elsewhere the claim without its preamble ("I can
+ * see that the User model only has id"), and for a note without the connective that ties it to the
+ * one before ("Also runs a CachyOS machine").
+ */
+function claimOf(raw: string, source: AdmissionSource): string {
+  if (source === 'user') return !hasCjk(raw) && looksSpanish(raw) ? foldChatEs(raw) : raw;
+  const claim = stripPreamble(raw);
+  return source === 'llm' ? withoutConnective(claim) : claim;
+}
+
 function judge(options: AdmitOptions): AdmissionDecision {
   const source = options.source ?? 'llm';
   // Typographic apostrophes (macOS input, Codex output) would hide "don’t", "I’ll", "can’t" from every pattern.
@@ -200,15 +211,7 @@ function judge(options: AdmitOptions): AdmissionDecision {
     const asUser = admit({ ...options, text: quoted, source: 'user' });
     if (asUser.admitted) return asUser;
   }
-  // "I can see that the User model only has id": the claim is judged, not the preamble.
-  const said =
-    source === 'user'
-      ? !hasCjk(raw) && looksSpanish(raw)
-        ? foldChatEs(raw)
-        : raw
-      : source === 'llm'
-        ? withoutConnective(stripPreamble(raw))
-        : stripPreamble(raw);
+  const said = claimOf(raw, source);
   // English typed without apostrophes ("dont ever", "im vegan") reads as spelt out.
   const english = source === 'user' && !hasCjk(said) && !looksSpanish(said);
   const text = english ? foldInformal(said) : said;
