@@ -78,8 +78,38 @@ describe('replacedMemory', () => {
   });
 
   it('replaces nothing when the shared word is in several memories', () => {
-    const lunch = mem('lunch', 'The kids eat lunch at noon.');
-    expect(target("We've moved the kids to packed lunches.", [...others, lunch])).toBeUndefined();
+    const walk = mem('walk', 'The kids walk to school at 8.');
+    expect(target("We've moved the kids to packed lunches.", [...others, walk])).toBeUndefined();
+  });
+
+  it('reads another form of a word as the same word', () => {
+    // "bugs" and "bug", "invoices" and "invoicing", "biscuits" and "no more biscuit".
+    const bugs = mem('bugs', 'Support files all the bugs customers report in Jira.');
+    expect(target('Bug reports moved to Linear.', [...others, bugs])).toBe('bugs');
+    const invoices = mem('invoices', 'Our invoices go out through FreshBooks.');
+    expect(target('Invoicing moved to Xero.', [...others, invoices])).toBe('invoices');
+    const treats = mem('treats', 'The dog gets two biscuits after every walk.');
+    expect(replacedNames("No more biscuit for the dog, the vet says he's too heavy.")).toContain('biscuit');
+    expect(target("No more biscuit for the dog, the vet says he's too heavy.", [...others, treats])).toBe('treats');
+  });
+
+  it('reads a dropped short name as the initials of the memory it names', () => {
+    const cloud = mem('cloud', 'Our services run on Google Cloud Platform in europe-west1.');
+    expect(target('Dropped GCP, everything is on Hetzner now.', [...others, cloud])).toBe('cloud');
+    // Initials across a function word name nothing: "takes the train to town" spells no "TT".
+    const town = mem('town', 'The user takes the train to town, about an hour.');
+    expect(replacedNames('Dropped TT, everything is on Hetzner now.')).toContain('tt');
+    expect(target('Dropped TT, everything is on Hetzner now.', [...others, town])).toBeUndefined();
+  });
+
+  it('reads "scratch X", "switching to", "hired … to do" and "since the start of" as changes', () => {
+    const mail = mem('mail', 'Our mailing list lives in Mailchimp.');
+    expect(replacedNames('We built the site from scratch.')).toEqual([]);
+    expect(target("Scratch Mailchimp, the client has a Brevo account so we're switching to Brevo.", [...others, mail])).toBe('mail');
+    const payroll = mem('payroll', 'Marek does the payroll for us every month.');
+    expect(target("Marek went back to Poland so we've hired an agency to do the payroll.", [...others, payroll])).toBe('payroll');
+    const eggs = mem('eggs', 'Eggs for the cafe come from Tesco on a weekly order.');
+    expect(target('Since the start of the year our eggs come from Hill Farm.', [...others, eggs])).toBe('eggs');
   });
 
   it('matches a name where a memory says what it is about before one naming it in passing', () => {

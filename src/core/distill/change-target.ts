@@ -7,6 +7,7 @@
  * - the memory that shares the statement's subject: the same content words around a different value.
  * A statement that adds a second thing ("also", "as well", "another") never replaces anything.
  */
+import { stemmer } from 'stemmer';
 import { statesDifferentFacts } from '../write/changed-fact.js';
 import {
   ADDITIVE_ES,
@@ -53,7 +54,11 @@ function withoutIdioms(folded: string): string {
   return folded.replace(IDIOMS_EN, ' ').replace(IDIOMS_ES, ' ');
 }
 
-/** Lower-cased, accent-folded content words, crudely stemmed ("logs" → "log", "deploys" → "deploy"). */
+/**
+ * Lower-cased, accent-folded content words, stemmed: "bugs" and "bug", "shopping" and "shop",
+ * "approvals" and "approval" are one word (Porter for English). Words of time stay whole, so the
+ * checks on days and times of day below read them as written.
+ */
 export function subjectWords(text: string): Set<string> {
   const spanish = looksSpanish(text);
   const stop = spanish ? STOP_WITH_ES : STOP;
@@ -62,13 +67,19 @@ export function subjectWords(text: string): Set<string> {
     words
       .map((w) => w.replace(/'s$/, ''))
       .filter((w) => !stop.has(w) && w.length > 1)
-      .map((w) => (spanish ? stemEs(w) : w.length > 4 && /[^s]s$/.test(w) ? w.slice(0, -1) : w)),
+      .map((w) => (spanish ? stemEs(w) : stemEn(w))),
   );
+}
+
+/** "PRs", "bugs", "shopping": Porter's stem of a plain word; names with digits or signs ("node.js", "c++") as written. */
+function stemEn(word: string): string {
+  if (!/^[a-z]+$/.test(word) || WHEN_WORD.test(word)) return word;
+  return stemmer(word);
 }
 
 // What follows one of these is the thing replaced: "ditched X", "moved off X", "no longer use X".
 const REPLACED_BEFORE =
-  /\b(?:(?:switched|moved|migrated|changed|went|converted|ported|upgraded|downgraded)\s+(?:over\s+|away\s+)?from|moved\s+(?:off|away\s+from)(?:\s+of)?|(?:ditched|dropped|dumped|retired|killed|scrapped|removed|replaced|swapped|sunset(?:ted)?|deprecated|abandoned|uninstalled|cancell?ed)|ripped|got\s+rid\s+of|gave\s+up(?:\s+on)?|stopped\s+(?:using|doing|going\s+to|drinking|eating)|quit|sold|done\s+with|left(?!\s+(?:it|that|this|them|side|hand|over|behind|off|out|alone|open|on|in|at|for|to|a|an|early|home|work)\b)|no\s+longer\s+(?:use|using|on|with|at|in|have|work\s+(?:at|for|on|with)|go\s+to|eat|drink|do)|not\s+(?:using|on|with|at|in)|(?:do|does|did)(?:n['’]?t|\s+not)\s+(?:really\s+|even\s+)?(?:need|have|wear|eat|drink|take|own|use|play|drive|go\s+to|live\s+in|work\s+(?:at|for|on|with))(?=(?:\s+[\p{L}\p{N}.+#/'-]+){1,4}\s+any\s?more\b)|instead\s+of|no\s+more|traded\s+in|merged|(?:'re|'m|\bare|\bam|got|went|came|finally|moved|fully)\s+off(?:\s+of)?|let(?:\s+(?:the|our|my))?(?=\s+[\p{L}\p{N}.-]+(?:\s+[\p{L}\p{N}.-]+)?\s+(?:lapse|expire|go)\b)|(?:switched|moved|migrated|changed|converted|ported)\s+(?:[\p{L}\p{N}.-]+\s+){1,3}from|used\s+to\s+(?:use|be|have|go\s+to|work\s+(?:at|for|on)|live\s+in))\s+(?:the\s+|our\s+|my\s+|their\s+|a\s+|an\s+)?([\p{L}\p{N}][\p{L}\p{N}_.+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}_.+#/-]*){0,2})/giu;
+  /\b(?:(?:switched|moved|migrated|changed|went|converted|ported|upgraded|downgraded)\s+(?:over\s+|away\s+)?from|moved\s+(?:off|away\s+from)(?:\s+of)?|(?:ditched|dropped|dumped|retired|killed|scrapped|removed|replaced|swapped|sunset(?:ted)?|deprecated|abandoned|uninstalled|cancell?ed)|ripped|got\s+rid\s+of|gave\s+up(?:\s+on)?|stopped\s+(?:using|doing|going\s+to|drinking|eating)|quit|sold|done\s+with|left(?!\s+(?:it|that|this|them|side|hand|over|behind|off|out|alone|open|on|in|at|for|to|a|an|early|home|work)\b)|no\s+longer\s+(?:use|using|on|with|at|in|have|work\s+(?:at|for|on|with)|go\s+to|eat|drink|do)|not\s+(?:using|on|with|at|in)|(?:do|does|did)(?:n['’]?t|\s+not)\s+(?:really\s+|even\s+)?(?:need|have|wear|eat|drink|take|own|use|play|drive|go\s+to|live\s+in|work\s+(?:at|for|on|with))(?=(?:\s+[\p{L}\p{N}.+#/'-]+){1,4}\s+any\s?more\b)|instead\s+of|no\s+more|traded\s+in|(?<!\b(?:from|a|the|my|our|your|no|any|this|that)\s)scratch(?=\s+\p{L})|merged|(?:'re|'m|\bare|\bam|got|went|came|finally|moved|fully)\s+off(?:\s+of)?|let(?:\s+(?:the|our|my))?(?=\s+[\p{L}\p{N}.-]+(?:\s+[\p{L}\p{N}.-]+)?\s+(?:lapse|expire|go)\b)|(?:switched|moved|migrated|changed|converted|ported)\s+(?:[\p{L}\p{N}.-]+\s+){1,3}from|used\s+to\s+(?:use|be|have|go\s+to|work\s+(?:at|for|on)|live\s+in))\s+(?:the\s+|our\s+|my\s+|their\s+|a\s+|an\s+)?([\p{L}\p{N}][\p{L}\p{N}_.+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}_.+#/-]*){0,2})/giu;
 // What precedes one of these was replaced: "X is gone", "X is out", "X → Y".
 const REPLACED_AFTER =
   /([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)(?:'s|\s+(?:is|was|are|were|has\s+been|have\s+been|got|is\s+being|are\s+being))\s+(?:gone|out|dead|retired|deprecated|replaced|dropped|history|no\s+more|over|cancell?ed|archived|deleted|removed|shut\s+(?:off|down)|off)\b|([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)\s+(?:finally\s+|just\s+)?(?:died|broke|is\s+dead)\b|([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)\s*(?:->|→|=>)\s*[\p{L}\p{N}]/giu;
@@ -131,7 +142,7 @@ export function marksChange(said: string): boolean {
   // "New York", "New Relic": a name, not news.
   const text = said.replace(NOW_MISBEHAVING, ' ').replace(/\bNew\s+(?=\p{Lu})/gu, ' ');
   if (CHANGE_ES.test(foldEs(text)) || spanishChangeVerb(text)) return true;
-  return /\b(?:now|nowadays|these days|anymore|any more|no longer|from now on|from here on|going forward|starting (?:today|tomorrow|this|next|on|from|in)|as of|since (?:last|this)|moved|moving|switched|switching|changed|changing|replaced|replacing|ditched|dropped|(?<!\b(?:be|been|being|get|gets|getting)\s)merged|killed|cancell?ed|quit|left|promoted|demoted|transferred|sold|gave up|done with|stopped|shortened|lengthened|extended|reduced|increased|raised|lowered|cut (?:down|back)|halved|doubled|migration to|move to|switch to|is out|are out|archived|deleted|removed|swapped|bumped|upgraded|shifted|pushed|traded|migrated|ported|converted|rewrote|rewritten|slipped|died|off|gone|new\b|instead|used to|not \S+ any ?more|no more|is gone|are gone|(?:is|are) history|started using|put (?:[\w-]+ ){1,3}(?:up|down) to|(?:since|after) the (?:[\w-]+ ){0,2}(?:reorg|re-org|migration|move|switch|merger|upgrade|rewrite|restructure|restructuring))\b|->|→/i.test(
+  return /\b(?:now|nowadays|these days|anymore|any more|no longer|from now on|from here on|going forward|starting (?:today|tomorrow|this|next|on|from|in)|as of|since (?:last|this|the (?:start|beginning) of)|moved|moving|switched|switching|changed|changing|replaced|replacing|hired|ditched|dropped|(?<!\b(?:be|been|being|get|gets|getting)\s)merged|killed|cancell?ed|quit|left|promoted|demoted|transferred|sold|gave up|done with|stopped|shortened|lengthened|extended|reduced|increased|raised|lowered|cut (?:down|back)|halved|doubled|migration to|move to|switch to|is out|are out|archived|deleted|removed|swapped|bumped|upgraded|shifted|pushed|traded|migrated|ported|converted|rewrote|rewritten|slipped|died|off|gone|new\b|instead|used to|not \S+ any ?more|no more|is gone|are gone|(?:is|are) history|started using|put (?:[\w-]+ ){1,3}(?:up|down) to|(?:since|after) the (?:[\w-]+ ){0,2}(?:reorg|re-org|migration|move|switch|merger|upgrade|rewrite|restructure|restructuring))\b|->|→/i.test(
     text,
   );
 }
@@ -143,9 +154,21 @@ function headClause(text: string): string {
 
 const escapeRe = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** `text` names `name` as written, or in another form of its words ("no more sugar" and "two sugars"). */
 function mentions(text: string, name: string): boolean {
   const escaped = escapeRe(foldEs(name));
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu').test(foldEs(text));
+  if (new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu').test(foldEs(text))) return true;
+  const words = subjectWords(name);
+  if (words.size === 0 || looksSpanish(name)) return false;
+  const theirs = subjectWords(text);
+  return [...words].every((w) => theirs.has(w)) || spellsOut(text, name);
+}
+
+/** "gave up on VS" and "visual studio 2022", "GCP" and "Google Cloud Platform": a short name as the initials of words in a row. */
+function spellsOut(text: string, name: string): boolean {
+  if (!/^[a-z]{2,4}$/i.test(name)) return false;
+  const initials = (foldEs(text).match(/[\p{L}][\p{L}'-]*/gu) ?? []).map((w) => (STOP.has(w) ? ' ' : w[0]!)).join('');
+  return initials.includes(name.toLowerCase());
 }
 
 /**
@@ -275,12 +298,14 @@ const WHEN_WORD =
   /^(?:mon|tues?|wednes|thurs|fri|satur|sun)days?$|^(?:morning|evening|night|afternoon|weekend|week|day|month|year|fortnight)s?$|^(?:lunes|martes|miercoles|jueves|viernes|sabados?|domingos?|manana|tarde|noche|finde|semana|mes|mese|meses|anos?|dias?|quincenas?)$/;
 
 const STRONG_CHANGE =
-  /\bnew\s+(?:[\w-]+\s+)?(?:schedule|plan|routine|rule|policy|setup|address|time|slot|days?)s?\b|\b(?:moved|changed|switched|shifted|pushed|swapped|replaced|traded|migrated|bumped|upgraded|ported|slipped|now|anymore|no longer|no more|instead|off to|gone)\b/i;
+  /\bnew\s+(?:[\w-]+\s+)?(?:schedule|plan|routine|rule|policy|setup|address|time|slot|days?)s?\b|\b(?:moved|changed|switched|switching|shifted|pushed|swapped|replaced|traded|migrated|migrating|bumped|upgraded|ported|slipped|hired|now|anymore|no longer|no more|instead|off to|gone)\b/i;
 
 /** Below the near-duplicate threshold, the cosine at which a paraphrase with shared words is the same fact. */
 const RETELLING_SIMILARITY = 0.8;
 /** When the speaker says it is a repetition ("as I said", restatement-markers.ts), closeness counts from here. */
 const MARKED_RETELLING_SIMILARITY = 0.5;
+/** A plain statement no trigger phrase introduced ("calls between our services go over gRPC"). */
+const PLAIN_RETELLING_SIMILARITY = 0.7;
 
 /**
  * Offline, a statement that retells a stored memory in other words ("we use dbmate for migrations,
@@ -290,15 +315,18 @@ const MARKED_RETELLING_SIMILARITY = 0.5;
  * cannot tell from a second fact on the same topic, so looser closeness and one shared word suffice,
  * and only numbers with none in common say it is another fact (a retelling changes names and wording:
  * "2-space indentation, no tabs" → "our style is 2 spaces, never tabs"; 6380 → 6381 is news).
+ * `plain`: no trigger phrase introduced it, and plain facts are often told again: a little less
+ * closeness, still two shared words.
  */
 export function isRetelling(
   text: string,
   stored: { record: { text: string }; similarity?: number | undefined },
-  options: { marked?: boolean } = {},
+  options: { marked?: boolean; plain?: boolean } = {},
 ): boolean {
   const marked = options.marked === true;
   const { similarity } = stored;
-  if (similarity === undefined ? !marked : similarity < (marked ? MARKED_RETELLING_SIMILARITY : RETELLING_SIMILARITY)) return false;
+  const least = marked ? MARKED_RETELLING_SIMILARITY : options.plain ? PLAIN_RETELLING_SIMILARITY : RETELLING_SIMILARITY;
+  if (similarity === undefined ? !marked : similarity < least) return false;
   if (marksChange(text) || isAdditive(text)) return false;
   if (marked ? otherNumbers(text, stored.record.text) : statesDifferentFacts(text, stored.record.text)) return false;
   const theirs = subjectWords(stored.record.text);

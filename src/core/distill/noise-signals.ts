@@ -238,7 +238,7 @@ const PROMPT_RESTATE: RegExp[] = [
 ];
 
 const REQUEST_EN =
-  /^(?:(?:ok(?:ay)?|now|so|also|and|then|please|pls|kindly|hey|hi|right|alright|next|first|great|cool|thanks|yes|yeah|yep|no|nope|dude|my dude|hm+|hmm+|well|actually|wait),?\s+)*(?:(?:can|could|would|will) you(?: please| quickly| also)?\s+|help me(?: to)?\s+|i (?:need|want|would like|'d like) you to\s+|go ahead and\s+|let'?s\s+|(?:please|pls)\s+|try (?:to\s+)?)?(?:write|fix|create|add|implement|refactor|run|rerun|build|generate|explain|summari[sz]e|translate|show|list|find|check|look(?: at| into)?|update|delete|remove|rename|debug|review|make|draft|rewrite|convert|install|deploy|open|read|search|compare|analy[sz]e|test|change|modify|set up|setup|configure|clean up|move|split|merge|commit|push|revert|format|optimi[sz]e|document|tell me|give me|send|print|plot|calculate|compute|scaffold|bump|upgrade|downgrade|investigate|profile|benchmark|paste|copy|download|upload|restart|stop|kill|start|add|save|cycle|sleep|harden|organi[sz]e|sync|summeri[sz]e|scrub|purge|sanitize|perform|trace|traceroute|research|enable|disable|import|export|port|redo|undo|reda|wire|verify|evaluate|simplify|speed up|resume|retry|tackle|close|finish|continue with|proceed with|fetch|pull|rebase|tag|release|publish|bump|think|say|write|wrie|show me|walk me through|keep going with)\b/i;
+  /^(?:(?:ok(?:ay)?|now|so|also|and|then|please|pls|kindly|hey|hi|right|alright|next|first|great|cool|thanks|yes|yeah|yep|no|nope|dude|my dude|hm+|hmm+|well|actually|wait|just|at this point|in that case),?\s+)*(?:(?:can|could|would|will) you(?: please| quickly| also)?\s+|help me(?: to)?\s+|i (?:need|want|would like|'d like) you to\s+|go ahead and\s+|let'?s\s+|(?:please|pls)\s+|try (?:to\s+)?)?(?:write|fix|create|add|implement|refactor|run|rerun|build|generate|explain|summari[sz]e|translate|show|list|find|check|look(?: at| into)?|update|delete|remove|rename|debug|review|make|draft|rewrite|convert|install|deploy|open|read|search|compare|analy[sz]e|test|change|modify|set up|setup|configure|clean up|move|split|merge|commit|push|revert|format|optimi[sz]e|document|tell me|give me|send|print|plot|calculate|compute|scaffold|bump|upgrade|downgrade|investigate|profile|benchmark|paste|copy|download|upload|restart|stop|kill|start|add|save|cycle|sleep|harden|organi[sz]e|sync|summeri[sz]e|scrub|purge|sanitize|perform|trace|traceroute|research|enable|disable|import|export|port|redo|undo|reda|wire|verify|evaluate|simplify|speed up|resume|retry|tackle|close|finish|continue with|proceed with|fetch|pull|rebase|tag|release|publish|bump|think|say|write|wrie|show me|walk me through|keep going with)\b/i;
 /** A request verb that is the noun of a statement: "deploy freeze is every friday", "release branches are cut from develop". */
 const NOT_A_REQUEST_NOUN = String.raw`^(?![^.]*\b(?:again|stuck|still|keeps?|hanging|failing|flaky|erroring|crashing|timing out)\b)(?!(?:check|verify|ensure|confirm|make|see|test|tell|show|explain|find)\b)`;
 const VERB_AS_NOUN = new RegExp(
@@ -300,7 +300,15 @@ export function isQuestion(text: string): boolean {
   // Without a question mark, a wh-word counts only when inverted ("what is", "how do"): "When I say X,
   // I mean Y" and "What I want: ..." are statements.
   if (/^(?:any idea|anyone know|does anyone know|do you know|i wonder|wondering|not sure (?:why|if|whether|how))\b/i.test(t)) return true;
-  return /^(?:(?:what|why|how|when|where|who|which)(?:'s| (?:is|are|was|were|do|does|did|can|could|would|should|will|has|have)\b)|how (?:many|much|far|long|often|old|big)\b|(?:is|are) there\b|(?:do|does|did|can|could|would|should) (?:you|i|we|it)\b)/i.test(
+  if (
+    /^(?:(?:what|why|how|when|where|who|which)(?:'s| (?:is|are|was|were|do|does|did|can|could|would|should|will|has|have)\b)|how (?:many|much|far|long|often|old|big)\b|(?:is|are) there\b|(?:do|does|did|can|could|would|should) (?:you|i|we|it)\b)/i.test(
+      t,
+    )
+  )
+    return true;
+  // "what cache settings should i use for it", "which node version do we need": the thing asked
+  // about, then the inverted verb. "What we use is X" puts no verb before its subject.
+  return /^(?:what|which)\s+(?!(?:i|we|you|they|he|she|it)\b)(?:[\w.-]+\s+){1,3}(?:should|do|does|did|can|could|would|will|is|are)\s+(?:i|we|you|they|he|she|it)\b/i.test(
     t,
   );
 }

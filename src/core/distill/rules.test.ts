@@ -178,6 +178,12 @@ describe('rule-based capture: the many ways people state things (issue 14)', () 
     expect(learned('how many grams of protein is in an egg')).toEqual([]);
     expect(learned('what are the tradeoffs?')).toEqual([]);
     expect(learned('fix the tests so they use the new api')).toEqual([]);
+    // The thing asked about before the inverted verb, and a request after "just" or "at this point".
+    expect(learned('which font size should i use for the slides')).toEqual([]);
+    expect(learned('our office moved to leeds. what parking permit do we need there')).toEqual(['Our office moved to leeds.']);
+    expect(learned('at this point just give me a weekly plan')).toEqual([]);
+    // "What we use is X" asks nothing.
+    expect(learned('what we use for deploys is kamal, never capistrano')).not.toEqual([]);
   });
 
   it('never keeps leftovers: the first-person preamble, "btw", swearing', () => {
