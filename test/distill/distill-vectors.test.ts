@@ -42,6 +42,27 @@ describe('distill with vectors (local embedder)', () => {
     }
   });
 
+  it('rule path: a plain statement retold in other words is skipped; one sharing a single word is stored', async () => {
+    const { home, strata } = await open();
+    try {
+      const say = async (session: string, content: string, at: string) => {
+        await writeL0(home, [msg({ session, role: 'user', content, at })]);
+        return runDistill({ ctx: ctxOf(strata), home });
+      };
+      await say('p1', 'internal calls between services use gRPC', '2026-11-01T09:00:00Z');
+      await say('p2', 'my salary goes into my monzo account', '2026-11-02T09:00:00Z');
+      // Cosine 0.78 (below the 0.8 a triggered statement needs) and three shared words: told again.
+      const retold = await say('p3', 'calls between our internal services go over gRPC', '2026-11-03T09:00:00Z');
+      expect(retold.decisions).toMatchObject({ skip: 1, create: 0 });
+      // Close in topic (cosine 0.66) and one shared word: another fact, not the salary told again.
+      const pension = await say('p4', 'my pension pot sits in an aviva account', '2026-11-04T09:00:00Z');
+      expect(pension.decisions).toMatchObject({ skip: 0, create: 1 });
+      expect(await strata.count({ scopes: ['agent:main', 'global'] })).toBe(3);
+    } finally {
+      await strata.close();
+    }
+  });
+
   it('LLM path: a changed preference supersedes the vector-similar one; revert brings the old one back to recall', async () => {
     const { home, strata } = await open();
     try {

@@ -129,15 +129,16 @@ describe('offline, a fact the user says they are repeating', () => {
 });
 
 describe('offline, a plain statement with no trigger phrase', () => {
-  it('is learned, and a retelling of it later is skipped while a second fact is stored', async () => {
+  it('is learned, and one sharing a word with it is a second fact, not a retelling', async () => {
     await say('2026-02-01', 'internal service-to-service calls use gRPC');
-    await say('2026-02-02', 'We use Redis for caching.');
-    expect(await current()).toEqual(['Internal service-to-service calls use gRPC.', 'We use Redis for caching.']);
-    await say('2026-02-20', 'calls between our internal services go over gRPC');
+    await say('2026-02-02', 'my salary goes into my monzo account');
+    expect(await current()).toEqual(['Internal service-to-service calls use gRPC.', "The user's salary goes into their monzo account."]);
+    // Without vectors nothing says how close the two are: the shared "account" must not drop the pension.
+    await say('2026-02-20', 'my pension pot sits in an aviva account');
     await say('2026-02-21', 'the staging cluster has three nodes');
     const now = await current();
-    expect(now.filter((t) => /grpc/i.test(t))).toEqual(['Internal service-to-service calls use gRPC.']);
+    expect(now).toContain("The user's pension pot sits in an aviva account.");
     expect(now).toContain('The staging cluster has three nodes.');
-    expect(now).toHaveLength(3);
+    expect(now).toHaveLength(4);
   });
 });

@@ -45,10 +45,17 @@ export function decideOffline(options: {
   similar: ReadonlyArray<{ item: CurrentItem; similarity?: number }>;
   nearDuplicateThreshold: number;
   /**
-   * The speaker marked the statement as said before (restatement-markers.ts), or no trigger phrase
-   * introduced it: either way the close memory sharing a word with it is what it retells.
+   * The speaker marked the statement as said before (restatement-markers.ts): the close memory
+   * sharing a word with it is what it retells.
    */
   restated?: boolean;
+  /**
+   * No trigger phrase introduced it: a plain fact, often told again in other words, so a memory
+   * closer than most (cosine 0.7) sharing two words with it is what it retells. A close topic and
+   * one shared word are not enough: "my pension pot sits in an aviva account" retells no "my
+   * salary goes into my monzo account".
+   */
+  untriggered?: boolean;
 }): OfflineVerdict {
   const { text, statedAt, current, similar } = options;
   const before = current.filter((m) => m.since <= statedAt);
@@ -85,7 +92,8 @@ export function decideOffline(options: {
     }
     return { kind: 'skip', target: near.item.ref, reason: `near duplicate (similarity ${similarity})`, by: 'near' };
   }
-  const retold = similar.find((s) => isRetelling(text, { record: s.item, similarity: s.similarity }));
+  const plain = { plain: options.untriggered === true };
+  const retold = similar.find((s) => isRetelling(text, { record: s.item, similarity: s.similarity }, plain));
   if (retold) {
     return {
       kind: 'skip',
@@ -206,7 +214,8 @@ export function judgeInBatch(options: {
     current,
     similar,
     nearDuplicateThreshold: options.nearDuplicateThreshold,
-    restated: candidate.restated === true || candidate.untriggered === true,
+    restated: candidate.restated === true,
+    untriggered: candidate.untriggered === true,
   });
 }
 

@@ -38,8 +38,8 @@ import { hasLesson } from './durable-evidence.js';
  * the user-message model (junk-model/) reads as worth keeping with confidence, and the gate admits
  * it; so is an assistant's or a summary's sentence its own model reads so
  * (junk-model/prose-judgement.ts). All are marked `untriggered`, and offline reconciliation takes
- * each as a retelling of a close memory it shares a word with, so what it adds is a new fact, never
- * a second copy of a known one.
+ * each as a retelling of a very close memory it shares two words with, so what it adds is a new
+ * fact, never a second copy of a known one.
  */
 export interface RuleCandidate {
   text: string;
@@ -50,7 +50,7 @@ export interface RuleCandidate {
   trigger: string;
   /** The speaker marked it as said before ("as I said", "reminder", "still"): see restatement-markers.ts. */
   restated?: true;
-  /** No trigger phrase introduced it (trigger `statement`): a memory close to it is what it retells. */
+  /** No trigger phrase introduced it (trigger `statement`): a very close memory is what it retells. */
   untriggered?: true;
 }
 
