@@ -7,7 +7,7 @@
  * - the memory that shares the statement's subject: the same content words around a different value.
  * A statement that adds a second thing ("also", "as well", "another") never replaces anything.
  */
-import { stemmer } from 'stemmer';
+import { stem } from '../recall/terms.js';
 import { statesDifferentFacts } from '../write/changed-fact.js';
 import {
   ADDITIVE_ES,
@@ -72,10 +72,7 @@ export function subjectWords(text: string): Set<string> {
 }
 
 /** "PRs", "bugs", "shopping": Porter's stem of a plain word; names with digits or signs ("node.js", "c++") as written. */
-function stemEn(word: string): string {
-  if (!/^[a-z]+$/.test(word) || WHEN_WORD.test(word)) return word;
-  return stemmer(word);
-}
+const stemEn = (word: string): string => (WHEN_WORD.test(word) ? word : stem(word));
 
 // What follows one of these is the thing replaced: "ditched X", "moved off X", "no longer use X".
 const REPLACED_BEFORE =

@@ -38,8 +38,8 @@ import { hasLesson } from './durable-evidence.js';
  * the user-message model (junk-model/) reads as worth keeping with confidence, and the gate admits
  * it; so is an assistant's or a summary's sentence its own model reads so
  * (junk-model/prose-judgement.ts). All are marked `untriggered`, and offline reconciliation takes
- * each as a retelling of a very close memory it shares two words with, so what it adds is a new
- * fact, never a second copy of a known one.
+ * each as a retelling of a very close memory it shares two words with: a paraphrase is not stored
+ * twice, and a new fact on a stored fact's topic is not dropped as its retelling.
  */
 export interface RuleCandidate {
   text: string;

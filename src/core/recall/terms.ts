@@ -13,7 +13,8 @@ const LATIN_WORD = /^[a-z]+$/;
 const STEMS = new Map<string, string>();
 const MAX_STEMS = 50_000;
 
-function stem(token: string): string {
+/** Porter's stem of a plain lower-case word (cached); anything else as written. */
+export function stem(token: string): string {
   let term = STEMS.get(token);
   if (term === undefined) {
     term = LATIN_WORD.test(token) ? stemmer(token) : token;
