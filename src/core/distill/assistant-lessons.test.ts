@@ -84,4 +84,18 @@ describe('lessons an assistant states about the project, offline', () => {
     expect(admit({ text: 'Never log webhook payloads, they may contain customer emails.', source: 'assistant' }).admitted).toBe(true);
     expect(admit({ text: 'The mirror serves a stale index because its cron sync is disabled.', source: 'assistant' }).admitted).toBe(true);
   });
+
+  it('stores what the agent says after agreeing with a correction without the agreement, and the agreement alone as nothing', () => {
+    const echo = "You're absolutely right - the export endpoint only accepts ISO dates, so unix timestamps are rejected.";
+    expect(learned(echo).map(([, , text]) => text)).toEqual([
+      'The export endpoint only accepts ISO dates, so unix timestamps are rejected.',
+    ]);
+    expect(learned('Good catch: the nightly export never includes archived projects.').map(([, , text]) => text)).toEqual([
+      'The nightly export never includes archived projects.',
+    ]);
+    for (const text of ["You're right!", 'Good point.', "You're right, let me trace the export again."])
+      expect(admit({ text, source: 'assistant' }).admitted).toBe(false);
+    // "right to" is no agreement preamble: nothing is cut from the sentence.
+    expect(admit({ text: "You're right to ask about the retry limit.", source: 'assistant' }).admitted).toBe(false);
+  });
 });

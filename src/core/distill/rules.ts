@@ -15,6 +15,8 @@ import { summarySentences, type SummarySentence } from './summary-sections.js';
 import { restates } from './restated.js';
 import { isPersonStatement } from './summary-voice.js';
 import { saysRestated, withoutRestatementLeadIn } from './restatement-markers.js';
+import { withoutAgreement } from './source-policy.js';
+import { withDroppedContext } from './dropped-context.js';
 import { statementBeforeQuestion } from './english-facts.js';
 import { isPlainStatement } from './plain-statement.js';
 import { foldInformal } from './english-user.js';
@@ -236,7 +238,8 @@ function captureFromMessage(options: MessageOptions): RuleCandidate[] {
   for (const [order, { text: whole, standing }] of sentences.entries()) {
     // Spanish chat shorthand ("aprendi q ...", "x ahora") is read, and stored, spelt out.
     const typed = role === 'user' && !hasCjk(whole) && looksSpanish(whole) ? foldChatEs(whole) : whole;
-    const said = role === 'user' ? withoutRestatementLeadIn(typed) : typed;
+    // The agent's "You're right - X" says X, the user's "as I said, X" says X again.
+    const said = role === 'user' ? withoutRestatementLeadIn(typed) : withoutAgreement(typed);
     // "our api is on 8080, how do i proxy to it?": the statement is judged without its question.
     const sentence =
       (role === 'user' &&
@@ -291,9 +294,17 @@ function captureFromMessage(options: MessageOptions): RuleCandidate[] {
       ...untriggered,
     });
   }
-  return candidates
+  const kept = candidates
     .sort((a, b) => b.importance - a.importance || b.confidence - a.confidence || a.order - b.order)
     .slice(0, maxPerTurn)
-    .sort((a, b) => a.order - b.order)
-    .map(({ order: _order, ...candidate }) => candidate);
+    .sort((a, b) => a.order - b.order);
+  // "we binned bitrise. builds go through github actions now": the stored sentence keeps what it ended.
+  const told =
+    role === 'user'
+      ? withDroppedContext(
+          kept,
+          sentences.map((s) => s.text),
+        )
+      : kept;
+  return told.map(({ order: _order, ...candidate }) => candidate);
 }

@@ -15,13 +15,23 @@ import { isPastWorkEvent } from './past-events.js';
  * produces that look like statements but only make sense next to the conversation.
  */
 
+/** The agent agreeing before it restates a correction ("You're absolutely right - X"): X is the claim. */
+const AGREEMENT =
+  /^(?:you(?:['’]re| are) (?:absolutely |completely |totally |quite |so |entirely )?right|good (?:catch|point|call)|fair point)\s*[-–—,:!.]+\s*/i;
+
+export function withoutAgreement(text: string): string {
+  const stripped = text.replace(AGREEMENT, '');
+  return stripped === text ? text : stripped.charAt(0).toUpperCase() + stripped.slice(1);
+}
+
 /** "I can see that X", "It looks like X": evidence preambles; the claim after them is what counts. */
 const PREAMBLE =
   /^(?:(?:ok(?:ay)?|so|good|great|perfect|interesting|alright|right)[,!.]?\s+)*(?:(?:based on|according to|judging by|from) (?:your|the|my) [^,]{1,40},\s*|i can see (?:that )?|i see (?:that )?|i found (?:that )?|i noticed (?:that )?|i've found (?:that )?|it (?:looks|seems) like |looks like |it seems (?:that )?|note(?: that)?:?\s+|turns out,?\s+)/i;
 
 export function stripPreamble(text: string): string {
-  const stripped = text.replace(PREAMBLE, '');
-  return stripped === text ? text : stripped.charAt(0).toUpperCase() + stripped.slice(1);
+  const agreed = withoutAgreement(text);
+  const stripped = agreed.replace(PREAMBLE, '');
+  return stripped === agreed ? agreed : stripped.charAt(0).toUpperCase() + stripped.slice(1);
 }
 
 const PROFANITY = word(PROFANITY_WORDS);
