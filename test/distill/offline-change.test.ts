@@ -142,3 +142,19 @@ describe('offline, a plain statement with no trigger phrase', () => {
     expect(now).toHaveLength(4);
   });
 });
+
+describe('offline supersession of a change told in the sentence before the stored one', () => {
+  it('keeps the dropped thing in front of what replaced it, so its memory ends', async () => {
+    await say('2026-02-02', 'Design specs for our apps come from Avocode.');
+    await say('2026-02-03', 'We track time in Harvest.');
+    await say('2026-02-04', 'Our repos are hosted on gitlab.');
+    expect(await current()).toHaveLength(3);
+
+    await say('2026-07-01', 'avocode licence expired. the specs all live in penpot now');
+    await say('2026-07-02', 'we axed harvest. hours get logged in toggl from now on');
+    const now = await current();
+    expect(now.filter((t) => /avocode/i.test(t))).toEqual(['Avocode licence expired. The specs all live in penpot now.']);
+    expect(now.filter((t) => /harvest/i.test(t))).toEqual(['We axed harvest. Hours get logged in toggl from now on.']);
+    expect(now).toContain('Our repos are hosted on gitlab.');
+  });
+});

@@ -112,6 +112,21 @@ describe('replacedMemory', () => {
     expect(target('Since the start of the year our eggs come from Hill Farm.', [...others, eggs])).toBe('eggs');
   });
 
+  it('reads "binned"/"ditching", "migrated X off", "stopped" before an activity and "X licence expired" as changes', () => {
+    expect(replacedNames('we binned youtrack, tasks are in linear now')).toContain('youtrack');
+    expect(replacedNames('We axed the friday demo.')).toContain('friday demo');
+    expect(replacedNames('stopped swimming, my shoulder hates it')).toEqual(['swimming']);
+    expect(replacedNames('the sketch licence expired.')).toContain('sketch');
+    expect(replacedNames('the avocode sub lapsed')).toContain('avocode');
+    expect(replacedNames("we're ditching circleci for buildkite")).toContain('circleci');
+    expect(replacedNames('we migrated the billing service off heroku onto render')).toContain('heroku');
+    // What stops working, and a gerund with its own object, are no dropped activity.
+    expect(replacedNames('the printer stopped working.')).toEqual([]);
+    expect(replacedNames('we stopped working with the Leeds agency')).toEqual([]);
+    const swim = mem('swim', 'The user swims three mornings a week.');
+    expect(target('stopped swimming, my shoulder hates it', [...others, swim])).toBe('swim');
+  });
+
   it('matches a name where a memory says what it is about before one naming it in passing', () => {
     const commute = mem('commute', 'The user takes the 7:52 train into the office, about 40 min.');
     expect(target('Commuting by e-bike these days instead of the train.', [...others, commute])).toBe('commute');

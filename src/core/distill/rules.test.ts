@@ -278,3 +278,24 @@ describe('helpers', () => {
     expect(detectCategory('The repo is on GitHub')).toBe('fact');
   });
 });
+
+describe('a dropped thing told in the sentence next to a stored one', () => {
+  const texts = (text: string) => captureByRules({ text }).map((c) => c.text);
+
+  it('is kept in front of it, and is not a memory of its own', () => {
+    expect(texts('we binned youtrack. all our tasks are tracked in linear now')).toEqual([
+      'We binned youtrack. All our tasks are tracked in linear now.',
+    ]);
+  });
+
+  it('is left out when it comes after, asks, runs long, names nothing dropped, or the stored sentence names its own', () => {
+    expect(texts('All our tasks are tracked in linear now. we binned youtrack.')).toEqual(['All our tasks are tracked in linear now.']);
+    expect(texts('did we bin youtrack? all our tasks are tracked in linear now')).toEqual(['All our tasks are tracked in linear now.']);
+    const long = 'we binned youtrack after the whole team argued about it for most of the retro last friday.';
+    expect(texts(`${long} all our tasks are tracked in linear now`)).toEqual(['All our tasks are tracked in linear now.']);
+    expect(texts('lovely weather today. all our tasks are tracked in linear now')).toEqual(['All our tasks are tracked in linear now.']);
+    expect(texts('we binned youtrack. we moved from asana to linear for the roadmap')).toEqual([
+      'We moved from asana to linear for the roadmap.',
+    ]);
+  });
+});
