@@ -80,6 +80,9 @@ describe('lessons an assistant states about the project, offline', () => {
     }
     const evidence = { messages: [{ id: 'a1', role: 'assistant', text: guesses[3]! }], cited: ['a1'] };
     expect(admit({ text: 'The package mirror is most likely serving a stale index.', source: 'llm', evidence }).admitted).toBe(false);
+    // A "don't" in a description makes no rule of a guess.
+    const described = "The thumbnails render but the previews don't, which suggests the CDN might be stripping the range header.";
+    expect(admit({ text: described, source: 'assistant' })).toMatchObject({ admitted: false, detail: 'guess' });
     // A rule said with a hedge stays a rule; the same fact stated plainly stands.
     expect(admit({ text: 'Never log webhook payloads, they may contain customer emails.', source: 'assistant' }).admitted).toBe(true);
     expect(admit({ text: 'The mirror serves a stale index because its cron sync is disabled.', source: 'assistant' }).admitted).toBe(true);

@@ -73,6 +73,12 @@ const DIAGNOSIS =
  */
 const GUESS =
   /\b(?:probably|(?:most |more |very |quite )?likely|unlikely|possibly|perhaps|maybe|presumably|i suspect|i guess|i think|i believe|my (?:guess|hunch|bet)|it seems|seem(?:s|ed)? to|appear(?:s|ed)? to|suggests? (?:that|it'?s|this is)|might|may (?:be|have|also|not|explain|need|cause|just)|could (?:be|have|explain|mean|also|just))\b/i;
+/**
+ * A rule said with a hedge stays a rule ("Never log payloads, they may hold emails"). A plain "don't"
+ * in a description does not make one: "the grays don't render, which suggests VS Code might remap them".
+ */
+const GUESS_IN_RULE =
+  /\b(?:always|never(?! ?mind)|must(?:n't)?|from now on|going forward|by default|as a rule|make sure)\b|^(?:don'?t|do not|avoid)\b/i;
 /** An assistant's expectation about the fix it just made ("should work now", "should pick up"). */
 const EXPECTATION =
   /\bshould (?:now |also |still |then )?(?:work|be working|pick up|see|render|detect|fix|resolve|help|appear|show|load|be fine|be good|match|pass)\b/i;
@@ -200,7 +206,7 @@ export function sourceRejection(
     if (CONTINUATION.test(t) || (SUBJECTLESS.test(t) && !MODAL_RULE.test(t))) return { reason: 'context-dependent' };
     if (DEICTIC_START.test(t) && !PLACE_START.test(t) && !LESSON_STRONG.test(t)) return { reason: 'context-dependent' };
     if (source === 'assistant' && DIAGNOSIS.test(t)) return { reason: 'context-dependent', detail: 'diagnosis' };
-    if (GUESS.test(t) && !hasRuleMarker(t)) return { reason: 'passing-state', detail: 'guess' };
+    if (GUESS.test(t) && !GUESS_IN_RULE.test(t)) return { reason: 'passing-state', detail: 'guess' };
     if (EXPECTATION.test(t)) return { reason: 'passing-state', detail: 'expectation' };
     if (/^(?:i|we)\b/i.test(t) && !isTeamDecision(t)) return { reason: 'process-narration' };
   }
