@@ -17,9 +17,9 @@ export function withDroppedContext<T extends { text: string; order: number }>(ca
   return candidates.map((c) => {
     const before = sentences[c.order - 1];
     if (before === undefined || stored.has(c.order - 1) || /\?/.test(before)) return c;
-    if (before.trim().split(/\s+/).length > MAX_CONTEXT_WORDS || replacedNames(before).length === 0) return c;
+    if (before.trim().split(/\s+/).length > MAX_CONTEXT_WORDS) return c;
     // A sentence naming its own dropped thing is read alone.
-    if (replacedNames(c.text).length > 0) return c;
+    if (replacedNames(before).length === 0 || replacedNames(c.text).length > 0) return c;
     return { ...c, text: `${normalizeStatement(before)} ${c.text}` };
   });
 }

@@ -1,4 +1,5 @@
 import type { AdmissionReason } from './admission.js';
+import { withoutLead } from './signals.js';
 
 /**
  * The short notes agents write into their memory files and terse extractors return ("ISP: Starlink",
@@ -60,6 +61,5 @@ export function isStandingInstruction(text: string): boolean {
 const CONNECTIVE = /^(?:also|additionally|plus|and)\b,?\s+(?=\S)/i;
 
 export function withoutConnective(text: string): string {
-  const stripped = text.replace(CONNECTIVE, '');
-  return stripped === text ? text : stripped.charAt(0).toUpperCase() + stripped.slice(1);
+  return withoutLead(text, CONNECTIVE);
 }

@@ -299,12 +299,7 @@ function captureFromMessage(options: MessageOptions): RuleCandidate[] {
     .slice(0, maxPerTurn)
     .sort((a, b) => a.order - b.order);
   // "we binned bitrise. builds go through github actions now": the stored sentence keeps what it ended.
-  const told =
-    role === 'user'
-      ? withDroppedContext(
-          kept,
-          sentences.map((s) => s.text),
-        )
-      : kept;
+  const texts = sentences.map((s) => s.text);
+  const told = role === 'user' ? withDroppedContext(kept, texts) : kept;
   return told.map(({ order: _order, ...candidate }) => candidate);
 }

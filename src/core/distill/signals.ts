@@ -126,3 +126,9 @@ export function isShort(text: string): boolean {
   const t = text.trim();
   return hasCjk(t) ? weightedLength(t) < 20 : core(t).split(' ').filter(Boolean).length < 6;
 }
+
+/** `text` without the lead `lead` matches at its start, capitalised again when something was cut. */
+export function withoutLead(text: string, lead: RegExp): string {
+  const stripped = text.replace(lead, '');
+  return stripped === text ? text : stripped.charAt(0).toUpperCase() + stripped.slice(1);
+}

@@ -1,6 +1,6 @@
 import type { AdmissionReason, AdmissionSource } from './admission.js';
 import { hasDurableEvidence, hasLesson, hasUserEvidence, isTeamDecision } from './durable-evidence.js';
-import { hasContentEvidence, hasCjk, hasRuleMarker, isShort } from './signals.js';
+import { hasContentEvidence, hasCjk, hasRuleMarker, isShort, withoutLead } from './signals.js';
 import { SUMMARY_DECISION, SUMMARY_ERROR_FIX } from './rule-patterns.js';
 import { looksSpanish } from './spanish.js';
 import { PROFANITY_WORDS, word } from './grounding-words.js';
@@ -20,8 +20,7 @@ const AGREEMENT =
   /^(?:you(?:['’]re| are) (?:absolutely |completely |totally |quite |so |entirely )?right|good (?:catch|point|call)|fair point)\s*[-–—,:!.]+\s*/i;
 
 export function withoutAgreement(text: string): string {
-  const stripped = text.replace(AGREEMENT, '');
-  return stripped === text ? text : stripped.charAt(0).toUpperCase() + stripped.slice(1);
+  return withoutLead(text, AGREEMENT);
 }
 
 /** "I can see that X", "It looks like X": evidence preambles; the claim after them is what counts. */
@@ -29,9 +28,7 @@ const PREAMBLE =
   /^(?:(?:ok(?:ay)?|so|good|great|perfect|interesting|alright|right)[,!.]?\s+)*(?:(?:based on|according to|judging by|from) (?:your|the|my) [^,]{1,40},\s*|i can see (?:that )?|i see (?:that )?|i found (?:that )?|i noticed (?:that )?|i've found (?:that )?|it (?:looks|seems) like |looks like |it seems (?:that )?|note(?: that)?:?\s+|turns out,?\s+)/i;
 
 export function stripPreamble(text: string): string {
-  const agreed = withoutAgreement(text);
-  const stripped = agreed.replace(PREAMBLE, '');
-  return stripped === agreed ? agreed : stripped.charAt(0).toUpperCase() + stripped.slice(1);
+  return withoutLead(withoutAgreement(text), PREAMBLE);
 }
 
 const PROFANITY = word(PROFANITY_WORDS);
