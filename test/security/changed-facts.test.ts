@@ -20,6 +20,11 @@ const CHANGED: Array<[string, string]> = [
   ['Standup is on tuesdays.', 'Standup is on thursdays.'],
   ['The user goes to the gym on weeknights.', 'The user goes to the gym on weekends.'],
   ['La reunión del equipo es los martes.', 'La reunión del equipo es los jueves.'],
+  // A number spelt out is a number: "two" → "three" is a change in any of the three languages.
+  ['The user owns two canoes.', 'The user owns three canoes.'],
+  ['El equipo tiene cuatro ilustradoras.', 'El equipo tiene cinco ilustradoras.'],
+  ['用户每周打两次羽毛球。', '用户每周打三次羽毛球。'],
+  ['The gelato shop closes at twenty-one hundred.', 'The gelato shop closes at twenty-two hundred.'],
 ];
 const SAME: Array<[string, string]> = [
   ['The user prefers dark mode in every editor.', 'The user prefers dark mode in every editor!'],
@@ -30,6 +35,12 @@ const SAME: Array<[string, string]> = [
   ["The user's band plays on weekends, I'm on bass.", "The user's band plays on weekends and I'm on bass."],
   ["Leo's school starts at 8.", 'Leo school starts at 8.'],
   ['Standup is on tuesdays.', 'Standup is on Tuesday.'],
+  // Digits and words for the same number, a number with its unit, a name and its plural.
+  ['Merges to trunk need two approvals from the platform team.', 'Merges to trunk need 2 approvals from the platform team.'],
+  ['The studio works a four-day week.', 'The studio works a 4-day week.'],
+  // A count spelt out on one side only, beside the items it counts.
+  ['The nieces are Ona, 9, and Pia, 6.', 'The two nieces are Ona and Pia, 9 and 6.'],
+  ['Every PR against a release branch needs a hovercraft label.', 'PRs against a release branch need a hovercraft label.'],
 ];
 
 let embedder: EmbedderV1;

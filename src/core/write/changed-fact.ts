@@ -7,6 +7,8 @@
  * identifiers. Any difference means "changed", never "duplicate".
  */
 
+import { isNumberWithUnit, speltNumbers } from './spelt-numbers.js';
+
 const NUMBER = /\d+(?:[.,:/-]\d+)*/g;
 // Plurals count as the singular ("on tuesdays" is "on tuesday"); Spanish and Chinese weekdays too.
 const WEEKDAY_MONTH =
@@ -39,7 +41,7 @@ function bag(items: string[]): string {
 export function factDetails(text: string): Record<'numbers' | 'times' | 'negations' | 'names' | 'quoted' | 'identifiers', string[]> {
   const normalized = text.normalize('NFKC');
   return {
-    numbers: all(NUMBER, normalized),
+    numbers: [...all(NUMBER, normalized), ...speltNumbers(normalized)],
     times: all(WEEKDAY_MONTH, normalized).map((t) => t.replace(/(day|ing|night|end|noon|bado|mingo)s$/, '$1')),
     negations: all(NEGATION, normalized).map((n) => (n.endsWith("n't") || n === 'not' || n === 'no' ? 'not' : n)),
     // "Leo's" is Leo; "I'm" and "User's" open a sentence.
@@ -47,8 +49,31 @@ export function factDetails(text: string): Record<'numbers' | 'times' | 'negatio
       .map((n) => n.replace(/['’]s$/, ''))
       .filter((n) => !OPENERS.has(n.replace(/['’]\w*$/, '')) && !TIME_WORD.test(n)),
     quoted: all(QUOTED, normalized),
-    identifiers: all(IDENTIFIER, normalized),
+    // "4-day", "seven-year-old": the number counts with the numbers; the word is no identifier.
+    identifiers: all(IDENTIFIER, normalized).filter((id) => !isNumberWithUnit(id)),
   };
+}
+
+/**
+ * Numbers as digits or words, each matched once with the other side's. What is left over is a changed
+ * value, unless it is only a count spelt out on one side: "two kids, 7 and 4" retells "Mia is 7 and
+ * Leo is 4", while "two kids" → "three kids" and 5432 → 6543 are changes.
+ */
+function numbersDiffer(a: string, b: string): boolean {
+  const read = (t: string) => {
+    const normalized = t.normalize('NFKC');
+    return [...all(NUMBER, normalized).map((n) => ({ n, spelt: false })), ...speltNumbers(normalized).map((n) => ({ n, spelt: true }))];
+  };
+  const left = read(a);
+  const right = read(b);
+  for (let i = left.length - 1; i >= 0; i--) {
+    const j = right.findIndex((r) => r.n === left[i]!.n);
+    if (j < 0) continue;
+    left.splice(i, 1);
+    right.splice(j, 1);
+  }
+  if (left.length > 0 && right.length > 0) return true;
+  return [...left, ...right].some((x) => !x.spelt);
 }
 
 /** True when `a` and `b` differ in a number, date, negation, name, quoted string or identifier. */
@@ -57,7 +82,8 @@ export function statesDifferentFacts(a: string, b: string): boolean {
   const y = factDetails(b);
   // Negations count by presence: "does not" and "doesn't" are the same statement.
   if (x.negations.length > 0 !== y.negations.length > 0) return true;
-  for (const key of ['numbers', 'times', 'quoted', 'identifiers'] as const) {
+  if (numbersDiffer(a, b)) return true;
+  for (const key of ['times', 'quoted', 'identifiers'] as const) {
     if (bag(x[key]) !== bag(y[key])) return true;
   }
   // A capitalised word counts as a changed name only when the other statement lacks the word in any case
@@ -73,5 +99,7 @@ export function statesDifferentFacts(a: string, b: string): boolean {
     );
   const wa = words(a);
   const wb = words(b);
-  return x.names.some((n) => !wb.has(n)) || y.names.some((n) => !wa.has(n));
+  // "PRs" and "PR" are one name.
+  const lacks = (n: string, w: Set<string>) => !w.has(n) && !w.has(n.replace(/s$/, '')) && !w.has(`${n}s`);
+  return x.names.some((n) => lacks(n, wb)) || y.names.some((n) => lacks(n, wa));
 }
