@@ -1,7 +1,7 @@
 import { HOUSEHOLD_SUBJECT_SOURCE, S_VERB_SOURCE, hasCjk, hasSelfDisclosure, weightedLength } from './signals.js';
 import { STILL_VALUE } from './english-facts.js';
 import { hasImplicitUserStatement } from './english-user.js';
-import { LIMITATION } from './rule-patterns.js';
+import { DECIDED_BY, DECIDED_OPENING, LIMITATION, NOT_ANYMORE } from './rule-patterns.js';
 import { hasSpanishUserEvidence } from './spanish.js';
 
 /**
@@ -100,6 +100,8 @@ export function hasDurableEvidence(text: string): boolean {
 
 // ---------------------------------------------------------------- user messages
 
+/** "team decided swiftui for new screens", "decided to cancel the sub", "we're not doing X anymore" (rule-patterns.ts). */
+const DECIDED = new RegExp(`${DECIDED_BY}|${DECIDED_OPENING}|${NOT_ANYMORE}`, 'i');
 const USER_RULE =
   /\b(?:always|never(?! ?mind)|from now on|from here on|going forward|in (?:the )?future|by default|every ?time|whenever|each time|must(?:n't| not)?|don'?t ever|do not ever|prefer(?:s|red)?|favou?rite|dislike|hate|can't stand|remember|keep in mind|note that|make sure|ensure|should(?:n't)?|no longer|not allowed|forbidden|convention|rule|policy|instead|strictly(?! speaking)|insists? on)\b|\bdon'?t\b[^.?]{2,60}\binstead\b|\b(?:we|i)\s+(?:don'?t|do not|never)\s+(?:do|use|allow|accept|ship|deploy|touch|support|run)\b|\bno\s+[^.?]{1,30}\s+allowed\b/i;
 const USER_DECISION =
@@ -123,6 +125,7 @@ export function hasUserEvidence(text: string): boolean {
   if (
     USER_RULE.test(t) ||
     USER_DECISION.test(t) ||
+    DECIDED.test(t) ||
     PROHIBITION.test(t) ||
     LESSON.test(t) ||
     hasSpanishUserEvidence(t) ||

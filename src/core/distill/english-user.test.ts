@@ -294,3 +294,20 @@ describe('English requests for every case, standing situations and choices among
     expect(learn('gonna say this once: fixtures live next to the test as foo.fixture.ts')).toHaveLength(1);
   });
 });
+
+describe('English decisions settled by a group or told without a subject, and standing "not ... anymore"', () => {
+  it('learns them as decisions; a choice among what was offered and a question stay out', () => {
+    for (const text of [
+      'design team decided figma variables for all new tokens',
+      'decided to cancel the crunchyroll sub, two streaming services is plenty',
+      'ok, decided: the monorepo tooling stays on nx',
+    ])
+      expect(learn(text), text).toEqual([expect.stringMatching(/^decision: /)]);
+    // A change told as what the speaker no longer does, however many words lie between.
+    expect(learn("we're not supporting python 3.8 anymore, no compat shims")).toEqual([
+      "preference: We're not supporting python 3.8 anymore, no compat shims.",
+    ]);
+    for (const text of ['we decided to go with option d', 'have we decided on the venue?', 'decided yet?'])
+      expect(learn(text), text).toEqual([]);
+  });
+});

@@ -25,6 +25,13 @@ export interface Trigger {
 }
 
 const SUBJECT = String.raw`(?:i|we|the team|our team)`;
+/** Who settles a decision: "team agreed ...", "family agreed ...", "me and tom agreed ...". */
+const DECIDING = String.raw`(?:${SUBJECT}|team|family|(?:the|our|my)\s+(?:family|household|company|board|group|whole team)|me and \w+|\w+ and i|we all|everyone)`;
+export const DECIDED_BY = String.raw`\b${DECIDING}(?:'ve| have)?\s+(?:decided|agreed|chose|settled on|standardi[sz]ed on)\b`;
+/** "decided to cancel the gym sub", "ok, decided: ...": the speaker's own decision, subject left out. */
+export const DECIDED_OPENING = String.raw`^(?:(?:ok(?:ay)?|so|right|well|yeah)[,\s]+)?(?:(?:i\s+)?(?:have|'ve)\s+)?decided\s*(?:to|on|against|that|:)`;
+/** "we're not supporting old safari anymore", "i don't drink coffee anymore": a standing change. */
+export const NOT_ANYMORE = String.raw`\b(?:we|i)(?:'re|'m| are| am)?\s+(?:not|no longer|don'?t|do not)\s+(?:[^.?!,;]|\.(?=\w)){1,40}?\s+any\s?more\b`;
 
 export const USER_TRIGGERS: Trigger[] = [
   {
@@ -37,7 +44,7 @@ export const USER_TRIGGERS: Trigger[] = [
   {
     name: 'change',
     pattern: new RegExp(
-      String.raw`\b${SUBJECT}(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:switched|moved|migrated|changed|went|converted|upgraded)\s+(?:over\s+)?(?:from\s+[\w.+# -]{1,30}?\s+)?to\b|\b${SUBJECT}\s+(?:now\s+use|no longer\s+(?:use|want|like)|stopped\s+using|replaced\s+\S+(?:\s+\S+)?\s+with)\b|\b${SUBJECT}\s+use\s+[\w.+#-]+(?:\s+[\w.+#-]+)?\s+now\b|\bnot\s+[\w.+#-]+\s+anymore\b`,
+      String.raw`\b${SUBJECT}(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:switched|moved|migrated|changed|went|converted|upgraded)\s+(?:over\s+)?(?:from\s+[\w.+# -]{1,30}?\s+)?to\b|\b${SUBJECT}\s+(?:now\s+use|no longer\s+(?:use|want|like)|stopped\s+using|replaced\s+\S+(?:\s+\S+)?\s+with)\b|\b${SUBJECT}\s+use\s+[\w.+#-]+(?:\s+[\w.+#-]+)?\s+now\b|\bnot\s+[\w.+#-]+\s+anymore\b|${NOT_ANYMORE}`,
       'i',
     ),
     category: 'preference',
@@ -53,7 +60,7 @@ export const USER_TRIGGERS: Trigger[] = [
   {
     name: 'decision',
     pattern: new RegExp(
-      String.raw`\b${SUBJECT}(?:'ve| have)?\s+(?:decided|agreed|chose|settled on|standardi[sz]ed on)\b|\b(?:we're|we are)\s+(?:going with|standardi[sz]ing on|sticking with)\b|\blet'?s\s+(?:go with|stick with|standardi[sz]e on)\b|\bwe(?:'ll| will)\s+(?:use|keep|go with|stick with|start with|migrate|move|switch)\b|\bwe can keep\b|\b(?:this|it) will be\b[^.]{0,40}\bin phases\b|\bthe decision is\b`,
+      String.raw`${DECIDED_BY}|${DECIDED_OPENING}|\b(?:we're|we are)\s+(?:going with|standardi[sz]ing on|sticking with)\b|\blet'?s\s+(?:go with|stick with|standardi[sz]e on)\b|\bwe(?:'ll| will)\s+(?:use|keep|go with|stick with|start with|migrate|move|switch)\b|\bwe can keep\b|\b(?:this|it) will be\b[^.]{0,40}\bin phases\b|\bthe decision is\b`,
       'i',
     ),
     category: 'decision',
