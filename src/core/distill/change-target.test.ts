@@ -127,6 +127,16 @@ describe('replacedMemory', () => {
     expect(target('stopped swimming, my shoulder hates it', [...others, swim])).toBe('swim');
   });
 
+  it('reads "we\'re dropping X" and "X\'s off the table" as changes, and never "keeps dropping"', () => {
+    expect(replacedNames("we're dropping okhttp, the new client is written in-house")).toContain('okhttp');
+    expect(replacedNames('i am dropping the evening karaoke class')).toContain('evening karaoke class');
+    expect(replacedNames("kendo's off the table until my wrist heals")).toEqual(['kendo']);
+    expect(replacedNames('the hotel wifi keeps dropping')).toEqual([]);
+    expect(replacedNames('calls are dropping in the basement')).toEqual([]);
+    const http = mem('http', 'Every android app talks to the api through okhttp.');
+    expect(target("we're dropping okhttp - plain fetch from here on", [...others, http])).toBe('http');
+  });
+
   it('matches a name where a memory says what it is about before one naming it in passing', () => {
     const commute = mem('commute', 'The user takes the 7:52 train into the office, about 40 min.');
     expect(target('Commuting by e-bike these days instead of the train.', [...others, commute])).toBe('commute');
