@@ -281,7 +281,8 @@ function captureFromMessage(options: MessageOptions): RuleCandidate[] {
         : trigger.name === 'normative' && /^we should\b/i.test(text)
           ? 'decision'
           : trigger.category;
-    const restated = role === 'user' && saysRestated(whole) ? { restated: true as const } : {};
+    // The agent agreeing ("You're right - X") says X back: a retelling of what the user just said, when that was kept.
+    const restated = (role === 'user' ? saysRestated(whole) : said !== typed) ? { restated: true as const } : {};
     const untriggered = trigger.name === 'statement' || trigger.name === 'model' ? { untriggered: true as const } : {};
     candidates.push({
       text,
