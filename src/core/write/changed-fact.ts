@@ -37,11 +37,18 @@ function bag(items: string[]): string {
   return [...items].sort().join('\u0000');
 }
 
-/** The fact-carrying details of a statement, per kind (for explanations and tests). */
-export function factDetails(text: string): Record<'numbers' | 'times' | 'negations' | 'names' | 'quoted' | 'identifiers', string[]> {
+/** A number as written in digits, or spelt out and read as digits. */
+interface NumberRead {
+  n: string;
+  spelt: boolean;
+}
+
+type Details = Record<'times' | 'negations' | 'names' | 'quoted' | 'identifiers', string[]> & { numbers: NumberRead[] };
+
+function details(text: string): Details {
   const normalized = text.normalize('NFKC');
   return {
-    numbers: [...all(NUMBER, normalized), ...speltNumbers(normalized)],
+    numbers: [...all(NUMBER, normalized).map((n) => ({ n, spelt: false })), ...speltNumbers(normalized).map((n) => ({ n, spelt: true }))],
     times: all(WEEKDAY_MONTH, normalized).map((t) => t.replace(/(day|ing|night|end|noon|bado|mingo)s$/, '$1')),
     negations: all(NEGATION, normalized).map((n) => (n.endsWith("n't") || n === 'not' || n === 'no' ? 'not' : n)),
     // "Leo's" is Leo; "I'm" and "User's" open a sentence.
@@ -54,18 +61,20 @@ export function factDetails(text: string): Record<'numbers' | 'times' | 'negatio
   };
 }
 
+/** The fact-carrying details of a statement, per kind (for explanations and tests). */
+export function factDetails(text: string): Record<'numbers' | 'times' | 'negations' | 'names' | 'quoted' | 'identifiers', string[]> {
+  const found = details(text);
+  return { ...found, numbers: found.numbers.map((x) => x.n) };
+}
+
 /**
  * Numbers as digits or words, each matched once with the other side's. What is left over is a changed
  * value, unless it is only a count spelt out on one side: "two kids, 7 and 4" retells "Mia is 7 and
  * Leo is 4", while "two kids" → "three kids" and 5432 → 6543 are changes.
  */
-function numbersDiffer(a: string, b: string): boolean {
-  const read = (t: string) => {
-    const normalized = t.normalize('NFKC');
-    return [...all(NUMBER, normalized).map((n) => ({ n, spelt: false })), ...speltNumbers(normalized).map((n) => ({ n, spelt: true }))];
-  };
-  const left = read(a);
-  const right = read(b);
+function numbersDiffer(a: readonly NumberRead[], b: readonly NumberRead[]): boolean {
+  const left = [...a];
+  const right = [...b];
   for (let i = left.length - 1; i >= 0; i--) {
     const j = right.findIndex((r) => r.n === left[i]!.n);
     if (j < 0) continue;
@@ -78,11 +87,11 @@ function numbersDiffer(a: string, b: string): boolean {
 
 /** True when `a` and `b` differ in a number, date, negation, name, quoted string or identifier. */
 export function statesDifferentFacts(a: string, b: string): boolean {
-  const x = factDetails(a);
-  const y = factDetails(b);
+  const x = details(a);
+  const y = details(b);
   // Negations count by presence: "does not" and "doesn't" are the same statement.
   if (x.negations.length > 0 !== y.negations.length > 0) return true;
-  if (numbersDiffer(a, b)) return true;
+  if (numbersDiffer(x.numbers, y.numbers)) return true;
   for (const key of ['times', 'quoted', 'identifiers'] as const) {
     if (bag(x[key]) !== bag(y[key])) return true;
   }

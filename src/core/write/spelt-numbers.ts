@@ -5,9 +5,9 @@
  * read only after a ten ("twenty-one", "treinta y uno").
  */
 
-/** Words of consecutive values from `first`: `run('two three', 2)` is two → 2, three → 3. */
-function run(words: string, first: number): Array<[string, number]> {
-  return words.split(' ').map((w, i) => [w, first + i]);
+/** Words of values from `first` by `step`: `run('two three', 2)` is two → 2, three → 3. */
+function run(words: string, first: number, step = 1): Array<[string, number]> {
+  return words.split(' ').map((w, i) => [w, first + i * step]);
 }
 
 const UNITS: Record<string, number> = Object.fromEntries([
@@ -16,8 +16,8 @@ const UNITS: Record<string, number> = Object.fromEntries([
   ...run('doce trece catorce quince dieciseis diecisiete dieciocho diecinueve', 12),
 ]);
 const TENS: Record<string, number> = Object.fromEntries([
-  ...run('twenty thirty forty fifty sixty seventy eighty ninety', 2).map(([w, n]): [string, number] => [w, n * 10]),
-  ...run('veinte treinta cuarenta cincuenta sesenta setenta ochenta noventa', 2).map(([w, n]): [string, number] => [w, n * 10]),
+  ...run('twenty thirty forty fifty sixty seventy eighty ninety', 20, 10),
+  ...run('veinte treinta cuarenta cincuenta sesenta setenta ochenta noventa', 20, 10),
 ]);
 const UNIT_WORDS = Object.keys(UNITS).join('|');
 const TEN_WORDS = Object.keys(TENS).join('|');
