@@ -53,7 +53,8 @@ const FORMS: RegExp[] = [
     'i',
   ),
   // "the 1password vault is deleted", "pagerduty is cancelled", "the old repos are archived", "knex has been removed"
-  /\b(?!it\b|this\b|that\b|which\b)[\w.+#/-]{2,}\s+(?:is|are|was|were|has been|have been|got|is being|are being)\s+(?:gone|deleted|archived|cancell?ed|retired|removed|deprecated|dead|history|shut (?:off|down)|decommissioned|sunset)\b/i,
+  // Not a body or a battery: "legs are dead", "my phone is dead" pass by tomorrow.
+  /\b(?!(?:it|this|that|which|legs?|feet|arms?|knees?|back|hands?|eyes|brain|phone|battery|laptop)\b)[\w.+#/-]{2,}\s+(?:is|are|was|were|has been|have been|got|is being|are being)\s+(?:gone|deleted|archived|cancell?ed|retired|removed|deprecated|dead|history|shut (?:off|down)|decommissioned|sunset)\b/i,
   // "we changed on-call to 2-week shifts", "bumped everything to node 22", "we've pushed bedtime to 8"
   new RegExp(
     String.raw`(?:${LEAD}|\b(?:we|i|the team|they|she|he|[A-Z]\w+)\s+(?:have\s+|'ve\s+|has\s+|just\s+|finally\s+)?)(?:${MOVE_VERB})\s+(?:[\w.:'+#/-]+\s+){1,5}?(?:to|into|onto|for|with)\s+[\w.:'+#/-]`,

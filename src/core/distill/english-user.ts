@@ -52,6 +52,8 @@ const INFORMAL: Array<[RegExp, string]> = [
     /\b(?<!\b(?:at|to|from|near|round|around|by)\s+(?:(?:my|our|the|his|her|their|your|a)\s+)?)(?!(?:it|that|there|what|here|who|he|she|let|where|how)'s)([a-z][\w.-]*)'s\s+(?=(?:on|in|at|with|a|an|the|still|now|not|always|never|just|all|hosted|running|deployed|based|written|built|\d)\b)/gi,
     '$1 is ',
   ],
+  // "todays run", "tomorrows a rest day": a time word typed without its "'s".
+  [/\b(today|tonight|tomorrow|yesterday)s\b/gi, "$1's"],
   [/\bu\b/gi, 'you'],
   [/\bteh\b/gi, 'the'],
   [/\bur\b/gi, 'your'],
@@ -84,7 +86,7 @@ const IDENTITY =
 
 /** The user's people and pets, named with or without "my": "husband is raj", "kids are at st brigid's". */
 const RELATION =
-  /\bgot married\b|\b(?:anniversary|birthday|bday)\s+is\b|^(?:(?:also|oh|and|fyi|btw)[,\s]+)*(?:my\s+)?(?:(?:other|older|younger|little|big|eldest|oldest|youngest|middle|twin|step)\s+)?(?:husband|wife|partner|hubby|bf|gf|boyfriend|girlfriend|son|daughter|kids?|children|mum|mom|dad|mother|father|parents|in-?laws|mother in law|father in law|sister|brother|landlord|landlady|boss|manager|dentist|doctor|gp|therapist|dog|cat|nanny|cleaner|accountant)\b[^.?]{0,30}?\b(?:is|are|works|lives|comes|goes|has|have|starts|finishes|gets|eats|drinks|sees|takes|does|plays|attends|needs|see|take|do|play|attend|need|eat|drink|go)\b/i;
+  /\bgot married\b|\bwas born (?:on |in )?(?:the )?\d|\b(?:anniversary|birthday|bday)\s+is\b|^(?:(?:also|oh|and|fyi|btw)[,\s]+)*(?:my\s+)?(?:(?:other|older|younger|little|big|eldest|oldest|youngest|middle|twin|step)\s+)?(?:husband|wife|partner|hubby|bf|gf|boyfriend|girlfriend|son|daughter|kids?|children|mum|mom|dad|mother|father|parents|in-?laws|mother in law|father in law|sister|brother|landlord|landlady|boss|manager|dentist|doctor|gp|therapist|dog|cat|nanny|cleaner|accountant)\b[^.?]{0,30}?\b(?:is|are|works|lives|comes|goes|has|have|starts|finishes|gets|eats|drinks|sees|takes|does|plays|attends|needs|see|take|do|play|attend|need|eat|drink|go)\b/i;
 
 /** A fact with what it means for the agent: "..., so dont suggest it", "when i ask for recs skip the chains". */
 const CONSEQUENCE =
@@ -106,11 +108,11 @@ const CHANGE =
 
 /** A standing rule without the usual markers: a scope ("any shell script you write", "on everything"), "X only", "would rather". */
 const SCOPED_RULE =
-  /^(?:(?:also|and|oh|ok|fyi|btw|reminder|heads up|note|ps)[,:\s]+)*(?:any|every|all)\s+[\w-]+(?:\s+[\w-]+){0,3}\s+(?:you|we|i)\s+(?:write|make|create|draft|add|generate|send|book|suggest)\b|^(?:(?:also|and|oh|ok|fyi|btw|reminder|heads up|note|ps)[,:\s]+)*(?:any|every|all)\s+[\w/-]+(?:\s+[\w/-]+){0,3}\s+(?:means|needs? to|must|should|has to|have to)\b|\ball\s+[\w-]+(?:\s+[\w-]+){0,2}\s+(?:has to|have to|must|needs? to)\b|(?:^|[,;]\s*)(?:no|zero)\s+[\w().`-]+(?:\s+[\w.`-]+){0,2}\s+(?:in|into|on|for|after|before|at)\s+(?:anything|any|all|every|\w+)\b|\b(?:drives?|drove) me (?:nuts|crazy|mad|insane|up the wall)\b|\b(?:tastes?|smells?|looks?|sounds?) like [^.]{1,30} to me\b|\bi (?:really )?(?:appreciate it|like it|love it|hate it) when\b|\bi (?:really )?don't need (?:the|a|any)\b|\S\s>\s\S|^keep\s+[\w ]{1,30}?\s+(?:short|brief|tight|simple|casual|concise|plain)\b|\bi find\s+[^.?]{1,60}\s+(?:noisy|annoying|cringe|useless|confusing|distracting|unreadable|hard to read|easier|harder|clearer)\b|^(?:[^,?]{4,80}?\b(?:is|are|goes|go|runs?|lives?|uses?|gets?|comes?|ships?|deploys?|builds?|happens?)\b|[^,?]{0,80}?\b(?:we|i)'(?:re|m)\s+(?:still\s+)?(?:on|with|using)\b)[^?]{1,50},\s*not\s+(?:an?\s+|the\s+)?[\w.`'/-]+|\bruns?\s+[\w.-]+(?:\s+[\w.-]+)?\s+not\s+[\w.-]+|\bon everything\b|\b(?:in|for) this (?:repo|codebase|project|house|family|team)\b|\b[\w-]+\s+only(?:\s+(?:please|thanks))?[.!]?$|\bi'?d\s+(?:much\s+|really\s+)?rather\b|\bwould\s+(?:much\s+|really\s+)?rather\b|\bnot a (?:big |huge )?fan of\b|\bi find (?:them|it|those|these) (?:so |really |super )?\w+|\b(?:prefer|want)\s+(?:small|short|tight|simple|plain|casual|formal|metric|imperial|local)\b|\bis a (?:family|house|team|hard) rule\b|\bon purpose\b|\b(?:deliberately|intentionally)\s+(?:not|pinned|kept|left)\b/i;
+  /^(?:(?:also|and|oh|ok|fyi|btw|reminder|heads up|note|ps)[,:\s]+)*(?:any|every|all)\s+[\w-]+(?:\s+[\w-]+){0,3}\s+(?:you|we|i)\s+(?:write|make|create|draft|add|generate|send|book|suggest)\b|^(?:(?:also|and|oh|ok|fyi|btw|reminder|heads up|note|ps)[,:\s]+)*(?:any|every|all)\s+[\w/-]+(?:\s+[\w/-]+){0,3}\s+(?:means|needs? to|must|should|has to|have to)\b|\ball\s+[\w-]+(?:\s+[\w-]+){0,2}\s+(?:has to|have to|must|needs? to)\b|(?:^|[,;]\s*)(?:no|zero)\s+[\w().`-]+(?:\s+[\w.`-]+){0,2}\s+(?:in|into|on|for|after|before|at)\s+(?:anything|any|all|every|\w+)\b|\b(?:drives?|drove) me (?:nuts|crazy|mad|insane|up the wall)\b|\b(?:tastes?|smells?|looks?|sounds?) like [^.]{1,30} to me\b|\bi (?:really )?(?:appreciate it|like it|love it|hate it) when\b|\bi (?:really )?don't need (?:the|a|any)\b|\S\s>\s\S|^keep\s+[\w ]{1,30}?\s+(?:short|brief|tight|simple|casual|concise|plain)\b|\bi find\s+[^.?]{1,60}\s+(?:noisy|annoying|cringe|useless|confusing|distracting|unreadable|hard to read|easier|harder|clearer)\b|^(?:[^,?]{4,80}?\b(?:is|are|goes|go|runs?|lives?|uses?|gets?|comes?|ships?|deploys?|builds?|happens?|pins?|targets?|stores?|reads?|pulls?|points?|signs?|talks?)\b|[^,?]{0,80}?\b(?:we|i)'(?:re|m)\s+(?:still\s+)?(?:on|with|using)\b)[^?]{1,50},\s*not\s+(?:an?\s+|the\s+)?[\w.`'/-]+|\bruns?\s+[\w.-]+(?:\s+[\w.-]+)?\s+not\s+[\w.-]+|\bon everything\b|\b(?:in|for|on) this (?:repo|codebase|project|house|family|team)\b|\b(?:out of bounds|off[ -]limits)\b|\b[\w-]+\s+only(?:\s+(?:please|thanks))?(?:[.!]?$|,\s*no\b)|\bi'?d\s+(?:much\s+|really\s+)?rather\b|\bwould\s+(?:much\s+|really\s+)?rather\b|\bnot a (?:big |huge )?fan of\b|\bi find (?:them|it|those|these) (?:so |really |super )?\w+|\b(?:prefer|want)\s+(?:small|short|tight|simple|plain|casual|formal|metric|imperial|local)\b|\bis a (?:family|house|team|hard) rule\b|\bon purpose\b|\b(?:deliberately|intentionally)\s+(?:not|pinned|kept|left)\b/i;
 
-/** Lessons the way people tell them: "learnt the hard way", "note for future you", "for next time". */
+/** Lessons the way people tell them: "learnt the hard way", "note for future you", "for next time", "lesson: ...", "that's expected". */
 const LESSON =
-  /\bthe hard way\b|\bnote (?:for|to) (?:future|self)\b|\bfor next time\b|\blesson from\b|\bcost me (?:a|an|the|two|three|\d)\b|\bthat's the first place to look\b|\b(?:was|is) the (?:culprit|cause)\b|\bfound (?:it|the cause)\b[^?]{0,20}\bwas\b|\bwasted (?:a|an|the|two|three|\d)\b|\bfound (?:that|this) out\b|\bworth knowing\b|\bnote from\b|\bfigured out\b|\bone to watch\b|^(?:(?:fyi|btw|so)[,\s]+)?last (?:time|year|summer|winter)\b[^?]{15,}|\b(?:was|were|kept)\s+\w+ing\b[^.?]{0,60}\b(?:because|bc|due to)\b/i;
+  /\bthe hard way\b|(?:^|[.!]\s+)lesson\s*[:-]|\blearn[te]d? (?:that|this|it) (?:last \w+|years ago)\b|\b(?:that'?s|that is)\s+(?:totally |completely |perfectly )?(?:normal|expected|by design|intended|not a bug)\b|\b(?:it'?s|it is)\s+(?:expected|by design|intended|not a bug)\b|\bnote (?:for|to) (?:future|self)\b|\bfor next time\b|\blesson from\b|\bcost me (?:a|an|the|two|three|\d)\b|\bthat's the first place to look\b|\b(?:was|is) the (?:culprit|cause)\b|\bfound (?:it|the cause)\b[^?]{0,20}\bwas\b|\bwasted (?:a|an|the|two|three|\d)\b|\bfound (?:that|this) out\b|\bworth knowing\b|\bnote from\b|\bfigured out\b|\bone to watch\b|^(?:(?:fyi|btw|so)[,\s]+)?last (?:time|year|summer|winter)\b[^?]{15,}|\b(?:was|were|kept)\s+\w+ing\b[^.?]{0,60}\b(?:because|bc|due to)\b/i;
 
 /** A decision stated without "we decided to": "decided last night", "team agreed", "we set our budget at". */
 const DECISION =
@@ -122,7 +124,7 @@ const NAMED_FACT =
 
 /** Where a team's things go and how they are wired: "errors from the api go to sentry", "alerts page us through opsgenie". */
 const WIRING =
-  /^(?:(?:fyi|btw|also|oh|so|heads up|reminder|note)[,:\s]+)*(?!(?:it|this|that|nothing|no|everything|something)\b)(?:the\s+|our\s+|all\s+|most\s+of\s+(?:the|our)\s+)?[\w.'&-]+(?:\s+[\w.'&()-]+){0,5}?\s+(?:go(?:es)?\s+(?:to|into|through|via)|comes?\s+(?:in\s+)?(?:through|via)|gets?\s+(?:shared|sent|stored|deployed|logged|posted|routed|built|pushed|synced|backed up|published|released)\s+(?:through|via|to|into|in|on|from)|listens?\s+on|pages?\s+(?:us|me|the team|whoever is on call)\s+(?:through|via|on|in)|(?:is|are)\s+(?:hosted|deployed|built|tracked|stored|kept|managed|handled|shared|backed up|logged|published)\s+(?:on|in|at|by|through|via|with))\s+(?!(?:the wrong|a wrong|nowhere|404|it|that|this|them|waste|sleep|bed|school|work|lunch)\b)\S/i;
+  /^(?:(?:fyi|btw|also|oh|so|heads up|reminder|note)[,:\s]+)*(?!(?:it|this|that|nothing|no|everything|something)\b)(?:the\s+|our\s+|all\s+|most\s+of\s+(?:the|our)\s+)?[\w.'&-]+(?:\s+[\w.'&()-]+){0,5}?\s+(?:go(?:es)?\s+(?:to|into|in|through|via)|comes?\s+(?:in\s+)?(?:through|via)|gets?\s+(?:shared|sent|stored|deployed|logged|posted|routed|built|pushed|synced|backed up|published|released)\s+(?:through|via|to|into|in|on|from)|listens?\s+on|pages?\s+(?:us|me|the team|whoever is on call)\s+(?:through|via|on|in)|(?:is|are)\s+(?:hosted|deployed|built|tracked|stored|kept|managed|handled|shared|backed up|logged|published)\s+(?:on|in|at|by|through|via|with))\s+(?!(?:the wrong|a wrong|nowhere|404|it|that|this|them|waste|sleep|bed|school|work|lunch)\b)\S/i;
 /** What makes a wiring sentence an incident, not a set-up: "requests go to the wrong pod again". */
 const INCIDENT =
   /\b(?:wrong|broken|break(?:s|ing)?|fail(?:s|ing|ed)?|crash\w*|stuck|hangs?|hanging|times? out|timing out|somehow|keeps?|kept|again|still|suddenly|randomly|sometimes|instead of where|for some reason|weird|why)\b/i;
@@ -259,9 +261,9 @@ const MOMENT =
 /** "today", "this week": only now, unless the sentence opens a standing change ("team call today: X going forward"). */
 const WEAK_MOMENT = /(?<!\b(?:as of|starting|since)\s)\b(?:today|this week(?:end)?)\b/i;
 const STANDING = /\b(?:going forward|from now on|for good|as of|anymore|from here on)\b/i;
-/** Talking to oneself: "i keep meaning to start journaling", "who am i kidding", "remember when you ...". */
+/** Talking to oneself: "i keep meaning to start journaling", "who am i kidding", "remember when you ...", a grumble about forgetting. */
 const SELF_TALK =
-  /\bi (?:keep meaning to|really need to|should really|need to start|'m never gonna|am never going to|'m gonna try)\b|\bwho am i kidding\b|\blmao+\b|\bgood times\b|\bjk\b|^remember when\b/i;
+  /\bkeeps? forgetting\b|\bi (?:keep meaning to|really need to|should really|need to start|'m never gonna|am never going to|'m gonna try)\b|\bwho am i kidding\b|\blmao+\b|\bgood times\b|\bjk\b|^remember when\b/i;
 /** About the agent's last answer: "you literally never get this right", "way too long", "you get the day wrong". */
 const COMPLAINT =
   /^(?:(?:ugh|omg|wow|lol|man|dude|bro|seriously)[,\s]+)*you\s+(?:literally\s+|really\s+|seriously\s+|just\s+)?(?:never|always|keep|constantly)\b|\byou (?:get|got|keep getting|mess|messed|screw|screwed)\b[^.]{0,30}\b(?:wrong|up)\b|^(?:way |far |much )?too (?:long|short|verbose|wordy|formal|much)\b/i;
@@ -271,7 +273,12 @@ const POINTER =
   /\bthe (?:one|ones|bit|part|line|lines|version|link|file|thing|way) (?:above|below|before that|i (?:sent|pasted|showed))\b|^(?:(?:no|nah|nope)[,.!\s]+)*not (?:that|this|those|these)(?: one)?\b|\b(?:send|post|share|forward|delete|publish|book|order)\s+(?:that|this)\s+(?:email|message|draft|text|post|file|link|one|thing)\b/i;
 /** What goes on with the user this moment: "stuck in traffic", "running late", "tell sam i'm 15 min late". */
 const RIGHT_NOW =
-  /\b(?:stuck in (?:traffic|a meeting|a queue|the queue)|running (?:late|behind)|\d+\s*(?:min|mins|minutes) late)\b|\btell \w+ (?:i'm|i am|we're|we are|that i|that we)\b/i;
+  /\b(?:stuck in (?:traffic|a meeting|a queue|the queue)|running (?:late|behind)|\d+\s*(?:min|mins|minutes) late)\b|\btell \w+ (?:i'm|i am|we're|we are|that i|that we)\b|\bwon't stop\s+\w+ing\b|\bi'm (?:so|really|super|absolutely|completely) (?:tired|exhausted|knackered|shattered|wrecked|drained|stressed|bored|hungry)\b(?!\s+of\b)/i;
+/** A task's deadline: "wants the dashboard done by thursday"; "every sprint" makes it a standing rule. */
+const DEADLINE = new RegExp(
+  String.raw`\b(?:done|finished|ready|shipped|merged|submitted|sent|fixed)\s+by\s+(?:${DAY}|tomorrow|tonight|eod|cob|end of (?:the )?(?:day|week))\b`,
+  'i',
+);
 /** Something misbehaving now: "hotel wifi keeps dropping every 10 min", "the build is taking forever". */
 const MISBEHAVING =
   /\bkeeps (?:dropping|crashing|failing|freezing|hanging|disconnecting|timing out|breaking|dying|restarting|rebooting|buffering|lagging|erroring)\b|\b(?:is|are|'s|'re) taking (?:forever|ages|so long)\b/i;
@@ -290,6 +297,7 @@ export function englishUserVeto(text: string): Veto | undefined {
   // "or was that the old team's rule", "or use: ...": the rest of the last message.
   if (/^or\b/i.test(t)) return { reason: 'context-dependent', detail: 'continuation' };
   if (RIGHT_NOW.test(t) || (MISBEHAVING.test(t) && !statesUserChange(t))) return { reason: 'passing-state', detail: 'right now' };
+  if (DEADLINE.test(t) && !/\b(?:every|each)\b/i.test(t)) return { reason: 'passing-state', detail: 'deadline' };
   if (SELF_TALK.test(t)) return { reason: 'chatter', detail: 'self-talk' };
   if (COMPLAINT.test(t)) return { reason: 'chatter', detail: 'complaint' };
   if (/,\s*(?:what's|what is|how do|how to|where's|where is|which one)\b|\bwhat'?s (?:up|wrong|going on) with (?:that|this|it)\b/i.test(t))

@@ -30,9 +30,9 @@ export function foldChatEs(text: string): string {
   return out;
 }
 
-/** "aprendí que con avianca conviene pagar la maleta al comprar", "me di cuenta de que ...". */
+/** "aprendí que con avianca conviene pagar la maleta al comprar", "me di cuenta de que ...", "ya me quemé con esto: ...". */
 export const LESSON_ES = W(
-  String.raw`(?:aprendi|aprendimos|descubri|descubrimos|comprobe|comprobamos) (?:que|a)|me di cuenta (?:de )?que|nos dimos cuenta (?:de )?que|la leccion (?:es|fue)|lo aprendi|ya se que (?:no )?conviene`,
+  String.raw`(?:aprendi|aprendimos|descubri|descubrimos|comprobe|comprobamos) (?:que|a)|me di cuenta (?:de )?que|nos dimos cuenta (?:de )?que|la leccion (?:es|fue)|lo aprendi|lo (?:comprobe|comprobamos)|(?:ya )?me queme con (?:esto|eso)|ya se que (?:no )?conviene`,
 );
 
 /** "decidí sacar la tele del cuarto", "decidí que este año no uso más la tarjeta". */
@@ -77,15 +77,15 @@ const NEVER_BEFORE_ES = W(String.raw`nunca (?:habia|hubiera|me (?:imagine|espere
 const ASKS_TAG_ES = W(String.raw`(?:que|q) (?:hago|hacemos)[\s.!]*$|(?:porque|por que|xq) sera[\s.!]*$|sera asi[\s.!]*$`);
 /** Points back at the conversation: "ese no me gusta", "la misma estructura que en el archivo anterior". */
 const POINTS_BACK_ES = W(
-  String.raw`^(?:ese|esa|esos|esas|eso)(?: [\p{L}]+)? (?:no|si|me|es|son|esta|estan|queda|va|anda)|^(?:este|esta|estos|estas) no (?:me )?(?:gusta|gustan|sirve|sirven|va|anda)|(?:el|la|los|las) (?:archivo|opcion|version|mensaje|paso|ejemplo|codigo|respuesta|propuesta|diseno)s? (?:anterior|de antes|de arriba|que me pasaste|que mandaste)|(?:la|el) mism[oa] [\p{L}]+ (?:que|como) (?:en|el|la|antes)|prefiero (?:ese|esa|este|esta|eso|esto)(?![\p{L}])|opcion (?:[a-e]|[1-5]|uno|dos|tres)(?![\p{L}\p{N}])`,
+  String.raw`^(?:ese|esa|esos|esas|eso)(?: [\p{L}]+)? (?:no|si|me|es|son|esta|estan|queda|va|anda)|^(?:este|esta|estos|estas) no (?:me )?(?:gusta|gustan|sirve|sirven|va|anda)|(?:el|la|los|las) (?:archivo|opcion|version|mensaje|paso|ejemplo|codigo|respuesta|propuesta|diseno)s? (?:anterior|de antes|de arriba|que me pasaste|que mandaste)|(?:la|el) mism[oa] [\p{L}]+ (?:que|como) (?:en|el|la|antes)|prefiero (?:ese|esa|este|esta|eso|esto)(?![\p{L}])|(?:que|q) te (?:pase|mande|di|dije|mostre)(?: (?:arriba|antes|recien|ayer))?(?![\p{L}])|opcion (?:[a-e]|[1-5]|uno|dos|tres)(?![\p{L}\p{N}])`,
 );
 /** A plan or a state of the work: "dejé el endpoint a medias, mañana lo sigo". */
 const PLAN_ES = W(
   String.raw`(?:manana|despues|luego|mas tarde|el lunes) lo (?:sigo|termino|veo|retomo)|lo (?:sigo|termino|retomo) (?:manana|despues|luego|mas tarde)|a medias|^(?:manana|pasado manana|esta (?:tarde|noche)) (?:llevo|voy|tengo|paso|hago|vamos|salgo|viajo)(?![\p{L}])|(?:despues|luego|mas tarde|ahora) te (?:paso|mando|digo|confirmo|aviso)|a ver (?:que|q|si) (?:pasa|sale|anda|funciona)`,
 );
-/** Something misbehaving: "se queda colgado en el paso 4", "no anda el wifi", "q onda". */
+/** Something misbehaving or the state of the work: "se queda colgado en el paso 4", "no anda el wifi", "staging está caído", "mi rama tiene conflictos". */
 const MISBEHAVING_ES = W(
-  String.raw`se (?:queda|quedo) (?:colgad[oa]|trabad[oa]|pegad[oa])|se (?:cuelga|traba|tilda|congela|reinicia solo)|tira (?:un )?error|(?:no|nunca) (?:me )?anda|(?<!no )se rompe|sigue (?:corriendo|cargando|compilando|bajando|subiendo|instalando)|ya van \d+|me (?:tiene|tienen) (?:loc[oa]|hart[oa]|podrid[oa]|frit[oa])|(?:que|q) onda[\s!.]*$`,
+  String.raw`se (?:queda|quedo) (?:colgad[oa]|trabad[oa]|pegad[oa])|se (?:cuelga|traba|tilda|congela|reinicia solo)|tira (?:un )?error|(?:no|nunca) (?:me )?anda|(?<!no )se rompe|sigue (?:corriendo|cargando|compilando|bajando|subiendo|instalando)|ya van \d+|me (?:tiene|tienen) (?:loc[oa]|hart[oa]|podrid[oa]|frit[oa])|(?:que|q) onda[\s!.]*$|(?:esta|estan) caid[oa]s?|sin bateria|mi (?:rama|branch|pr) (?:tiene|esta)|tiene(?:n)? conflictos`,
 );
 
 /** Checked in this order. */

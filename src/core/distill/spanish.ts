@@ -57,18 +57,25 @@ const re = (name: string, category: Trigger['category'], confidence: number, pat
 });
 
 export const USER_TRIGGERS_ES: Trigger[] = [
-  T('remember', 'fact', 0.9, 'recuerda|recuerdalo|acuerdate|no olvides|no te olvides|ten en cuenta|toma nota'),
+  // "tenelo en cuenta", "tené en cuenta": the voseo forms as well.
+  T(
+    'remember',
+    'fact',
+    0.9,
+    'recuerda|recuerdalo|acuerdate|no olvides|no te olvides|ten(?:e|lo|la|los|las|elo|ela|elos|elas)? en cuenta|toma nota',
+  ),
   T(
     'change',
     'preference',
     0.8,
     String.raw`(?:me|nos) (?:cambie|cambiamos|pase|pasamos|mude|mudamos) (?:de [\w.+# -]{1,30} )?a|(?:ahora|ya) (?:solo )?(?:uso|usamos|utilizo|utilizamos|tenemos)|ya no (?:(?:me|nos|le|lo|la) )?(?:[a-z]+(?:o|amos|emos|imos)|me gusta|estoy|tengo|voy|soy|doy)(?![\p{L}])|(?:deje|dejamos) (?:de|el|la|los|las|[\p{L}\p{N}.+-]+(?=[,.;]|$))|me borre de|migramos (?:de|a)|(?:le )?cambiamos|se fue (?:del|de la)|(?:hemos|he) (?:cambiado|migrado|pasado) (?:de [\w.+# -]{1,30} )?a`,
   ),
+  // "no se aceptan commits sin ticket", "cero mocks", "maven, gradle no": a rule by its own words.
   T(
     'rule',
     'rule',
     0.85,
-    String.raw`^(?:regla|convencion|norma|politica|estandar)(?: [a-z]+){0,3} ?:|basta con|alcanza con|siempre|nunca|jamas|a partir de ahora|de ahora en adelante|desde ahora|en adelante|en el futuro|por defecto|cada vez que|todos los (?:anos|dias|meses|lunes|martes|miercoles|jueves|viernes)|no vuelvas a|solo (?:los|las|el|la|se|para|en|con)|${PROHIBITION}`,
+    String.raw`^(?:regla|convencion|norma|politica|estandar)(?: [a-z]+){0,3} ?:|basta con|alcanza con|siempre|nunca|jamas|a partir de ahora|de ahora en adelante|desde ahora|en adelante|en el futuro|por defecto|cada vez que|todos los (?:anos|dias|meses|lunes|martes|miercoles|jueves|viernes)|no vuelvas a|solo (?:los|las|el|la|se|para|en|con)|no se (?:acepta|aceptan|permite|permiten|mergea|mergean|aprueba|aprueban)|(?:^|(?<=[,;] ?))cero (?!(?:problemas?|drama|estres|ganas|idea|dudas?|onda)(?![\p{L}]))[\p{L}]+|(?<=, )(?!(?:hoy|ahora|ahorita|todavia|aun|ya|asi|eso|esto|aca|ahi|mejor|creo|bueno)(?![\p{L}]))[\p{L}\p{N}.+-]+ no(?:[,.!]|$)|${PROHIBITION}`,
   ),
   T(
     'decision',

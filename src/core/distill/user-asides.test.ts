@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { admit } from './admission.js';
+import { normalizeStatement } from './normalize-statement.js';
+import { captureByRules } from './rules.js';
+
+const capture = (text: string) => captureByRules({ text, role: 'user' });
+const gate = (text: string) => admit({ text, source: 'user' });
+
+describe('a tired body, a deadline, a grumble and the state of the work are not standing facts', () => {
+  it('keeps out English aches, things that will not stop, a task due on a weekday and forgetting again', () => {
+    for (const text of [
+      'played five sets of tennis, arms are dead',
+      'my elbow aches after tonights match',
+      'the puppy won\u2019t stop barking and im so tired',
+      'i keep forgetting to water the basil',
+      'the client wants the mockups finished by friday',
+    ]) {
+      expect(gate(text).admitted, text).toBe(false);
+      expect(capture(text), text).toEqual([]);
+    }
+  });
+
+  it('still learns a tool that is dead for good and a deadline that recurs', () => {
+    expect(capture('the old jenkins box is dead, everything is on github actions').length).toBe(1);
+    expect(capture('release notes must be done by friday every sprint').length).toBe(1);
+  });
+
+  it('keeps out Spanish opinions of what we should do, a server down, a branch in conflict and what was sent earlier', () => {
+    for (const text of [
+      'mi amigo Tomás dice q deberíamos reescribir el front en svelte',
+      'el servidor de pruebas está caído desde anoche',
+      'mi rama tiene conflictos con main, arreglalos',
+      'usá el mismo formato q te mandé ayer',
+    ]) {
+      expect(gate(text).admitted, text).toBe(false);
+      expect(capture(text), text).toEqual([]);
+    }
+  });
+
+  it('reads a past-tense change word only as a whole word ("reescribí", not "reescribir")', () => {
+    expect(capture('reescribí el backend en go el año pasado').map((c) => c.trigger)).toEqual(['change-told']);
+  });
+});
+
+describe('standing statements told with "only, no", a contrast, "cero", "no se acepta" or "X no"', () => {
+  it('learns English "X only, no Y" and a configured thing with ", not Y"', () => {
+    expect(capture('vinyl only pls, no streaming links').map((c) => c.trigger)).toEqual(['scoped-rule']);
+    expect(capture('our helm charts pin image tags by sha, not latest').map((c) => c.trigger)).toEqual(['scoped-rule']);
+  });
+
+  it('learns English lessons told as "that\'s by design", "lesson:" or "learned that last year", a birth date, a team scope and where things go', () => {
+    const triggers = (text: string) => capture(text).map((c) => c.trigger);
+    expect(triggers("the staging cluster scales to zero overnight so the first request takes a minute, that's by design")).toEqual([
+      'lesson',
+    ]);
+    expect(triggers('lesson: the greenhouse vents need opening before 9 or the seedlings cook')).toEqual(['lesson']);
+    expect(triggers("book the campsite at loch lomond by march or it's full, learned that last year")).toEqual(['lesson']);
+    expect(triggers("little oscar was born 2nd june, he's on formula")).toEqual(['relation']);
+    expect(triggers('keep commit titles under 50 chars, everyone on this team reads the log')).toEqual(['scoped-rule']);
+    expect(triggers('all invoices go in the shared finance folder')).toEqual(['wiring']);
+  });
+
+  it('learns Spanish rules and lessons with their own words', () => {
+    expect(capture('cero console.log en el código que va a producción').map((c) => c.trigger)).toEqual(['rule']);
+    expect(capture('en los PR no se aceptan commits sin ticket').map((c) => c.trigger)).toEqual(['rule']);
+    expect(capture('lo comprobamos en tres cosechas: el tomate cherry rinde más en maceta grande').map((c) => c.trigger)).toEqual([
+      'lesson',
+    ]);
+    expect(gate('para el backend usamos postgres, mysql no').admitted).toBe(true);
+  });
+
+  it('does not read a refusal of the moment or a pleasantry as a rule', () => {
+    for (const text of ['mañana migro la base, hoy no', 'cero problemas, gracias']) expect(capture(text), text).toEqual([]);
+  });
+});
+
+describe('normalised statements', () => {
+  it('drop a sigh or a laugh at the end', () => {
+    expect(normalizeStatement('the 7:40 train is always late ugh')).toBe('The 7:40 train is always late.');
+    expect(normalizeStatement('we host on hetzner lmao')).toBe('We host on hetzner.');
+  });
+});
