@@ -240,11 +240,13 @@ const PROMPT_RESTATE: RegExp[] = [
 const REQUEST_EN =
   /^(?:(?:ok(?:ay)?|now|so|also|and|then|please|pls|kindly|hey|hi|right|alright|next|first|great|cool|thanks|yes|yeah|yep|no|nope|dude|my dude|hm+|hmm+|well|actually|wait|just|at this point|in that case),?\s+)*(?:(?:can|could|would|will) you(?: please| quickly| also)?\s+|help me(?: to)?\s+|i (?:need|want|would like|'d like) you to\s+|go ahead and\s+|let'?s\s+|(?:please|pls)\s+|try (?:to\s+)?)?(?:write|fix|create|add|implement|refactor|run|rerun|build|generate|explain|summari[sz]e|translate|show|list|find|check|look(?: at| into)?|update|delete|remove|rename|debug|review|make|draft|rewrite|convert|install|deploy|open|read|search|compare|analy[sz]e|test|change|modify|set up|setup|configure|clean up|move|split|merge|commit|push|revert|format|optimi[sz]e|document|tell me|give me|send|print|plot|calculate|compute|scaffold|bump|upgrade|downgrade|investigate|profile|benchmark|paste|copy|download|upload|restart|stop|kill|start|add|save|cycle|sleep|harden|organi[sz]e|sync|summeri[sz]e|scrub|purge|sanitize|perform|trace|traceroute|research|enable|disable|import|export|port|redo|undo|reda|wire|verify|evaluate|simplify|speed up|resume|retry|tackle|close|finish|continue with|proceed with|fetch|pull|rebase|tag|release|publish|bump|think|say|write|wrie|show me|walk me through|keep going with)\b/i;
 /** A request verb that is the noun of a statement: "deploy freeze is every friday", "release branches are cut from develop". */
-const NOT_A_REQUEST_NOUN = String.raw`^(?![^.]*\b(?:again|stuck|still|keeps?|hanging|failing|flaky|erroring|crashing|timing out)\b)(?!(?:check|verify|ensure|confirm|make|see|test|tell|show|explain|find)\b)`;
+const NOT_STATE_OF_WORK = String.raw`^(?![^.]*\b(?:again|stuck|still|keeps?|hanging|failing|flaky|erroring|crashing|timing out)\b)`;
+const NOT_A_REQUEST_VERB = String.raw`(?!(?:check|verify|ensure|confirm|make|see|test|tell|show|explain|find)\b)`;
+/** With a plural noun after it, even "test" and "commit" are nouns: "test ids follow ...", "commit msgs in this repo are ...". */
 const VERB_AS_NOUN = new RegExp(
-  NOT_A_REQUEST_NOUN +
-    String.raw`(?:[a-z]+(?:\s+[\w.:-]+)?\s+(?:is|are|was|were|happens|starts|ends|lives|live)\s+(?!(?:still|not|broken|failing|down|slow|wrong|weird|done|ready|fixed)\b)` +
-    String.raw`|[a-z]+\s+[a-z-]+s(?:\s(?!to\b)[\w/-]+){0,4}\s(?:follow|use|need|go|get|live|run|stay|must|should)\s)`,
+  NOT_STATE_OF_WORK +
+    String.raw`(?:${NOT_A_REQUEST_VERB}[a-z]+(?:\s+[\w.:-]+)?\s+(?:is|are|was|were|happens|starts|ends|lives|live)\s+(?!(?:still|not|broken|failing|down|slow|wrong|weird|done|ready|fixed)\b)` +
+    String.raw`|[a-z]+\s+[a-z-]+s(?:\s(?!to\b)[\w/-]+){0,4}\s(?:are|follow|use|need|go|get|live|run|stay|must|should)\s)`,
   'i',
 );
 /** An imperative about something in the current context ("use the attached CSV") is a one-off. */

@@ -68,14 +68,14 @@ export const USER_TRIGGERS_ES: Trigger[] = [
     'change',
     'preference',
     0.8,
-    String.raw`(?:me|nos) (?:cambie|cambiamos|pase|pasamos|mude|mudamos) (?:de [\w.+# -]{1,30} )?a|(?:ahora|ya) (?:solo )?(?:uso|usamos|utilizo|utilizamos|tenemos)|ya no (?:(?:me|nos|le|lo|la) )?(?:[a-z]+(?:o|amos|emos|imos)|me gusta|estoy|tengo|voy|soy|doy)(?![\p{L}])|(?:deje|dejamos) (?:de|el|la|los|las|[\p{L}\p{N}.+-]+(?=[,.;]|$))|me borre de|migramos (?:de|a)|(?:le )?cambiamos|se fue (?:del|de la)|(?:hemos|he) (?:cambiado|migrado|pasado) (?:de [\w.+# -]{1,30} )?a`,
+    String.raw`(?:me|nos) (?:cambie|cambiamos|pase|pasamos|mude|mudamos) (?:de [\w.+# -]{1,30} )?a|(?:ahora|ya) (?:solo )?(?:uso|usamos|utilizo|utilizamos|tenemos)|ya no (?:(?:me|nos|le|lo|la|las|los|les) )?(?:[a-z]+(?:o|amos|emos|imos)|me gusta|estoy|tengo|voy|soy|doy)(?![\p{L}])|(?:deje|dejamos) (?:de|el|la|los|las|[\p{L}\p{N}.+-]+(?=[,.;]|$))|me borre de|migramos (?:de|a)|(?:le )?cambiamos|se fue (?:del|de la)|(?:hemos|he) (?:cambiado|migrado|pasado) (?:de [\w.+# -]{1,30} )?a`,
   ),
   // "no se aceptan commits sin ticket", "cero mocks", "maven, gradle no": a rule by its own words.
   T(
     'rule',
     'rule',
     0.85,
-    String.raw`^(?:regla|convencion|norma|politica|estandar)(?: [a-z]+){0,3} ?:|basta con|alcanza con|siempre|nunca|jamas|a partir de ahora|de ahora en adelante|desde ahora|en adelante|en el futuro|por defecto|cada vez que|todos los (?:anos|dias|meses|lunes|martes|miercoles|jueves|viernes)|no vuelvas a|solo (?:los|las|el|la|se|para|en|con)|no se (?:acepta|aceptan|permite|permiten|mergea|mergean|aprueba|aprueban)|(?:^|(?<=[,;] ?))cero (?!(?:problemas?|drama|estres|ganas|idea|dudas?|onda)(?![\p{L}]))[\p{L}]+|(?<=, )(?!(?:hoy|ahora|ahorita|todavia|aun|ya|asi|eso|esto|aca|ahi|mejor|creo|bueno)(?![\p{L}]))[\p{L}\p{N}.+-]+ no(?:[,.!]|$)|${PROHIBITION}`,
+    String.raw`^(?:regla|convencion|norma|politica|estandar)(?: [a-z]+){0,3} ?:|basta con|alcanza con|siempre|nunca|jamas|a partir de ahora|de ahora en adelante|desde ahora|en adelante|en el futuro|por defecto|cada vez que|todos los (?:anos|dias|meses|lunes|martes|miercoles|jueves|viernes)|no vuelvas a|solo (?:los|las|el|la|se|para|en|con)|no se (?:acepta|aceptan|permite|permiten|mergea|mergean|aprueba|aprueban)|aunque (?:salga|salgan|sea|sean|cueste|cuesten|tarde|tarden)|limitate a|limitese a|antes de [a-z]+ cualquier|solo (?:de|por la|a la) (?:noche|dia|manana|tarde|madrugada)|(?:^|(?<=[,;] ?))cero (?!(?:problemas?|drama|estres|ganas|idea|dudas?|onda)(?![\p{L}]))[\p{L}]+|(?<=, )(?!(?:hoy|ahora|ahorita|todavia|aun|ya|asi|eso|esto|aca|ahi|mejor|creo|bueno)(?![\p{L}]))[\p{L}\p{N}.+-]+ no(?:[,.!]|$)|${PROHIBITION}`,
   ),
   T(
     'decision',
@@ -87,13 +87,13 @@ export const USER_TRIGGERS_ES: Trigger[] = [
     'preference',
     'preference',
     0.75,
-    String.raw`prefiero|preferimos|me gustan?|no me gustan?|me encantan?|odio|detesto|no (?:lo |la |los |las )?soporto|mi (?:favorit[oa]|preferid[oa])|me va mejor|me resulta (?:mas )?(?:comodo|facil|util)|me sobran?|(?:no )?me interesan?|lo quiero|los quiero|la quiero|las quiero|me entero mejor|tratame|hablame de|escribeme en|respondeme en|(?:contesta|escribi|habla|responde)(?:me|nos) (?:siempre )?en`,
+    String.raw`prefiero|preferimos|me gustan?|no me gustan?|me encantan?|odio|detesto|no (?:lo |la |los |las )?soporto|mi (?:favorit[oa]|preferid[oa])|me va mejor|me manejo mejor con|me resulta (?:mas )?(?:comodo|facil|util)|me sobran?|(?:no )?me interesan?|lo quiero|los quiero|la quiero|las quiero|me entero mejor|tratame|hablame de|escribeme en|respondeme en|(?:contesta|escribi|habla|responde)(?:me|nos) (?:siempre )?en`,
   ),
   T(
     'habit',
     'fact',
     0.7,
-    String.raw`todos los (?:dias|lunes|martes|miercoles|jueves|viernes|sabados|domingos|meses|anos|fines de semana|findes)|(?:por|a) las (?:noches|tardes)|todas las (?:semanas|mananas|noches|tardes)|cada (?:dia|semana|mes|ano|manana|noche|lunes|martes|miercoles|jueves|viernes|sabado|domingo)|de cada mes|los (?:lunes|martes|miercoles|jueves|viernes|sabados|domingos)|veces por semana|(?:tiene|tienen|tenes|tienes) que|hay que|le dicen|le decimos`,
+    String.raw`todos los (?:dias|lunes|martes|miercoles|jueves|viernes|sabados|domingos|meses|anos|fines de semana|findes)|(?:por|a) las (?:noches|tardes)|todas las (?:semanas|mananas|noches|tardes)|cada (?:dia|semana|mes|ano|manana|noche|lunes|martes|miercoles|jueves|viernes|sabado|domingo)|de cada mes|los (?:lunes|martes|miercoles|jueves|viernes|sabados|domingos)|veces por semana|los (?:feriados|festivos|findes|fines de semana)|(?:despues|antes) de cada|(?:tiene|tienen|tenes|tienes) que|hay que|le dicen|le decimos`,
   ),
   T(
     'use-not',
@@ -117,7 +117,7 @@ export const USER_TRIGGERS_ES: Trigger[] = [
     'self',
     'fact',
     0.7,
-    String.raw`soy (?:el|la|un|una|alergic[oa]|vegetarian[oa]|vegan[oa]|de|del)|vivo en|trabajo (?:en|como|para|de)|curro (?:en|desde|de)|estudio [a-z]+|facturo|tengo (?:diabetes|alergia|\d+ anos|un[oa]? |dos |tres )|estoy en (?:windows|mac|linux|la universidad)|estoy viendo|este semestre`,
+    String.raw`soy (?:el|la|un|una|alergic[oa]|vegetarian[oa]|vegan[oa]|de|del|junior|senior|principiante|nuev[oa] en)|vivo en|trabajo (?:en|como|para|de)|curro (?:en|desde|de)|estudio [a-z]+|facturo|tengo (?:diabetes|alergia|\d+ anos|un[oa]? |dos |tres )|estoy en (?:windows|mac|linux|la universidad)|estoy viendo|este semestre`,
   ),
   re('change-told', 'preference', 0.75, CHANGE_ES_TOLD),
   // "valen dejó natación": the accent tells the past from the present "dejo", so the raw text is read.

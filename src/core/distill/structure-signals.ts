@@ -28,9 +28,12 @@ export function isHostNoise(text: string): boolean {
 // ---------------------------------------------------------------- headings, lead-ins, listings
 
 /** A lead-in or label that introduces what follows ("Key Findings:", "If you have the key on another system:"). */
+/** Commit-message prefixes: "tipo feat: o fix:" ends on a colon without leading in to anything. */
+const COMMIT_TYPE = /\b(?:feat|fix|chore|docs|refactor|test|perf|ci|build|style|revert)(?:\([\w-]+\))?:/gi;
+
 export function isLeadIn(text: string): boolean {
   const t = text.trim();
-  if (/[:：]\s*$/.test(t)) return true;
+  if (/[:：]\s*$/.test(t) && (t.match(COMMIT_TYPE)?.length ?? 0) < 2) return true;
   // "**2." and similar list debris from markdown split mid-emphasis.
   if (/^[*_~`#\s]*\d{1,3}[.)]?[*_~`\s]*$/.test(t)) return true;
   return false;

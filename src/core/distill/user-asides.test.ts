@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { admit } from './admission.js';
 import { normalizeStatement } from './normalize-statement.js';
 import { captureByRules } from './rules.js';
+import { isLeadIn } from './structure-signals.js';
 
 const capture = (text: string) => captureByRules({ text, role: 'user' });
 const gate = (text: string) => admit({ text, source: 'user' });
@@ -42,7 +43,7 @@ describe('a tired body, a deadline, a grumble and the state of the work are not 
   });
 });
 
-describe('standing statements told with "only, no", a contrast, "cero", "no se acepta" or "X no"', () => {
+describe('standing statements told in their own words, without a trigger phrase', () => {
   it('learns English "X only, no Y" and a configured thing with ", not Y"', () => {
     expect(capture('vinyl only pls, no streaming links').map((c) => c.trigger)).toEqual(['scoped-rule']);
     expect(capture('our helm charts pin image tags by sha, not latest').map((c) => c.trigger)).toEqual(['scoped-rule']);
@@ -60,6 +61,21 @@ describe('standing statements told with "only, no", a contrast, "cero", "no se a
     expect(triggers('all invoices go in the shared finance folder')).toEqual(['wiring']);
   });
 
+  it('reads "commit titles in this monorepo are ..." as a statement, and a list of commit prefixes as no lead-in', () => {
+    expect(capture('commit titles in this monorepo are conventional commits (feat:, fix:, docs:)').length).toBe(1);
+    expect(isLeadIn('los titulos de los PR van con prefijos, tipo feat: o chore:')).toBe(false);
+    expect(isLeadIn("Here's the fix:")).toBe(true);
+  });
+
+  it('learns who is new to something or studying it, a scope over what the agent drafts and a sweet spot', () => {
+    const triggers = (text: string) => capture(text).map((c) => c.trigger);
+    expect(triggers('im fairly new to kotlin so spell out the coroutine stuff')).toEqual(['identity']);
+    expect(triggers('doing a part time diploma in horticulture at the local college')).toEqual(['identity']);
+    expect(triggers('learning welsh, throw in the odd phrase if you like')).toEqual(['identity']);
+    expect(triggers('use my nickname in anything you draft to my gran')).toEqual(['scoped-rule']);
+    expect(triggers('batch size 64 has been the sweet spot on the small gpu')).toEqual(['lesson']);
+  });
+
   it('learns Spanish rules and lessons with their own words', () => {
     expect(capture('cero console.log en el código que va a producción').map((c) => c.trigger)).toEqual(['rule']);
     expect(capture('en los PR no se aceptan commits sin ticket').map((c) => c.trigger)).toEqual(['rule']);
@@ -67,6 +83,19 @@ describe('standing statements told with "only, no", a contrast, "cero", "no se a
       'lesson',
     ]);
     expect(gate('para el backend usamos postgres, mysql no').admitted).toBe(true);
+  });
+
+  it('learns Spanish limits on the agent, concessions, schedules and who the user is by their own words', () => {
+    const triggers = (text: string) => capture(text).map((c) => c.trigger);
+    expect(triggers('el deploy lo hago yo, vos limitate a preparar el changelog')).toEqual(['rule']);
+    expect(triggers('pedime confirmación antes de borrar cualquier archivo')).toEqual(['rule']);
+    expect(triggers('reservame hoteles céntricos aunque cuesten un poco más, odio el transporte')).toEqual(['rule']);
+    expect(triggers('la panadería del barrio abre solo de mañana')).toEqual(['rule']);
+    expect(triggers('la oficina cierra los festivos')).toEqual(['habit']);
+    expect(triggers('antes de cada release corro los tests de humo')).toEqual(['habit']);
+    expect(triggers('soy principiante en python, andá despacio')).toEqual(['self']);
+    expect(triggers('me manejo mejor con diagramas que con texto')).toEqual(['preference']);
+    expect(triggers('los domingos ya no los trabajo')).toEqual(['change']);
   });
 
   it('does not read a refusal of the moment or a pleasantry as a rule', () => {
