@@ -10,7 +10,7 @@ import {
   type Speaker,
   type Trigger,
 } from './rule-patterns.js';
-import { proseSentences } from './sentences.js';
+import { proseSentences, withNoExceptionsJoined } from './sentences.js';
 import { summarySentences, type SummarySentence } from './summary-sections.js';
 import { restates } from './restated.js';
 import { isPersonStatement } from './summary-voice.js';
@@ -234,7 +234,9 @@ function captureFromMessage(options: MessageOptions): RuleCandidate[] {
   const seen = new Set<string>();
   const candidates: Array<RuleCandidate & { order: number }> = [];
   const sentences: SummarySentence[] =
-    role === 'summary' ? summarySentences(message) : proseSentences(message).map((text) => ({ text, standing: false }));
+    role === 'summary'
+      ? summarySentences(message)
+      : withNoExceptionsJoined(proseSentences(message)).map((text) => ({ text, standing: false }));
   for (const [order, { text: whole, standing }] of sentences.entries()) {
     // Spanish chat shorthand ("aprendi q ...", "x ahora") is read, and stored, spelt out.
     const typed = role === 'user' && !hasCjk(whole) && looksSpanish(whole) ? foldChatEs(whole) : whole;

@@ -140,3 +140,17 @@ export function proseSentences(text: string): string[] {
     .filter((u) => u.kind === 'prose')
     .map((u) => u.text);
 }
+
+/** A sentence that only says the one before allows no exception: "no exceptions", "sin excepciones". */
+const EMPHASIS_ONLY = /^(?:no exceptions|sin excepci[oó]n(?:es)?)[.!]*$/i;
+
+/** "every table gets created_at. no exceptions": the insistence joins the sentence it insists on. */
+export function withNoExceptionsJoined(sentences: string[]): string[] {
+  const out: string[] = [];
+  for (const s of sentences) {
+    const last = out.length - 1;
+    if (last >= 0 && EMPHASIS_ONLY.test(s.trim())) out[last] = `${out[last]!.replace(/[.!]+\s*$/, '')}, ${s.trim()}`;
+    else out.push(s);
+  }
+  return out;
+}

@@ -98,6 +98,12 @@ describe('standing statements told in their own words, without a trigger phrase'
     expect(triggers('los domingos ya no los trabajo')).toEqual(['change']);
   });
 
+  it('reads "no exceptions" after a sentence as part of it', () => {
+    expect(capture('lockfiles get committed with the change that needs them. no exceptions').map((c) => c.text)).toEqual([
+      'Lockfiles get committed with the change that needs them, no exceptions.',
+    ]);
+  });
+
   it('does not read a refusal of the moment or a pleasantry as a rule', () => {
     for (const text of ['mañana migro la base, hoy no', 'cero problemas, gracias']) expect(capture(text), text).toEqual([]);
   });
