@@ -33,7 +33,8 @@ export const DECIDED_OPENING = String.raw`^(?:(?:ok(?:ay)?|so|right|well|yeah)[,
 /** "we're not supporting old safari anymore", "i don't drink coffee anymore": a standing change. */
 export const NOT_ANYMORE = String.raw`\b(?:we|i)(?:'re|'m| are| am)?\s+(?:not|no longer|don'?t|do not)\s+(?:[^.?!,;]|\.(?=\w)){1,40}?\s+any\s?more\b`;
 
-export const USER_TRIGGERS: Trigger[] = [
+/** The English trigger phrases, without the implicit statements of english-user.ts. */
+export const USER_TRIGGERS_EXPLICIT: Trigger[] = [
   {
     name: 'remember',
     pattern:
@@ -136,8 +137,9 @@ export const USER_TRIGGERS: Trigger[] = [
     category: 'rule',
     confidence: 0.65,
   },
-  ...USER_TRIGGERS_EN_IMPLICIT,
 ];
+
+export const USER_TRIGGERS: Trigger[] = [...USER_TRIGGERS_EXPLICIT, ...USER_TRIGGERS_EN_IMPLICIT];
 
 export const USER_TRIGGERS_ZH: Trigger[] = [
   { name: 'remember', pattern: /记住|记得|别忘了|不要忘记|牢记/, category: 'fact', confidence: 0.9 },

@@ -7,6 +7,7 @@ import {
   SUMMARY_RULE,
   SUMMARY_USER_STATEMENT,
   triggersFor,
+  USER_TRIGGERS_EXPLICIT,
   type Speaker,
   type Trigger,
 } from './rule-patterns.js';
@@ -170,6 +171,9 @@ function findTrigger(sentence: string, role: Speaker, options: { plainStatements
   const said = role === 'user' && !cjk && !spanish ? foldInformal(sentence) : sentence;
   const trigger = triggersFor(role, cjk, spanish).find((t) => t.pattern.test(said));
   if (trigger) return { statement: said, trigger };
+  // Spanish with an English clause ("I prefer small PRs, máximo 300 líneas"): the English phrases read it too.
+  const english = spanish && role === 'user' ? USER_TRIGGERS_EXPLICIT.find((t) => t.pattern.test(foldInformal(sentence))) : undefined;
+  if (english) return { statement: sentence, trigger: english };
   // A plain English statement with no trigger phrase ("the kids drink whole milk", "internal calls
   // use gRPC"): the gate alone judges it, and reconciliation takes it as a likely retelling.
   if (options.plainStatements && role === 'user' && !cjk && !spanish && isPlainStatement(said))

@@ -104,6 +104,10 @@ describe('standing statements told in their own words, without a trigger phrase'
     ]);
   });
 
+  it('reads the English phrase in a Spanish sentence ("I prefer tabs, los espacios me vuelven loco")', () => {
+    expect(capture('I prefer tabs, los espacios me vuelven loco').map((c) => c.trigger)).toEqual(['preference']);
+  });
+
   it('does not read a refusal of the moment or a pleasantry as a rule', () => {
     for (const text of ['mañana migro la base, hoy no', 'cero problemas, gracias']) expect(capture(text), text).toEqual([]);
   });
