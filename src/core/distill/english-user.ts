@@ -21,7 +21,7 @@ import {
 } from './english-facts.js';
 import type { Trigger } from './rule-patterns.js';
 import { talkOfTheMoment } from './english-talk.js';
-import type { Veto } from './veto.js';
+import { featureBranchVeto, type Veto } from './veto.js';
 import { CONTRAST } from './english-contrast.js';
 
 /**
@@ -298,6 +298,8 @@ export function englishUserVeto(text: string): Veto | undefined {
   if (/^or\b/i.test(t)) return { reason: 'context-dependent', detail: 'continuation' };
   if (RIGHT_NOW.test(t) || (MISBEHAVING.test(t) && !statesUserChange(t))) return { reason: 'passing-state', detail: 'right now' };
   if (DEADLINE.test(t) && !/\b(?:every|each)\b/i.test(t)) return { reason: 'passing-state', detail: 'deadline' };
+  const branch = featureBranchVeto(t);
+  if (branch) return branch;
   if (SELF_TALK.test(t)) return { reason: 'chatter', detail: 'self-talk' };
   if (COMPLAINT.test(t)) return { reason: 'chatter', detail: 'complaint' };
   if (/,\s*(?:what's|what is|how do|how to|where's|where is|which one)\b|\bwhat'?s (?:up|wrong|going on) with (?:that|this|it)\b/i.test(t))

@@ -2,7 +2,7 @@ import type { Trigger } from './rule-patterns.js';
 import { CHANGED_VERB_ES_ACCENTED } from './spanish-verbs.js';
 import { CHANGE_ES_TOLD, LIFE_ES, PROCESS_ES, ROUTINE_ES, SELF_ES, SETUP_ES, TOPIC_ES } from './spanish-facts.js';
 import { DECIDED_ES, LESSON_ES, PERSON_ES, spanishMomentKind } from './spanish-user.js';
-import type { Veto } from './veto.js';
+import { featureBranchVeto, type Veto } from './veto.js';
 
 /**
  * Spanish for rule-based capture: OpenClaw runs on chat apps used in many languages, and a Spanish
@@ -190,7 +190,8 @@ export function hasSpanishUserEvidence(text: string): boolean {
  * dice que ..." is her opinion, unless the user tells what they changed after it.
  */
 export function spanishUserVeto(text: string): Veto | undefined {
-  const moment = spanishMomentKind(fold(text.trim()));
+  const folded = fold(text.trim());
+  const moment = featureBranchVeto(folded) ?? spanishMomentKind(folded);
   return moment?.detail === 'reported speech' && saysChangeEs(text) ? undefined : moment;
 }
 

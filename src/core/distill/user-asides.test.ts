@@ -38,6 +38,14 @@ describe('a tired body, a deadline, a grumble and the state of the work are not 
     }
   });
 
+  it('keeps out work on a feature branch, in English and Spanish, but not a branch naming rule', () => {
+    for (const text of ['from now on push to the feature/invoice-pdf branch', 'trabajá en la rama feature/exportar-csv']) {
+      expect(gate(text).reason, text).toBe('passing-state');
+      expect(capture(text), text).toEqual([]);
+    }
+    expect(capture('branch names follow the feature/TICKET-slug pattern').length).toBe(1);
+  });
+
   it('reads a past-tense change word only as a whole word ("reescribí", not "reescribir")', () => {
     expect(capture('reescribí el backend en go el año pasado').map((c) => c.trigger)).toEqual(['change-told']);
   });
