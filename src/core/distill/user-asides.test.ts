@@ -6,19 +6,28 @@ import { isLeadIn } from './structure-signals.js';
 
 const capture = (text: string) => captureByRules({ text, role: 'user' });
 const gate = (text: string) => admit({ text, source: 'user' });
+const triggers = (text: string) => capture(text).map((c) => c.trigger);
+/** Each text is learned, by the trigger family given. */
+function expectLearnedAs(pairs: Array<[string, string]>): void {
+  for (const [text, trigger] of pairs) expect(triggers(text), text).toEqual([trigger]);
+}
+/** Neither the gate admits any of `texts` nor the rules learn from it. */
+function expectKeptOut(texts: string[]): void {
+  for (const text of texts) {
+    expect(gate(text).admitted, text).toBe(false);
+    expect(capture(text), text).toEqual([]);
+  }
+}
 
 describe('a tired body, a deadline, a grumble and the state of the work are not standing facts', () => {
   it('keeps out English aches, things that will not stop, a task due on a weekday and forgetting again', () => {
-    for (const text of [
+    expectKeptOut([
       'played five sets of tennis, arms are dead',
       'my elbow aches after tonights match',
       'the puppy won\u2019t stop barking and im so tired',
       'i keep forgetting to water the basil',
       'the client wants the mockups finished by friday',
-    ]) {
-      expect(gate(text).admitted, text).toBe(false);
-      expect(capture(text), text).toEqual([]);
-    }
+    ]);
   });
 
   it('still learns a tool that is dead for good and a deadline that recurs', () => {
@@ -27,15 +36,12 @@ describe('a tired body, a deadline, a grumble and the state of the work are not 
   });
 
   it('keeps out Spanish opinions of what we should do, a server down, a branch in conflict and what was sent earlier', () => {
-    for (const text of [
+    expectKeptOut([
       'mi amigo Tomás dice q deberíamos reescribir el front en svelte',
       'el servidor de pruebas está caído desde anoche',
       'mi rama tiene conflictos con main, arreglalos',
       'usá el mismo formato q te mandé ayer',
-    ]) {
-      expect(gate(text).admitted, text).toBe(false);
-      expect(capture(text), text).toEqual([]);
-    }
+    ]);
   });
 
   it('keeps out work on a feature branch, in English and Spanish, but not a branch naming rule', () => {
@@ -47,26 +53,29 @@ describe('a tired body, a deadline, a grumble and the state of the work are not 
   });
 
   it('reads a past-tense change word only as a whole word ("reescribí", not "reescribir")', () => {
-    expect(capture('reescribí el backend en go el año pasado').map((c) => c.trigger)).toEqual(['change-told']);
+    expect(triggers('reescribí el backend en go el año pasado')).toEqual(['change-told']);
   });
 });
 
 describe('standing statements told in their own words, without a trigger phrase', () => {
   it('learns English "X only, no Y" and a configured thing with ", not Y"', () => {
-    expect(capture('vinyl only pls, no streaming links').map((c) => c.trigger)).toEqual(['scoped-rule']);
-    expect(capture('our helm charts pin image tags by sha, not latest').map((c) => c.trigger)).toEqual(['scoped-rule']);
+    expectLearnedAs([
+      ['vinyl only pls, no streaming links', 'scoped-rule'],
+      ['our helm charts pin image tags by sha, not latest', 'scoped-rule'],
+    ]);
   });
 
   it('learns English lessons told as "that\'s by design", "lesson:" or "learned that last year", a birth date, a team scope and where things go', () => {
-    const triggers = (text: string) => capture(text).map((c) => c.trigger);
     expect(triggers("the staging cluster scales to zero overnight so the first request takes a minute, that's by design")).toEqual([
       'lesson',
     ]);
-    expect(triggers('lesson: the greenhouse vents need opening before 9 or the seedlings cook')).toEqual(['lesson']);
-    expect(triggers("book the campsite at loch lomond by march or it's full, learned that last year")).toEqual(['lesson']);
-    expect(triggers("little oscar was born 2nd june, he's on formula")).toEqual(['relation']);
-    expect(triggers('keep commit titles under 50 chars, everyone on this team reads the log')).toEqual(['scoped-rule']);
-    expect(triggers('all invoices go in the shared finance folder')).toEqual(['wiring']);
+    expectLearnedAs([
+      ['lesson: the greenhouse vents need opening before 9 or the seedlings cook', 'lesson'],
+      ["book the campsite at loch lomond by march or it's full, learned that last year", 'lesson'],
+      ["little oscar was born 2nd june, he's on formula", 'relation'],
+      ['keep commit titles under 50 chars, everyone on this team reads the log', 'scoped-rule'],
+      ['all invoices go in the shared finance folder', 'wiring'],
+    ]);
   });
 
   it('reads "commit titles in this monorepo are ..." as a statement, and a list of commit prefixes as no lead-in', () => {
@@ -76,34 +85,36 @@ describe('standing statements told in their own words, without a trigger phrase'
   });
 
   it('learns who is new to something or studying it, a scope over what the agent drafts and a sweet spot', () => {
-    const triggers = (text: string) => capture(text).map((c) => c.trigger);
-    expect(triggers('im fairly new to kotlin so spell out the coroutine stuff')).toEqual(['identity']);
-    expect(triggers('doing a part time diploma in horticulture at the local college')).toEqual(['identity']);
-    expect(triggers('learning welsh, throw in the odd phrase if you like')).toEqual(['identity']);
-    expect(triggers('use my nickname in anything you draft to my gran')).toEqual(['scoped-rule']);
-    expect(triggers('batch size 64 has been the sweet spot on the small gpu')).toEqual(['lesson']);
+    expectLearnedAs([
+      ['im fairly new to kotlin so spell out the coroutine stuff', 'identity'],
+      ['doing a part time diploma in horticulture at the local college', 'identity'],
+      ['learning welsh, throw in the odd phrase if you like', 'identity'],
+      ['use my nickname in anything you draft to my gran', 'scoped-rule'],
+      ['batch size 64 has been the sweet spot on the small gpu', 'lesson'],
+    ]);
   });
 
   it('learns Spanish rules and lessons with their own words', () => {
-    expect(capture('cero console.log en el código que va a producción').map((c) => c.trigger)).toEqual(['rule']);
-    expect(capture('en los PR no se aceptan commits sin ticket').map((c) => c.trigger)).toEqual(['rule']);
-    expect(capture('lo comprobamos en tres cosechas: el tomate cherry rinde más en maceta grande').map((c) => c.trigger)).toEqual([
-      'lesson',
+    expectLearnedAs([
+      ['cero console.log en el código que va a producción', 'rule'],
+      ['en los PR no se aceptan commits sin ticket', 'rule'],
+      ['lo comprobamos en tres cosechas: el tomate cherry rinde más en maceta grande', 'lesson'],
     ]);
     expect(gate('para el backend usamos postgres, mysql no').admitted).toBe(true);
   });
 
   it('learns Spanish limits on the agent, concessions, schedules and who the user is by their own words', () => {
-    const triggers = (text: string) => capture(text).map((c) => c.trigger);
-    expect(triggers('el deploy lo hago yo, vos limitate a preparar el changelog')).toEqual(['rule']);
-    expect(triggers('pedime confirmación antes de borrar cualquier archivo')).toEqual(['rule']);
-    expect(triggers('reservame hoteles céntricos aunque cuesten un poco más, odio el transporte')).toEqual(['rule']);
-    expect(triggers('la panadería del barrio abre solo de mañana')).toEqual(['rule']);
-    expect(triggers('la oficina cierra los festivos')).toEqual(['habit']);
-    expect(triggers('antes de cada release corro los tests de humo')).toEqual(['habit']);
-    expect(triggers('soy principiante en python, andá despacio')).toEqual(['self']);
-    expect(triggers('me manejo mejor con diagramas que con texto')).toEqual(['preference']);
-    expect(triggers('los domingos ya no los trabajo')).toEqual(['change']);
+    expectLearnedAs([
+      ['el deploy lo hago yo, vos limitate a preparar el changelog', 'rule'],
+      ['pedime confirmación antes de borrar cualquier archivo', 'rule'],
+      ['reservame hoteles céntricos aunque cuesten un poco más, odio el transporte', 'rule'],
+      ['la panadería del barrio abre solo de mañana', 'rule'],
+      ['la oficina cierra los festivos', 'habit'],
+      ['antes de cada release corro los tests de humo', 'habit'],
+      ['soy principiante en python, andá despacio', 'self'],
+      ['me manejo mejor con diagramas que con texto', 'preference'],
+      ['los domingos ya no los trabajo', 'change'],
+    ]);
   });
 
   it('reads "no exceptions" after a sentence as part of it', () => {
@@ -113,7 +124,7 @@ describe('standing statements told in their own words, without a trigger phrase'
   });
 
   it('reads the English phrase in a Spanish sentence ("I prefer tabs, los espacios me vuelven loco")', () => {
-    expect(capture('I prefer tabs, los espacios me vuelven loco').map((c) => c.trigger)).toEqual(['preference']);
+    expect(triggers('I prefer tabs, los espacios me vuelven loco')).toEqual(['preference']);
   });
 
   it('does not read a refusal of the moment or a pleasantry as a rule', () => {
