@@ -110,7 +110,7 @@ describe('standing statements told in their own words, without a trigger phrase'
       ['reservame hoteles céntricos aunque cuesten un poco más, odio el transporte', 'rule'],
       ['la panadería del barrio abre solo de mañana', 'rule'],
       ['la oficina cierra los festivos', 'habit'],
-      ['antes de cada release corro los tests de humo', 'habit'],
+      ['antes de cada deploy reviso los logs de errores', 'habit'],
       ['soy principiante en python, andá despacio', 'self'],
       ['me manejo mejor con diagramas que con texto', 'preference'],
       ['los domingos ya no los trabajo', 'change'],
