@@ -30,9 +30,9 @@ export function foldChatEs(text: string): string {
   return out;
 }
 
-/** "aprendí que con avianca conviene pagar la maleta al comprar", "me di cuenta de que ...", "ya me quemé con esto: ...". */
+/** "aprendí que con avianca conviene pagar la maleta al comprar", "me di cuenta de que ...", "lo comprobé dos temporadas". */
 export const LESSON_ES = W(
-  String.raw`(?:aprendi|aprendimos|descubri|descubrimos|comprobe|comprobamos) (?:que|a)|me di cuenta (?:de )?que|nos dimos cuenta (?:de )?que|la leccion (?:es|fue)|lo aprendi|lo (?:comprobe|comprobamos)|(?:ya )?me queme con (?:esto|eso)|ya se que (?:no )?conviene`,
+  String.raw`(?:aprendi|aprendimos|descubri|descubrimos|comprobe|comprobamos) (?:que|a)|me di cuenta (?:de )?que|nos dimos cuenta (?:de )?que|la leccion (?:es|fue)|lo aprendi|lo (?:comprobe|comprobamos)|ya se que (?:no )?conviene`,
 );
 
 /** "decidí sacar la tele del cuarto", "decidí que este año no uso más la tarjeta". */

@@ -27,10 +27,10 @@ export function isHostNoise(text: string): boolean {
 
 // ---------------------------------------------------------------- headings, lead-ins, listings
 
-/** A lead-in or label that introduces what follows ("Key Findings:", "If you have the key on another system:"). */
 /** Commit-message prefixes: "tipo feat: o fix:" ends on a colon without leading in to anything. */
 const COMMIT_TYPE = /\b(?:feat|fix|chore|docs|refactor|test|perf|ci|build|style|revert)(?:\([\w-]+\))?:/gi;
 
+/** A lead-in or label that introduces what follows ("Key Findings:", "If you have the key on another system:"). */
 export function isLeadIn(text: string): boolean {
   const t = text.trim();
   if (/[:：]\s*$/.test(t) && (t.match(COMMIT_TYPE)?.length ?? 0) < 2) return true;

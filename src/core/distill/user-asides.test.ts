@@ -3,6 +3,7 @@ import { admit } from './admission.js';
 import { normalizeStatement } from './normalize-statement.js';
 import { captureByRules } from './rules.js';
 import { isLeadIn } from './structure-signals.js';
+import { featureBranchVeto } from './veto.js';
 
 const capture = (text: string) => captureByRules({ text, role: 'user' });
 const gate = (text: string) => admit({ text, source: 'user' });
@@ -50,6 +51,8 @@ describe('a tired body, a deadline, a grumble and the state of the work are not 
       expect(capture(text), text).toEqual([]);
     }
     expect(capture('branch names follow the feature/TICKET-slug pattern').length).toBe(1);
+    expect(featureBranchVeto('branch names look like feature/OPS-12-retry, e.g. feature/OPS-7-login')).toBeUndefined();
+    expect(featureBranchVeto('los nombres de rama son tipo feature/ticket, ej feature/PAY-3')).toBeUndefined();
   });
 
   it('reads a past-tense change word only as a whole word ("reescribí", not "reescribir")', () => {

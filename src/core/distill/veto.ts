@@ -16,7 +16,7 @@ export function firstVeto(text: string, table: VetoTable): Veto | undefined {
 
 /** A feature branch is this piece of work's ("from now on work in feature/telemetry"), unless its naming is the point. */
 const FEATURE_BRANCH = /\b(?:feature|feat|fix|bugfix|hotfix|chore)\/[\w./-]+/i;
-const BRANCH_NAMING = /\b(?:convention|convencion|naming|pattern|format|formato|prefix(?:es)?|prefijos?|e\.g\.|ej)\b/i;
+const BRANCH_NAMING = /\b(?:convention|convencion|naming|pattern|format|formato|prefix(?:es)?|prefijos?|ej)\b|\be\.g\./i;
 
 /** A user's sentence that names a feature branch is about the task at hand (English and Spanish). */
 export function featureBranchVeto(text: string): Veto | undefined {
