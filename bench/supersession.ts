@@ -18,6 +18,7 @@ import type { MemoryRecord } from '../src/spec/memory-record.js';
 import { Strata } from '../src/strata.js';
 import { UNCAPPED } from './lib/real-home.js';
 import { captureByRules } from '../src/core/distill/rules.js';
+import { carriesShorthand } from './lib/shorthand-left.js';
 import { judgeScenario, readScenarioSets, type Outcome, type Scenario, type ScenarioSet } from './lib/supersession-data.js';
 import { printTable } from './lib/table.js';
 
@@ -89,10 +90,16 @@ const KINDS = ['change', 'chain', 'restate', 'distinct'] as const;
 function printStatementsLearned(sets: ScenarioSet[]): void {
   const rows = sets.map((set) => {
     const said = set.scenarios.flatMap((s) => s.messages.filter((m) => m.role !== 'noise'));
-    const learned = said.filter((m) => captureByRules({ text: m.text, role: 'user' }).length > 0).length;
-    return [set.name, set.role, said.length, learned];
+    const texts = said.map((m) => captureByRules({ text: m.text, role: 'user' }).map((c) => c.text));
+    const learned = texts.filter((t) => t.length > 0).length;
+    const stored = texts.flat();
+    return [set.name, set.role, said.length, learned, `${stored.filter(carriesShorthand).length} of ${stored.length}`];
   });
-  printTable('Statements the rules learn a memory from (every message but noise)', ['set', 'role', 'statements', 'learned'], rows);
+  printTable(
+    'Statements the rules learn a memory from (every message but noise), and memories whose stored text still carries chat shorthand',
+    ['set', 'role', 'statements', 'learned', 'shorthand left'],
+    rows,
+  );
 }
 
 export async function runSupersessionBench(

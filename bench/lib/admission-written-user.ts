@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { admit } from '../../src/core/distill/admission.js';
 import { captureByRules } from '../../src/core/distill/rules.js';
 import { loadJsonl, rates, type RealRow } from '../admission.js';
+import { carriesShorthand } from './shorthand-left.js';
 import { printTable } from './table.js';
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
@@ -33,13 +34,35 @@ export function printWrittenUserSets(options: { dataDir: string }): void {
   const rows = WRITTEN_USER_SETS.filter(([f]) => existsSync(join(options.dataDir, f))).map(([f, role]) => {
     const data = loadJsonl<RealRow>(join(options.dataDir, f));
     const m = rates(data.map((r) => ({ label: r.label, admitted: admit({ text: r.text, source: 'user' }).admitted })));
-    const learned = (label: string) =>
-      data.filter((r) => r.label === label && captureByRules({ text: r.text, role: 'user' }).length > 0).length;
-    return [f, role, m.keep, m.junk, pct(m.junkAdmitted), pct(m.keepRejected), learned('keep'), learned('junk')];
+    const memories = data.map((r) => ({ label: r.label, texts: captureByRules({ text: r.text, role: 'user' }).map((c) => c.text) }));
+    const learned = (label: string) => memories.filter((r) => r.label === label && r.texts.length > 0).length;
+    const stored = memories.flatMap((r) => r.texts);
+    const shorthand = stored.filter(carriesShorthand).length;
+    return [
+      f,
+      role,
+      m.keep,
+      m.junk,
+      pct(m.junkAdmitted),
+      pct(m.keepRejected),
+      learned('keep'),
+      learned('junk'),
+      `${shorthand} of ${stored.length}`,
+    ];
   });
   printTable(
-    'User messages written blind (Spanish, English): gate alone, and rows offline rules learn a memory from',
-    ['file', 'role', 'keep', 'junk', 'junk admitted', 'keep rejected', 'rules learn: keep rows', 'rules learn: junk rows'],
+    'User messages written blind (Spanish, English): gate alone, rows offline rules learn a memory from, and memories whose stored text still carries chat shorthand',
+    [
+      'file',
+      'role',
+      'keep',
+      'junk',
+      'junk admitted',
+      'keep rejected',
+      'rules learn: keep rows',
+      'rules learn: junk rows',
+      'shorthand left',
+    ],
     rows,
   );
 }

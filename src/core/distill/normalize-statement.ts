@@ -1,3 +1,4 @@
+import { spellOutHedges, spellOutShorthand } from './chat-shorthand.js';
 import { stripPreamble } from './source-policy.js';
 import { looksSpanish, normalizeSpanish } from './spanish.js';
 
@@ -9,11 +10,11 @@ import { looksSpanish, normalizeSpanish } from './spanish.js';
  * capitalised and closed with a full stop. Chinese keeps its wording; only lead-ins are removed.
  */
 const LEAD_IN =
-  /^(?:(?:ok(?:ay)?|oh|hey|hi|so|and|also|plus|btw|by the way|fyi|for the record|for future reference|ps|p\.s\.|note|nb|alright|right|well|actually|yeah|yes|anyway|anyways|hmm+|hm|um+|uh+|oh and|just so you know|just fyi|heads up|quick note|one more thing|omfg|omg|dude|my dude|man|guys)\b[,:.!-]*\s+)+/i;
+  /^(?:(?:ok(?:ay)?|k|kk|fwiw|oh|hey|hi|so|and|also|plus|btw|by the way|fyi|for the record|for future reference|ps|p\.s\.|note|nb|alright|right|well|actually|yeah|yes|anyway|anyways|hmm+|hm|um+|uh+|oh and|just so you know|just fyi|heads up|quick note|one more thing|omfg|omg|dude|my dude|man|guys)\b[,:.!-]*\s+)+/i;
 const REMEMBER =
   /^(?:(?:please|pls|and)\s+)?(?:remember|note|don't forget|do not forget|keep in mind|make a note|bear in mind|never forget|(?:just\s+)?(?:a\s+)?(?:quick\s+|friendly\s+|gentle\s+)?reminder)(?:\s+(?:this|that|the following))?(?:\s*[:,-]\s*|\s+that\s+|\s+)/i;
 const FIRST_PERSON_PREAMBLE =
-  /^(?:i (?:just )?(?:want|wanted|need|needed|'d like|would like) (?:you )?to (?:know|remember|note|mention|say|tell you|point out|let you know|make (?:it )?clear)(?: that)?|i should (?:mention|say|tell you|point out|note)(?: that)?|let me (?:tell you|remind you|be clear|mention)(?: that)?|i'?m telling you(?: that)?|you should know(?: that)?|for your information|fyi|to be clear|(?:as|like) i (?:said|mentioned|told you)(?: before| earlier)?|as mentioned(?: before| earlier)?|i (?:think|guess|believe|suppose|feel like|reckon)(?: that)?)[,:]?\s+/i;
+  /^(?:i (?:just )?(?:want|wanted|need|needed|'d like|would like) (?:you )?to (?:know|remember|note|mention|say|tell you|point out|let you know|make (?:it )?clear)(?: that)?|i should (?:mention|say|tell you|point out|note)(?: that)?|let me (?:tell you|remind you|be clear|mention)(?: that)?|i'?m telling you(?: that)?|you should know(?: that)?|for your information|fyi|to be clear|(?:as|like) i (?:said|mentioned|told you)(?: before| earlier)?|as mentioned(?: before| earlier)?|i (?:think|guess|believe|suppose|feel like|reckon)(?: that)?|(?:(?:i'?m\s+)?(?:gonna|going to)|i'll|i will|let me) (?:say|repeat) (?:this|it) (?:once|one (?:more|last) time|again)(?: and for all)?|saying (?:this|it) (?:once|again)(?: and for all)?|(?:let me|i'll|i will) repeat(?: (?:this|it|myself))?)[,:]?\s+/i;
 const TRAILING =
   /(?:[\s,;]+(?:btw|by the way|fyi|thanks|thank you|thx|ty|please|pls|ok|okay|k|lol|lmao|haha+|hehe+|ugh+|xd|:\)|;\)|🙂|😉|👍|😂|🤣))+\s*[.!?]*$/i;
 const INTENSIFIER = /\b(?:fucking|fuckin|freaking|frickin|damn|bloody|goddamn|effing)\s+/gi;
@@ -205,6 +206,7 @@ export function normalizeStatement(sentence: string, options: { thirdPerson?: bo
     .replace(/\bdon'?t ever\b/gi, 'never')
     .replace(/\bdo not ever\b/gi, 'never')
     .replace(/\bnever ever\b/gi, 'never');
-  if (options.thirdPerson !== false) t = toThirdPerson(t);
+  // A user's chat shorthand is spelt out in what is stored; agents and summaries write in full.
+  if (options.thirdPerson !== false) t = spellOutHedges(toThirdPerson(spellOutShorthand(t)));
   return finish(t);
 }
