@@ -49,6 +49,7 @@ export function printGroundedSets(options: { dataDir: string }): void {
       oneOff: 0,
       corrected: 0,
       agentOnly: 0,
+      unstated: 0,
     };
     for (const c of loadJsonl<GroundedConversation>(join(options.dataDir, file))) {
       for (const m of c.memories) {
@@ -67,6 +68,7 @@ export function printGroundedSets(options: { dataDir: string }): void {
         if (alone.admitted && withEvidence.reason === 'ungrounded') {
           if (withEvidence.detail?.startsWith('corrected')) t.corrected++;
           else if (withEvidence.detail?.startsWith('only the agent')) t.agentOnly++;
+          else if (withEvidence.detail?.startsWith('a detail')) t.unstated++;
           else t.oneOff++;
         }
       }
@@ -81,6 +83,7 @@ export function printGroundedSets(options: { dataDir: string }): void {
       t.oneOff,
       t.corrected,
       t.agentOnly,
+      t.unstated,
     ];
   });
   printTable(
@@ -95,6 +98,7 @@ export function printGroundedSets(options: { dataDir: string }): void {
       'rejected: one-off made a rule',
       'rejected: corrected later',
       'rejected: only the agent said it',
+      'rejected: a detail never stated',
     ],
     rows,
   );

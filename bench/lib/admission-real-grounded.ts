@@ -41,8 +41,8 @@ export const GROUNDED_COLUMNS = [
   'batch, cited',
   'whole session, cited',
   'batch, no ids',
-  'junk refused: one-off / corrected / agent only',
-  'keep refused: one-off / corrected / agent only',
+  'junk refused: one-off / corrected / agent only / detail never stated',
+  'keep refused: one-off / corrected / agent only / detail never stated',
 ];
 
 const rate = (of: GroundedOutcome[], admitted: (o: GroundedOutcome) => boolean): string => {
@@ -55,7 +55,7 @@ const rate = (of: GroundedOutcome[], admitted: (o: GroundedOutcome) => boolean):
 const byCheck = (of: GroundedOutcome[], label: 'keep' | 'junk'): string => {
   const why = (prefix: string) =>
     of.filter((o) => o.label === label && o.alone && o.batch.reason === 'ungrounded' && o.batch.detail?.startsWith(prefix)).length;
-  return `${why('one-off')} / ${why('corrected')} / ${why('only the agent')}`;
+  return `${why('one-off')} / ${why('corrected')} / ${why('only the agent')} / ${why('a detail')}`;
 };
 
 /** The cells under GROUNDED_COLUMNS for a group of outcomes. */

@@ -252,7 +252,8 @@ describe('admit with evidence: a memory only the agent said', () => {
     [
       'assistant',
       'The export query scans the whole orders table: there is no index on created_at. Redis on the staging box only accepts ' +
-        'connections from the VPN subnet, so I ran the check from the bastion. I added the index and the export is fast now.',
+        'connections from the VPN subnet, so I ran the check from the bastion. I added the index and the export is fast now. ' +
+        'The reports service runs on Postgres 15.',
     ],
   );
   const withEvidence = (memory: string, cited: string[]) => admit({ text: memory, source: 'llm', evidence: { messages: session, cited } });
@@ -287,8 +288,16 @@ describe('admit with evidence: a memory only the agent said', () => {
   });
 
   it('reads Spanish: a count is no lesson, a limit is', () => {
-    expect(withEvidence('El bucket de fotos del cliente tiene 3.400 archivos.', ['m2']).detail).toBe('only the agent said it: no-content');
-    expect(withEvidence('El proveedor de pagos no acepta importes con más de dos decimales.', ['m2']).admitted).toBe(true);
+    const sesion = convo(
+      ['user', 'revisá por qué falla la subida de fotos del cliente'],
+      [
+        'assistant',
+        'El bucket de fotos del cliente tiene 3.400 archivos; el proveedor de pagos no acepta importes con más de dos decimales.',
+      ],
+    );
+    const conEvidencia = (memory: string) => admit({ text: memory, source: 'llm', evidence: { messages: sesion, cited: ['m2'] } });
+    expect(conEvidencia('El bucket de fotos del cliente tiene 3.400 archivos.').detail).toBe('only the agent said it: no-content');
+    expect(conEvidencia('El proveedor de pagos no acepta importes con más de dos decimales.').admitted).toBe(true);
   });
 
   it('does not hold a memory citing a summary to the agent standard', () => {

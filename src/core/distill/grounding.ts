@@ -2,6 +2,7 @@ import type { L0Record } from '../../spec/conversation.js';
 import { fold } from './spanish.js';
 import { changedLater, correctedValue } from './corrected-values.js';
 import { PROFANITY_WORDS, contentWords, word } from './grounding-words.js';
+import { unstatedDetail } from './unstated-details.js';
 
 /**
  * Evidence checks for a memory an LLM extractor wrote, against the conversation it was written from.
@@ -12,7 +13,8 @@ import { PROFANITY_WORDS, contentWords, word } from './grounding-words.js';
  *   kept as 5433, or "we build it with stack ... actually cabal, not stack" kept as stack
  *   (corrected-values.ts);
  * - what only the agent said, taken for a memory: the gate holds it to the standard of agent prose
- *   (`citesOnlyAgent`, admission.ts).
+ *   (`citesOnlyAgent`, admission.ts);
+ * - an exact detail (a port, a version, a count) the conversation never states (unstated-details.ts).
  * Whether a thing lasts is read in the user's words only: the agent's are not what the user said.
  */
 export interface EvidenceMessage {
@@ -136,6 +138,14 @@ export function evidenceRejection(memory: string, evidence: MemoryEvidence): { d
   if (corrected !== undefined) return { detail: `corrected later: ${corrected}` };
   const changed = changedLater(memory, cited, evidence);
   if (changed !== undefined) return { detail: `corrected later: changed in the session: ${changed}` };
+  const unstated =
+    evidence.messages.length > 0
+      ? unstatedDetail(
+          memory,
+          evidence.messages.map((m) => m.text),
+        )
+      : undefined;
+  if (unstated !== undefined) return { detail: `a detail the conversation never states: ${unstated}` };
   return undefined;
 }
 
