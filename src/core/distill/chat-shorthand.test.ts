@@ -32,6 +32,23 @@ describe('chat shorthand in what the rules store', () => {
     expect(stored(said)).toEqual([memory]);
   });
 
+  it.each([
+    ['pa los deploys usamos argo, nada de kubectl a mano', 'Para los deploys usamos argo, nada de kubectl a mano.'],
+    ['pal backend usamos go 1.22 siempre', 'Para el backend usamos go 1.22 siempre.'],
+    [
+      'las minutas de las reuniones en español porfa, el equipo no habla ingles',
+      'Las minutas de las reuniones en español por favor, el equipo no habla ingles.',
+    ],
+    [
+      'el bug de los timestamps ya me paso dos veces jaja, guardamos todo en UTC',
+      'El bug de los timestamps ya me paso dos veces, guardamos todo en UTC.',
+    ],
+    // "mi pa" is the user's father.
+    ['mi pa vive en rosario y no usa whatsapp', 'Mi pa vive en rosario y no usa whatsapp.'],
+  ])('spells out the Spanish %j', (said, memory) => {
+    expect(stored(said)).toEqual([memory]);
+  });
+
   it('leaves a possessive "its", names in capitals and words that only look like shorthand', () => {
     expect(stored('the studio moved its classes to thursdays')).toEqual(['The studio moved its classes to thursdays.']);
     for (const text of [

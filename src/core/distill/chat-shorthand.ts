@@ -48,3 +48,25 @@ export function spellOutShorthand(sentence: string): string {
 export function spellOutHedges(sentence: string): string {
   return sentence.replace(/\bkinda\b/g, 'kind of').replace(/\bsorta\b/g, 'sort of');
 }
+
+/**
+ * Spanish chat shorthand kept out of a stored statement ("q", "xq", "tb" are spelt out before the
+ * rules read it, spanish-user.ts `foldChatEs`): "pa" and "pal" for "para" and "para el" ("pa la
+ * cache offline usamos sqflite"; "mi pa" is someone's father), "porfa" and "xfa" for "por favor", and
+ * laughter inside the sentence ("otra vez cambio jaja: todo el CI quedó en github actions").
+ */
+const SPELT_ES: Array<[RegExp, string]> = [
+  [/(?<![\p{L}\p{N}])(?<!\b(?:mi|tu|su|mis|tus|sus|el|al|del|my)\s)pa'?(?=\s+[\p{Ll}\d¿])/gu, 'para'],
+  [/^Pa'?(?=\s+[\p{Ll}\d])/u, 'Para'],
+  [/(?<![\p{L}\p{N}])pal(?=\s+[\p{Ll}\d])/gu, 'para el'],
+  [/^Pal(?=\s+[\p{Ll}\d])/u, 'Para el'],
+  [/(?<![\p{L}\p{N}])(?:porfa|porfis|xfa|xfavor)(?![\p{L}\p{N}])/giu, 'por favor'],
+  [/[\s,]*(?<![\p{L}])(?:ja(?:ja)+|je(?:je)+|xd)(?![\p{L}])(?=\s*[,:;])/giu, ''],
+];
+
+/** Spanish shorthand spelt out and laughter inside the sentence dropped; run before the statement is closed. */
+export function spellOutShorthandEs(sentence: string): string {
+  let out = sentence;
+  for (const [re, to] of SPELT_ES) out = out.replace(re, to);
+  return out;
+}

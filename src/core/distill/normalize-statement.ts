@@ -1,4 +1,4 @@
-import { spellOutHedges, spellOutShorthand } from './chat-shorthand.js';
+import { spellOutHedges, spellOutShorthand, spellOutShorthandEs } from './chat-shorthand.js';
 import { stripPreamble } from './source-policy.js';
 import { looksSpanish, normalizeSpanish } from './spanish.js';
 
@@ -195,7 +195,7 @@ export function normalizeStatement(sentence: string, options: { thirdPerson?: bo
     t = t.replace(ZH_LEAD_IN, '').replace(ZH_REMEMBER, '').replace(ZH_LEAD_IN, '').trim();
     return t.replace(/[，,；;：:\s]+$/, '').replace(/(?<![。！？!?])$/, '。');
   }
-  if (looksSpanish(t)) return normalizeSpanish(t);
+  if (looksSpanish(t)) return normalizeSpanish(options.thirdPerson !== false ? spellOutShorthandEs(t) : t);
   for (let pass = 0; pass < 3; pass++) {
     const before = t;
     t = t.replace(LEAD_IN, '').replace(REMEMBER, '').replace(FIRST_PERSON_PREAMBLE, '').trim();

@@ -270,7 +270,7 @@ describe('rule capture in Spanish', () => {
       ['hice la portabilidad y ahora cobro en el santander', 'preference: Hice la portabilidad y ahora cobro en el santander.'],
       ['me reasignaron a 5to por una licencia', 'preference: Me reasignaron a 5to por una licencia.'],
       ['nacho largo el futbol', 'preference: Nacho largo el futbol.'],
-      ['al final me decidi por el gris pa el living', 'decision: Al final me decidi por el gris pa el living.'],
+      ['al final me decidi por el gris pa el living', 'decision: Al final me decidi por el gris para el living.'],
       ['despues de la reorganizacion le reporto a marta', 'preference: Despues de la reorganizacion le reporto a marta.'],
       ['pasamos la cache a isar', 'preference: Pasamos la cache a isar.'],
       // What goes wrong now, after "y me", is cut off the change.
