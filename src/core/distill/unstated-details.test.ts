@@ -24,6 +24,8 @@ describe('a detail the conversation never states', () => {
     ['The user has 3 kids.', ['my kids ana, leo and sam all go to the same school']],
     ['Since March 12, 2025 the user works remotely.', ['i have been remote since last wednesday']],
     ['The user runs Node v22 locally.', ['node 22 on my laptop']],
+    ['El bucket tiene 3.400 archivos.', ['el bucket tiene 3400 archivos']],
+    ['The bucket holds 3400 files.', ['el bucket tiene 3.400 archivos']],
   ])('lets %j pass: the number is stated, reworded or not a copied detail', (memory, conversation) => {
     expect(unstatedDetail(memory, conversation)).toBeUndefined();
   });

@@ -46,6 +46,8 @@ function statedNumbers(text: string): Set<string> {
   for (const m of folded.matchAll(/\d[\d,]*(?:[.:]\d+)*/g)) {
     out.add(m[0]);
     out.add(m[0].replace(/,/g, ''));
+    // "3.400" is 3400 where a dot groups thousands (Spanish, German).
+    if (/^\d{1,3}(?:\.\d{3})+$/.test(m[0])) out.add(m[0].replace(/\./g, ''));
     for (const part of m[0].split(/[.:]/)) out.add(String(Number(part.replace(/,/g, ''))));
   }
   for (const m of folded.matchAll(/(\d+(?:\.\d+)?)\s?k\b/g)) out.add(String(Math.round(Number(m[1]) * 1000)));
@@ -75,7 +77,8 @@ export function unstatedDetail(memory: string, conversation: string[]): string |
   const stated = statedNumbers(conversation.join('\n'));
   for (const m of details) {
     const plain = m[0].replace(/,/g, '');
-    if (stated.has(m[0]) || stated.has(plain) || stated.has(String(Number(plain)))) continue;
+    const grouped = /^\d{1,3}(?:\.\d{3})+$/.test(plain) ? plain.replace(/\./g, '') : plain;
+    if (stated.has(m[0]) || stated.has(plain) || stated.has(grouped) || stated.has(String(Number(plain)))) continue;
     // "LiveView 0.20" for 0.20.1: the version named to its minor.
     if (/[.:]/.test(plain) && [...stated].some((s) => s.startsWith(`${plain}.`))) continue;
     if (/^\d{1,2}:\d{2}$/.test(plain) && hourStated(plain, stated)) continue;
