@@ -43,6 +43,22 @@ describe('a tool changed when one memory holds its kind', () => {
     });
   });
 
+  it('knows the mobile CI services, more APMs and error trackers by name', () => {
+    const pipeline = item('pipeline', 'Our iOS pipeline is on bitrise.');
+    expect(decide('Codemagic does all the mobile builds now.', [pipeline])).toMatchObject({
+      kind: 'supersede',
+      target: { id: 'pipeline' },
+    });
+    const release = item('release', 'Release builds run on appveyor.');
+    expect(decide("We're fully on tekton now.", [release])).toMatchObject({ kind: 'supersede', target: { id: 'release' } });
+    const app = item('app', 'El CI de la app es bitrise.');
+    expect(decide('Ahora usamos codemagic.', [app])).toMatchObject({ kind: 'supersede', target: { id: 'app' } });
+    const errors = item('errors', 'JS exceptions are sent to airbrake.');
+    expect(decide('We use glitchtip now.', [errors])).toMatchObject({ kind: 'supersede', target: { id: 'errors' } });
+    const traces = item('traces', 'Request traces are kept in appsignal.');
+    expect(decide('Everything uses skywalking now.', [traces])).toMatchObject({ kind: 'supersede', target: { id: 'traces' } });
+  });
+
   it('a statement naming two kinds of tool changes each', () => {
     const os = item('os', 'The user develops on windows with wsl2 (ubuntu).');
     const verdict = decide('Work gave me a macbook so I am on macos now, brew instead of apt.', [os]);
