@@ -57,6 +57,7 @@ describe('chat shorthand in what the rules store', () => {
       'the pantry is ours and its family is big',
       'the bcrypt cost is 12 and thorough reviews are the rule',
       'read src/w/index.ts',
+      'the esp on the shelf runs micropython, its tmr fires every 5s',
     ])
       expect(spellOutShorthand(text)).toBe(text);
   });

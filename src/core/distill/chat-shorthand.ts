@@ -25,8 +25,8 @@ const SPELT: Array<[RegExp, string]> = [
   [/\b(?:smth|sth)\b/g, 'something'],
   [/\bw\/o\b/g, 'without'],
   [/(?<![\w/])w\/(?=\s)/g, 'with'],
-  [/\besp\b\.?(?=\s)/g, 'especially'],
-  [/\b(?:tmrw|tmr)\b/g, 'tomorrow'],
+  // Not "esp" (an ESP32 board) or "tmr" (a timer).
+  [/\btmrw\b/g, 'tomorrow'],
   [/\bgonna\b/g, 'going to'],
   [/\bwanna\b/g, 'want to'],
   [/\bgotta\b/g, 'have to'],
