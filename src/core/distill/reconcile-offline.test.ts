@@ -59,6 +59,20 @@ describe('a tool changed when one memory holds its kind', () => {
     expect(decide('Everything uses skywalking now.', [traces])).toMatchObject({ kind: 'supersede', target: { id: 'traces' } });
   });
 
+  it('takes the tool a statement drops for the old choice, not the new one, and the drop for the change', () => {
+    const editor = item('editor', 'The user writes all their code in Sublime Text.');
+    expect(decide('The user went all in on helix, uninstalled sublime text over the holidays.', [editor])).toMatchObject({
+      kind: 'supersede',
+      target: { id: 'editor' },
+      reason: 'editor changed to helix',
+    });
+    const errors = item('errors', 'Client-side exceptions are collected in rollbar.');
+    expect(decide('Rolled honeybadger out to every client app and ripped rollbar out of the bundle.', [errors])).toMatchObject({
+      kind: 'supersede',
+      target: { id: 'errors' },
+    });
+  });
+
   it('a statement naming two kinds of tool changes each', () => {
     const os = item('os', 'The user develops on windows with wsl2 (ubuntu).');
     const verdict = decide('Work gave me a macbook so I am on macos now, brew instead of apt.', [os]);

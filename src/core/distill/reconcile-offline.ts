@@ -61,11 +61,12 @@ export function decideOffline(options: {
   const before = current.filter((m) => m.since <= statedAt);
   // "we ripped datadog out": the tool a statement drops is not its choice.
   const dropped = replacedNames(text);
-  const slots = slotsOf(text).filter((slot) => !dropped.some((n) => n === slot.value || n.startsWith(`${slot.value} `)));
+  const isDropped = (value: string) => dropped.some((n) => n === value || n.startsWith(`${value} `));
+  const slots = slotsOf(text, { dropped: isDropped }).filter((slot) => !isDropped(slot.value));
   // The slots of the current memories, read once for every slot of the statement.
   const slotted = slots.length > 0 ? current.map((item) => ({ item, slots: slotsOf(item.text) })) : [];
   for (const slot of slots) {
-    const verdict = slotVerdict({ text, statedAt, slot, slotted });
+    const verdict = slotVerdict({ text, statedAt, slot, slotted, isDropped });
     if (verdict) return verdict;
   }
   const replaced = replacedMemory({ text, memories: before });
@@ -123,8 +124,14 @@ interface Slotted {
 }
 
 /** A single-valued choice stated again, changed, or stated before the current one. */
-function slotVerdict(options: { text: string; statedAt: number; slot: Slot; slotted: readonly Slotted[] }): OfflineVerdict | undefined {
-  const { text, statedAt, slot, slotted } = options;
+function slotVerdict(options: {
+  text: string;
+  statedAt: number;
+  slot: Slot;
+  slotted: readonly Slotted[];
+  isDropped: (value: string) => boolean;
+}): OfflineVerdict | undefined {
+  const { text, statedAt, slot, slotted, isDropped } = options;
   const valueIn = (m: Slotted) => m.slots.find((s) => s.slot === slot.slot)?.value;
   const mate = slotted.find((m) => valueIn(m) !== undefined && sameContext(text, m.item.text, slot));
   if (!mate) {
@@ -132,6 +139,7 @@ function slotVerdict(options: { text: string; statedAt: number; slot: Slot; slot
       text,
       slot,
       slotted.filter((m) => m.item.since <= statedAt),
+      isDropped,
     );
     return only ? { kind: 'supersede', target: only.ref, reason: `${slot.slot} changed to ${slot.value}`, by: 'rules' } : undefined;
   }
@@ -145,7 +153,9 @@ function slotVerdict(options: { text: string; statedAt: number; slot: Slot; slot
   // Where one lives and whom one reports to change when the speaker says so ("me mudé", "now"); two
   // plain statements of them ("vivo en X", "vivo en Y") may be a correction or two people's, so stay.
   const personal = isPersonalSlot(slot.slot);
-  if (!isAdditive(text) && (isChangeStatement(text) || (!personal && isChoiceStatement(text) && isChoiceStatement(mate.item.text))))
+  // "went full neovim, uninstalled vscode": dropping the stored choice and naming another is a change.
+  const changed = isChangeStatement(text) || (mateValue !== undefined && isDropped(mateValue));
+  if (!isAdditive(text) && (changed || (!personal && isChoiceStatement(text) && isChoiceStatement(mate.item.text))))
     return { kind: 'supersede', target: mate.item.ref, reason: `${slot.slot} changed from ${mateValue} to ${slot.value}`, by: 'rules' };
   return undefined;
 }
@@ -158,11 +168,19 @@ const ONE_AT_A_TIME = new Set(['editor', 'shell', 'terminal', 'package manager',
  * slot exactly one memory holds replaces that memory, whatever else either says around it. Two
  * memories of the slot ("unit tests on jest", "e2e on playwright") leave it to the words.
  */
-function onlyChoiceOfSlot(text: string, slot: Slot, memories: readonly Slotted[]): CurrentItem | undefined {
-  if (!ONE_AT_A_TIME.has(slot.slot) || !marksChange(text) || isAdditive(text)) return undefined;
+function onlyChoiceOfSlot(
+  text: string,
+  slot: Slot,
+  memories: readonly Slotted[],
+  isDropped: (value: string) => boolean,
+): CurrentItem | undefined {
+  if (!ONE_AT_A_TIME.has(slot.slot) || isAdditive(text)) return undefined;
   const holders = memories.filter((m) => m.slots.some((s) => s.slot === slot.slot));
   const [holder] = holders;
-  return holders.length === 1 && !holder!.slots.some((s) => s.value === slot.value) ? holder!.item : undefined;
+  if (holders.length !== 1 || holder!.slots.some((s) => s.value === slot.value)) return undefined;
+  // Told as a change, or dropping the tool the memory holds ("went full neovim, uninstalled vscode").
+  const held = holder!.slots.find((s) => s.slot === slot.slot)!.value;
+  return marksChange(text) || isDropped(held) ? holder!.item : undefined;
 }
 
 /**

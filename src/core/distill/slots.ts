@@ -176,7 +176,7 @@ export function slotOf(text: string): Slot | undefined {
  * Every single-valued choice a statement names, the first the one it is mostly about: "work gave
  * me a macbook, so macos now, brew instead of apt" changes the OS and the package manager.
  */
-export function slotsOf(text: string): Slot[] {
+export function slotsOf(text: string, options: { dropped?: (name: string) => boolean } = {}): Slot[] {
   const personal = personalSlotOf(text);
   if (personal) return [{ slot: personal.slot, value: personal.value }];
   const nouns = Object.entries(SLOT_NOUNS)
@@ -184,8 +184,11 @@ export function slotsOf(text: string): Slot[] {
     .map(([slot]) => slot);
   const slots: Slot[] = [];
   for (const [slot, re] of TOOL_RE) {
-    const names = [...text.matchAll(re)].map((m) => canonical(m[1]!));
-    if (names.length === 0) continue;
+    const named = [...text.matchAll(re)].map((m) => canonical(m[1]!));
+    if (named.length === 0) continue;
+    // "went full neovim, uninstalled vscode": the tool the statement drops is not its choice.
+    const kept = named.filter((n) => !options.dropped?.(n));
+    const names = kept.length > 0 ? kept : named;
     // "my editor is vim": a slot noun says which slot the tools named are for; a CI or monitoring
     // tool is that whatever noun stands beside it ("the build db runs on jenkins").
     if (nouns.length > 0 && !nouns.includes(slot) && !BY_NAME_ONLY.has(slot)) continue;
@@ -194,7 +197,8 @@ export function slotsOf(text: string): Slot[] {
       `(?:\\b(?:to|now use|use|with|a|al|por|uso|usamos|utilizo)|为|到|成)\\s+(?:the\\s+)?${'(' + TOOLS[slot]!.join('|').replace(/[.+]/g, '\\$&') + ')'}`,
       'i',
     ).exec(text);
-    slots.push({ slot, value: canonical(to?.[1] ?? names[names.length - 1]!) });
+    const chosen = to?.[1] && !options.dropped?.(canonical(to[1])) ? to[1] : names[names.length - 1]!;
+    slots.push({ slot, value: canonical(chosen) });
   }
   if (slots.length > 0) return slots;
   // A slot noun and a capitalised name: "My theme is Dracula", "our timezone is Europe/Berlin".
