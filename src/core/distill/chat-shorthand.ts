@@ -10,7 +10,7 @@
 const AFTER_ITS = String.raw`(?:a|an|the|not|no|all|one|only|just|still|also|always|usually|never|nearly|mostly|basically|way|much|so|too|really|pretty|very|quite|been|got|going|gonna|fine|ok|okay|done|dead|gone|over|back|free|normal|expected|deliberate|cheaper|closer|better|worse|easier|faster|slower|safer|simpler|bigger|smaller|later|earlier|\d[\w:.]*|[a-z]{2,}ly|[a-z]{3,}(?<!e)ed)`;
 const ADVERB_LIKE_NOUN = /^(?:family|supply|assembly|reply|anomaly|monopoly|jelly|belly|rally|ally|italy|bully|lily|holly|rely)$/i;
 
-/** Fillers that only colour the sentence: dropped wherever they stand. */
+/** Fillers that only colour the sentence; opening or closing it they go with the lead-ins and trailers (normalize-statement.ts). */
 const FILLER = String.raw`(?:tbh|tbf|imo|imho|ngl|btw|lol|lmao|haha+)`;
 
 const SPELT: Array<[RegExp, string]> = [
@@ -32,16 +32,14 @@ const SPELT: Array<[RegExp, string]> = [
   [/\bgotta\b/g, 'have to'],
 ];
 
-/** Shorthand spelt out and fillers dropped; run before the sentence is put in the third person. */
+/** Shorthand spelt out and fillers inside the sentence dropped; run before the sentence is put in the third person. */
 export function spellOutShorthand(sentence: string): string {
   let out = sentence.replace(new RegExp(String.raw`\b([Ii])ts(?=\s+(${AFTER_ITS})\b)`, 'g'), (whole, i: string, next: string) =>
     ADVERB_LIKE_NOUN.test(next) ? whole : `${i}t's`,
   );
   for (const [re, to] of SPELT) out = out.replace(re, to);
-  return out
-    .replace(new RegExp(String.raw`^${FILLER}\b[,:]?\s+(\w)`, 'i'), (_m, first: string) => first.toUpperCase())
-    .replace(new RegExp(String.raw`\s*,?\s+${FILLER}\b(?=\s*(?:[,.;:!?)]|$))`, 'gi'), '')
-    .replace(new RegExp(String.raw`(?<=[,;(]\s*)${FILLER}\b[,]?\s*`, 'gi'), '');
+  // Inside the sentence, before a comma: "on the data team tbh, explain the sql".
+  return out.replace(new RegExp(String.raw`\s*,?\s+${FILLER}\b(?=\s*[,;:)])`, 'gi'), '');
 }
 
 /** "kinda" and "sorta" read as adverbs while the verb is found; spelt out once the sentence is final. */

@@ -138,13 +138,8 @@ export function evidenceRejection(memory: string, evidence: MemoryEvidence): { d
   if (corrected !== undefined) return { detail: `corrected later: ${corrected}` };
   const changed = changedLater(memory, cited, evidence);
   if (changed !== undefined) return { detail: `corrected later: changed in the session: ${changed}` };
-  const unstated =
-    evidence.messages.length > 0
-      ? unstatedDetail(
-          memory,
-          evidence.messages.map((m) => m.text),
-        )
-      : undefined;
+  const said = evidence.messages.map((m) => m.text);
+  const unstated = said.length > 0 ? unstatedDetail(memory, said) : undefined;
   if (unstated !== undefined) return { detail: `a detail the conversation never states: ${unstated}` };
   return undefined;
 }

@@ -10,13 +10,13 @@ import { looksSpanish, normalizeSpanish } from './spanish.js';
  * capitalised and closed with a full stop. Chinese keeps its wording; only lead-ins are removed.
  */
 const LEAD_IN =
-  /^(?:(?:ok(?:ay)?|k|kk|fwiw|oh|hey|hi|so|and|also|plus|btw|by the way|fyi|for the record|for future reference|ps|p\.s\.|note|nb|alright|right|well|actually|yeah|yes|anyway|anyways|hmm+|hm|um+|uh+|oh and|just so you know|just fyi|heads up|quick note|one more thing|omfg|omg|dude|my dude|man|guys)\b[,:.!-]*\s+)+/i;
+  /^(?:(?:ok(?:ay)?|k|kk|fwiw|tbh|tbf|imo|imho|ngl|oh|hey|hi|so|and|also|plus|btw|by the way|fyi|for the record|for future reference|ps|p\.s\.|note|nb|alright|right|well|actually|yeah|yes|anyway|anyways|hmm+|hm|um+|uh+|oh and|just so you know|just fyi|heads up|quick note|one more thing|omfg|omg|dude|my dude|man|guys)\b[,:.!-]*\s+)+/i;
 const REMEMBER =
   /^(?:(?:please|pls|and)\s+)?(?:remember|note|don't forget|do not forget|keep in mind|make a note|bear in mind|never forget|(?:just\s+)?(?:a\s+)?(?:quick\s+|friendly\s+|gentle\s+)?reminder)(?:\s+(?:this|that|the following))?(?:\s*[:,-]\s*|\s+that\s+|\s+)/i;
 const FIRST_PERSON_PREAMBLE =
   /^(?:i (?:just )?(?:want|wanted|need|needed|'d like|would like) (?:you )?to (?:know|remember|note|mention|say|tell you|point out|let you know|make (?:it )?clear)(?: that)?|i should (?:mention|say|tell you|point out|note)(?: that)?|let me (?:tell you|remind you|be clear|mention)(?: that)?|i'?m telling you(?: that)?|you should know(?: that)?|for your information|fyi|to be clear|(?:as|like) i (?:said|mentioned|told you)(?: before| earlier)?|as mentioned(?: before| earlier)?|i (?:think|guess|believe|suppose|feel like|reckon)(?: that)?|(?:(?:i'?m\s+)?(?:gonna|going to)|i'll|i will|let me) (?:say|repeat) (?:this|it) (?:once|one (?:more|last) time|again)(?: and for all)?|saying (?:this|it) (?:once|again)(?: and for all)?|(?:let me|i'll|i will) repeat(?: (?:this|it|myself))?)[,:]?\s+/i;
 const TRAILING =
-  /(?:[\s,;]+(?:btw|by the way|fyi|thanks|thank you|thx|ty|please|pls|ok|okay|k|lol|lmao|haha+|hehe+|ugh+|xd|:\)|;\)|🙂|😉|👍|😂|🤣))+\s*[.!?]*$/i;
+  /(?:[\s,;]+(?:btw|by the way|fyi|thanks|thank you|thx|ty|please|pls|ok|okay|k|lol|lmao|haha+|hehe+|ugh+|xd|tbh|tbf|imo|imho|ngl|:\)|;\)|🙂|😉|👍|😂|🤣))+\s*[.!?]*$/i;
 const INTENSIFIER = /\b(?:fucking|fuckin|freaking|frickin|damn|bloody|goddamn|effing)\s+/gi;
 
 const ZH_LEAD_IN = /^(?:(?:另外|还有|对了|顺便说一下|顺便|补充一下|补充|提醒一下|注意|嗯|哦|好的|那个)[，,、：:\s]*)+/;

@@ -5,38 +5,27 @@
  * hold was made up or misread, and a memory with a wrong detail is worse than none. Only details that
  * cannot come from rewording are judged: a single digit ("3 kids" from three names), a year or a date
  * (relative dates are resolved), a clock time said the other way round ("5 de la tarde" is 17:00), a
- * number the conversation spells out ("twelve", "doce", "十二") and common conversions ("half an hour"
- * is 30 minutes) all pass.
+ * number the conversation spells out ("twelve", "doce", "十二个": spelt-numbers.ts) and common
+ * conversions ("half an hour" is 30 minutes) all pass.
  */
+
+import { speltNumbers } from '../write/spelt-numbers.js';
 
 // Glued to a Latin letter ("v20", "x86", "16gb") it is a name or a unit, not judged; CJK text glues numbers to words.
 const DETAIL = /(?<![A-Za-z\p{N}.,:-])\d+(?:,\d{3})*(?:[.:]\d+)*(?![A-Za-z\p{N}]|[.:,]\d)/gu;
 const MONTH =
   /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre)\b/i;
 
-const EN_NUMBERS =
-  'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'.split(
-    ' ',
-  );
-const ES_NUMBERS =
-  'cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciseis diecisiete dieciocho diecinueve veinte'.split(
-    ' ',
-  );
-const WORD_VALUE = new Map<string, number>([
-  ...EN_NUMBERS.map((w, n) => [w, n] as const),
-  ...ES_NUMBERS.map((w, n) => [w, n] as const),
-  ...Object.entries({ thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100, dozen: 12 }),
-  ...Object.entries({ treinta: 30, cuarenta: 40, cincuenta: 50, sesenta: 60, cien: 100, docena: 12 }),
-]);
-const NUMBER_WORD = new RegExp(String.raw`(?<![\p{L}])(?:${[...WORD_VALUE.keys()].join('|')})(?![\p{L}])`, 'gu');
-const ZH_NUMBER = /([一二三四五六七八九])?十([一二三四五六七八九])?|[零一二三四五六七八九两]/gu;
-const ZH_DIGITS = '零一二三四五六七八九';
-/** Durations said in words that an extractor writes in digits. */
+/** Amounts said in words that an extractor writes in digits, beyond the numbers spelt-numbers.ts reads. */
 const CONVERSIONS: Array<[RegExp, string]> = [
   [/\bhalf(?: an)? hour\b|\bmedia hora\b|半小时/u, '30'],
   [/\b(?:an|one) hour\b|\buna hora\b|一小时/u, '60'],
   [/\b(?:two weeks|fortnight|dos semanas)\b/u, '14'],
   [/\b(?:a|one) day\b|\bun dia\b/u, '24'],
+  [/\b(?:a )?dozen\b|\bdocena\b/u, '12'],
+  [/\b(?:a|one) hundred\b|\bcien\b/u, '100'],
+  // Spanish "once" is eleven; spelt-numbers.ts leaves it out, as English "once" is one time.
+  [/\bonce\b/u, '11'],
 ];
 
 /** Numbers a text states in digits, in words or by a common conversion. */
@@ -51,11 +40,7 @@ function statedNumbers(text: string): Set<string> {
     for (const part of m[0].split(/[.:]/)) out.add(String(Number(part.replace(/,/g, ''))));
   }
   for (const m of folded.matchAll(/(\d+(?:\.\d+)?)\s?k\b/g)) out.add(String(Math.round(Number(m[1]) * 1000)));
-  for (const m of folded.matchAll(NUMBER_WORD)) out.add(String(WORD_VALUE.get(m[0])));
-  for (const m of text.matchAll(ZH_NUMBER)) {
-    const digit = (c: string | undefined) => (c === undefined ? 0 : c === '两' ? 2 : ZH_DIGITS.indexOf(c));
-    out.add(String(m[0].includes('十') ? (m[1] ? digit(m[1]) : 1) * 10 + digit(m[2]) : digit(m[0])));
-  }
+  for (const n of speltNumbers(folded)) out.add(n);
   for (const [re, n] of CONVERSIONS) if (re.test(folded)) out.add(n);
   return out;
 }
