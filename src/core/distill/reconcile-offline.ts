@@ -12,6 +12,7 @@ import { statedAtOf, type Candidate } from './extract.js';
 import { alsoReplaced, isAdditive, isRetelling, marksChange, replacedMemory, replacedNames, subjectWords } from './change-target.js';
 import { isChangeStatement, isChoiceStatement, sameContext, slotsOf, type Slot } from './slots.js';
 import { isPersonalSlot } from './personal-slots.js';
+import { deviceKindOfNoun, deviceSlotsOf, isDeviceSlot } from './device-slots.js';
 import { rescheduledMemory } from './schedule-change.js';
 
 /** Where a current memory lives: in the store, or in the decision of an earlier candidate of the batch. */
@@ -69,6 +70,8 @@ export function decideOffline(options: {
     const verdict = slotVerdict({ text, statedAt, slot, slotted, isDropped });
     if (verdict) return verdict;
   }
+  const sold = deviceDropped({ dropped, memories: before });
+  if (sold) return { kind: 'supersede', target: sold.ref, reason: `device gone: replaces "${sold.text.slice(0, 80)}"`, by: 'rules' };
   const replaced = replacedMemory({ text, memories: before });
   if (replaced) {
     const also = alsoReplaced({ text, memories: before, primary: replaced }).map((m) => m.ref);
@@ -150,11 +153,16 @@ function slotVerdict(options: {
     return { kind: 'skip', target: mate.item.ref, reason: `same ${slot.slot} (${slot.value}) already stored`, by: 'rules' };
   if (statedAt < mate.item.since)
     return { kind: 'skip', target: mate.item.ref, reason: `stated before the current ${slot.slot} (${mateValue})`, by: 'rules' };
-  // Where one lives and whom one reports to change when the speaker says so ("me mudé", "now"); two
-  // plain statements of them ("vivo en X", "vivo en Y") may be a correction or two people's, so stay.
-  const personal = isPersonalSlot(slot.slot);
+  // Where one lives, whom one reports to and one's phone, car or computer change when the speaker says
+  // so ("me mudé", "me compré", "now"); two plain statements of them ("vivo en X", "vivo en Y") may be
+  // a correction or two people's, so stay.
+  const device = isDeviceSlot(slot.slot);
+  const personal = isPersonalSlot(slot.slot) || device;
   // "went full neovim, uninstalled vscode": dropping the stored choice and naming another is a change.
-  const changed = isChangeStatement(text) || (mateValue !== undefined && isDropped(mateValue));
+  const changed =
+    isChangeStatement(text) ||
+    (mateValue !== undefined && isDropped(mateValue)) ||
+    (device && deviceSlotsOf(text).some((d) => d.slot === slot.slot && d.change));
   if (!isAdditive(text) && (changed || (!personal && isChoiceStatement(text) && isChoiceStatement(mate.item.text))))
     return { kind: 'supersede', target: mate.item.ref, reason: `${slot.slot} changed from ${mateValue} to ${slot.value}`, by: 'rules' };
   return undefined;
@@ -181,6 +189,17 @@ function onlyChoiceOfSlot(
   // Told as a change, or dropping the tool the memory holds ("went full neovim, uninstalled vscode").
   const held = holder!.slots.find((s) => s.slot === slot.slot)!.value;
   return marksChange(text) || isDropped(held) ? holder!.item : undefined;
+}
+
+/**
+ * "sold the car, got an ebike", "vendí el auto": a statement dropping a device by its plain noun
+ * ends the one current memory of the speaker's device of that kind ("drives a 2016 ford fiesta").
+ */
+function deviceDropped(options: { dropped: readonly string[]; memories: readonly CurrentItem[] }): CurrentItem | undefined {
+  const kinds = new Set(options.dropped.map(deviceKindOfNoun).filter((k) => k !== undefined));
+  if (kinds.size === 0) return undefined;
+  const holders = options.memories.filter((m) => deviceSlotsOf(m.text).some((d) => kinds.has(d.slot)));
+  return holders.length === 1 ? holders[0] : undefined;
 }
 
 /**

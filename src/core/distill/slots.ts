@@ -5,9 +5,11 @@
  * the old one. A statement's slot comes from the noun it names ("as my editor", "our package
  * manager is") or, failing that, from the category of a well-known tool it names; its value is
  * the tool. Slots are the common developer choices (editor, shell, terminal, package manager,
- * database, browser, OS, language, theme, font, CI, APM, error tracker); anything else is left to
- * the LLM path.
+ * database, browser, OS, language, theme, font, CI, APM, error tracker), where one lives and whom
+ * one reports to (personal-slots.ts), and the speaker's phone, car and computer (device-slots.ts);
+ * anything else is left to the LLM path.
  */
+import { deviceSlotsOf, isDeviceSlot } from './device-slots.js';
 import { isPersonalSlot, personalSlotOf } from './personal-slots.js';
 
 export interface Slot {
@@ -200,12 +202,16 @@ export function slotsOf(text: string, options: { dropped?: (name: string) => boo
     const chosen = to?.[1] && !options.dropped?.(canonical(to[1])) ? to[1] : names[names.length - 1]!;
     slots.push({ slot, value: canonical(chosen) });
   }
-  if (slots.length > 0) return slots;
+  // The speaker's phone, car or computer, after the tools ("work gave me a macbook, so macos now").
+  const devices = deviceSlotsOf(text)
+    .filter((d) => !options.dropped?.(d.value))
+    .map((d) => ({ slot: d.slot, value: d.value }));
+  if (slots.length > 0) return [...slots, ...devices];
   // A slot noun and a capitalised name: "My theme is Dracula", "our timezone is Europe/Berlin".
   const slot = nouns[0];
-  if (!slot) return [];
+  if (!slot) return devices;
   const value = /(?:\bis|\bare|:|是|用)\s*(?:the\s+)?([A-Z][\w/+.-]*(?:\s+[A-Z][\w/+.-]*)*|[\u3400-\u9fff\w/+.-]{2,})/.exec(text)?.[1];
-  return value ? [{ slot, value: value.toLowerCase() }] : [];
+  return value ? [{ slot, value: value.toLowerCase() }, ...devices] : devices;
 }
 
 /** "me cambié a X", "ahora uso X", "ya no uso Y", "dejé de usar", "en vez de". */
@@ -272,6 +278,12 @@ const CONTEXT_PHRASE = /(?<![\p{L}])(?:in|for|at|on|inside|within|en|para)\s+((?
 export function sameContext(a: string, b: string, slot: Slot): boolean {
   // One home and one manager at a time, whatever else each statement says.
   if (isPersonalSlot(slot.slot)) return true;
+  // One phone, car and computer at a time, unless one is said to be for work and the other for home.
+  if (isDeviceSlot(slot.slot)) {
+    const use = (text: string) => deviceSlotsOf(text).find((d) => d.slot === slot.slot)?.use;
+    const [x, y] = [use(a), use(b)];
+    return x === undefined || y === undefined || x === y;
+  }
   // "finally caved and switched to zed" after "my editor is sublime, so tips for that": a change
   // placed nowhere in particular is about the choice placed nowhere in particular.
   if (isChangeStatement(a) && placedWords(a, slot).size === 0 && placedWords(b, slot).size === 0) return true;
