@@ -87,7 +87,7 @@ const HOME_USE = /(?<![\p{L}])(?:at home|en casa|for family|personal|own machine
 const NEWS =
   /(?<![\p{L}])(?:got|get|bought|buy|picked up|upgraded|switched|replaced|traded|new|now|finally|gave me|handed me|issued|coughed up|died|broke|sold|compre|compramos|comprado|regalo|regalado|regalaron|entregaron|dieron|llego|cambie|cambiamos|estrene|nuevo|nueva|ahora|vendi|jubilado|por fin)(?![\p{L}])/u;
 
-const CLAUSE = /[,;.!?()]\s*|\s(?:so|because|but|porque|pero|asi que|y)\s/u;
+const CLAUSE = /[,;.!?()]\s*|\s(?:so|because|but|porque|pero|asi que|y)\s/gu;
 
 /** The speaker's own devices a statement names, the last one named first: "cambié el redmi por un pixel 7a" is a pixel 7a. */
 export function deviceSlotsOf(text: string): DeviceSlot[] {
@@ -108,15 +108,14 @@ export function deviceSlotsOf(text: string): DeviceSlot[] {
     .map((d) => ({ slot: d.slot, value: d.value, change, ...(use ? { use } : {}) }));
 }
 
+/** The clause of `text` around position `at`: between the clause breaks either side of it. */
 function clauseAt(text: string, at: number): string {
-  const parts = text.split(CLAUSE);
-  let offset = 0;
-  for (const part of parts) {
-    const start = text.indexOf(part, offset);
-    if (start <= at && at < start + part.length) return part;
-    offset = start + part.length;
+  let start = 0;
+  for (const m of text.matchAll(CLAUSE)) {
+    if (m.index >= at) return text.slice(start, m.index);
+    start = m.index + m[0].length;
   }
-  return text;
+  return text.slice(start);
 }
 
 export function isDeviceSlot(slot: string): slot is DeviceKind {

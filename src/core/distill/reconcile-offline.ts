@@ -159,10 +159,7 @@ function slotVerdict(options: {
   const device = isDeviceSlot(slot.slot);
   const personal = isPersonalSlot(slot.slot) || device;
   // "went full neovim, uninstalled vscode": dropping the stored choice and naming another is a change.
-  const changed =
-    isChangeStatement(text) ||
-    (mateValue !== undefined && isDropped(mateValue)) ||
-    (device && deviceSlotsOf(text).some((d) => d.slot === slot.slot && d.change));
+  const changed = isChangeStatement(text) || (mateValue !== undefined && isDropped(mateValue)) || (device && slot.change === true);
   if (!isAdditive(text) && (changed || (!personal && isChoiceStatement(text) && isChoiceStatement(mate.item.text))))
     return { kind: 'supersede', target: mate.item.ref, reason: `${slot.slot} changed from ${mateValue} to ${slot.value}`, by: 'rules' };
   return undefined;

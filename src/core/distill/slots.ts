@@ -16,6 +16,8 @@ export interface Slot {
   slot: string;
   /** Normalised tool or value name. */
   value: string;
+  /** The statement says the value is new or gone (the speaker's devices, device-slots.ts). */
+  change?: boolean;
 }
 
 const TOOLS: Record<string, string[]> = {
@@ -205,7 +207,7 @@ export function slotsOf(text: string, options: { dropped?: (name: string) => boo
   // The speaker's phone, car or computer, after the tools ("work gave me a macbook, so macos now").
   const devices = deviceSlotsOf(text)
     .filter((d) => !options.dropped?.(d.value))
-    .map((d) => ({ slot: d.slot, value: d.value }));
+    .map((d) => ({ slot: d.slot, value: d.value, change: d.change }));
   if (slots.length > 0) return [...slots, ...devices];
   // A slot noun and a capitalised name: "My theme is Dracula", "our timezone is Europe/Berlin".
   const slot = nouns[0];
