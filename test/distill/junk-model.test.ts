@@ -41,7 +41,9 @@ describe('the gate reads a user sentence last with the model', () => {
   };
 
   it('keeps out a question the rules took for a change, and a retracted rule', () => {
-    expect(capture('what time is sunset in manchester today roughly')).toEqual({ learned: [], rejected: { 'junk-model': 1 } });
+    // Asked as a question, the rules see it without its mark; worded as no question, only the model does.
+    expect(capture('what time is sunset in manchester today roughly')).toEqual({ learned: [], rejected: { question: 1 } });
+    expect(capture('sunset in manchester today roughly what time')).toEqual({ learned: [], rejected: { 'junk-model': 1 } });
     expect(capture('a partir de ahora... bueno no, olvidalo')).toEqual({ learned: [], rejected: { 'junk-model': 1 } });
   });
 

@@ -245,6 +245,13 @@ export function statesUserChange(text: string): boolean {
 const TAG_QUESTION = /,?\s*(?:ok|okay|got it|understood|yeah|k|alright|capisce|clear)\s*\?+\s*\W*$/i;
 const HYPOTHETICAL =
   /^(?:(?:ok|so|hmm+|also)[,\s]+)*(?:what if|hypothetically|suppose|supposing|imagine|in theory|if (?:we|i) (?:were|had|dropped|switched|moved|used|won|could|was|got))\b|^if\b[^,]{0,60},?\s*(?:i'?d|id|we'?d|i would|we would)\b|^if (?:we|i) ever\b|^(?:(?:hmm+|so|idk)[,\s]+)*maybe (?:we|i) (?:should|could)\b/i;
+/**
+ * A question typed without its mark: "what grants are there for fencing", "does crowdin have a unity
+ * plugin", "how do i rebase onto main". A clause the question word opens ("what i want is ...",
+ * "when you explain stuff, ...", "what matters is ...") is no question.
+ */
+const UNMARKED_QUESTION =
+  /^(?:(?:ok|so|and|but|also|hey|btw|quick q)[,\s]+)*(?:(?:(?:what|which)(?:\s+(?!(?:i|we|you|they|he|she|it|that|this|matters|counts|works|helps|happens|happened)\b)[\w'-]+){0,4}?|how(?:\s+(?:many|much|long|often|far|big|old)(?:\s+[\w'-]+){0,2}?)?|where|why|who|when)\s+(?:is|are|was|were|do|does|did|can|could|should|would|will)\s+(?!(?:not|to)\b)|does\s+(?!not\b)[\w'-]+\s+[\w'-]+|(?:is|are)\s+(?:there|the|a|an|my|our|your|this|that|these|those|it|he|she|they|we|you)\s+[\w'-]+|(?:do|can|could|should|would|will)\s+(?:i|we|you|they)\s+)/i;
 /** Someone else's opinion, quoted: "jake keeps saying we should never use ORMs", "my mum always says". */
 const REPORTED =
   /^(?:(?:ok|so|lol|and|also|but|tbh)[,\s]+)*(?:my\s+|our\s+)?(?:[\w'-]+\s+){0,2}?(?:always\s+|keeps\s+|kept\s+)?(?:says|saying|said|swears|reckons|claims|insists|thinks|told me|tells me)\b|^(?:someone|somebody|some guy|a guy|people|everyone|a mate|a friend)\s+(?:(?:on|at|in|from)\s+(?:[\w.'-]+\s+){1,2})?(?:said|says|reckons|claims|swears|told me|thinks)\b|^(?:i\s+)?(?:read|saw|heard)\s+(?:on|in)\s+(?:[\w.'-]+\s+){1,2}that\b/i;
@@ -289,6 +296,7 @@ export function englishUserVeto(text: string): Veto | undefined {
   const bare = t.replace(/(?<!\w)(["'`“‘])[^"'`”’\n]{0,60}[”’"'`](?!\w)/g, 'value').replace(/https?:\/\/\S+/g, 'url');
   if (/\?/.test(bare) && !TAG_QUESTION.test(bare)) return { reason: 'question', detail: 'question mark' };
   if (HYPOTHETICAL.test(t)) return { reason: 'question', detail: 'hypothetical' };
+  if (UNMARKED_QUESTION.test(t)) return { reason: 'question', detail: 'no question mark' };
   if (REPORTED.test(t) && !REPORTED_SELF.test(t)) return { reason: 'context-dependent', detail: 'reported speech' };
   if (SARCASM.test(t)) return { reason: 'chatter', detail: 'sarcasm' };
   if (ANAPHORA.test(t) || POINTER.test(t)) return { reason: 'context-dependent', detail: 'anaphora' };

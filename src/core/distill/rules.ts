@@ -18,6 +18,7 @@ import { isPersonStatement } from './summary-voice.js';
 import { saysRestated, withoutRestatementLeadIn } from './restatement-markers.js';
 import { withoutAgreement } from './source-policy.js';
 import { withDroppedContext } from './dropped-context.js';
+import { causeAsStatement } from './cause-clause.js';
 import { statementBeforeQuestion } from './english-facts.js';
 import { isPlainStatement } from './plain-statement.js';
 import { foldInformal } from './english-user.js';
@@ -247,11 +248,15 @@ function captureFromMessage(options: MessageOptions): RuleCandidate[] {
     // The agent's "You're right - X" says X, the user's "as I said, X" says X again.
     const said = role === 'user' ? withoutRestatementLeadIn(typed) : withoutAgreement(typed);
     // "our api is on 8080, how do i proxy to it?": the statement is judged without its question.
-    const sentence =
-      (role === 'user' &&
-        !hasCjk(said) &&
-        (looksSpanish(said) ? (statementBeforeRequestEs(said) ?? statementBeforeAsideEs(said)) : statementBeforeQuestion(said))) ||
-      said;
+    const spanish = looksSpanish(said);
+    const head =
+      role === 'user' && !hasCjk(said)
+        ? spanish
+          ? (statementBeforeRequestEs(said) ?? statementBeforeAsideEs(said))
+          : statementBeforeQuestion(said)
+        : undefined;
+    // "since i'm the only one on shaders, can you ...": the reason given is the statement.
+    const sentence = head ? causeAsStatement(head, { spanish }) : said;
     // The user-message model (junk-model/) reading it as worth keeping stands for a missing fact word,
     // and for a trigger when none is found. A summary's quotes of the user are read for triggers only.
     const modelKept = role === 'user' && options.quoted !== true && readsAsKept(sentence, options.userModel);

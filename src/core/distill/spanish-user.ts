@@ -75,6 +75,14 @@ const NOT_UNDERSTOOD_ES = W(
 const NEVER_BEFORE_ES = W(String.raw`nunca (?:habia|hubiera|me (?:imagine|espere|esperaba)|pense|crei|vi)`);
 /** A question typed without its mark: "si tiene fiebre q hago", "xq será". */
 const ASKS_TAG_ES = W(String.raw`(?:que|q) (?:hago|hacemos)[\s.!]*$|(?:porque|por que|xq) sera[\s.!]*$|sera asi[\s.!]*$`);
+/**
+ * "cómo subo los símbolos de dart ofuscado", "dónde pongo el .env": how or where the speaker does
+ * something, asked without a mark, one clause long. "Como no como carne, ..." gives a reason, and
+ * its clause is read without the "como" (cause-clause.ts); "donde vivo no hay fibra" says where.
+ */
+const HOW_DO_I_ES = W(
+  String.raw`^(?:(?:y|pero|entonces|bueno)\s+)?(?:como|donde) (?:(?:le|lo|la|los|las|me|se|te)\s+)?(?!(?:no|todo|toda|todos|todas|siempre|ya|yo|mucho|poco|nuevo|tampoco|vivo|trabajo|estudio|laburo|curro)(?![\p{L}]))[\p{L}]{2,}o(?![\p{L}])[^,;]*$`,
+);
 /** Points back at the conversation: "ese no me gusta", "la misma estructura que en el archivo anterior". */
 const POINTS_BACK_ES = W(
   String.raw`^(?:ese|esa|esos|esas|eso)(?: [\p{L}]+)? (?:no|si|me|es|son|esta|estan|queda|va|anda)|^(?:este|esta|estos|estas) no (?:me )?(?:gusta|gustan|sirve|sirven|va|anda)|(?:el|la|los|las) (?:archivo|opcion|version|mensaje|paso|ejemplo|codigo|respuesta|propuesta|diseno)s? (?:anterior|de antes|de arriba|que me pasaste|que mandaste)|(?:la|el) mism[oa] [\p{L}]+ (?:que|como) (?:en|el|la|antes)|prefiero (?:ese|esa|este|esta|eso|esto)(?![\p{L}])|(?:que|q) te (?:pase|mande|di|dije|mostre)(?: (?:arriba|antes|recien|ayer))?(?![\p{L}])|opcion (?:[a-e]|[1-5]|uno|dos|tres)(?![\p{L}\p{N}])`,
@@ -97,6 +105,7 @@ const MOMENT_ES: VetoTable = [
   [NOT_UNDERSTOOD_ES, { reason: 'question', detail: 'not understood' }],
   [NEVER_BEFORE_ES, { reason: 'chatter', detail: 'never before' }],
   [ASKS_TAG_ES, { reason: 'question', detail: 'asks without a mark' }],
+  [HOW_DO_I_ES, { reason: 'question', detail: 'how or where, without a mark' }],
   [POINTS_BACK_ES, { reason: 'context-dependent', detail: 'points back' }],
   [PLAN_ES, { reason: 'passing-state', detail: 'plan' }],
   [MISBEHAVING_ES, { reason: 'passing-state', detail: 'misbehaving' }],
