@@ -52,6 +52,7 @@ describe('a question typed without its mark', () => {
     expect(learn('what i want from the weekly report is a short list of blockers')).toHaveLength(1);
     expect(learn('when the tide is out we walk the dogs on the strand')).toHaveLength(1);
     expect(spanishMomentKind(fold('donde vivo no hay fibra óptica'))).toBeUndefined();
+    expect(spanishMomentKind(fold('como tengo moto nunca pago aparcamiento'))).toBeUndefined();
     expect(spanishMomentKind(fold('donde pongo el archivo de la llave'))).toMatchObject({ reason: 'question' });
   });
 });

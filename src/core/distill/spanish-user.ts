@@ -78,10 +78,11 @@ const ASKS_TAG_ES = W(String.raw`(?:que|q) (?:hago|hacemos)[\s.!]*$|(?:porque|po
 /**
  * "cómo subo los símbolos de dart ofuscado", "dónde pongo el .env": how or where the speaker does
  * something, asked without a mark, one clause long. "Como no como carne, ..." gives a reason, and
- * its clause is read without the "como" (cause-clause.ts); "donde vivo no hay fibra" says where.
+ * its clause is read without the "como" (cause-clause.ts); "donde vivo no hay fibra" says where, and
+ * "como tengo auto no uso el bus" gives a reason before its main clause.
  */
 const HOW_DO_I_ES = W(
-  String.raw`^(?:(?:y|pero|entonces|bueno)\s+)?(?:como|donde) (?:(?:le|lo|la|los|las|me|se|te)\s+)?(?!(?:no|todo|toda|todos|todas|siempre|ya|yo|mucho|poco|nuevo|tampoco|vivo|trabajo|estudio|laburo|curro)(?![\p{L}]))[\p{L}]{2,}o(?![\p{L}])[^,;]*$`,
+  String.raw`^(?:(?:y|pero|entonces|bueno)\s+)?(?:como|donde) (?:(?:le|lo|la|los|las|me|se|te)\s+)?(?!(?:no|todo|toda|todos|todas|siempre|ya|yo|mucho|poco|nuevo|tampoco|vivo|trabajo|estudio|laburo|curro)(?![\p{L}]))[\p{L}]{2,}o(?![\p{L}])(?![^,;]*\s(?:no|nunca|siempre|ya)\s)[^,;]*$`,
 );
 /** Points back at the conversation: "ese no me gusta", "la misma estructura que en el archivo anterior". */
 const POINTS_BACK_ES = W(
