@@ -23,6 +23,7 @@ import { quotedWords } from './summary-voice.js';
 import { isChangeLog, isFileListing, isHostNoise, isLeadIn, isMarkedStatus } from './structure-signals.js';
 import { isArtefactEvent, isPassingState, isSessionEvent, isThirdPersonRequest } from './task-signals.js';
 import { onlyNowSaysItPasses } from './lasting-now.js';
+import { pinsVersionNow } from './version-now.js';
 import { isCommonKnowledge, isOngoingActivity, isResearchBrief, isRunOutcome, isSessionRecap } from './episode-signals.js';
 import { isPastWorkEvent } from './past-events.js';
 import { unsafeImperativeKind } from './unsafe-imperative.js';
@@ -256,7 +257,11 @@ function judge(options: AdmitOptions): AdmissionDecision {
   // A user's "now" or "anymore" is read by the user-message model when nothing else says it passes.
   const lastingChange = () => statesUserChange(text) || (onlyNowSaysItPasses(text) && readsAsLastingChange(raw, options.userModel));
   const lastingForExtractor = source === 'llm' && nowMarksLastingChange(text) && !isPassingState(text.replace(/\bnow\b/gi, ''));
-  if ((isPassingState(text) && !spanishMemory && !(english && lastingChange()) && !lastingForExtractor) || isOngoingActivity(text))
+  const pinnedNow = english && pinsVersionNow(text);
+  if (
+    (isPassingState(text) && !spanishMemory && !(english && lastingChange()) && !lastingForExtractor && !pinnedNow) ||
+    isOngoingActivity(text)
+  )
     return reject('passing-state');
   if (isRunOutcome(text)) return reject('status-noise', 'run-outcome');
   if (isResearchBrief(text)) return reject('task-request', 'research-brief');

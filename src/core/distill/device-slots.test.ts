@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deviceSlotsOf } from './device-slots.js';
+import { captureByRules } from './rules.js';
 import { decideOffline, type CurrentItem } from './reconcile-offline.js';
 
 const item = (id: string, text: string, since = 0): CurrentItem => ({ text, since, ref: { id } });
@@ -28,6 +29,8 @@ describe("the speaker's phone, car and computer", () => {
     ['Priya drives a kia picanto to the station.'],
     ['I finally bought tesla shares in march.'],
     ['Tengo reunión con Mercedes los martes.'],
+    ['my daughter just got a pixel 8a for her birthday'],
+    ['my brother bought a ford puma last spring'],
   ])('"%s" names no device of the speaker', (text) => {
     expect(deviceSlotsOf(text)).toEqual([]);
   });
@@ -63,5 +66,12 @@ describe("the speaker's phone, car and computer", () => {
   it('an older statement of another device never replaces the newer one', () => {
     const now = item('now', "The user's phone is a pixel 9 now.", 200);
     expect(decide('Got an iPhone 12 mini.', [now])).toMatchObject({ kind: 'skip', target: { id: 'now' } });
+  });
+
+  it('a new device told without "I", or before a question, is learned as news', () => {
+    const learn = (text: string) => captureByRules({ text, role: 'user' }).map((c) => c.text);
+    expect(learn('got a galaxy s23 last week, how do i move my photos off the old one?')).toEqual(['Got a galaxy s23 last week.']);
+    expect(learn('just got a pixel 8a')).toEqual(['Just got a pixel 8a.']);
+    expect(learn('my daughter just got a pixel 8a for her birthday')).toEqual([]);
   });
 });

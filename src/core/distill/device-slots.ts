@@ -67,13 +67,13 @@ const DEVICE_NOUNS: Record<DeviceKind, RegExp> = {
 
 /** The speaker, or someone speaking of them ("the user's phone", "they drive"): the device is theirs. */
 const OWNER =
-  /(?<![\p{L}])(?:i|i'm|im|my|me|we|we're|our|us|the user|the user's|they|their|mi|mis|nos|tengo|tenemos|manejo|trabajo|ando|compre|compramos|vendi|vendimos|cambie|cambiamos)(?![\p{L}])|^(?:phone|finally|got|bought|upgraded|switched|traded|sold|replaced|picked)\b/u;
+  /(?<![\p{L}])(?:i|i'm|im|my|me|we|we're|our|us|the user|the user's|they|their|mi|mis|nos|tengo|tenemos|manejo|trabajo|ando|compre|compramos|vendi|vendimos|cambie|cambiamos)(?![\p{L}])|^(?:(?:just|finally|also)\s+)?(?:phone|finally|got|bought|upgraded|switched|traded|sold|replaced|picked)\b/u;
 /** Someone else's device: "my wife's car", "el celu de mi hija". */
 const RELATIVE_EN = 'wife|husband|partner|son|daughter|kid|mum|mom|dad|brother|sister|friend|boss|colleague|girlfriend|boyfriend';
 const RELATIVE_ES =
   'hij[oa]|yerno|nuera|espos[oa]|marido|mujer|novi[oa]|pareja|madre|padre|mama|papa|herman[oa]|niet[oa]|sobrin[oa]|tio|tia|abuel[oa]|amig[oa]|jef[ea]|suegr[oa]|cunad[oa]';
 const OTHER_OWNER = new RegExp(
-  String.raw`\b(?:${RELATIVE_EN})'s\s(?:\w+\s)?(?:car|phone|laptop|iphone|mac)|\bmy (?:${RELATIVE_EN})\s(?:has|drives|uses|owns|is on)\b|(?:celu|celular|movil|auto|coche|carro|notebook|laptop)\s(?:de|del)\s(?:mi|su|la|el)\s|(?<![\p{L}])(?:mi|su|tu)\s(?:${RELATIVE_ES})(?:[\s,]+[\p{L}]+){0,5}?[\s,]+(?:tiene|conduce|maneja|usa|anda)(?![\p{L}])`,
+  String.raw`\b(?:${RELATIVE_EN})'s\s(?:\w+\s)?(?:car|phone|laptop|iphone|mac)|\bmy (?:${RELATIVE_EN})\s(?:[a-z]+\s)?(?:(?:just|finally|also)\s)?(?:has|drives|uses|owns|is on|got|gets|bought|buys|upgraded|switched|picked up|traded|sold)\b|(?:celu|celular|movil|auto|coche|carro|notebook|laptop)\s(?:de|del)\s(?:mi|su|la|el)\s|(?<![\p{L}])(?:mi|su|tu)\s(?:${RELATIVE_ES})(?:[\s,]+[\p{L}]+){0,5}?[\s,]+(?:tiene|conduce|maneja|usa|anda)(?![\p{L}])`,
   'u',
 );
 /** A device kept for testing, not the one the speaker lives with. */

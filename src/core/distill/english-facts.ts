@@ -56,7 +56,7 @@ export const SETUP_VALUE =
 export const TEAM_PRACTICE =
   /^(?:(?:fyi|btw|also|reminder)[,:\s]+)*(?:the team|our team|the company|everyone|we all|(?:the|our|all)\s+(?:[\w-]+\s+){0,2}(?:services|apps|repos|projects|teams|microservices|workers|jobs|lambdas|functions))\s+(?:tracks?|logs?|plans?|documents?|stores?|keeps?|manages?|deploys?|ships?|releases?|talks?|communicates?|chats?|meets?|works?|follows?|uses?)\s+(?!(?:it|this|that|them|a bit)\b)\S+|\b(?:commit messages|commits|branch names|branches|prs|pr titles|tags|releases|versions|changelogs?)\b[^.?]{0,30}\b(?:follow|use|stick to|adhere to)\s+\S/i;
 
-const QUESTION_WORD = String.raw`(?:how|what|what's|whats|where|which|why|when|who|can|could|would|will|should|do|does|did|is|are|any|anything|got|mind|is there|are there)\b`;
+const QUESTION_WORD = String.raw`(?:how|what|what's|whats|where|which|why|when|who|can|could|would|will|should|do|does|did|is|are|any|anything|got(?=\s+(?:any|a (?:sec|second|minute|moment)|time|ideas?|tips?)\b)|mind|is there|are there)\b`;
 /** A statement, then a question about it after a comma or a dash: "my tmux prefix is C-a, how do i split panes?". */
 const QUESTION_TAIL = new RegExp(
   String.raw`^(.{12,}?)(?:[,;:]|\s[-–—]|\.{2,})\s+(?:(?:so|and|but|ok|anyway|then)\s+)?(?=${QUESTION_WORD})[^?]*\?[?!.\s]*$`,

@@ -23,6 +23,8 @@ import type { Trigger } from './rule-patterns.js';
 import { talkOfTheMoment } from './english-talk.js';
 import { featureBranchVeto, type Veto } from './veto.js';
 import { CONTRAST } from './english-contrast.js';
+import { pinsVersionNow } from './version-now.js';
+import { deviceSlotsOf } from './device-slots.js';
 
 /**
  * How people really type durable things to an agent in English, beyond the explicit trigger phrases
@@ -235,7 +237,9 @@ export function statesUserChange(text: string): boolean {
     CHANGE_MORE_RE.test(t) ||
     NOW_STATE.test(t) ||
     TERSE_NEWS.test(t) ||
-    statesChangeForGood(t)
+    statesChangeForGood(t) ||
+    // "got an iphone 15 last week", "bought a macbook air m3": the speaker's new phone, car or computer.
+    deviceSlotsOf(t).some((d) => d.change === true)
   );
 }
 
@@ -313,7 +317,7 @@ export function englishUserVeto(text: string): Veto | undefined {
   if (/,\s*(?:what's|what is|how do|how to|where's|where is|which one)\b|\bwhat'?s (?:up|wrong|going on) with (?:that|this|it)\b/i.test(t))
     return { reason: 'question', detail: 'question clause' };
   // "ripped jest out this week": when the change happened, not a state that passes.
-  if (/\brn\b/.test(text) || MOMENT.test(t) || (WEAK_MOMENT.test(t) && !STANDING.test(t) && !statesUserChange(t)))
+  if ((/\brn\b/.test(text) || MOMENT.test(t) || (WEAK_MOMENT.test(t) && !STANDING.test(t) && !statesUserChange(t))) && !pinsVersionNow(t))
     return { reason: 'passing-state', detail: 'moment' };
   // "No data is showing up", "nothing is loading": what the screen shows now.
   if (/^(?:no|nothing)\b[^.?]{0,40}\b(?:is|are)\s+\w+ing\b/i.test(t)) return { reason: 'passing-state', detail: 'status' };

@@ -71,6 +71,21 @@ function isProseAboutCommand(text: string): boolean {
   );
 }
 
+/**
+ * A tool's name opening a sentence about it: "python is my main language", "node on this machine is
+ * 18 LTS", "node 20 now", "head of data is priya", "source of truth for prices is the erp". A command
+ * line's next word is a subcommand, a flag or a path, never a copula, a preposition or a version
+ * followed by more prose; and it carries no flag, pipe or redirect.
+ */
+const TOOL_AS_NOUN =
+  /^(?:\S+)\s+(?:(?:v?\d+(?:\.\d+)*|lts)(?:\s+lts)?\s*,?\s+(?:now|is|was|on|with|for|and|only|here|everywhere|across|in|stays|still|lts|from|until|because|since)\b|(?:is|are|was|were|has|had|on|in|for|with|of|as|and|or|at|from|via|over|instead|here|there|stays|keeps|still|only|everywhere|across|versions?)\b(?![-=/.]))/i;
+function isToolNamedInProse(text: string): boolean {
+  const t = text.trim();
+  // Code quoted inside the sentence ("uv for dependencies (`uv add --dev`)") is not the line's own flags.
+  const prose = t.replace(/`[^`\n]*`/g, 'code');
+  return !t.includes('\n') && t.split(/\s+/).length >= 3 && !/\s--?[\w-]|[|$`]|&&|\s>\s?\S/.test(prose) && TOOL_AS_NOUN.test(t);
+}
+
 function looksLikeJson(text: string): boolean {
   const t = text.trim();
   return (/^[{[]/.test(t) && /[}\]]$/.test(t)) || (t.match(/"[\w-]+"\s*:/g)?.length ?? 0) >= 2;
@@ -92,7 +107,7 @@ export function toolNoiseKind(text: string, options: { lenient: boolean }): 'str
   // Three or more lines with an output signal are a pasted log, whatever words it contains.
   if (weakSignal && text.split('\n').filter((l) => l.trim()).length >= 3) return 'strong';
   if (options.lenient || isProseAboutOutput(text) || isProseAboutCommand(text)) return undefined;
-  if (SHELL.test(text.trim()) || weakSignal || codeDensity(text) > 0.1) return 'weak';
+  if ((SHELL.test(text.trim()) && !isToolNamedInProse(text)) || weakSignal || codeDensity(text) > 0.1) return 'weak';
   const lines = text.split('\n').filter((l) => l.trim());
   // Several short lines without sentence punctuation: a listing or a table dump.
   if (

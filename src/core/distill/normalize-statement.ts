@@ -1,6 +1,7 @@
 import { spellOutHedges, spellOutShorthand, spellOutShorthandEs } from './chat-shorthand.js';
 import { stripPreamble } from './source-policy.js';
 import { looksSpanish, normalizeSpanish } from './spanish.js';
+import { withoutPresentMark } from './version-now.js';
 
 /**
  * Turns a sentence a person typed into a clean standalone memory: lead-ins and leftovers removed
@@ -201,7 +202,7 @@ export function normalizeStatement(sentence: string, options: { thirdPerson?: bo
     t = t.replace(LEAD_IN, '').replace(REMEMBER, '').replace(FIRST_PERSON_PREAMBLE, '').trim();
     if (t === before) break;
   }
-  t = t.replace(TRAILING, '').replace(INTENSIFIER, '');
+  t = withoutPresentMark(t).replace(TRAILING, '').replace(INTENSIFIER, '');
   t = t
     .replace(/\bdon'?t ever\b/gi, 'never')
     .replace(/\bdo not ever\b/gi, 'never')
