@@ -54,6 +54,13 @@ describe('English user messages as people type them', () => {
       expect(learn(text), text).toEqual([]);
   });
 
+  it('learns a schedule on a day spelt out in full or counted per week or month, and not a request made on it', () => {
+    // "every wednesday" went unread while "every monday" was: the day pattern only added "day" to "wed", "thu", "sat".
+    for (const text of ['bin men come every wednesday', 'my nan phones once a fortnight', 'the lads play poker one friday a month'])
+      expect(learn(text), text).toHaveLength(1);
+    for (const text of ['book me squash every thursday', 'can you remind me every saturday']) expect(learn(text), text).toEqual([]);
+  });
+
   it('reads a short English sentence with "me" as English ("dont give me npm commands")', () => {
     expect(learn('monorepo uses yarn 1 classic, dont give me npm commands')).toHaveLength(1);
   });

@@ -68,10 +68,11 @@ export function foldInformal(text: string): string {
   return out;
 }
 
-const DAY = String.raw`(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?s?`;
+// Whole names are the short form and "day" ("satur" + "day"): "sat(?:day)?" alone never read "saturday".
+const DAY = String.raw`(?:mon|tue|tues|wed|weds|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day)?s?`;
 /** A schedule that repeats: "every friday", "tue thu sat mornings", "at 6am every day", "mon-wed". */
 const SCHEDULE = new RegExp(
-  String.raw`\b(?:every|each)\s+(?:\d+(?:st|nd|rd|th)\s+|(?:other|two|three|four|six|couple of|few|\d+)\s+)?(?:days?|nights?|mornings?|evenings?|weeks?|weekends?|weekday|weeknight|workday|work day|school day|months?|years?|${DAY})\b|\b(?:daily|weekly|monthly|nightly|weekdays|weekends)\b|\b${DAY}(?:\s*(?:-|to|and|,)\s*${DAY})+\b|\b(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\b|\b(?:first|last|second|third)\s+(?:${DAY}|working day|weekday|week|weekend|day)\s+of\s+(?:every|the|each)\s+month\b|\b${DAY}\s+(?:nights|mornings|evenings|afternoons)\b|\bmost\s+(?:days|mornings|evenings|nights|weekends)\b|\bof every month\b|\bfirst thing\b|\bat\s+(?:half\s+)?\d{1,2}(?:[:.]\d{2})?\s+in the morning,?\s+and\s+(?:at\s+)?(?:half\s+)?\d{1,2}(?:[:.]\d{2})?\s+in the (?:evening|afternoon)\b|\bin the (?:mornings|evenings|afternoons)\b|\b(?:\d+|one|two|three|four|five|six|a few|a couple of)\s+(?:cups?|glasses|pints|times|hours|km|miles|coffees|teas|meals|walks)\s+(?:a|per)\s+(?:day|week|night)\b`,
+  String.raw`\b(?:every|each)\s+(?:\d+(?:st|nd|rd|th)\s+|(?:other|two|three|four|six|couple of|few|\d+)\s+)?(?:days?|nights?|mornings?|evenings?|weeks?|weekends?|weekday|weeknight|workday|work day|school day|months?|years?|${DAY})\b|\b(?:daily|weekly|monthly|nightly|weekdays|weekends)\b|\b${DAY}(?:\s*(?:-|to|and|,)\s*${DAY})+\b|\b(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\b|\b(?:first|last|second|third)\s+(?:${DAY}|working day|weekday|week|weekend|day)\s+of\s+(?:every|the|each)\s+month\b|\b${DAY}\s+(?:nights|mornings|evenings|afternoons)\b|\bmost\s+(?:days|mornings|evenings|nights|weekends)\b|\bof every month\b|\bfirst thing\b|\bat\s+(?:half\s+)?\d{1,2}(?:[:.]\d{2})?\s+in the morning,?\s+and\s+(?:at\s+)?(?:half\s+)?\d{1,2}(?:[:.]\d{2})?\s+in the (?:evening|afternoon)\b|\bin the (?:mornings|evenings|afternoons)\b|\b(?:\d+|one|two|three|four|five|six|a few|a couple of)\s+(?:cups?|glasses|pints|times|hours|km|miles|coffees|teas|meals|walks)\s+(?:a|per)\s+(?:day|week|night)\b|\b(?:once|twice|(?:one|two|three|\d+)\s+times|one\s+${DAY}|one\s+weekend)\s+(?:a|per)\s+(?:week|fortnight|month|year)\b`,
   'i',
 );
 
@@ -136,8 +137,10 @@ const TEAM_RULE =
 /** Someone's recurring slot, with a time: "zoe has swimming saturday 9am", "Mia's school starts at 8:40". */
 const THEIR_SCHEDULE =
   /^(?!(?:it|this|that|he|she|they|there|we|i|you|nothing|everything)\b)[\w'-]+(?:'s)?(?:\s+[\w'-]+){0,2}(?:\s*(?:,[^,]{1,30},|\([^)]{1,30}\)))?\s+(?:has|does|goes|starts|finishes|ends|opens|closes|takes|eats|drinks|plays|works|gets picked up|picks (?:\w+ )?up|drops (?:\w+ )?off)\b/i;
-const RECURRING_TIME =
-  /\b(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?s?\b|\bweek(?:day|night|end)s\b|\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\bat\s+\d{1,2}[:.]\d{2}\b|\b(?:a|per)\s+(?:day|week|month)\b/i;
+const RECURRING_TIME = new RegExp(
+  String.raw`\b${DAY}\b|\bweek(?:day|night|end)s\b|\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\bat\s+\d{1,2}[:.]\d{2}\b|\b(?:a|per)\s+(?:day|week|month)\b`,
+  'i',
+);
 /** A one-off event, not a standing slot: "has a dentist appointment next friday". */
 const ONE_OFF =
   /\b(?:this|next|last)\s+(?:mon|tue|wed|thu|fri|sat|sun|week)\w*|\b(?:appointment|interview|flight|party|meeting|exam|surgery|ready|due|deadline)\b|\bby\s+\d|\bon the \d/i;

@@ -51,6 +51,11 @@ describe('rule capture in Spanish', () => {
       expect(learn(text), text).toHaveLength(1);
   });
 
+  it('learns a routine counted per week, month or year ("una vez al mes"), not a request for one', () => {
+    expect(learn('mi suegra nos visita una vez al mes')).toHaveLength(1);
+    expect(learn('¿me lo recordás una vez por semana?')).toEqual([]);
+  });
+
   it('cuts off a question typed without its question mark', () => {
     expect(learn('el cliente se canso de firebase y lo pasamos a supabase, como hago el login con google')).toEqual([
       'preference: El cliente se canso de firebase y lo pasamos a supabase.',

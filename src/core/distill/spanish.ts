@@ -93,7 +93,7 @@ export const USER_TRIGGERS_ES: Trigger[] = [
     'habit',
     'fact',
     0.7,
-    String.raw`todos los (?:dias|lunes|martes|miercoles|jueves|viernes|sabados|domingos|meses|anos|fines de semana|findes)|(?:por|a) las (?:noches|tardes)|todas las (?:semanas|mananas|noches|tardes)|cada (?:dia|semana|mes|ano|manana|noche|lunes|martes|miercoles|jueves|viernes|sabado|domingo)|de cada mes|los (?:lunes|martes|miercoles|jueves|viernes|sabados|domingos)|veces por semana|los (?:feriados|festivos|findes|fines de semana)|(?:despues|antes) de cada|(?:tiene|tienen|tenes|tienes) que|hay que|le dicen|le decimos`,
+    String.raw`todos los (?:dias|lunes|martes|miercoles|jueves|viernes|sabados|domingos|meses|anos|fines de semana|findes)|(?:por|a) las (?:noches|tardes)|todas las (?:semanas|mananas|noches|tardes)|cada (?:dia|semana|mes|ano|manana|noche|lunes|martes|miercoles|jueves|viernes|sabado|domingo)|de cada mes|los (?:lunes|martes|miercoles|jueves|viernes|sabados|domingos)|(?:una vez|(?:dos|tres|cuatro|cinco|\d+) veces) (?:por|a la|al) (?:dia|semana|mes|ano)|veces por semana|los (?:feriados|festivos|findes|fines de semana)|(?:despues|antes) de cada|(?:tiene|tienen|tenes|tienes) que|hay que|le dicen|le decimos`,
   ),
   T(
     'use-not',
